@@ -1,0 +1,152 @@
+/**
+ * Offline experiments (paper §6): FindGlobalPR against a known global graph, where the true
+ * global PageRank is known and every iteration's error can be measured.
+ */
+import { inducedSubgraph, type LinkGraph } from '../graph.ts';
+import type { WebGraph } from '../graph-files.ts';
+import { compareRankings, restrictAndNormalise, type RankComparison } from '../metrics.ts';
+import { pageRank } from '../pagerank.ts';
+import { EstimationOptionError, findGlobalPageRank, type PageSource } from './find-global-pagerank.ts';
+import { createSelector } from './selectors.ts';
+import type { FetchedPage } from './supergraph.ts';
+
+/** Extra pages as a count or as a multiple of the domain size (`2n`). */
+export type ExtraPages = { readonly pages: number } | { readonly timesDomain: number };
+
+/** Parses `1500`, `2n`, `0.5n`. */
+export function parseExtraPages(text: string): ExtraPages {
+  const multiple = /^(\d+(?:\.\d+)?|\.\d+)n$/.exec(text.trim());
+  if (multiple) return { timesDomain: Number(multiple[1]) };
+  if (/^\d+$/.test(text.trim())) return { pages: Number(text.trim()) };
+  throw new EstimationOptionError(`extra pages "${text}" is neither a page count (1500) nor a multiple of the domain size (2n, 0.5n)`);
+}
+
+export function extraPageCount(extra: ExtraPages, domainSize: number): number {
+  return 'pages' in extra ? extra.pages : Math.round(extra.timesDomain * domainSize);
+}
+
+/** Crawling in an offline experiment: a page's out-links are revealed from the known graph. */
+export function knownGraphSource(graph: LinkGraph): PageSource<number> {
+  return {
+    async fetchPages(keys) {
+      return keys.map((key) => pageOfGraph(graph, key));
+    },
+  };
+}
+
+export function pageOfGraph(graph: LinkGraph, page: number): FetchedPage<number> {
+  return { key: page, links: graph.outTargets.subarray(graph.outOffsets[page], graph.outOffsets[page + 1]) };
+}
+
+export interface ExperimentSettings {
+  selectors: readonly string[];
+  iterations: number;
+  extra: ExtraPages;
+  alpha: number;
+  /** PageRank tolerance inside FindGlobalPR (the truth is always computed to 1e-10 or tighter). */
+  tolerance: number;
+  seed: number;
+  buckets?: number;
+  warmStart?: boolean;
+}
+
+export interface IterationMetrics extends RankComparison {
+  iteration: number;
+  crawled: number;
+  pagerankIterations: number;
+  ms: number;
+}
+
+export interface SelectorOutcome {
+  perIteration: IterationMetrics[];
+  final: RankComparison & { crawled: number; seconds: number };
+}
+
+export interface DomainOutcome {
+  spec: string;
+  pages: number;
+  extraPages: number;
+  baseline: RankComparison;
+  selectors: Record<string, SelectorOutcome>;
+}
+
+export interface ExperimentResult {
+  graph: { pages: number; links: number };
+  settings: Omit<ExperimentSettings, 'extra'> & { extra: ExtraPages };
+  truth: { pagerankIterations: number; seconds: number };
+  domains: DomainOutcome[];
+}
+
+export interface ExperimentDomain {
+  spec: string;
+  pages: Int32Array;
+}
+
+export interface ExperimentProgress {
+  domain: string;
+  selector: string;
+  iteration: number;
+  iterations: number;
+  l1: number;
+}
+
+export async function runExperiment(
+  web: WebGraph,
+  domains: readonly ExperimentDomain[],
+  settings: ExperimentSettings,
+  onProgress?: (progress: ExperimentProgress) => void,
+): Promise<ExperimentResult> {
+  const graph = web.graph;
+  const started = performance.now();
+  const truth = pageRank(graph, { alpha: settings.alpha, tolerance: Math.min(settings.tolerance, 1e-10), maxIterations: 10_000 });
+  const truthSeconds = (performance.now() - started) / 1000;
+  const source = knownGraphSource(graph);
+  const outcomes: DomainOutcome[] = [];
+
+  for (const domain of domains) {
+    const target = restrictAndNormalise(truth.rank, domain.pages);
+    const localPages = Array.from(domain.pages, (page) => pageOfGraph(graph, page));
+    const extraPages = extraPageCount(settings.extra, domain.pages.length);
+    const outcome: DomainOutcome = { spec: domain.spec, pages: domain.pages.length, extraPages, baseline: { l1: 0, linf: 0, tau: 0 }, selectors: {} };
+    for (const name of settings.selectors) {
+      const perIteration: IterationMetrics[] = [];
+      const run = await findGlobalPageRank({
+        localPages,
+        source,
+        selector: createSelector(name, { seed: settings.seed, buckets: settings.buckets }),
+        iterations: settings.iterations,
+        extraPages,
+        pageRank: { alpha: settings.alpha, tolerance: settings.tolerance },
+        warmStart: settings.warmStart,
+        onIteration: ({ record, estimate }) => {
+          const metrics = compareRankings(estimate, target);
+          perIteration.push({ iteration: record.iteration, crawled: record.crawled, ...metrics, pagerankIterations: record.pageRankIterations, ms: round(record.ms, 3) });
+          onProgress?.({ domain: domain.spec, selector: name, iteration: record.iteration, iterations: settings.iterations, l1: metrics.l1 });
+        },
+      });
+      const last = perIteration[perIteration.length - 1];
+      outcome.baseline = { l1: perIteration[0].l1, linf: perIteration[0].linf, tau: perIteration[0].tau };
+      const seconds = perIteration.reduce((sum, it) => sum + it.ms, 0) / 1000;
+      outcome.selectors[name] = {
+        perIteration,
+        final: { l1: last.l1, linf: last.linf, tau: last.tau, crawled: run.supergraph.size - run.supergraph.localCount, seconds: round(seconds, 3) },
+      };
+    }
+    if (settings.selectors.length === 0) {
+      const local = pageRank(inducedSubgraph(graph, domain.pages), { alpha: settings.alpha, tolerance: settings.tolerance });
+      outcome.baseline = compareRankings(local.rank, target);
+    }
+    outcomes.push(outcome);
+  }
+  return {
+    graph: { pages: graph.nodeCount, links: graph.edgeCount },
+    settings: { ...settings },
+    truth: { pagerankIterations: truth.iterations, seconds: round(truthSeconds, 3) },
+    domains: outcomes,
+  };
+}
+
+function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}

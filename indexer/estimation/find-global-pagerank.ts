@@ -1,0 +1,168 @@
+/**
+ * FindGlobalPR (Davis & Dhillon 2006, Algorithm 2; ALGORITHMS.md §2): grow a supergraph of the
+ * local domain by crawling `k` well-chosen frontier pages per iteration, re-rank, and report the
+ * PageRank of the local pages renormalised.
+ *
+ * Crawling is behind {@link PageSource}, so the same loop runs offline (pages revealed from a
+ * known global graph) and live (the crawler fetches them).
+ */
+import { pageRank, type PageRankOptions } from '../pagerank.ts';
+import { restrictAndNormalise } from '../metrics.ts';
+import { Supergraph, type FetchedPage } from './supergraph.ts';
+import type { PageSelector, SelectionInput } from './selection.ts';
+
+/** "Fetch these pages, give me their out-links." Pages that cannot be fetched are left out. */
+export interface PageSource<K> {
+  fetchPages(keys: readonly K[], signal?: AbortSignal): Promise<ReadonlyArray<FetchedPage<K>>>;
+}
+
+export interface IterationRecord<K> {
+  /** 0 for the local domain alone, then 1 … T. */
+  iteration: number;
+  /** Pages chosen by the selector in this iteration. */
+  selected: K[];
+  /** Pages crawled in this iteration (chosen pages that could be fetched). */
+  fetched: number;
+  /** Extra pages in F so far. */
+  crawled: number;
+  frontier: number;
+  pageRankIterations: number;
+  /** Wall time of the iteration: selection, crawl and PageRank. */
+  ms: number;
+}
+
+export interface IterationState<K> {
+  readonly record: IterationRecord<K>;
+  readonly supergraph: Supergraph<K>;
+  /** PageRank of the current F. */
+  readonly rank: Float64Array;
+  /** `E_L f / ‖E_L f‖₁`, in the order of the local pages. */
+  readonly estimate: Float64Array;
+}
+
+export interface FindGlobalPageRankOptions<K> {
+  /** The local domain L with its out-links. */
+  localPages: ReadonlyArray<FetchedPage<K>>;
+  source: PageSource<K>;
+  selector: PageSelector;
+  /** T */
+  iterations: number;
+  /** Total extra pages, spread evenly over the iterations. */
+  extraPages: number;
+  pageRank?: Pick<PageRankOptions, 'alpha' | 'tolerance' | 'maxIterations'>;
+  /** Start each PageRank from the previous one (default true). */
+  warmStart?: boolean;
+  onIteration?: (state: IterationState<K>) => void | Promise<void>;
+  signal?: AbortSignal;
+}
+
+export interface FindGlobalPageRankResult<K> {
+  estimate: Float64Array;
+  records: IterationRecord<K>[];
+  supergraph: Supergraph<K>;
+  rank: Float64Array;
+}
+
+export class EstimationOptionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EstimationOptionError';
+  }
+}
+
+/**
+ * `k`, the pages crawled per iteration: `extra / T` rounded (the paper's Algorithm 2 takes a
+ * fixed k). T·k can differ from `extra` by under T/2 pages.
+ */
+export function pagesPerIteration(iterations: number, extra: number): number {
+  return iterations > 0 ? Math.round(extra / iterations) : 0;
+}
+
+/**
+ * The warm start for a grown F: the previous vector for the old pages, the teleport value
+ * `(1−α)/ℓ` for the new ones, renormalised (ALGORITHMS.md §3.4).
+ */
+export function extendStartVector(previous: Float64Array, size: number, alpha: number): Float64Array {
+  const start = new Float64Array(size);
+  start.set(previous.subarray(0, Math.min(previous.length, size)));
+  start.fill((1 - alpha) / size, previous.length);
+  let sum = 0;
+  for (let i = 0; i < size; i++) sum += start[i];
+  for (let i = 0; i < size; i++) start[i] /= sum;
+  return start;
+}
+
+export function selectionInput<K>(supergraph: Supergraph<K>, rank: Float64Array, alpha: number): SelectionInput {
+  const frontier = supergraph.frontierView();
+  return {
+    graph: supergraph.graph(),
+    rank,
+    isLocal: supergraph.localMask(),
+    linkerOffsets: frontier.linkerOffsets,
+    linkers: frontier.linkers,
+    alpha,
+  };
+}
+
+export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K>): Promise<FindGlobalPageRankResult<K>> {
+  const { source, selector, iterations, extraPages, signal } = options;
+  if (!(Number.isInteger(iterations) && iterations >= 0)) throw new EstimationOptionError(`iterations must be a non-negative integer, got ${iterations}`);
+  if (!(Number.isInteger(extraPages) && extraPages >= 0)) throw new EstimationOptionError(`extra pages must be a non-negative integer, got ${extraPages}`);
+  if (options.localPages.length === 0) throw new EstimationOptionError('the local domain is empty');
+  const alpha = options.pageRank?.alpha ?? 0.85;
+  const rankOptions = { ...options.pageRank, alpha };
+  const warmStart = options.warmStart ?? true;
+
+  const supergraph = new Supergraph(options.localPages);
+  const localPages = Int32Array.from({ length: supergraph.localCount }, (_, i) => i);
+  const records: IterationRecord<K>[] = [];
+  let started = performance.now();
+  let result = pageRank(supergraph.graph(), rankOptions);
+  let rank = result.rank;
+
+  const report = async (record: IterationRecord<K>) => {
+    records.push(record);
+    if (options.onIteration) {
+      await options.onIteration({ record, supergraph, rank, estimate: restrictAndNormalise(rank, localPages) });
+    }
+  };
+  await report({
+    iteration: 0,
+    selected: [],
+    fetched: 0,
+    crawled: 0,
+    frontier: supergraph.frontierSize,
+    pageRankIterations: result.iterations,
+    ms: performance.now() - started,
+  });
+
+  for (let i = 1; i <= iterations; i++) {
+    signal?.throwIfAborted();
+    started = performance.now();
+    const want = pagesPerIteration(iterations, extraPages);
+    const frontier = supergraph.frontierView();
+    const chosen = want > 0 && frontier.keys.length > 0 ? selector.select(selectionInput(supergraph, rank, alpha), want) : new Int32Array(0);
+    const selected = Array.from(chosen, (c) => frontier.keys[c]);
+    const pages = selected.length > 0 ? await source.fetchPages(selected, signal) : [];
+    const added = supergraph.addPages(pages);
+    const fetchedKeys = new Set(pages.map((p) => p.key));
+    supergraph.markUnreachable(selected.filter((key) => !fetchedKeys.has(key)));
+    if (added.length > 0) {
+      result = pageRank(supergraph.graph(), {
+        ...rankOptions,
+        start: warmStart ? extendStartVector(rank, supergraph.size, alpha) : undefined,
+      });
+      rank = result.rank;
+    }
+    await report({
+      iteration: i,
+      selected,
+      fetched: added.length,
+      crawled: supergraph.size - supergraph.localCount,
+      frontier: supergraph.frontierSize,
+      pageRankIterations: added.length > 0 ? result.iterations : 0,
+      ms: performance.now() - started,
+    });
+  }
+  return { estimate: restrictAndNormalise(rank, localPages), records, supergraph, rank };
+}

@@ -1,0 +1,94 @@
+/**
+ * The node-selection interface of FindGlobalPR (ALGORITHMS.md §3) and the selection helpers all
+ * selectors share. A selector sees the current supergraph `F` as typed arrays and returns the
+ * frontier candidates to crawl next, best first.
+ */
+import type { LinkGraph } from '../graph.ts';
+
+export interface SelectionInput {
+  /** `F`, internal links only. */
+  readonly graph: LinkGraph;
+  /** `f`, the PageRank of `F`. */
+  readonly rank: Float64Array;
+  /** 1 where the page of `F` belongs to the local domain `L`. */
+  readonly isLocal: Uint8Array;
+  /** Frontier candidates: candidate `c` is linked from `linkers[linkerOffsets[c] … linkerOffsets[c+1])`. */
+  readonly linkerOffsets: Int32Array;
+  readonly linkers: Int32Array;
+  /** The PageRank damping factor used for `f`. */
+  readonly alpha: number;
+}
+
+export interface PageSelector {
+  readonly name: string;
+  /** Up to `k` distinct candidate indices, best first. */
+  select(input: SelectionInput, k: number): Int32Array;
+}
+
+export function candidateCount(input: Pick<SelectionInput, 'linkerOffsets'>): number {
+  return input.linkerOffsets.length - 1;
+}
+
+/**
+ * Indices of the `k` largest scores, best first; ties go to the lower index (the candidate
+ * discovered first), NaN counts as lowest. A size-k min-heap: O(c log k).
+ */
+export function topK(scores: Float64Array, k: number): Int32Array {
+  const count = Math.min(k, scores.length);
+  if (count <= 0) return new Int32Array(0);
+  const heap = new Int32Array(count);
+  let size = 0;
+  const score = (i: number) => (Number.isNaN(scores[i]) ? -Infinity : scores[i]);
+  // `worse(a, b)`: a ranks below b.
+  const worse = (a: number, b: number) => score(a) < score(b) || (score(a) === score(b) && a > b);
+  const siftDown = (start: number) => {
+    let p = start;
+    for (;;) {
+      const l = 2 * p + 1;
+      const r = l + 1;
+      let m = p;
+      if (l < size && worse(heap[l], heap[m])) m = l;
+      if (r < size && worse(heap[r], heap[m])) m = r;
+      if (m === p) return;
+      const t = heap[p];
+      heap[p] = heap[m];
+      heap[m] = t;
+      p = m;
+    }
+  };
+  for (let i = 0; i < scores.length; i++) {
+    if (size < count) {
+      heap[size] = i;
+      let c = size++;
+      while (c > 0) {
+        const p = (c - 1) >> 1;
+        if (!worse(heap[c], heap[p])) break;
+        const t = heap[p];
+        heap[p] = heap[c];
+        heap[c] = t;
+        c = p;
+      }
+    } else if (worse(heap[0], i)) {
+      heap[0] = i;
+      siftDown(0);
+    }
+  }
+  return Int32Array.from(heap).sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+}
+
+/** A selector that crawls the candidates with the highest scores. */
+export function scoringSelector(name: string, scoreCandidates: (input: SelectionInput) => Float64Array): PageSelector {
+  return { name, select: (input, k) => topK(scoreCandidates(input), k) };
+}
+
+/** A small, fast, seedable PRNG (mulberry32): the same seed gives the same crawl. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
