@@ -1,0 +1,24 @@
+/**
+ * Defaults and validation of the global-PageRank estimation settings (ALGORITHMS.md §1–3).
+ * The experiment command and estimation rounds read them; flags override them.
+ */
+import { z } from 'zod';
+import { SELECTOR_NAMES } from '../indexer/estimation/selectors.ts';
+
+export const estimationSettingsSchema = z.object({
+  /** PageRank damping factor α. */
+  alpha: z.number().gt(0).lt(1).default(0.85),
+  /** PageRank L1 tolerance δ. */
+  tolerance: z.number().positive().max(0.1).default(1e-6),
+  /** FindGlobalPR iterations T. */
+  iterations: z.number().int().min(1).max(10_000).default(50),
+  /** Extra pages to crawl: a count (`1500`) or a multiple of the domain size (`2n`). */
+  extra: z.string().regex(/^(\d+|(\d+(\.\d+)?|\.\d+)n)$/, 'a page count such as 1500 or a multiple such as 2n').default('2n'),
+  selector: z.enum(SELECTOR_NAMES).default('sc'),
+  /** Seed of the Random selector. */
+  seed: z.number().int().default(1),
+});
+
+export type EstimationSettings = z.infer<typeof estimationSettingsSchema>;
+
+export const defaultEstimationSettings: EstimationSettings = estimationSettingsSchema.parse({});

@@ -1,0 +1,66 @@
+/**
+ * The `lse` command: one sub-command per job. Errors a user can fix print a message and exit 2.
+ */
+import { CliError } from './cli-error.ts';
+import { experimentCommand, experimentUsage } from './experiment-command.ts';
+
+interface Command {
+  summary: string;
+  usage: string;
+  run(argv: string[]): Promise<number>;
+}
+
+const commands: Record<string, Command> = {
+  experiment: {
+    summary: 'estimate the global PageRank of a domain of a known web graph and measure the error',
+    usage: experimentUsage,
+    run: experimentCommand,
+  },
+};
+
+export function overview(): string {
+  const width = Math.max(...Object.keys(commands).map((c) => c.length));
+  return [
+    'lse — a localized search engine with global PageRank estimation',
+    '',
+    'usage: lse <command> [flags]',
+    '',
+    'commands:',
+    ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`),
+    `  ${'help'.padEnd(width)}  show this overview, or "lse help <command>" for a command's flags`,
+    '',
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    const topic = rest[0];
+    if (topic && commands[topic]) process.stdout.write(`${commands[topic].usage}\n`);
+    else process.stdout.write(overview());
+    return 0;
+  }
+  if (name === 'demo') {
+    // `npm start` runs the demo once the crawler and the search page exist; until then it says what lse does.
+    process.stdout.write(overview());
+    return 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`lse: unknown command "${name}"\n\n${overview()}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest);
+  } catch (error) {
+    if (error instanceof CliError) {
+      process.stderr.write(`${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+}

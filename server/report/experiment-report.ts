@@ -1,0 +1,88 @@
+/**
+ * Presenting an experiment's results: the paper's Table 1 as text or Markdown, and the
+ * L1-per-iteration chart of every domain (the paper's Figure 2).
+ */
+import type { DomainOutcome, ExperimentResult } from '../../indexer/estimation/experiment.ts';
+import { renderLineChartSvg } from './line-chart-svg.ts';
+
+const DISPLAY_NAMES: Record<string, string> = {
+  sc: 'SC-Select',
+  pf: 'PF-Select',
+  outlink: 'OutlinkCount',
+  random: 'Random',
+};
+
+export function selectorDisplayName(name: string): string {
+  return DISPLAY_NAMES[name] ?? name;
+}
+
+interface Row {
+  method: string;
+  l1: number;
+  linf: number;
+  tau: number;
+  crawled: number;
+  seconds: number | undefined;
+}
+
+function rowsOf(domain: DomainOutcome): Row[] {
+  return [
+    { method: 'local PageRank', ...domain.baseline, crawled: 0, seconds: undefined },
+    ...Object.entries(domain.selectors).map(([name, outcome]) => ({ method: selectorDisplayName(name), ...outcome.final })),
+  ];
+}
+
+function cells(row: Row): string[] {
+  return [row.method, row.l1.toFixed(4), row.linf.toFixed(6), row.tau.toFixed(4), String(row.crawled), row.seconds === undefined ? '' : row.seconds.toFixed(2)];
+}
+
+const HEADER = ['method', 'L1', 'L∞', 'Kendall τ', 'crawled', 'seconds'];
+
+/** Plain-text tables, one per domain, for the terminal. */
+export function formatExperimentTable(result: ExperimentResult): string {
+  const blocks: string[] = [];
+  for (const domain of result.domains) {
+    const rows = [HEADER, ...rowsOf(domain).map(cells)];
+    const widths = HEADER.map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+    const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
+    blocks.push(
+      [
+        `${domain.spec}  (n = ${domain.pages} pages, ${domain.extraPages} extra pages in ${result.settings.iterations} iterations)`,
+        line(rows[0]),
+        widths.map((w) => '-'.repeat(w)).join('  '),
+        ...rows.slice(1).map(line),
+      ].join('\n'),
+    );
+  }
+  return blocks.join('\n\n') + '\n';
+}
+
+/** One Markdown table row per (domain, method), for the README and issue notes. */
+export function formatExperimentMarkdown(result: ExperimentResult, graphName = ''): string {
+  const lines = ['| graph | domain | n | method | L1 | L∞ | τ | crawled |', '| --- | --- | --- | --- | --- | --- | --- | --- |'];
+  for (const domain of result.domains) {
+    for (const row of rowsOf(domain)) {
+      const [method, l1, linf, tau, crawled] = cells(row);
+      lines.push(`| ${graphName} | \`${domain.spec}\` | ${domain.pages} | ${method} | ${l1} | ${linf} | ${tau} | ${crawled} |`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The SVG chart of L1 to the true global PageRank against iteration, one line per selector. */
+export function experimentChartSvg(domain: DomainOutcome, graphName = ''): string {
+  return renderLineChartSvg({
+    title: `${graphName ? `${graphName}: ` : ''}${domain.spec} (n = ${domain.pages}, +${domain.extraPages} pages)`,
+    xLabel: 'FindGlobalPR iteration',
+    yLabel: 'L1 distance to global PageRank',
+    series: Object.entries(domain.selectors).map(([name, outcome]) => ({
+      name: selectorDisplayName(name),
+      points: outcome.perIteration.map((it) => [it.iteration, it.l1] as const),
+    })),
+  });
+}
+
+/** A file-name-safe form of a domain spec. */
+export function domainSlug(spec: string): string {
+  return spec.replace(/^[a-z]+:\/*/i, (m) => m.replace(/[:/]+/g, '-')).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 80) || 'domain';
+}
