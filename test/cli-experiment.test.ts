@@ -1,0 +1,81 @@
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { main } from '../server/cli/main.ts';
+import { randomEdgeList } from './helpers/random-graphs.ts';
+
+describe('lse experiment', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lse-cli-'));
+  const nodes = join(dir, 'toy.nodes.tsv');
+  const edges = join(dir, 'toy.edges.tsv');
+  let output = '';
+  let errors = '';
+
+  beforeEach(() => {
+    output = '';
+    errors = '';
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((output += String(chunk)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((errors += String(chunk)), true));
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  const list = randomEdgeList(4, 300, 0.012, 0.1);
+  writeFileSync(nodes, Array.from({ length: 300 }, (_, i) => `${i + 1}\thttp://${i < 40 ? 'local' : `h${i % 17}`}.example/p${i}\t${i < 40 ? 'local' : `h${i % 17}`}.example\n`).join(''));
+  writeFileSync(edges, list.edges.map(([a, b]) => `${a + 1}\t${b + 1}\n`).join(''));
+
+  it('prints the table and writes result.json and one SVG chart per domain', async () => {
+    const out = join(dir, 'out');
+    const code = await main(['experiment', '--nodes', nodes, '--edges', edges, '--domain', 'host:local.example', '--domain', 'ball:1:1', '--iterations', '5', '--extra', '1n', '--out', out]);
+    expect(errors).toMatch(/toy: 300 pages/); // the summary and progress go to stderr, the table to stdout
+    expect(code).toBe(0);
+    expect(output).toMatch(/local PageRank/);
+    expect(output).toMatch(/SC-Select/);
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8'));
+    expect(result.graph).toEqual({ pages: 300, links: expect.any(Number) });
+    expect(result.domains).toHaveLength(2);
+    const domain = result.domains[0];
+    expect(domain).toMatchObject({ spec: 'host:local.example', pages: 40, baseline: { l1: expect.any(Number), linf: expect.any(Number), tau: expect.any(Number) } });
+    expect(Object.keys(domain.selectors)).toEqual(['sc', 'pf', 'outlink', 'random']);
+    const sc = domain.selectors.sc;
+    expect(sc.perIteration).toHaveLength(6);
+    expect(Object.keys(sc.perIteration[1]).sort()).toEqual(['crawled', 'iteration', 'l1', 'linf', 'ms', 'pagerankIterations', 'tau']);
+    expect(Object.keys(sc.final).sort()).toEqual(['crawled', 'l1', 'linf', 'seconds', 'tau']);
+    expect(sc.perIteration[0].l1).toBe(domain.baseline.l1);
+    const charts = readdirSync(out).filter((f) => f.endsWith('.svg'));
+    expect(charts).toHaveLength(2);
+    const svg = readFileSync(join(out, charts[0]), 'utf8');
+    for (const text of ['SC-Select', 'PF-Select', 'OutlinkCount', 'Random', 'FindGlobalPR iteration', 'L1 distance']) expect(svg).toContain(text);
+  });
+
+  it.each([
+    [['--domain', 'planet:mars'], /unknown domain kind "planet"/],
+    [['--domain', 'host:nowhere.example'], /selects no pages/],
+    [['--domain', 'ids:/no/such/file'], /cannot read the domain file/],
+    [['--domain', 'ball:1'], /ball:ID:R/],
+    [['--domain', 'host:local.example', '--selectors', 'sc,magic'], /unknown selector "magic"/],
+    [['--domain', 'host:local.example', '--alpha', '1.5'], /--alpha/],
+    [['--domain', 'host:local.example', '--extra', 'lots'], /--extra/],
+    [['--domain', 'host:local.example', '--iterations', 'ten'], /--iterations must be a number/],
+    [['--domain', 'host:local.example', '--bogus'], /Unknown option '--bogus'/],
+  ])('exits 2 with a clear message for %j', async (flags, message) => {
+    const code = await main(['experiment', '--nodes', nodes, '--edges', edges, ...flags]);
+    expect(code).toBe(2);
+    expect(errors).toMatch(message);
+  });
+
+  it('exits 2 when the graph file cannot be read, and label: needs a nodes file', async () => {
+    expect(await main(['experiment', '--edges', join(dir, 'missing.tsv'), '--domain', 'host:x'])).toBe(2);
+    expect(errors).toMatch(/cannot read .*missing\.tsv/);
+    expect(await main(['experiment', '--edges', edges, '--domain', 'label:red'])).toBe(2);
+    expect(errors).toMatch(/needs labels: give the graph's nodes file/);
+  });
+
+  it('lists its commands and shows a command’s flags', async () => {
+    expect(await main(['help'])).toBe(0);
+    expect(output).toMatch(/experiment/);
+    expect(await main(['help', 'experiment'])).toBe(0);
+    expect(output).toMatch(/--selectors/);
+    expect(await main(['no-such-command'])).toBe(2);
+  });
+});
