@@ -86,3 +86,28 @@ export function experimentChartSvg(domain: DomainOutcome, graphName = ''): strin
 export function domainSlug(spec: string): string {
   return spec.replace(/^[a-z]+:\/*/i, (m) => m.replace(/[:/]+/g, '-')).replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 80) || 'domain';
 }
+
+/**
+ * One row per domain across several experiments: final L1 (and τ) of the local PageRank and of
+ * each selector, the lowest L1 of the row in bold. For the README's results table.
+ */
+export function formatSummaryMarkdown(experiments: ReadonlyArray<{ graph: string; result: ExperimentResult }>): string {
+  const names = [...new Set(experiments.flatMap((e) => e.result.domains.flatMap((d) => Object.keys(d.selectors))))];
+  const lines = [
+    `| graph | domain | n | extra / T | local PageRank | ${names.map(selectorDisplayName).join(' | ')} |`,
+    `| --- | --- | --- | --- | --- | ${names.map(() => '---').join(' | ')} |`,
+  ];
+  for (const { graph, result } of experiments) {
+    for (const d of result.domains) {
+      const finals = names.map((n) => d.selectors[n]?.final);
+      const best = Math.min(d.baseline.l1, ...finals.filter((f) => f !== undefined).map((f) => f.l1)).toFixed(4);
+      const cell = (f: { l1: number; tau: number } | undefined) => {
+        if (!f) return '';
+        const l1 = f.l1.toFixed(4);
+        return `${l1 === best ? `**${l1}**` : l1} (τ ${f.tau.toFixed(3)})`;
+      };
+      lines.push(`| ${graph} | \`${d.spec}\` | ${d.pages} | ${d.extraPages} / ${result.settings.iterations} | ${cell(d.baseline)} | ${finals.map(cell).join(' | ')} |`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
