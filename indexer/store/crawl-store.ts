@@ -1,0 +1,398 @@
+/**
+ * The store: one embedded database (level) that is the single source of truth of a data
+ * directory. Everything in memory — graph arrays, the text index, the crawl frontier's order — is
+ * rebuilt from it.
+ *
+ * Sublevels (keys sort as written; ids are fixed-width hex so they sort numerically):
+ * - `urls`      url → id          dense integer ids, assigned once, never reused
+ * - `pages`     id → PageRecord   one record per fetched (or attempted) page
+ * - `links`     id → StoredLink[] out-links of a fetched page, with anchor text
+ * - `frontier`  id → FrontierEntry URLs discovered but not fetched yet
+ * - `hosts`     host → HostState  robots, politeness and budget state
+ * - `history`   id/time → ChangeRecord   one entry per visit (change detection, λ estimates)
+ * - `ranks`     name/version → RankVersion   rank vectors (local PageRank, global estimates)
+ * - `jobs`      id → job state    crawls, estimation rounds, re-crawls
+ * - `meta`      key → JSON        settings the data directory was made with, counters
+ *
+ * All writes go through {@link WriteBatch}: one atomic `batch` per commit, optionally fsynced, so
+ * a crash (even SIGKILL) loses nothing that was committed and never leaves half a page.
+ */
+import { Level } from 'level';
+
+export type PageRole = 'local' | 'global';
+
+/** What happened when a page was last fetched. */
+export type PageState = 'fetched' | 'not-modified' | 'redirect' | 'error' | 'disallowed' | 'not-html' | 'gone';
+
+export interface PageRecord {
+  url: string;
+  host: string;
+  role: PageRole;
+  state: PageState;
+  /** HTTP status (0 when no response was received). */
+  status: number;
+  fetchedAt: number;
+  depth: number;
+  contentType?: string;
+  /** Fingerprint of the extracted text (hex), for exact duplicates and change detection. */
+  fingerprint?: string;
+  title?: string;
+  headings?: string[];
+  /** Extracted text: kept for local pages only (global pages are fetched for their links). */
+  text?: string;
+  description?: string;
+  etag?: string;
+  lastModified?: string;
+  canonical?: string;
+  noindex?: boolean;
+  nofollow?: boolean;
+  /** Id of the page this one duplicates (exactly or nearly); duplicates are not indexed. */
+  duplicateOf?: number;
+  redirectTo?: number;
+  truncated?: boolean;
+  error?: string;
+  /** Visits and visits that found a change (ALGORITHMS.md §6). */
+  visits: number;
+  changes: number;
+}
+
+export interface StoredLink {
+  to: number;
+  anchor?: string;
+  nofollow?: boolean;
+}
+
+export interface FrontierEntry {
+  depth: number;
+  discoveredAt: number;
+  role: PageRole;
+  /** The page it was discovered on. */
+  referrer?: number;
+  /** Focused crawling: discovered through anchor text or a URL matching the topic. */
+  hot?: boolean;
+}
+
+export type HostState = Record<string, unknown>;
+
+export interface ChangeRecord {
+  at: number;
+  changed: boolean;
+  status: number;
+  fingerprint?: string;
+}
+
+export interface RankVersion {
+  name: string;
+  version: number;
+  createdAt: number;
+  /** Page ids, parallel to `values`. */
+  ids: Int32Array;
+  values: Float64Array;
+  info?: Record<string, unknown>;
+}
+
+export class StoreError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'StoreError';
+  }
+}
+
+const idKey = (id: number) => id.toString(16).padStart(8, '0');
+const keyId = (key: string) => Number.parseInt(key, 16);
+const versionKey = (name: string, version: number) => `${name}/${version.toString(16).padStart(8, '0')}`;
+
+type Json = Record<string, unknown> | unknown[];
+
+// Values are JSON; their shapes are the record types above, checked at this module's boundary.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Stored = any;
+function openSublevel(db: Level<string, Stored>, name: string) {
+  return db.sublevel<string, Stored>(name, { valueEncoding: 'json' });
+}
+type Sub<_V = unknown> = ReturnType<typeof openSublevel>;
+
+interface RankRow {
+  name: string;
+  version: number;
+  createdAt: number;
+  ids: string;
+  values: string;
+  info?: Record<string, unknown>;
+}
+
+export class CrawlStore {
+  private readonly urlToId = new Map<string, number>();
+  private readonly idToUrl: string[] = [];
+  /** URLs given an id whose mapping no commit has written yet: every commit carries them. */
+  private readonly unsavedUrls = new Map<string, number>();
+  private readonly subs: Record<'urls' | 'pages' | 'links' | 'frontier' | 'hosts' | 'history' | 'ranks' | 'jobs' | 'meta', Sub<unknown>>;
+
+  private constructor(
+    private readonly db: Level<string, Stored>,
+    readonly directory: string,
+  ) {
+    const sub = (name: string) => openSublevel(db, name);
+    this.subs = {
+      urls: sub('urls'),
+      pages: sub('pages'),
+      links: sub('links'),
+      frontier: sub('frontier'),
+      hosts: sub('hosts'),
+      history: sub('history'),
+      ranks: sub('ranks'),
+      jobs: sub('jobs'),
+      meta: sub('meta'),
+    };
+  }
+
+  /** Opens (creating if needed) the store of a data directory and loads the URL table. */
+  static async open(directory: string): Promise<CrawlStore> {
+    const db = new Level<string, Stored>(directory, { valueEncoding: 'json' });
+    try {
+      await db.open();
+    } catch (error) {
+      const cause = (error as { cause?: { message?: string } }).cause;
+      const detail = cause?.message ?? (error as Error).message;
+      if (/lock/i.test(detail)) throw new StoreError(`the data directory ${directory} is in use by another lse process`, { cause: error });
+      throw new StoreError(`cannot open the data directory ${directory}: ${detail}`, { cause: error });
+    }
+    const store = new CrawlStore(db, directory);
+    for await (const [url, id] of store.subs.urls.iterator()) {
+      const n = id as unknown as number;
+      store.urlToId.set(url, n);
+      store.idToUrl[n] = url;
+    }
+    return store;
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+
+  /** Number of URLs ever given an id (fetched or not). */
+  get urlCount(): number {
+    return this.idToUrl.length;
+  }
+
+  idOf(url: string): number | undefined {
+    return this.urlToId.get(url);
+  }
+
+  urlOf(id: number): string | undefined {
+    return this.idToUrl[id];
+  }
+
+  batch(): WriteBatch {
+    return new WriteBatch(this);
+  }
+
+  /** The id of a URL, assigning the next one when it is new (saved by the next commit). */
+  assignId(url: string): number {
+    const known = this.urlToId.get(url);
+    if (known !== undefined) return known;
+    const id = this.idToUrl.length;
+    this.urlToId.set(url, id);
+    this.idToUrl.push(url);
+    this.unsavedUrls.set(url, id);
+    return id;
+  }
+
+  /** Sublevel handles for WriteBatch (same module). */
+  sublevel(name: keyof CrawlStore['subs']): Sub<unknown> {
+    return this.subs[name];
+  }
+
+  /** Commits operations atomically, together with every URL id not saved yet. */
+  async write(ops: BatchOp[], sync: boolean): Promise<void> {
+    const urls = [...this.unsavedUrls];
+    const all: BatchOp[] = urls.map(([url, id]) => ({ type: 'put', sublevel: this.subs.urls, key: url, value: id }));
+    all.push(...ops);
+    if (all.length === 0) return;
+    try {
+      await this.db.batch(all as never, { sync });
+    } catch (error) {
+      throw new StoreError(`cannot write to ${this.directory}: ${(error as Error).message}`, { cause: error });
+    }
+    for (const [url] of urls) this.unsavedUrls.delete(url);
+  }
+
+  async getPage(id: number): Promise<PageRecord | undefined> {
+    return (await this.subs.pages.get(idKey(id))) as PageRecord | undefined;
+  }
+
+  async getPages(ids: readonly number[]): Promise<Array<PageRecord | undefined>> {
+    if (ids.length === 0) return [];
+    return (await this.subs.pages.getMany(ids.map(idKey))) as Array<PageRecord | undefined>;
+  }
+
+  async getLinks(id: number): Promise<StoredLink[]> {
+    return ((await this.subs.links.get(idKey(id))) as StoredLink[] | undefined) ?? [];
+  }
+
+  /** Every fetched page, in id order. */
+  async *pages(): AsyncGenerator<[number, PageRecord]> {
+    for await (const [key, value] of this.subs.pages.iterator()) yield [keyId(key), value as unknown as PageRecord];
+  }
+
+  /** Every page's out-links, in id order. */
+  async *allLinks(): AsyncGenerator<[number, StoredLink[]]> {
+    for await (const [key, value] of this.subs.links.iterator()) yield [keyId(key), value as unknown as StoredLink[]];
+  }
+
+  async *frontier(): AsyncGenerator<[number, FrontierEntry]> {
+    for await (const [key, value] of this.subs.frontier.iterator()) yield [keyId(key), value as unknown as FrontierEntry];
+  }
+
+  async getHost(host: string): Promise<HostState | undefined> {
+    return (await this.subs.hosts.get(host)) as HostState | undefined;
+  }
+
+  async *hosts(): AsyncGenerator<[string, HostState]> {
+    for await (const [key, value] of this.subs.hosts.iterator()) yield [key, value as HostState];
+  }
+
+  async history(id: number): Promise<ChangeRecord[]> {
+    const prefix = `${idKey(id)}/`;
+    const out: ChangeRecord[] = [];
+    for await (const value of this.subs.history.values({ gte: prefix, lt: `${prefix}~` })) out.push(value as unknown as ChangeRecord);
+    return out;
+  }
+
+  async getMeta<T>(key: string): Promise<T | undefined> {
+    return (await this.subs.meta.get(key)) as T | undefined;
+  }
+
+  async getJob<T>(id: string): Promise<T | undefined> {
+    return (await this.subs.jobs.get(id)) as T | undefined;
+  }
+
+  async *jobs<T>(): AsyncGenerator<[string, T]> {
+    for await (const [key, value] of this.subs.jobs.iterator()) yield [key, value as T];
+  }
+
+  /** The newest version of a rank vector, if any. */
+  async latestRanks(name: string): Promise<RankVersion | undefined> {
+    for await (const value of this.subs.ranks.values({ gte: `${name}/`, lt: `${name}/~`, reverse: true, limit: 1 })) return decodeRanks(value as unknown as RankRow);
+    return undefined;
+  }
+
+  /** Every version of a rank vector, oldest first. */
+  async rankHistory(name: string): Promise<RankVersion[]> {
+    const out: RankVersion[] = [];
+    for await (const value of this.subs.ranks.values({ gte: `${name}/`, lt: `${name}/~` })) out.push(decodeRanks(value as unknown as RankRow));
+    return out;
+  }
+}
+
+function decodeRanks(row: RankRow): RankVersion {
+  const ids = new Int32Array(new Uint8Array(Buffer.from(row.ids, 'base64')).buffer);
+  const values = new Float64Array(new Uint8Array(Buffer.from(row.values, 'base64')).buffer);
+  return { name: row.name, version: row.version, createdAt: row.createdAt, ids, values, info: row.info };
+}
+
+type BatchOp = { type: 'put'; sublevel: Sub<unknown>; key: string; value: Json | number } | { type: 'del'; sublevel: Sub<unknown>; key: string };
+
+/**
+ * Collects writes to several sublevels and commits them atomically. Ids for new URLs are
+ * assigned at once (so links can refer to them in the same batch) and persisted with the batch.
+ */
+export class WriteBatch {
+  private ops: BatchOp[] = [];
+
+  constructor(private readonly store: CrawlStore) {}
+
+  private get subs() {
+    const s = this.store;
+    return {
+      pages: s.sublevel('pages'),
+      links: s.sublevel('links'),
+      frontier: s.sublevel('frontier'),
+      hosts: s.sublevel('hosts'),
+      history: s.sublevel('history'),
+      ranks: s.sublevel('ranks'),
+      jobs: s.sublevel('jobs'),
+      meta: s.sublevel('meta'),
+    };
+  }
+
+  get size(): number {
+    return this.ops.length;
+  }
+
+  /** The id of a URL, assigning the next one when it is new. */
+  idFor(url: string): number {
+    return this.store.assignId(url);
+  }
+
+  putPage(id: number, page: PageRecord): this {
+    this.ops.push({ type: 'put', sublevel: this.subs.pages, key: idKey(id), value: page as unknown as Json });
+    return this;
+  }
+
+  deletePage(id: number): this {
+    this.ops.push({ type: 'del', sublevel: this.subs.pages, key: idKey(id) });
+    this.ops.push({ type: 'del', sublevel: this.subs.links, key: idKey(id) });
+    return this;
+  }
+
+  putLinks(id: number, links: readonly StoredLink[]): this {
+    this.ops.push({ type: 'put', sublevel: this.subs.links, key: idKey(id), value: links as unknown as Json });
+    return this;
+  }
+
+  addToFrontier(id: number, entry: FrontierEntry): this {
+    this.ops.push({ type: 'put', sublevel: this.subs.frontier, key: idKey(id), value: entry as unknown as Json });
+    return this;
+  }
+
+  removeFromFrontier(id: number): this {
+    this.ops.push({ type: 'del', sublevel: this.subs.frontier, key: idKey(id) });
+    return this;
+  }
+
+  putHost(host: string, state: HostState): this {
+    this.ops.push({ type: 'put', sublevel: this.subs.hosts, key: host, value: state as Json });
+    return this;
+  }
+
+  appendHistory(id: number, record: ChangeRecord): this {
+    this.ops.push({ type: 'put', sublevel: this.subs.history, key: `${idKey(id)}/${record.at.toString(16).padStart(12, '0')}`, value: record as unknown as Json });
+    return this;
+  }
+
+  putRanks(version: Omit<RankVersion, 'createdAt'> & { createdAt?: number }): this {
+    if (version.ids.length !== version.values.length) throw new StoreError('rank vector: ids and values differ in length');
+    const row: RankRow = {
+      name: version.name,
+      version: version.version,
+      createdAt: version.createdAt ?? Date.now(),
+      ids: Buffer.from(version.ids.buffer, version.ids.byteOffset, version.ids.byteLength).toString('base64'),
+      values: Buffer.from(version.values.buffer, version.values.byteOffset, version.values.byteLength).toString('base64'),
+      info: version.info,
+    };
+    this.ops.push({ type: 'put', sublevel: this.subs.ranks, key: versionKey(version.name, version.version), value: row as unknown as Json });
+    return this;
+  }
+
+  putJob(id: string, state: Json): this {
+    this.ops.push({ type: 'put', sublevel: this.subs.jobs, key: id, value: state });
+    return this;
+  }
+
+  putMeta(key: string, value: Json): this {
+    this.ops.push({ type: 'put', sublevel: this.subs.meta, key, value });
+    return this;
+  }
+
+  /**
+   * Writes everything atomically, with the URL ids handed out since the last commit.
+   * `sync: true` (default) waits for the disk, so the batch survives power loss as well as a
+   * killed process. A failed commit leaves the store as it was; its URL ids go out with the next.
+   */
+  async commit(options: { sync?: boolean } = {}): Promise<void> {
+    const ops = this.ops;
+    this.ops = [];
+    await this.store.write(ops, options.sync ?? true);
+  }
+}
