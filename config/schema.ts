@@ -1,0 +1,118 @@
+/**
+ * Every setting of lse with its default and its validation. Values come from (later wins):
+ * the defaults here, a JSON config file (`--config FILE`), environment variables
+ * (`LSE_<SECTION>_<KEY>` in upper snake case, e.g. `LSE_CRAWLER_MAX_PAGES=500`,
+ * plus `LSE_ADMIN_TOKEN` and `LSE_DATA`), and command-line flags.
+ */
+import { z } from 'zod';
+import { estimationSettingsSchema } from './estimation.ts';
+
+const hostPort = /^(\*|\*\.[^:\s]+|[^:\s*]+):\d{1,5}$/;
+const addrPort = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):\d{1,5}$/;
+
+export const crawlerSettingsSchema = z
+  .object({
+    userAgent: z.string().min(1).default('lse-bot/0.1 (localized search engine)'),
+    /** The product token matched against robots.txt user-agent lines. */
+    robotsAgent: z.string().regex(/^[A-Za-z_-]+$/, 'letters, "_" and "-" only').default('lse-bot'),
+    concurrency: z.number().int().min(1).max(1024).default(16),
+    perHostConcurrency: z.number().int().min(1).max(64).default(1),
+    /** Seconds between request starts to one host (robots Crawl-delay can raise it up to the cap). */
+    delaySeconds: z.number().min(0).max(3600).default(1),
+    maxCrawlDelaySeconds: z.number().min(0).max(3600).default(30),
+    connectTimeoutMs: z.number().int().min(1).default(10_000),
+    headersTimeoutMs: z.number().int().min(1).default(15_000),
+    bodyTimeoutMs: z.number().int().min(1).default(30_000),
+    maxBodyBytes: z.number().int().min(1024).default(5 * 1024 * 1024),
+    maxRedirects: z.number().int().min(0).max(20).default(5),
+    allowPrivateNetworks: z.boolean().default(false),
+    /** Like curl --resolve: `{"host:port": "addr:port"}`; host may be `*` or `*.suffix`. */
+    resolve: z
+      .record(z.string(), z.string().regex(addrPort, 'values are addr:port'))
+      .superRefine((map, context) => {
+        for (const key of Object.keys(map)) {
+          if (!hostPort.test(key)) context.addIssue({ code: 'custom', path: [key], message: `"${key}": keys are host:port (host may be * or *.suffix)` });
+        }
+      })
+      .default({}),
+    seeds: z.array(z.url({ protocol: /^https?$/ })).default([]),
+    /** Local-domain scope: `host:SUFFIX`, `prefix:URL`, `regex:RE`. */
+    scope: z.array(z.string().min(3)).default([]),
+    /** Focused crawling: driving query terms and the similarity a page needs to be in the domain. */
+    topic: z.object({ terms: z.array(z.string().min(1)).min(1), threshold: z.number().min(0).max(1).default(0.1) }).optional(),
+    ordering: z.enum(['bfs', 'backlinks', 'pagerank', 'rankmass', 'windowed-rankmass', 'lneighbor', 'focused']).default('bfs'),
+    /** RankMass stops when the guaranteed coverage reaches 1 − ε. */
+    rankMassEpsilon: z.number().gt(0).lt(1).default(0.01),
+    rankMassWindow: z.number().gt(0).max(1).default(0.1),
+    maxPages: z.number().int().min(1).default(1000),
+    maxDepth: z.number().int().min(0).default(50),
+    /** Pages fetched per host at most (spider traps, link farms). */
+    hostPageBudget: z.number().int().min(1).default(5000),
+    /** Pages fetched per pay-level domain outside the local domain (estimation rounds): top-ranked / rest. */
+    pldBudgetTop: z.number().int().min(0).default(200),
+    pldBudgetRest: z.number().int().min(0).default(10),
+    pldTopCount: z.number().int().min(0).default(50),
+    stripTracking: z.boolean().default(true),
+    /** The paper's crawls skipped URLs containing `?`, `*`, `@` or `=`. */
+    skipDynamicUrls: z.boolean().default(false),
+    maxUrlLength: z.number().int().min(16).default(2048),
+    maxPathDepth: z.number().int().min(1).default(16),
+    robotsCacheHours: z.number().positive().default(24),
+    /** Near-duplicate threshold on the MinHash resemblance estimate. */
+    nearDuplicateThreshold: z.number().gt(0).max(1).default(0.9),
+  })
+  .strict();
+
+export const serverSettingsSchema = z
+  .object({
+    host: z.string().min(1).default('127.0.0.1'),
+    port: z.number().int().min(0).max(65_535).default(8080),
+    /** Bearer token of the admin API; from LSE_ADMIN_TOKEN, or generated and printed once. */
+    adminToken: z.string().min(16, 'at least 16 characters').optional(),
+    /** Requests per minute per client on the search API. */
+    rateLimitPerMinute: z.number().int().min(1).default(600),
+    adminRateLimitPerMinute: z.number().int().min(1).default(60),
+  })
+  .strict();
+
+export const indexSettingsSchema = z
+  .object({
+    /** Documents per text-index segment. */
+    segmentSize: z.number().int().min(100).max(100_000).default(5000),
+  })
+  .strict();
+
+export const rankingSettingsSchema = z
+  .object({
+    /** How text relevance and global PageRank combine. */
+    blend: z.enum(['log-linear', 'multiplicative']).default('log-linear'),
+    /** Weight of the link-based part (0 = text only, 1 = rank only). */
+    weight: z.number().min(0).max(1).default(0.3),
+  })
+  .strict();
+
+const cronExpression = z.string().regex(/^(\S+\s+){4,5}\S+$/, 'a cron expression such as "0 3 * * *"');
+
+export const scheduleSettingsSchema = z
+  .object({
+    recrawl: cronExpression.optional(),
+    estimate: cronExpression.optional(),
+    /** Pages revisited per re-crawl cycle. */
+    recrawlBudget: z.number().int().min(1).default(200),
+  })
+  .strict();
+
+export const settingsSchema = z
+  .object({
+    dataDir: z.string().min(1).default('data'),
+    crawler: crawlerSettingsSchema.default(crawlerSettingsSchema.parse({})),
+    estimation: estimationSettingsSchema.strict().default(estimationSettingsSchema.parse({})),
+    server: serverSettingsSchema.default(serverSettingsSchema.parse({})),
+    index: indexSettingsSchema.default(indexSettingsSchema.parse({})),
+    ranking: rankingSettingsSchema.default(rankingSettingsSchema.parse({})),
+    schedules: scheduleSettingsSchema.default(scheduleSettingsSchema.parse({})),
+  })
+  .strict();
+
+export type Settings = z.infer<typeof settingsSchema>;
+export type CrawlerSettings = z.infer<typeof crawlerSettingsSchema>;
