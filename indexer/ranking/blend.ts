@@ -1,0 +1,72 @@
+/**
+ * The blended ranking: text relevance combined with a page's link-based importance (its
+ * estimated global PageRank, or the local PageRank before any estimation round).
+ *
+ * PageRank values span orders of magnitude, text scores (BM25) do not, so the link part is used
+ * on a log scale:
+ * - `log-linear`: `(1 − w)·t + w·ρ`, with `t` the text score divided by the best text score of
+ *   the query, and `ρ ∈ [0, 1]` the page's log-PageRank placed between the collection's smallest
+ *   and largest (a page at the median of the collection gets about 0.5).
+ * - `multiplicative`: `t · (r / r̄)^w`, the rank as a prior on relevance (`r̄` the collection mean),
+ *   so `w = 0` is text only and a page ten times the mean is boosted by 10^w.
+ */
+
+export type BlendMode = 'log-linear' | 'multiplicative';
+
+/** The collection-wide facts the blend needs about the rank vector. */
+export interface RankScale {
+  minLog: number;
+  maxLog: number;
+  mean: number;
+}
+
+export function rankScale(values: ArrayLike<number>): RankScale {
+  let minLog = Infinity;
+  let maxLog = -Infinity;
+  let sum = 0;
+  let count = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!(v > 0)) continue;
+    const l = Math.log(v);
+    if (l < minLog) minLog = l;
+    if (l > maxLog) maxLog = l;
+    sum += v;
+    count++;
+  }
+  if (count === 0) return { minLog: 0, maxLog: 0, mean: 0 };
+  return { minLog, maxLog, mean: sum / count };
+}
+
+export interface BlendInput {
+  textScore: number;
+  /** The best text score among the query's hits (for normalisation). */
+  bestTextScore: number;
+  rank: number;
+}
+
+export interface BlendParts {
+  score: number;
+  /** Text score divided by the best of the query. */
+  text: number;
+  /** The link part as used by the mode: ρ for log-linear, (r/r̄)^w for multiplicative. */
+  link: number;
+}
+
+/** Position of `rank` on the collection's log scale, in [0, 1]. */
+export function logRankPosition(rank: number, scale: RankScale): number {
+  if (!(rank > 0) || scale.maxLog <= scale.minLog) return rank > 0 ? 1 : 0;
+  return Math.min(1, Math.max(0, (Math.log(rank) - scale.minLog) / (scale.maxLog - scale.minLog)));
+}
+
+export function blendScore(input: BlendInput, scale: RankScale, mode: BlendMode, weight: number): BlendParts {
+  if (!(weight >= 0 && weight <= 1)) throw new RangeError(`blend weight must be in [0, 1], got ${weight}`);
+  const text = input.bestTextScore > 0 ? input.textScore / input.bestTextScore : 0;
+  if (mode === 'log-linear') {
+    const link = logRankPosition(input.rank, scale);
+    return { score: (1 - weight) * text + weight * link, text, link };
+  }
+  const relative = scale.mean > 0 && input.rank > 0 ? input.rank / scale.mean : 1;
+  const link = relative ** weight;
+  return { score: text * link, text, link };
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { blendScore, logRankPosition, rankScale } from '../indexer/ranking/blend.ts';
+
+describe('blended ranking', () => {
+  const scale = rankScale([0.001, 0.01, 0.1, 0.889]);
+
+  it('places ranks on the collection’s log scale', () => {
+    expect(logRankPosition(0.001, scale)).toBe(0);
+    expect(logRankPosition(0.889, scale)).toBe(1);
+    expect(logRankPosition(Math.sqrt(0.001 * 0.889), scale)).toBeCloseTo(0.5, 12);
+    expect(logRankPosition(0, scale)).toBe(0);
+    expect(scale.mean).toBeCloseTo(0.25, 12);
+  });
+
+  it('weight 0 is text only and weight 1 is rank only (log-linear)', () => {
+    const a = { textScore: 10, bestTextScore: 10, rank: 0.001 };
+    const b = { textScore: 5, bestTextScore: 10, rank: 0.889 };
+    expect(blendScore(a, scale, 'log-linear', 0).score).toBeGreaterThan(blendScore(b, scale, 'log-linear', 0).score);
+    expect(blendScore(a, scale, 'log-linear', 1).score).toBeLessThan(blendScore(b, scale, 'log-linear', 1).score);
+    expect(blendScore(b, scale, 'log-linear', 0.5)).toEqual({ score: 0.75, text: 0.5, link: 1 });
+  });
+
+  it('multiplicative: the rank is a prior, neutral at the mean', () => {
+    expect(blendScore({ textScore: 4, bestTextScore: 8, rank: 0.25 }, scale, 'multiplicative', 0.7).score).toBeCloseTo(0.5, 12);
+    expect(blendScore({ textScore: 4, bestTextScore: 8, rank: 2.5 }, scale, 'multiplicative', 1).score).toBeCloseTo(5, 12);
+    expect(() => blendScore({ textScore: 1, bestTextScore: 1, rank: 1 }, scale, 'multiplicative', 2)).toThrow(RangeError);
+  });
+});
