@@ -1,0 +1,71 @@
+/**
+ * The HTTP application: search API, health, metrics, static pages, security headers and rate
+ * limits. Built from its dependencies so tests drive it with `app.inject` and the CLI serves it.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { MetricsRegistry } from './metrics.ts';
+import { registerSearchRoute } from './routes/search-route.ts';
+import type { SearchService } from './search-service.ts';
+
+export const WEB_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'web');
+
+export interface AppOptions {
+  search: SearchService;
+  metrics?: MetricsRegistry;
+  /** pino options, or false for silence (tests). */
+  logger?: FastifyServerOptions['logger'];
+  /** Requests per minute per client on /api/ (default 600). */
+  rateLimitPerMinute?: number;
+  webRoot?: string;
+  /** More routes (the admin API), registered inside the app. */
+  plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
+}
+
+// Page text is never trusted as HTML; the pages load only their own scripts and styles.
+const SECURITY_HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+};
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: 'info', redact: ['req.headers.authorization'] },
+    disableRequestLogging: false,
+    ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } },
+  });
+  const metrics = options.metrics ?? new MetricsRegistry();
+
+  app.addHook('onSend', async (_request, reply) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.requests.inc({ route: request.routeOptions.url ?? 'unmatched', method: request.method, code: String(reply.statusCode) });
+    metrics.latency.observe(reply.elapsedTime / 1000);
+  });
+
+  await app.register(fastifyRateLimit, {
+    max: options.rateLimitPerMinute ?? 600,
+    timeWindow: '1 minute',
+    allowList: (request) => !request.url.startsWith('/api/'),
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/metrics', async (_request, reply) => {
+    reply.type('text/plain; version=0.0.4');
+    return metrics.render();
+  });
+  registerSearchRoute(app, options.search);
+  for (const plugin of options.plugins ?? []) await plugin(app);
+
+  const webRoot = options.webRoot ?? WEB_ROOT;
+  if (existsSync(join(webRoot, 'index.html'))) await app.register(fastifyStatic, { root: webRoot, prefix: '/', index: 'index.html' });
+  return app;
+}
