@@ -18,10 +18,15 @@
  *   about. Outside pages link into its departments (~4 % of cross-site links); its pages link out.
  *   {@link DEMO_LIBRARY_HOST} is a separate small site on the same pay-level domain.
  *
+ * Every URL is `http://<host>/<path>` (port 80, no TLS); `server.ts` serves all hosts from one
+ * loopback port, and a client routes every host there (undici dispatcher or address pins).
+ * `graph.ts` gives the whole link graph as a crawler sees it and the true global PageRank.
+ *
  * Special cases (all recorded in `web.landmarks`; on the university host U unless said otherwise):
- * - robots.txt: U disallows `/private/` (real, linked pages) and `/search`, and shuts out
- *   `BadBot`; other hosts disallow `/search`, a real section, or nothing; three hosts set
- *   `Crawl-delay` (1, 1, 2 s); one host answers robots.txt with 500, one with 404.
+ * - robots.txt: U disallows `/private/` and `/search` (both real, linked pages, e.g.
+ *   `/search?q=telescope`) and shuts out `BadBot`; other hosts disallow `/search`, `/admin/`, a
+ *   real section, only `BadBot`, or nothing; three hosts set `Crawl-delay` (1, 1, 2 s); one host
+ *   answers robots.txt with 500, one with 404.
  * - Redirects: `/about-us` 301 → `/about/` (absolute Location); `/admissions/apply-now` 302 with
  *   a relative Location; chain `/go/prospectus` → `/go/prospectus-2025` → `/go/prospectus-2026` →
  *   an admissions article (301, 302, 301); `/library` 301 → the library host; `/observatory` 302
@@ -51,7 +56,8 @@
  * Change over time: every page has a change rate λ (changes per day; most articles 0.002–0.05,
  * home and section pages of news-like sites 1–3, U's `/news/` 6). Its change events form a Poisson
  * process starting at `epochMs`; its content at time t is a pure function of (seed, page, number
- * of events up to t) — see {@link contentVersion}. Links never change, so the graph is static.
+ * of events up to t) — see {@link contentVersion}; ETag and Last-Modified follow the version, so
+ * conditional GETs get 304 until the next event. Links never change, so the graph is static.
  */
 import { buildGraph, type LinkGraph } from '../../indexer/graph.ts';
 import { seededRandom } from '../../indexer/estimation/selection.ts';

@@ -6,7 +6,8 @@
  *
  * A crawler reaches the hosts by connecting every origin to this server:
  * {@link demoWebDispatcher} is an undici dispatcher that does exactly that, so
- * `request('http://www.northfield-university.edu/', { dispatcher })` works unchanged.
+ * `request('http://www.northfield-university.edu/', { dispatcher })` works unchanged, and
+ * {@link demoWebResolvePins} gives the same routing as curl-style address pins.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,7 +27,7 @@ export interface DemoWebServerOptions {
   latencyScale?: number;
   /** Record every request in `requestLog` (default true). */
   logRequests?: boolean;
-  /** Rendered bodies kept in memory (default 10 000). */
+  /** Rendered bodies kept in memory (default 30 000, enough for the default web). */
   cacheEntries?: number;
 }
 
@@ -71,6 +72,14 @@ export function demoWebDispatcher(port: number, options: Omit<Agent.Options, 'co
   return new Agent({ ...options, connect: (connectOptions, callback) => connect({ ...connectOptions, hostname: '127.0.0.1', port: String(port) }, callback) });
 }
 
+/**
+ * Address pins (curl `--resolve` style, as the crawler's fetcher takes them) that send every
+ * demo URL (all are `http://host/…`, port 80) to the demo server at `port`.
+ */
+export function demoWebResolvePins(port: number): Record<string, string> {
+  return { '*:80': `127.0.0.1:${port}` };
+}
+
 function acceptsGzip(header: string | undefined): boolean {
   return header !== undefined && /\bgzip\b(?!\s*;\s*q=0(?:\.0*)?\b)/i.test(header);
 }
@@ -84,7 +93,7 @@ export async function startDemoWebServer(web: DemoWeb, options: DemoWebServerOpt
   const clock = options.clock ?? Date.now;
   const latencyScale = options.latencyScale ?? 1;
   const logRequests = options.logRequests ?? true;
-  const cacheEntries = options.cacheEntries ?? 10_000;
+  const cacheEntries = options.cacheEntries ?? 30_000;
   const requestLog: DemoRequestLogEntry[] = [];
   const cache = new Map<string, Body>();
   const statusBodies = new Map<string, Body>();
