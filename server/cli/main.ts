@@ -2,6 +2,8 @@
  * The `lse` command: one sub-command per job. Errors a user can fix print a message and exit 2.
  */
 import { CliError } from './cli-error.ts';
+import { crawlCommand, crawlUsage } from './crawl-command.ts';
+import { demoWebCommand, demoWebUsage } from './demo-web-command.ts';
 import { experimentCommand, experimentUsage } from './experiment-command.ts';
 
 interface Command {
@@ -11,6 +13,16 @@ interface Command {
 }
 
 const commands: Record<string, Command> = {
+  crawl: {
+    summary: 'crawl the local domain into a data directory (resumable)',
+    usage: crawlUsage,
+    run: crawlCommand,
+  },
+  'demo-web': {
+    summary: 'serve the built-in synthetic multi-host web on 127.0.0.1',
+    usage: demoWebUsage,
+    run: demoWebCommand,
+  },
   experiment: {
     summary: 'estimate the global PageRank of a domain of a known web graph and measure the error',
     usage: experimentUsage,

@@ -1,0 +1,343 @@
+/**
+ * The crawl loop: from the seeds, inside the scope, in the order of an ordering metric, every
+ * request polite (one host gate), every result stored. Resumable: all state is rebuilt from the
+ * store — fetched pages are never fetched again, and the frontier is what the store says.
+ *
+ * How order and politeness meet: the ordering names the next URL; it goes to its host's queue
+ * and the host gate decides when that host may be visited. Only a bounded number of URLs are
+ * taken from the ordering ahead of time, so the ordering's priorities still decide.
+ */
+import { setMaxListeners } from 'node:events';
+import type { CrawlStore } from '../indexer/store/crawl-store.ts';
+import { CrawlRecorder, hostOf, type Recorded } from './crawl-recorder.ts';
+import { createOrdering, rankMassLowerBound, type CrawlOrdering, type OrderingName } from './ordering.ts';
+import type { PageFetcher, PageOutcome } from './page-fetch.ts';
+import type { PoliteGate } from './politeness.ts';
+import type { RobotsPolicy } from './robots.ts';
+import type { Scope } from './scope.ts';
+import { normalizeUrl, type UrlRules } from './url.ts';
+
+export interface CrawlOptions {
+  seeds: readonly string[];
+  scope: Scope;
+  ordering: OrderingName;
+  /** Stop when this many pages are stored (this run and earlier ones together). */
+  maxPages: number;
+  maxDepth: number;
+  /** Most pages fetched per host. */
+  hostPageBudget: number;
+  /** Parallel fetches (the fetcher caps them too). */
+  concurrency: number;
+  /** RankMass orderings stop when the guaranteed coverage reaches 1 − ε. */
+  rankMassEpsilon?: number;
+  rankMassWindow?: number;
+  /** Focused crawling: a link is hot when its anchor text or URL contains one of these terms. */
+  topicTerms?: readonly string[];
+  signal?: AbortSignal;
+  onProgress?: (progress: CrawlProgress) => void;
+  /** Milliseconds between progress reports (default 250). */
+  progressEveryMs?: number;
+  now?: () => number;
+}
+
+export interface CrawlProgress {
+  stored: number;
+  fetchedThisRun: number;
+  pagesPerSecond: number;
+  frontier: number;
+  hosts: number;
+  errors: number;
+  inFlight: number;
+  coverage: number | undefined;
+}
+
+export type StopReason = 'max-pages' | 'frontier-empty' | 'coverage' | 'aborted';
+
+export interface CrawlSummary {
+  stoppedBecause: StopReason;
+  /** Pages stored in total, and fetched by this run. */
+  stored: number;
+  fetchedThisRun: number;
+  byState: Record<string, number>;
+  duplicates: number;
+  /** URLs refused by the URL rules, by reason (spider traps among them). */
+  rejected: Record<string, number>;
+  /** Pages left unfetched because their host used its budget. */
+  overBudget: number;
+  /** Guaranteed share of the seeds' personalised PageRank held by the stored pages (RankMass bound). */
+  coverageBound: number;
+  frontier: number;
+  seconds: number;
+  pagesPerSecond: number;
+}
+
+export interface CrawlerDeps {
+  store: CrawlStore;
+  pageFetcher: PageFetcher;
+  robots: RobotsPolicy;
+  gate: PoliteGate;
+  urlRules: UrlRules;
+}
+
+export class CrawlOptionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CrawlOptionError';
+  }
+}
+
+const MAX_RETRIES = 3;
+
+export class Crawler {
+  constructor(private readonly deps: CrawlerDeps) {}
+
+  async crawl(options: CrawlOptions): Promise<CrawlSummary> {
+    const { store, pageFetcher, robots, gate, urlRules } = this.deps;
+    const now = options.now ?? Date.now;
+    const started = performance.now();
+    const scope = options.scope;
+    const recorder = new CrawlRecorder(store, { urlRules, roleOf: (url) => (scope.isLocal(url) ? 'local' : 'global') });
+    const ordering: CrawlOrdering = createOrdering(options.ordering, { window: options.rankMassWindow });
+    const topic = (options.topicTerms ?? []).map((t) => t.toLowerCase()).filter(Boolean);
+    // Every worker waits on the gate with this signal: one listener each is expected.
+    if (options.signal) setMaxListeners(Math.max(16, 2 * options.concurrency + 8), options.signal);
+
+    // What the store already knows.
+    const done = new Set<number>();
+    const byState: Record<string, number> = {};
+    const depthOf = new Map<number, number>();
+    const hostPages = new Map<string, number>();
+    const storedLinks = new Map<number, { follow: number[]; degree: number }>();
+    let duplicates = 0;
+    for await (const [id, page] of store.pages()) {
+      done.add(id);
+      depthOf.set(id, page.depth);
+      byState[page.state] = (byState[page.state] ?? 0) + 1;
+      hostPages.set(page.host, (hostPages.get(page.host) ?? 0) + 1);
+      if (page.fingerprint && page.duplicateOf === undefined) recorder.knowFingerprint(page.fingerprint, id);
+      if (page.duplicateOf !== undefined) duplicates++;
+    }
+    for await (const [id, links] of store.allLinks()) {
+      const follow = links.filter((l) => !l.nofollow && isCrawlable(store.urlOf(l.to))).map((l) => l.to);
+      storedLinks.set(id, { follow, degree: links.length });
+    }
+
+    const seeds: number[] = [];
+    const seedBatch = store.batch();
+    for (const seed of options.seeds) {
+      const check = normalizeUrl(seed, urlRules);
+      if (!check.ok) throw new CrawlOptionError(`seed ${seed} is refused by the URL rules: ${check.reason}`);
+      if (!scope.isLocal(check.url)) throw new CrawlOptionError(`seed ${check.url} is outside the scope`);
+      const id = seedBatch.idFor(check.url);
+      seeds.push(id);
+      if (!done.has(id)) seedBatch.addToFrontier(id, { depth: 0, discoveredAt: now(), role: 'local' });
+      depthOf.set(id, 0);
+    }
+    await seedBatch.commit();
+    if (seeds.length === 0 && done.size === 0) throw new CrawlOptionError('no seeds: give at least one seed URL');
+    const seedSet = new Set(seeds);
+    for (const id of seeds) ordering.discover({ id, depth: 0, seed: true, hot: true });
+
+    const frontierEntries: Array<[number, number, boolean]> = [];
+    for await (const [id, entry] of store.frontier()) {
+      if (seedSet.has(id) || done.has(id)) continue;
+      depthOf.set(id, entry.depth);
+      frontierEntries.push([id, entry.depth, entry.hot === true]);
+    }
+    // Fetched pages are discovered too: when the ordering reaches one, its stored links are
+    // replayed instead of fetched, which rebuilds the ordering's state in its own order.
+    for (const id of done) if (!seedSet.has(id)) frontierEntries.push([id, depthOf.get(id) ?? 0, false]);
+    frontierEntries.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+    for (const [id, depth, hot] of frontierEntries) ordering.discover({ id, depth, hot });
+
+    const hostQueues = new Map<string, number[]>();
+    const retries = new Map<number, number>();
+    let buffered = 0;
+    let inFlight = 0;
+    let fetchedThisRun = 0;
+    let errors = 0;
+    let overBudget = 0;
+    let stopReason: StopReason | undefined;
+    const bufferCap = Math.max(64, 8 * options.concurrency);
+    const epsilon = options.rankMassEpsilon ?? 0.01;
+
+    const storedCount = () => done.size;
+    const coverageReached = () => {
+      const c = ordering.coverage();
+      return (options.ordering === 'rankmass' || options.ordering === 'windowed-rankmass') && c !== undefined && c >= 1 - epsilon;
+    };
+
+    /** Takes URLs from the ordering into host queues, replaying pages already stored. */
+    const refill = () => {
+      while (buffered < bufferCap && stopReason === undefined) {
+        if (storedCount() + buffered + inFlight >= options.maxPages) return;
+        if (coverageReached()) {
+          stopReason = 'coverage';
+          return;
+        }
+        const id = ordering.next();
+        if (id === undefined) return;
+        if (done.has(id)) {
+          const links = storedLinks.get(id);
+          ordering.fetched(id, links?.follow ?? [], links?.degree ?? 0);
+          continue;
+        }
+        const url = store.urlOf(id)!;
+        const host = hostOf(url);
+        if ((hostPages.get(host) ?? 0) >= options.hostPageBudget) {
+          overBudget++;
+          ordering.failed(id);
+          continue;
+        }
+        hostPages.set(host, (hostPages.get(host) ?? 0) + 1);
+        let queue = hostQueues.get(host);
+        if (!queue) hostQueues.set(host, (queue = []));
+        queue.push(id);
+        buffered++;
+        gate.add(host);
+      }
+    };
+
+    const discover = (recorded: Recorded, depth: number, hot: boolean) => {
+      const follow: number[] = [];
+      for (const link of recorded.links) {
+        if (!link.follow || !scope.isLocal(link.url)) continue;
+        follow.push(link.id);
+        if (done.has(link.id) || depthOf.has(link.id) || depth + 1 > options.maxDepth) continue;
+        depthOf.set(link.id, depth + 1);
+        const isHot = topic.length > 0 && (hot || topic.some((t) => link.url.toLowerCase().includes(t)));
+        recorder.pending.addToFrontier(link.id, { depth: depth + 1, discoveredAt: now(), role: 'local', referrer: recorded.contentId, hot: isHot || undefined });
+        ordering.discover({ id: link.id, depth: depth + 1, hot: isHot });
+      }
+      return follow;
+    };
+
+    const process = async (id: number): Promise<void> => {
+      const url = store.urlOf(id)!;
+      const host = hostOf(url);
+      const depth = depthOf.get(id) ?? 0;
+      let outcome: PageOutcome;
+      try {
+        outcome = await pageFetcher.fetchPage(url, { mayFollow: (target) => scope.isLocal(target), signal: options.signal });
+      } catch (error) {
+        outcome = { kind: 'failed', url, redirects: [], error: 'network', message: (error as Error).message };
+      }
+      gate.setCrawlDelay(host, robots.crawlDelayMs(new URL(url).origin));
+      // Cut short by cancellation: not a result; the URL stays in the stored frontier.
+      if (options.signal?.aborted) return;
+      if (outcome.kind === 'retry-later') {
+        const attempt = (retries.get(id) ?? 0) + 1;
+        retries.set(id, attempt);
+        gate.backOff(host, outcome.retryAfterMs);
+        if (attempt < MAX_RETRIES) {
+          hostQueues.get(host)!.unshift(id);
+          buffered++;
+          gate.add(host);
+          return;
+        }
+        outcome = { kind: 'failed', url, redirects: [], error: 'retry-later', message: `HTTP ${outcome.status} ${MAX_RETRIES} times` };
+      }
+      const recorded = recorder.record(outcome, { id, depth, role: 'local', now: now() });
+      fetchedThisRun++;
+      for (const touched of [id, recorded.contentId, ...recorded.hops]) {
+        if (!done.has(touched)) {
+          done.add(touched);
+          byState[touched === recorded.contentId ? recorded.state : 'redirect'] = (byState[touched === recorded.contentId ? recorded.state : 'redirect'] ?? 0) + 1;
+        }
+      }
+      if (recorded.state === 'error') errors++;
+      if (recorded.duplicateOf !== undefined) duplicates++;
+      const anchorsHot = topic.length > 0 && outcome.kind === 'page' && outcome.page.links.some((l) => topic.some((t) => l.text.toLowerCase().includes(t)));
+      const follow = discover(recorded, depth, anchorsHot);
+      const degree = recorded.links.length;
+      storedLinks.set(recorded.contentId, { follow, degree });
+      if (recorded.state === 'fetched' || recorded.state === 'not-modified' || recorded.state === 'redirect') {
+        ordering.fetched(id, follow, degree);
+        if (recorded.contentId !== id && !done.has(recorded.contentId)) ordering.fetched(recorded.contentId, follow, degree);
+      } else ordering.failed(id);
+      await recorder.flush();
+    };
+
+    let lastReport = 0;
+    const report = (force = false) => {
+      if (!options.onProgress) return;
+      const t = performance.now();
+      if (!force && t - lastReport < (options.progressEveryMs ?? 250)) return;
+      lastReport = t;
+      options.onProgress({
+        stored: storedCount(),
+        fetchedThisRun,
+        pagesPerSecond: fetchedThisRun / Math.max(1e-3, (t - started) / 1000),
+        frontier: ordering.waiting + buffered,
+        hosts: gate.scheduler.hostCount,
+        errors,
+        inFlight,
+        coverage: ordering.coverage(),
+      });
+    };
+
+    const worker = async () => {
+      for (;;) {
+        refill();
+        let host: string | null;
+        try {
+          host = await gate.acquire(options.signal);
+        } catch (error) {
+          if (options.signal?.aborted) return;
+          throw error;
+        }
+        if (host === null) return;
+        const queue = hostQueues.get(host);
+        const id = queue?.shift();
+        if (id === undefined) {
+          gate.release(host);
+          continue;
+        }
+        buffered--;
+        inFlight++;
+        try {
+          await process(id);
+        } finally {
+          inFlight--;
+          refill();
+          gate.release(host);
+          report();
+        }
+      }
+    };
+
+    refill();
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+    await recorder.flush(true);
+    // Pages still in host queues (stopped early) stay in the store's frontier for the next run.
+    if (options.signal?.aborted) stopReason = 'aborted';
+    stopReason ??= storedCount() >= options.maxPages ? 'max-pages' : 'frontier-empty';
+    report(true);
+
+    const isStored = (id: number) => done.has(id);
+    const coverageBound = rankMassLowerBound(
+      seeds,
+      isStored,
+      (id) => storedLinks.get(id)?.follow ?? [],
+      (id) => storedLinks.get(id)?.degree ?? 0,
+    );
+    const seconds = (performance.now() - started) / 1000;
+    return {
+      stoppedBecause: stopReason,
+      stored: storedCount(),
+      fetchedThisRun,
+      byState,
+      duplicates,
+      rejected: { ...recorder.rejected },
+      overBudget,
+      coverageBound,
+      frontier: ordering.waiting + buffered,
+      seconds,
+      pagesPerSecond: fetchedThisRun / Math.max(1e-3, seconds),
+    };
+  }
+}
+
+function isCrawlable(url: string | undefined): boolean {
+  return url !== undefined && /^https?:/.test(url);
+}

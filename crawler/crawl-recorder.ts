@@ -1,0 +1,218 @@
+/**
+ * Turns page outcomes into store records: the page, its links (with anchor text), the redirect
+ * hops, newly found URLs for the frontier, the visit history. Writes are batched and committed
+ * durably every few pages, so a killed crawl loses at most the pages of the last open batch —
+ * pages that were never stored, and that a resumed crawl simply fetches.
+ */
+import type { ChangeRecord, CrawlStore, PageRecord, PageRole, StoredLink, WriteBatch } from '../indexer/store/crawl-store.ts';
+import type { PageOutcome } from './page-fetch.ts';
+import { normalizeUrl, type UrlRejection, type UrlRules } from './url.ts';
+
+export interface RecordContext {
+  id: number;
+  depth: number;
+  role: PageRole;
+  previous?: PageRecord;
+  now: number;
+}
+
+export interface FoundLink {
+  id: number;
+  url: string;
+  /** Followed: not nofollow and the page allows following. */
+  follow: boolean;
+}
+
+export interface Recorded {
+  /** Id of the page whose content was recorded (differs from the asked id after redirects). */
+  contentId: number;
+  state: PageRecord['state'];
+  /** Links of the page (content page or unfollowed redirect), deduplicated. */
+  links: FoundLink[];
+  /** Ids of the redirect hops recorded on the way. */
+  hops: number[];
+  duplicateOf?: number;
+  changed: boolean;
+}
+
+export interface RecorderOptions {
+  urlRules: UrlRules;
+  /** Decides the role of a URL (local domain or outside it). */
+  roleOf: (url: string) => PageRole;
+  /** Pages per commit (default 25). */
+  batchPages?: number;
+}
+
+const MAX_ANCHOR = 200;
+
+export class CrawlRecorder {
+  private batch: WriteBatch;
+  private pagesInBatch = 0;
+  private readonly fingerprints = new Map<string, number>();
+  readonly rejected: Partial<Record<UrlRejection, number>> = {};
+
+  constructor(
+    private readonly store: CrawlStore,
+    private readonly options: RecorderOptions,
+  ) {
+    this.batch = store.batch();
+  }
+
+  /** Remembers a stored page's fingerprint for exact-duplicate detection. */
+  knowFingerprint(fingerprint: string, id: number): void {
+    if (!this.fingerprints.has(fingerprint)) this.fingerprints.set(fingerprint, id);
+  }
+
+  /** Writes of the caller that must commit together with the page records (frontier entries). */
+  get pending(): WriteBatch {
+    return this.batch;
+  }
+
+  record(outcome: PageOutcome, context: RecordContext): Recorded {
+    const batch = this.batch;
+    const { id, depth, role, previous, now } = context;
+    const url = this.store.urlOf(id)!;
+    const base = { url, host: hostOf(url), role, depth, fetchedAt: now, visits: (previous?.visits ?? 0) + 1, changes: previous?.changes ?? 0 };
+    const hops: number[] = [];
+    batch.removeFromFrontier(id);
+
+    // Redirect hops: each source records a link to where it went.
+    const redirects = 'redirects' in outcome ? outcome.redirects : [];
+    for (const hop of redirects) {
+      const from = batch.idFor(hop.from);
+      const to = batch.idFor(hop.to);
+      hops.push(from);
+      batch.putPage(from, { ...base, url: hop.from, host: hostOf(hop.from), role: this.options.roleOf(hop.from), state: 'redirect', status: hop.status, redirectTo: to, visits: 1, changes: 0 });
+      batch.putLinks(from, [{ to }]);
+      batch.removeFromFrontier(from);
+    }
+
+    let result: Recorded;
+    switch (outcome.kind) {
+      case 'page': {
+        const contentId = batch.idFor(outcome.finalUrl);
+        if (contentId !== id) batch.removeFromFrontier(contentId);
+        const prior = contentId === id ? previous : undefined;
+        const changed = prior?.fingerprint !== undefined && prior.fingerprint !== outcome.fingerprint;
+        const pageRole = this.options.roleOf(outcome.finalUrl);
+        const links = this.links(outcome, contentId, batch);
+        const twin = this.fingerprints.get(outcome.fingerprint);
+        const duplicateOf = twin !== undefined && twin !== contentId ? twin : undefined;
+        if (duplicateOf === undefined) this.fingerprints.set(outcome.fingerprint, contentId);
+        const canonicalCheck = outcome.page.canonical ? normalizeUrl(outcome.page.canonical, this.options.urlRules) : undefined;
+        const canonical = canonicalCheck?.ok && canonicalCheck.url !== outcome.finalUrl ? canonicalCheck.url : undefined;
+        const record: PageRecord = {
+          ...base,
+          url: outcome.finalUrl,
+          host: hostOf(outcome.finalUrl),
+          role: pageRole,
+          state: 'fetched',
+          status: outcome.status,
+          contentType: outcome.contentType,
+          fingerprint: outcome.fingerprint,
+          title: outcome.page.title,
+          headings: outcome.page.headings.map((h) => h.text),
+          // Global pages are fetched for their links only (ARCHITECTURE: never shown in results).
+          text: pageRole === 'local' ? outcome.page.text : undefined,
+          description: outcome.page.description ?? undefined,
+          etag: outcome.etag,
+          lastModified: outcome.lastModified,
+          canonical,
+          noindex: outcome.noindex || undefined,
+          nofollow: outcome.nofollow || undefined,
+          duplicateOf,
+          truncated: outcome.truncated || undefined,
+          visits: prior ? prior.visits + 1 : 1,
+          changes: (prior?.changes ?? 0) + (changed ? 1 : 0),
+        };
+        batch.putPage(contentId, record);
+        batch.putLinks(contentId, links.map(({ link }) => link));
+        batch.appendHistory(contentId, { at: now, changed, status: outcome.status, fingerprint: outcome.fingerprint } satisfies ChangeRecord);
+        result = { contentId, state: 'fetched', links: links.map(({ found }) => found), hops, duplicateOf, changed };
+        break;
+      }
+      case 'not-modified': {
+        batch.putPage(id, { ...previous!, ...base, state: 'not-modified', status: 304, fingerprint: previous?.fingerprint, text: previous?.text, title: previous?.title });
+        batch.appendHistory(id, { at: now, changed: false, status: 304, fingerprint: previous?.fingerprint });
+        result = { contentId: id, state: 'not-modified', links: [], hops, changed: false };
+        break;
+      }
+      case 'redirect': {
+        // An unfollowed redirect is a link from the page to its target.
+        const links: FoundLink[] = [];
+        const record: PageRecord = { ...base, state: 'redirect', status: outcome.status, error: outcome.reason };
+        if (outcome.to) {
+          const to = batch.idFor(outcome.to);
+          record.redirectTo = to;
+          batch.putLinks(id, [{ to }]);
+          links.push({ id: to, url: outcome.to, follow: outcome.reason !== 'robots' });
+        }
+        batch.putPage(id, record);
+        result = { contentId: id, state: 'redirect', links, hops, changed: false };
+        break;
+      }
+      case 'not-html':
+        batch.putPage(id, { ...base, state: 'not-html', status: outcome.status, contentType: outcome.contentType });
+        result = { contentId: id, state: 'not-html', links: [], hops, changed: false };
+        break;
+      case 'http-error': {
+        const gone = outcome.status === 404 || outcome.status === 410;
+        batch.putPage(id, { ...base, state: gone ? 'gone' : 'error', status: outcome.status, error: `HTTP ${outcome.status}` });
+        batch.appendHistory(id, { at: now, changed: previous?.state === 'fetched', status: outcome.status });
+        result = { contentId: id, state: gone ? 'gone' : 'error', links: [], hops, changed: false };
+        break;
+      }
+      case 'disallowed':
+        batch.putPage(id, { ...base, state: 'disallowed', status: 0, error: outcome.reason });
+        result = { contentId: id, state: 'disallowed', links: [], hops, changed: false };
+        break;
+      case 'failed':
+        batch.putPage(id, { ...base, state: 'error', status: 0, error: `${outcome.error}: ${outcome.message}`.slice(0, 300) });
+        result = { contentId: id, state: 'error', links: [], hops, changed: false };
+        break;
+      case 'retry-later':
+        throw new Error('a retry-later outcome is not recorded: the crawl loop retries it');
+    }
+    this.pagesInBatch++;
+    return result;
+  }
+
+  private links(outcome: Extract<PageOutcome, { kind: 'page' }>, from: number, batch: WriteBatch): Array<{ link: StoredLink; found: FoundLink }> {
+    const out: Array<{ link: StoredLink; found: FoundLink }> = [];
+    const seen = new Set<number>();
+    for (const link of outcome.page.links) {
+      if (link.url === null) continue;
+      const check = normalizeUrl(link.url, this.options.urlRules);
+      if (!check.ok) {
+        this.rejected[check.reason] = (this.rejected[check.reason] ?? 0) + 1;
+        continue;
+      }
+      const to = batch.idFor(check.url);
+      if (to === from || seen.has(to)) continue;
+      seen.add(to);
+      const nofollow = link.nofollow || outcome.nofollow;
+      const stored: StoredLink = { to };
+      if (link.text) stored.anchor = link.text.slice(0, MAX_ANCHOR);
+      if (nofollow) stored.nofollow = true;
+      out.push({ link: stored, found: { id: to, url: check.url, follow: !nofollow } });
+    }
+    return out;
+  }
+
+  /** Commits when the batch is full (or always, with `force`). */
+  async flush(force = false): Promise<void> {
+    if (!force && this.pagesInBatch < (this.options.batchPages ?? 25)) return;
+    const batch = this.batch;
+    this.batch = this.store.batch();
+    this.pagesInBatch = 0;
+    await batch.commit();
+  }
+}
+
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * Fetching one page for the crawl: robots.txt, the one fetcher with every redirect hop
+ * re-checked (URL rules, robots, and the caller's scope), and one parse. Returns what happened
+ * as a value; writing it to the store is the recorder's job.
+ */
+import { createHash } from 'node:crypto';
+import type { Fetcher, FetchResult, RedirectHop } from './fetcher.ts';
+import { parseHtml, type ParsedPage } from './html.ts';
+import type { RobotsPolicy } from './robots.ts';
+import { normalizeUrl, type UrlRejection, type UrlRules } from './url.ts';
+
+export type PageOutcome =
+  | {
+      kind: 'page';
+      /** The URL asked for and the URL whose content this is (after redirects). */
+      url: string;
+      finalUrl: string;
+      redirects: readonly RedirectHop[];
+      status: number;
+      contentType: string;
+      page: ParsedPage;
+      noindex: boolean;
+      nofollow: boolean;
+      etag?: string;
+      lastModified?: string;
+      truncated: boolean;
+      /** Fingerprint of the normalised text: exact duplicates and change detection. */
+      fingerprint: string;
+    }
+  | { kind: 'not-modified'; url: string; status: 304 }
+  | { kind: 'not-html'; url: string; finalUrl: string; redirects: readonly RedirectHop[]; status: number; contentType: string }
+  | { kind: 'http-error'; url: string; finalUrl: string; redirects: readonly RedirectHop[]; status: number }
+  /** 429 / 503: the host asks us to come back later. */
+  | { kind: 'retry-later'; url: string; status: number; retryAfterMs: number | null }
+  | { kind: 'disallowed'; url: string; reason: 'robots' | 'robots-unreachable' }
+  /** A redirect we do not follow (out of scope, disallowed, or a refused URL): recorded as a link. */
+  | { kind: 'redirect'; url: string; redirects: readonly RedirectHop[]; status: number; to: string | null; reason: string }
+  | { kind: 'failed'; url: string; redirects: readonly RedirectHop[]; error: string; message: string };
+
+export interface PageFetchOptions {
+  /** Stored validators for a conditional GET. */
+  etag?: string | null;
+  lastModified?: string | null;
+  /** May a redirect lead to this (normalised) URL? E.g. the local crawl keeps to its scope. */
+  mayFollow?: (url: string) => boolean;
+  signal?: AbortSignal;
+}
+
+export interface PageFetcherDeps {
+  fetcher: Fetcher;
+  robots: RobotsPolicy;
+  urlRules: UrlRules;
+  /** Our product token for `<meta name=…>` and X-Robots-Tag lines addressed to us. */
+  robotsAgent: string;
+}
+
+/** 64-bit fingerprint (hex) of text with case and whitespace normalised. */
+export function textFingerprint(text: string): string {
+  const normalised = text.toLowerCase().replace(/\s+/g, ' ').trim();
+  return createHash('sha256').update(normalised).digest('hex').slice(0, 16);
+}
+
+/**
+ * X-Robots-Tag: `noindex, nofollow`, `none`, or lines addressed to a bot (`otherbot: noindex`),
+ * which apply only when they name us.
+ */
+export function xRobotsDirectives(header: string | undefined, agent: string): { noindex: boolean; nofollow: boolean } {
+  const result = { noindex: false, nofollow: false };
+  if (!header) return result;
+  for (const part of header.split(/\n|,(?=\s*[A-Za-z_-]+\s*:)/)) {
+    let text = part.trim().toLowerCase();
+    const named = /^([a-z_-]+)\s*:\s*(.*)$/.exec(text);
+    if (named && !['unavailable_after', 'max-snippet', 'max-image-preview', 'max-video-preview'].includes(named[1])) {
+      if (named[1] !== agent.toLowerCase()) continue;
+      text = named[2];
+    }
+    const directives = text.split(',').map((d) => d.trim());
+    if (directives.includes('noindex') || directives.includes('none')) result.noindex = true;
+    if (directives.includes('nofollow') || directives.includes('none')) result.nofollow = true;
+  }
+  return result;
+}
+
+export class PageFetcher {
+  constructor(private readonly deps: PageFetcherDeps) {}
+
+  async fetchPage(url: string, options: PageFetchOptions = {}): Promise<PageOutcome> {
+    const { fetcher, robots, urlRules } = this.deps;
+    const decision = await robots.check(url);
+    if (!decision.allowed) return { kind: 'disallowed', url, reason: decision.reason === 'unreachable' ? 'robots-unreachable' : 'robots' };
+
+    let refused: { to: string | null; reason: string; status: number } | undefined;
+    const result: FetchResult = await fetcher.fetch(url, {
+      accept: 'html',
+      etag: options.etag,
+      lastModified: options.lastModified,
+      signal: options.signal,
+      onRedirect: async (hop) => {
+        const target = normalizeUrl(hop.to, urlRules);
+        if (!target.ok) {
+          refused = { to: null, reason: `url-${target.reason satisfies UrlRejection}`, status: hop.status };
+          return { follow: false, reason: refused.reason };
+        }
+        if (options.mayFollow && !options.mayFollow(target.url)) {
+          refused = { to: target.url, reason: 'out-of-scope', status: hop.status };
+          return { follow: false, reason: refused.reason };
+        }
+        const allowed = await robots.check(target.url);
+        if (!allowed.allowed) {
+          refused = { to: target.url, reason: 'robots', status: hop.status };
+          return { follow: false, reason: refused.reason };
+        }
+        return { follow: true, url: target.url };
+      },
+    });
+
+    if (!result.ok) {
+      if (result.error === 'redirect-refused' && refused) {
+        return { kind: 'redirect', url, redirects: result.redirects, status: refused.status, to: refused.to, reason: refused.reason };
+      }
+      return { kind: 'failed', url, redirects: result.redirects, error: result.error, message: result.message };
+    }
+    if (result.notModified) return { kind: 'not-modified', url, status: 304 };
+    if (result.status === 429 || result.status === 503) return { kind: 'retry-later', url, status: result.status, retryAfterMs: result.retryAfterMs };
+    if (result.status >= 400) return { kind: 'http-error', url, finalUrl: result.finalUrl, redirects: result.redirects, status: result.status };
+    const contentType = result.mediaType;
+    if (!result.isHtml || result.text === null) return { kind: 'not-html', url, finalUrl: result.finalUrl, redirects: result.redirects, status: result.status, contentType };
+
+    const page = parseHtml(result.text, result.finalUrl, { robotsName: this.deps.robotsAgent });
+    const header = xRobotsDirectives(result.headers.xRobotsTag, this.deps.robotsAgent);
+    return {
+      kind: 'page',
+      url,
+      finalUrl: result.finalUrl,
+      redirects: result.redirects,
+      status: result.status,
+      contentType,
+      page,
+      noindex: page.robots.noindex || header.noindex,
+      nofollow: page.robots.nofollow || header.nofollow,
+      etag: result.headers.etag,
+      lastModified: result.headers.lastModified,
+      truncated: result.truncated,
+      fingerprint: textFingerprint(`${page.title}\n${page.text}`),
+    };
+  }
+}

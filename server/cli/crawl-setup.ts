@@ -1,0 +1,89 @@
+/**
+ * Building the crawler stack (fetcher, robots, politeness, URL rules, page fetcher) from the
+ * settings, and remembering in a data directory what it was crawled with.
+ */
+import type { CrawlerSettings, Settings } from '../../config/schema.ts';
+import { Crawler } from '../../crawler/crawl-loop.ts';
+import { Fetcher } from '../../crawler/fetcher.ts';
+import { PageFetcher } from '../../crawler/page-fetch.ts';
+import { HostScheduler, PoliteGate } from '../../crawler/politeness.ts';
+import { robotsFetchVia } from '../../crawler/robots-fetch.ts';
+import { RobotsPolicy } from '../../crawler/robots.ts';
+import { urlRules, type UrlRules } from '../../crawler/url.ts';
+import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
+
+export interface CrawlStack {
+  fetcher: Fetcher;
+  robots: RobotsPolicy;
+  gate: PoliteGate;
+  rules: UrlRules;
+  pageFetcher: PageFetcher;
+  crawler: Crawler;
+  close(): Promise<void>;
+}
+
+export function crawlerUrlRules(settings: CrawlerSettings): UrlRules {
+  return urlRules({
+    stripTracking: settings.stripTracking,
+    skipDynamic: settings.skipDynamicUrls,
+    maxLength: settings.maxUrlLength,
+    maxPathDepth: settings.maxPathDepth,
+    now: Date.now(),
+  });
+}
+
+export function createCrawlStack(store: CrawlStore, settings: CrawlerSettings): CrawlStack {
+  const fetcher = new Fetcher({
+    userAgent: settings.userAgent,
+    maxConcurrency: settings.concurrency,
+    connectTimeoutMs: settings.connectTimeoutMs,
+    headersTimeoutMs: settings.headersTimeoutMs,
+    bodyTimeoutMs: settings.bodyTimeoutMs,
+    maxBodyBytes: settings.maxBodyBytes,
+    maxRedirects: settings.maxRedirects,
+    allowPrivateNetworks: settings.allowPrivateNetworks,
+    resolve: settings.resolve,
+  });
+  const robots = new RobotsPolicy({
+    userAgent: settings.robotsAgent,
+    fetchRobots: robotsFetchVia(fetcher),
+    cacheTtlMs: settings.robotsCacheHours * 3_600_000,
+    maxCrawlDelayMs: settings.maxCrawlDelaySeconds * 1000,
+  });
+  const gate = new PoliteGate(
+    new HostScheduler({
+      maxInFlightPerHost: settings.perHostConcurrency,
+      defaultDelayMs: settings.delaySeconds * 1000,
+      maxDelayMs: settings.maxCrawlDelaySeconds * 1000,
+    }),
+  );
+  const rules = crawlerUrlRules(settings);
+  const pageFetcher = new PageFetcher({ fetcher, robots, urlRules: rules, robotsAgent: settings.robotsAgent });
+  const crawler = new Crawler({ store, pageFetcher, robots, gate, urlRules: rules });
+  return { fetcher, robots, gate, rules, pageFetcher, crawler, close: () => fetcher.close() };
+}
+
+/** What a data directory remembers about how it was crawled (meta key `crawl-settings`). */
+export const REMEMBERED_CRAWLER_KEYS = [
+  'seeds',
+  'scope',
+  'resolve',
+  'allowPrivateNetworks',
+  'delaySeconds',
+  'userAgent',
+  'robotsAgent',
+  'ordering',
+  'topic',
+  'maxDepth',
+  'hostPageBudget',
+] as const satisfies ReadonlyArray<keyof CrawlerSettings>;
+
+export async function rememberedCrawlerSettings(store: CrawlStore): Promise<Partial<CrawlerSettings>> {
+  return (await store.getMeta<Partial<CrawlerSettings>>('crawl-settings')) ?? {};
+}
+
+export async function rememberCrawlerSettings(store: CrawlStore, settings: Settings['crawler']): Promise<void> {
+  const kept: Record<string, unknown> = {};
+  for (const key of REMEMBERED_CRAWLER_KEYS) if (settings[key] !== undefined) kept[key] = settings[key];
+  await store.batch().putMeta('crawl-settings', kept).commit();
+}
