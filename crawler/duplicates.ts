@@ -1,0 +1,338 @@
+/**
+ * Exact and near-duplicate pages (ALGORITHMS.md §7, seeds/001).
+ *
+ * Exact: a 64-bit fingerprint of the normalised text (the first 8 bytes of its SHA-256), so
+ * markup, case and spacing changes do not count as changes.
+ *
+ * Near: the text's word `w`-shingles (w = 5) are hashed with one 64-bit hash, and a page keeps
+ *   - a bottom-s sketch: the s = 128 smallest shingle hashes. The resemblance of two pages is
+ *     estimated as in §7: r' = |MIN_s(M(A) ∪ M(B)) ∩ M(A) ∩ M(B)| / |MIN_s(M(A) ∪ M(B))|,
+ *     unbiased for the Jaccard resemblance of the shingle sets (exact when both sets have fewer
+ *     than s shingles). One hash and min-s instead of k independent hashes: one pass, one hash
+ *     per shingle, and no bias from a poor family of k hash functions.
+ *   - an LSH signature for finding candidate pairs without comparing all pairs: bottom-s values
+ *     are not aligned between pages, so banding uses one-permutation hashing with the same hash:
+ *     the hash range is cut into b·r bins and each bin keeps its minimum (an empty bin borrows
+ *     from the next non-empty bin to its right, "rotation densification"). Two pages agree on a
+ *     bin with probability ≈ their resemblance J, so with b bands of r bins a pair becomes a
+ *     candidate with probability 1 − (1 − J^r)^b: for b = 16, r = 8, 95% at J = 0.8, 6% at J = 0.5.
+ *   Candidates are then confirmed with the bottom-s estimate.
+ * The 64-bit shingle hash is two 32-bit MurmurHash3-style lanes with different seeds.
+ */
+import { createHash } from 'node:crypto';
+
+export interface SketchOptions {
+  /** Words per shingle (w). */
+  readonly shingleSize?: number;
+  /** Size of the bottom-s sketch (s). */
+  readonly sketchSize?: number;
+  /** LSH bands (b) and rows per band (r). */
+  readonly bands?: number;
+  readonly rows?: number;
+}
+
+export const SKETCH_DEFAULTS = { shingleSize: 5, sketchSize: 128, bands: 16, rows: 8 } as const;
+
+export interface MinHashSketch {
+  /** The smallest distinct shingle hashes, ascending (at most `sketchSize`). */
+  readonly minima: BigUint64Array;
+  readonly sketchSize: number;
+  /** One minimum per LSH bin (`bands × rows`), densified; empty for a text without words. */
+  readonly bins: BigUint64Array;
+  readonly bands: number;
+  readonly rows: number;
+  /** Distinct shingles of the text. */
+  readonly shingleCount: number;
+}
+
+/** Lower-case, Unicode-normalised (NFKC) words of a text, separated by single spaces. */
+export function normalizeText(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+export function words(text: string): string[] {
+  const normalized = normalizeText(text);
+  return normalized === '' ? [] : normalized.split(' ');
+}
+
+/** 64-bit fingerprint of the normalised text: equal for exact duplicates. */
+export function textFingerprint(text: string): bigint {
+  return createHash('sha256').update(normalizeText(text)).digest().readBigUInt64BE(0);
+}
+
+/** A fingerprint as 16 hex digits (for storage keys). */
+export function fingerprintHex(fingerprint: bigint): string {
+  return fingerprint.toString(16).padStart(16, '0');
+}
+
+export class SketchOptionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SketchOptionError';
+  }
+}
+
+function resolveOptions(options: SketchOptions): Required<SketchOptions> {
+  const resolved = { ...SKETCH_DEFAULTS, ...options };
+  for (const [name, value] of Object.entries(resolved)) {
+    if (!Number.isInteger(value) || value < 1) throw new SketchOptionError(`${name} must be a positive integer, got ${value}`);
+  }
+  return resolved;
+}
+
+/**
+ * The distinct 64-bit hashes of the text's w-shingles, ascending. A text shorter than w words
+ * is one shingle of all its words; a text without words has none.
+ */
+export function shingleHashes(text: string, shingleSize = SKETCH_DEFAULTS.shingleSize): BigUint64Array {
+  const tokens = words(text);
+  if (tokens.length === 0) return new BigUint64Array(0);
+  const laneA = new Uint32Array(tokens.length);
+  const laneB = new Uint32Array(tokens.length);
+  for (let t = 0; t < tokens.length; t++) {
+    laneA[t] = hashString32(tokens[t], 0x9747b28c);
+    laneB[t] = hashString32(tokens[t], 0x5bd1e995);
+  }
+  const width = Math.min(shingleSize, tokens.length);
+  const count = tokens.length - width + 1;
+  const hashes = new BigUint64Array(count);
+  for (let start = 0; start < count; start++) {
+    let a = 0x3c6ef372;
+    let b = 0x1b873593;
+    for (let k = start; k < start + width; k++) {
+      a = mix32(a, laneA[k]);
+      b = mix32(b, laneB[k]);
+    }
+    hashes[start] = (BigInt(finish32(a, width)) << 32n) | BigInt(finish32(b, width));
+  }
+  hashes.sort();
+  return distinctSorted(hashes);
+}
+
+/** Bottom-s sketch and LSH bins of a text. */
+export function sketchText(text: string, options: SketchOptions = {}): MinHashSketch {
+  const { shingleSize, sketchSize, bands, rows } = resolveOptions(options);
+  const hashes = shingleHashes(text, shingleSize);
+  return {
+    minima: hashes.slice(0, sketchSize),
+    sketchSize,
+    bins: onePermutationBins(hashes, bands * rows),
+    bands,
+    rows,
+    shingleCount: hashes.length,
+  };
+}
+
+/**
+ * The §7 estimate of the resemblance of two pages from their bottom-s sketches (0…1). Two empty
+ * texts resemble each other fully; an empty and a non-empty one not at all.
+ */
+export function resemblance(a: MinHashSketch, b: MinHashSketch): number {
+  const s = Math.min(a.sketchSize, b.sketchSize);
+  const x = a.minima;
+  const y = b.minima;
+  if (x.length === 0 || y.length === 0) return x.length === y.length ? 1 : 0;
+  // Walk MIN_s(M(A) ∪ M(B)) in ascending order, counting elements present in both sketches.
+  let i = 0;
+  let j = 0;
+  let union = 0;
+  let shared = 0;
+  while (union < s && (i < x.length || j < y.length)) {
+    if (j >= y.length || (i < x.length && x[i] < y[j])) i++;
+    else if (i >= x.length || y[j] < x[i]) j++;
+    else {
+      shared++;
+      i++;
+      j++;
+    }
+    union++;
+  }
+  return shared / union;
+}
+
+/** Exact Jaccard resemblance of two texts' shingle sets (the quantity `resemblance` estimates). */
+export function shingleResemblance(textA: string, textB: string, shingleSize = SKETCH_DEFAULTS.shingleSize): number {
+  const a = shingleHashes(textA, shingleSize);
+  const b = shingleHashes(textB, shingleSize);
+  if (a.length === 0 || b.length === 0) return a.length === b.length ? 1 : 0;
+  let i = 0;
+  let j = 0;
+  let shared = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] < b[j]) i++;
+    else if (b[j] < a[i]) j++;
+    else {
+      shared++;
+      i++;
+      j++;
+    }
+  }
+  return shared / (a.length + b.length - shared);
+}
+
+/**
+ * LSH buckets over sketches: pages whose bins agree on all rows of some band are candidates.
+ * Add pages one by one (as the crawler fetches them); each add returns the earlier pages that
+ * share a bucket with it.
+ */
+export class NearDuplicateIndex {
+  readonly bands: number;
+  readonly rows: number;
+  readonly #buckets: Array<Map<number, number[]>>;
+  #size = 0;
+
+  constructor(options: Pick<SketchOptions, 'bands' | 'rows'> = {}) {
+    const { bands, rows } = resolveOptions(options);
+    this.bands = bands;
+    this.rows = rows;
+    this.#buckets = Array.from({ length: bands }, () => new Map<number, number[]>());
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Earlier pages sharing a band with `sketch`, ascending, without adding it. */
+  candidates(sketch: MinHashSketch): number[] {
+    const found = new Set<number>();
+    this.#forEachBand(sketch, (band, key) => {
+      for (const id of this.#buckets[band].get(key) ?? []) found.add(id);
+    });
+    return [...found].sort((x, y) => x - y);
+  }
+
+  /** Adds page `id` and returns the earlier pages it shares a band with. */
+  add(id: number, sketch: MinHashSketch): number[] {
+    const found = new Set<number>();
+    this.#forEachBand(sketch, (band, key) => {
+      const bucket = this.#buckets[band].get(key);
+      if (bucket) {
+        for (const other of bucket) if (other !== id) found.add(other);
+        bucket.push(id);
+      } else {
+        this.#buckets[band].set(key, [id]);
+      }
+    });
+    this.#size++;
+    return [...found].sort((x, y) => x - y);
+  }
+
+  #forEachBand(sketch: MinHashSketch, visit: (band: number, key: number) => void): void {
+    if (sketch.bands !== this.bands || sketch.rows !== this.rows) {
+      throw new SketchOptionError(`sketch has ${sketch.bands}×${sketch.rows} bins, the index ${this.bands}×${this.rows}`);
+    }
+    if (sketch.bins.length === 0) return;
+    for (let band = 0; band < this.bands; band++) visit(band, bandKey(sketch.bins, band * this.rows, this.rows));
+  }
+}
+
+export interface NearDuplicatePair {
+  readonly a: number;
+  readonly b: number;
+  readonly resemblance: number;
+}
+
+/** All pairs (a < b) with estimated resemblance ≥ threshold, found through LSH candidates. */
+export function findNearDuplicates(sketches: readonly MinHashSketch[], threshold = 0.9): NearDuplicatePair[] {
+  if (sketches.length === 0) return [];
+  const index = new NearDuplicateIndex({ bands: sketches[0].bands, rows: sketches[0].rows });
+  const pairs: NearDuplicatePair[] = [];
+  sketches.forEach((sketch, b) => {
+    for (const a of index.add(b, sketch)) {
+      const r = resemblance(sketches[a], sketch);
+      if (r >= threshold) pairs.push({ a, b, resemblance: r });
+    }
+  });
+  return pairs.sort((x, y) => x.a - y.a || x.b - y.b);
+}
+
+// ---- hashing ----
+
+function mix32(h: number, block: number): number {
+  let k = Math.imul(block, 0xcc9e2d51);
+  k = (k << 15) | (k >>> 17);
+  k = Math.imul(k, 0x1b873593);
+  h ^= k;
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+
+function finish32(h: number, length: number): number {
+  h ^= length;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** MurmurHash3-style 32-bit hash of a string, two UTF-16 code units per block. */
+function hashString32(text: string, seed: number): number {
+  let h = seed;
+  let i = 0;
+  for (; i + 1 < text.length; i += 2) h = mix32(h, text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16));
+  if (i < text.length) h = mix32(h, text.charCodeAt(i));
+  return finish32(h, text.length);
+}
+
+function distinctSorted(sorted: BigUint64Array): BigUint64Array {
+  let write = 0;
+  for (let read = 0; read < sorted.length; read++) {
+    if (read === 0 || sorted[read] !== sorted[read - 1]) sorted[write++] = sorted[read];
+  }
+  return write === sorted.length ? sorted : sorted.slice(0, write);
+}
+
+const MASK_64 = (1n << 64n) - 1n;
+const GOLDEN_64 = 0x9e3779b97f4a7c15n;
+
+/**
+ * One-permutation hashing: bin = the hash's position in [0, 2^64) scaled to `binCount`; each bin
+ * keeps its minimum. Empty bins take the nearest non-empty bin to the right (circularly), mixed
+ * with the distance so borrowed values differ from the originals.
+ */
+function onePermutationBins(hashes: BigUint64Array, binCount: number): BigUint64Array {
+  if (hashes.length === 0) return new BigUint64Array(0);
+  const bins = new BigUint64Array(binCount);
+  const filled = new Uint8Array(binCount);
+  const count = BigInt(binCount);
+  for (let k = 0; k < hashes.length; k++) {
+    const hash = hashes[k];
+    const bin = Number((hash * count) >> 64n);
+    // Hashes arrive ascending, so the first one in a bin is its minimum.
+    if (!filled[bin]) {
+      filled[bin] = 1;
+      bins[bin] = hash;
+    }
+  }
+  const dense = new BigUint64Array(binCount);
+  for (let bin = 0; bin < binCount; bin++) {
+    if (filled[bin]) {
+      dense[bin] = bins[bin];
+      continue;
+    }
+    let distance = 1;
+    while (!filled[(bin + distance) % binCount]) distance++;
+    dense[bin] = (bins[(bin + distance) % binCount] ^ ((BigInt(distance) * GOLDEN_64) & MASK_64)) & MASK_64;
+  }
+  return dense;
+}
+
+/** A 53-bit key for `rows` bins starting at `start` (exact keys would cost memory; a rare collision only adds a candidate). */
+function bandKey(bins: BigUint64Array, start: number, rows: number): number {
+  let a = 0x2545f491;
+  let b = 0x6c078965;
+  for (let r = start; r < start + rows; r++) {
+    const value = bins[r];
+    const high = Number(value >> 32n);
+    const low = Number(value & 0xffffffffn);
+    a = mix32(mix32(a, high), low);
+    b = mix32(mix32(b, low), high);
+  }
+  return (finish32(a, rows) & 0x1fffff) * 0x100000000 + finish32(b, rows);
+}
