@@ -88,7 +88,7 @@ function resolveOptions(options: SketchOptions): Required<SketchOptions> {
  * The distinct 64-bit hashes of the text's w-shingles, ascending. A text shorter than w words
  * is one shingle of all its words; a text without words has none.
  */
-export function shingleHashes(text: string, shingleSize = SKETCH_DEFAULTS.shingleSize): BigUint64Array {
+export function shingleHashes(text: string, shingleSize: number = SKETCH_DEFAULTS.shingleSize): BigUint64Array {
   const tokens = words(text);
   if (tokens.length === 0) return new BigUint64Array(0);
   const laneA = new Uint32Array(tokens.length);
@@ -155,7 +155,7 @@ export function resemblance(a: MinHashSketch, b: MinHashSketch): number {
 }
 
 /** Exact Jaccard resemblance of two texts' shingle sets (the quantity `resemblance` estimates). */
-export function shingleResemblance(textA: string, textB: string, shingleSize = SKETCH_DEFAULTS.shingleSize): number {
+export function shingleResemblance(textA: string, textB: string, shingleSize: number = SKETCH_DEFAULTS.shingleSize): number {
   const a = shingleHashes(textA, shingleSize);
   const b = shingleHashes(textB, shingleSize);
   if (a.length === 0 || b.length === 0) return a.length === b.length ? 1 : 0;
