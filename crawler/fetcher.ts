@@ -7,6 +7,12 @@
  *
  * Politeness (per-host spacing) and robots.txt are the caller's business (politeness.ts,
  * robots.ts); the redirect callback is where the caller re-applies them to every hop.
+ *
+ * Decompression uses node:zlib streams rather than undici 7's `interceptors.decompress`: that
+ * one is marked experimental (it prints an ExperimentalWarning) and fails a response over its
+ * size limit, where a crawler wants the first N bytes and a `truncated` flag. Our streams also
+ * accept raw deflate and bodies cut short. Note undici checks its header/body timeouts on a
+ * coarse timer tick, so they fire up to about a second late.
  */
 import { performance } from 'node:perf_hooks';
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';

@@ -97,6 +97,14 @@ function route(request: IncomingMessage, response: ServerResponse): void {
       return send(response, 302, { location: 'http://other.example/html' });
     case '/robots.txt':
       return send(response, 200, { 'content-type': 'text/plain' }, 'User-agent: *\nDisallow: /private\n');
+    case '/reset':
+      request.socket.destroy();
+      return;
+    case '/reset-mid-body':
+      response.writeHead(200, { ...html, 'content-length': 100_000 });
+      response.write('<p>partial');
+      setTimeout(() => request.socket.destroy(), 20).unref();
+      return;
     case '/slow-headers':
       setTimeout(() => send(response, 200, html, PAGE), 3000).unref();
       return;
@@ -212,6 +220,11 @@ describe('Fetcher: plain pages', () => {
   it('refuses bad URLs and other schemes without a request', async () => {
     expect(failure(await fetcher().fetch('nope')).error).toBe('invalid-url');
     expect(failure(await fetcher().fetch('ftp://127.0.0.1/file')).error).toBe('scheme');
+  });
+
+  it('reports connections reset before and during the response', async () => {
+    expect(failure(await fetcher().fetch(`${base}/reset`)).error).toBe('reset');
+    expect(failure(await fetcher().fetch(`${base}/reset-mid-body`))).toMatchObject({ error: 'reset', status: 200 });
   });
 
   it('reports refused connections and DNS failures', async () => {
