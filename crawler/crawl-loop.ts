@@ -216,13 +216,27 @@ export class Crawler {
       const url = store.urlOf(id)!;
       const host = hostOf(url);
       const depth = depthOf.get(id) ?? 0;
+      const origin = new URL(url).origin;
+      if (!robots.peek(origin)) {
+        // robots.txt is a request to the host too: it takes this politeness slot, the page the next.
+        await robots.entry(origin);
+        gate.setCrawlDelay(host, robots.crawlDelayMs(origin));
+        hostQueues.get(host)!.unshift(id);
+        buffered++;
+        gate.add(host);
+        return;
+      }
+      const mayFollow = (target: string): true | string => {
+        if (!scope.isLocal(target)) return 'out-of-scope';
+        const known = store.idOf(target);
+        return known !== undefined && done.has(known) ? 'already-fetched' : true;
+      };
       let outcome: PageOutcome;
       try {
-        outcome = await pageFetcher.fetchPage(url, { mayFollow: (target) => scope.isLocal(target), signal: options.signal });
+        outcome = await pageFetcher.fetchPage(url, { mayFollow, signal: options.signal });
       } catch (error) {
         outcome = { kind: 'failed', url, redirects: [], error: 'network', message: (error as Error).message };
       }
-      gate.setCrawlDelay(host, robots.crawlDelayMs(new URL(url).origin));
       // Cut short by cancellation: not a result; the URL stays in the stored frontier.
       if (options.signal?.aborted) return;
       if (outcome.kind === 'retry-later') {

@@ -41,8 +41,11 @@ export interface PageFetchOptions {
   /** Stored validators for a conditional GET. */
   etag?: string | null;
   lastModified?: string | null;
-  /** May a redirect lead to this (normalised) URL? E.g. the local crawl keeps to its scope. */
-  mayFollow?: (url: string) => boolean;
+  /**
+   * May a redirect lead to this (normalised) URL? `true`, or the reason not to (the local crawl
+   * keeps to its scope and does not fetch a stored page again); the hop is then recorded as a link.
+   */
+  mayFollow?: (url: string) => true | string;
   signal?: AbortSignal;
 }
 
@@ -101,8 +104,9 @@ export class PageFetcher {
           refused = { to: null, reason: `url-${target.reason satisfies UrlRejection}`, status: hop.status };
           return { follow: false, reason: refused.reason };
         }
-        if (options.mayFollow && !options.mayFollow(target.url)) {
-          refused = { to: target.url, reason: 'out-of-scope', status: hop.status };
+        const verdict = options.mayFollow ? options.mayFollow(target.url) : true;
+        if (verdict !== true) {
+          refused = { to: target.url, reason: verdict, status: hop.status };
           return { follow: false, reason: refused.reason };
         }
         const allowed = await robots.check(target.url);
