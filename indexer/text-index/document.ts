@@ -1,0 +1,88 @@
+/**
+ * The documents the text index takes, and the fields it makes of them. What is indexed is exactly
+ * what the segment's document store keeps (text capped at {@link DEFAULT_MAX_TEXT_CHARS}), so a
+ * merge can rebuild a segment from its stored documents and get the same index a fresh build gives.
+ */
+import { TextIndexError } from './errors.ts';
+
+export interface TextDocument {
+  /** The store's page id. */
+  id: number;
+  url: string;
+  host: string;
+  title: string;
+  headings: string[];
+  text: string;
+}
+
+/** The indexed fields and their boosts (lunr multiplies a field's BM25 weight by its boost). */
+export const INDEX_FIELDS = [
+  { name: 'title', boost: 8 },
+  { name: 'headings', boost: 3 },
+  { name: 'body', boost: 1 },
+  { name: 'url', boost: 2 },
+] as const;
+
+export type IndexFieldName = (typeof INDEX_FIELDS)[number]['name'];
+export const FIELD_NAMES: readonly IndexFieldName[] = INDEX_FIELDS.map((field) => field.name);
+
+/** Page text beyond this is neither indexed nor stored (search engines cap indexed text too). */
+export const DEFAULT_MAX_TEXT_CHARS = 20_000;
+
+/** The flat record lunr's builder reads: one string per field, `ref` the page id. */
+export interface LunrFieldRecord {
+  ref: string;
+  title: string;
+  headings: string;
+  body: string;
+  url: string;
+}
+
+// Parts of a URL that say nothing about the page.
+const URL_NOISE = new Set(['http', 'https', 'www', 'html', 'htm', 'php', 'asp', 'aspx', 'jsp', 'index']);
+
+/** The words of a URL's host and path ("https://astro-club.org/star-party.html" → astro club org star party). */
+export function urlWords(url: string): string {
+  let hostAndPath = url;
+  try {
+    const parsed = new URL(url);
+    hostAndPath = `${parsed.hostname} ${decodeURIComponent(parsed.pathname)}`;
+  } catch {
+    // Not a URL the WHATWG parser takes: use the raw string's words.
+  }
+  const words = hostAndPath.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.filter((word) => !URL_NOISE.has(word)).join(' ');
+}
+
+/** Checks a document's shape and caps its text; throws TextIndexError on a malformed one. */
+export function normalizeDocument(doc: TextDocument, maxTextChars = DEFAULT_MAX_TEXT_CHARS): TextDocument {
+  if (!Number.isInteger(doc.id) || doc.id < 0 || doc.id > 0x7fffffff) {
+    throw new TextIndexError(`document id must be a non-negative 31-bit integer, got ${String(doc.id)}`);
+  }
+  return {
+    id: doc.id,
+    url: String(doc.url ?? ''),
+    host: String(doc.host ?? ''),
+    title: String(doc.title ?? ''),
+    headings: Array.isArray(doc.headings) ? doc.headings.map(String) : [],
+    text: truncateText(String(doc.text ?? ''), maxTextChars),
+  };
+}
+
+function truncateText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  // Cut at a word boundary so that no half word gets indexed.
+  const cut = text.lastIndexOf(' ', maxChars);
+  return text.slice(0, cut > maxChars * 0.8 ? cut : maxChars);
+}
+
+export function toLunrFields(doc: TextDocument): LunrFieldRecord {
+  return {
+    ref: String(doc.id),
+    title: doc.title,
+    // One string, not an array: lunr does not split array elements into words.
+    headings: doc.headings.join('\n'),
+    body: doc.text,
+    url: urlWords(doc.url),
+  };
+}

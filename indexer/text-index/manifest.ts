@@ -1,0 +1,54 @@
+/**
+ * The manifest names the segments of the current generation, their documents and deletions. It is
+ * written last (atomically), so a crash at any point leaves either the old or the new generation.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from './atomic-file.ts';
+import { IndexCorruptError } from './errors.ts';
+
+export const MANIFEST_FORMAT = 'lse-text-manifest/1';
+export const MANIFEST_FILE = 'manifest.json';
+
+const SegmentEntrySchema = z.object({
+  name: z.string().regex(/^[\w.-]+$/),
+  docIds: z.array(z.number().int().nonnegative()),
+  deletedIds: z.array(z.number().int().nonnegative()),
+});
+
+const ManifestSchema = z.object({
+  format: z.literal(MANIFEST_FORMAT),
+  generation: z.number().int().nonnegative(),
+  nextSegmentNumber: z.number().int().nonnegative(),
+  maxTextChars: z.number().int().positive(),
+  segments: z.array(SegmentEntrySchema),
+});
+
+export type Manifest = z.infer<typeof ManifestSchema>;
+export type ManifestSegment = z.infer<typeof SegmentEntrySchema>;
+
+/** The manifest of an index directory, or undefined when there is none yet. */
+export async function readManifest(directory: string): Promise<Manifest | undefined> {
+  const path = join(directory, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new IndexCorruptError(`cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new IndexCorruptError(`${path} is not JSON: ${(error as Error).message}`, { cause: error });
+  }
+  const parsed = ManifestSchema.safeParse(json);
+  if (!parsed.success) throw new IndexCorruptError(`${path} is not a valid manifest: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+export async function writeManifest(directory: string, manifest: Manifest): Promise<void> {
+  await writeFileAtomic(join(directory, MANIFEST_FILE), JSON.stringify(manifest));
+}

@@ -1,0 +1,147 @@
+/**
+ * From what a user types to query clauses. lunr's own syntax is kept (`+term`, `-term`,
+ * `field:term`, `term^2`, `term~1`, `tele*`), parsed by lunr's QueryParser; on top of it:
+ * - a word without an operator is required in `all` mode (the default: every word must occur, like
+ *   web search engines) and optional in `any` mode (lunr's default OR);
+ * - `"quoted words"` is a phrase: its words must occur next to each other in one field (stop words
+ *   inside count as positions); `-"…"` excludes the phrase;
+ * - punctuation that is not syntax is a word separator ("galileo's" → galileo s);
+ * - errors are QuerySyntaxError with lunr's message (e.g. "unrecognised field 'foo', possible
+ *   fields: …"); an empty query and one with only excluded words are errors too.
+ */
+import lunr from 'lunr';
+import { analyzeQueryText, analyzeText } from './analysis.ts';
+import { FIELD_NAMES } from './document.ts';
+import { QuerySyntaxError } from './errors.ts';
+
+export type Presence = 'optional' | 'required' | 'prohibited';
+export type MatchMode = 'all' | 'any';
+
+export interface TermClause {
+  kind: 'term';
+  /** Index terms (after the stop-word filter and stemmer), or the raw pattern when `pattern`. */
+  terms: string[];
+  /** True for wildcard and fuzzy clauses: `terms[0]` is expanded against the dictionaries. */
+  pattern: boolean;
+  editDistance?: number;
+  /** Field numbers (indexes into FIELD_NAMES). */
+  fields: number[];
+  boost: number;
+  presence: Presence;
+  /** The word carried no operator (its presence came from the match mode). */
+  defaulted: boolean;
+}
+
+export interface PhraseClause {
+  kind: 'phrase';
+  /** Index terms with their offsets in the phrase (stop words leave gaps). */
+  words: Array<{ term: string; offset: number }>;
+  fields: number[];
+  presence: 'required' | 'prohibited';
+}
+
+export type QueryClause = TermClause | PhraseClause;
+
+export interface ParsedQuery {
+  clauses: QueryClause[];
+  mode: MatchMode;
+}
+
+interface LunrParsedClause {
+  term: string;
+  fields: string[];
+  boost: number;
+  usePipeline: boolean;
+  editDistance?: number;
+  presence?: number;
+}
+
+// lunr.QueryParser exists at run time (lunr 2.3.9) but @types/lunr does not declare it.
+const QueryParser = (lunr as unknown as { QueryParser: new (text: string, query: lunr.Query) => { parse(): lunr.Query } }).QueryParser;
+
+const PHRASE = /([+-]?)(?:([\p{L}\p{N}_]+):)?"([^"]*)"/gu;
+// Everything that is neither a word character nor lunr syntax separates words.
+const NOT_WORD_OR_SYNTAX = /[^\p{L}\p{N}\s+\-:*~^]/gu;
+
+const ALL_FIELDS = FIELD_NAMES.map((_, i) => i);
+
+export function parseUserQuery(input: string, mode: MatchMode = 'all'): ParsedQuery {
+  if (typeof input !== 'string' || input.trim() === '') throw new QuerySyntaxError('empty query');
+  const clauses: QueryClause[] = [];
+  const rest = input.replace(PHRASE, (_match, operator: string, field: string | undefined, phrase: string) => {
+    const clause = phraseClause(phrase, operator === '-' ? 'prohibited' : 'required', field);
+    if (clause) clauses.push(clause);
+    return ' ';
+  });
+  const lunrText = rest.replace(/"/g, ' ').replace(NOT_WORD_OR_SYNTAX, ' ').trim();
+  if (lunrText !== '') clauses.push(...lunrClauses(lunrText, mode));
+  if (clauses.length > 0 && clauses.every((clause) => clause.presence === 'prohibited')) {
+    throw new QuerySyntaxError('the query only excludes words: add a word to look for');
+  }
+  return { clauses, mode };
+}
+
+function fieldNumbers(names: readonly string[]): number[] {
+  return names.map((name) => {
+    const index = FIELD_NAMES.indexOf(name as (typeof FIELD_NAMES)[number]);
+    if (index < 0) throw new QuerySyntaxError(`unrecognised field '${name}', possible fields: ${FIELD_NAMES.map((f) => `'${f}'`).join(', ')}`);
+    return index;
+  });
+}
+
+function phraseClause(text: string, presence: 'required' | 'prohibited', field: string | undefined): QueryClause | null {
+  const fields = field === undefined ? ALL_FIELDS : fieldNumbers([field.toLowerCase()]);
+  const analyzed = analyzeText(text);
+  const words = analyzed.filter((token) => token.term !== null).map((token) => ({ term: token.term!, offset: token.index }));
+  if (words.length === 0) return null;
+  if (words.length === 1) {
+    // One indexed word: a plain term (required like any quoted text, whatever the mode).
+    return { kind: 'term', terms: [words[0].term], pattern: false, fields, boost: 1, presence, defaulted: false };
+  }
+  const first = words[0].offset;
+  return { kind: 'phrase', words: words.map((w) => ({ term: w.term, offset: w.offset - first })), fields, presence };
+}
+
+function lunrClauses(text: string, mode: MatchMode): TermClause[] {
+  const query = new lunr.Query([...FIELD_NAMES]);
+  try {
+    new QueryParser(text, query).parse();
+  } catch (error) {
+    if (error instanceof lunr.QueryParseError) throw new QuerySyntaxError(error.message, { cause: error });
+    throw error;
+  }
+  const clauses: TermClause[] = [];
+  for (const raw of query.clauses as unknown as LunrParsedClause[]) {
+    const presence = presenceOf(raw.presence, mode);
+    const defaulted = raw.presence === undefined || raw.presence === lunr.Query.presence.OPTIONAL;
+    const fields = fieldNumbers(raw.fields);
+    const boost = Number.isFinite(raw.boost) && raw.boost > 0 ? raw.boost : 1;
+    const fuzzy = raw.editDistance !== undefined && raw.editDistance > 0;
+    if (!raw.usePipeline || fuzzy) {
+      // Wildcards are matched unstemmed (as lunr does); fuzzy terms are stemmed first.
+      const pattern = raw.usePipeline ? analyzeQueryText(raw.term)[0] : raw.term;
+      if (pattern === undefined || pattern.replace(/\*/g, '') === '') continue;
+      clauses.push({ kind: 'term', terms: [pattern], pattern: true, editDistance: fuzzy ? raw.editDistance : undefined, fields, boost, presence, defaulted });
+      continue;
+    }
+    const terms = analyzeQueryText(raw.term);
+    // A stop word is not in the index: drop it rather than require the impossible.
+    if (terms.length === 0) continue;
+    clauses.push({ kind: 'term', terms, pattern: false, fields, boost, presence, defaulted });
+  }
+  return clauses;
+}
+
+function presenceOf(lunrPresence: number | undefined, mode: MatchMode): Presence {
+  if (lunrPresence === lunr.Query.presence.REQUIRED) return 'required';
+  if (lunrPresence === lunr.Query.presence.PROHIBITED) return 'prohibited';
+  return mode === 'all' ? 'required' : 'optional';
+}
+
+/** The same query in the other mode (words without an operator become optional). */
+export function relaxQuery(parsed: ParsedQuery): ParsedQuery {
+  return {
+    mode: 'any',
+    clauses: parsed.clauses.map((clause) => (clause.kind === 'term' && clause.defaulted ? { ...clause, presence: 'optional' } : clause)),
+  };
+}

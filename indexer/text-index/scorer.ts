@@ -1,0 +1,366 @@
+/**
+ * Runs a parsed query over every segment of a snapshot and merges the hits, scoring with
+ * collection-wide statistics (Elasticsearch's `dfs_query_then_fetch`, not its per-shard default):
+ * document frequencies summed over all segments' live documents, the live document count, and
+ * average field lengths over live documents. Per-segment statistics would rank a page higher for
+ * sitting in a segment where its words happen to be rare; global ones cost a few sums per term.
+ *
+ * The formula is lunr's own (BM25 with k1 = 1.2, b = 0.75, lunr's idf that counts a document once
+ * per field it has the term in, weights rounded to 3 decimals, times the field boost, summed over
+ * fields and divided by the query vector's length) with the statistics of the whole collection, so
+ * a multi-segment index gives exactly the scores of one lunr index over the same live documents.
+ * The presence rules are lunr's too: a required clause must match in one of its fields, a
+ * prohibited one excludes, and a document must match at least one non-prohibited term.
+ */
+import lunr from 'lunr';
+import { findPosting, termNumber, type CompactSegment, type FieldPostings } from './compact-segment.ts';
+import { INDEX_FIELDS } from './document.ts';
+import type { ParsedQuery, PhraseClause, QueryClause } from './query-parser.ts';
+import type { LiveSegment, SegmentSet } from './segment-set.ts';
+
+export interface SearchHit {
+  /** The page id. */
+  id: number;
+  score: number;
+  /** Index terms (stemmed) of the query found in this page. */
+  matchedTerms: string[];
+}
+
+export interface RankedHits {
+  hits: SearchHit[];
+  /** Documents matching the query (before pagination). */
+  total: number;
+  /** Index terms the query looks for (for snippets and highlighting). */
+  terms: string[];
+}
+
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+const K1 = 1.2;
+const B = 0.75;
+const FIELD_BOOSTS = INDEX_FIELDS.map((field) => field.boost);
+const FIELD_COUNT = INDEX_FIELDS.length;
+
+interface ResolvedClause {
+  presence: 'optional' | 'required' | 'prohibited';
+  /** Terms present in the collection. */
+  terms: string[];
+  fields: number[];
+  boost: number;
+  phrase: PhraseClause | null;
+  /** A required clause none of whose terms occur: nothing can match. */
+  impossible: boolean;
+}
+
+export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page): RankedHits {
+  const stats = new CollectionTerms(set);
+  const clauses = query.clauses.map((clause) => resolveClause(stats, clause));
+  const positive = clauses.filter((clause) => clause.presence !== 'prohibited');
+  const termsLookedFor = [...new Set(positive.flatMap((clause) => clause.terms))];
+  if (clauses.some((clause) => clause.impossible) || set.documentCount === 0) return { hits: [], total: 0, terms: termsLookedFor };
+
+  // Query vectors per field (lunr adds a clause's boost for every term and field it names).
+  const queryWeights = new Map<string, Float64Array>();
+  for (const clause of positive) {
+    for (const term of clause.terms) {
+      let weights = queryWeights.get(term);
+      if (!weights) queryWeights.set(term, (weights = new Float64Array(FIELD_COUNT)));
+      for (const field of clause.fields) weights[field] += clause.boost;
+    }
+  }
+  const magnitude = new Float64Array(FIELD_COUNT);
+  for (const weights of queryWeights.values()) for (let f = 0; f < FIELD_COUNT; f++) magnitude[f] += weights[f] * weights[f];
+  for (let f = 0; f < FIELD_COUNT; f++) magnitude[f] = Math.sqrt(magnitude[f]);
+
+  const scoredTerms = [...queryWeights].map(([term, weights]) => ({ term, weights, idf: lunrIdf(set.documentCount, stats.documentFrequency(term)) }));
+  const averageLengths = Float64Array.from(set.fieldLengthSums, (sum) => sum / set.documentCount);
+  const required = clauses.filter((clause) => clause.presence === 'required');
+  const prohibited = clauses.filter((clause) => clause.presence === 'prohibited');
+
+  const top = new TopHits(page.offset + page.limit);
+  let total = 0;
+  for (const segment of set.segments) {
+    const postings = segment.stored.postings;
+    const n = postings.docIds.length;
+    if (n === segment.deletedCount) continue;
+    const scores = new Float64Array(n);
+    const matched = new Uint8Array(n);
+    for (const { term, weights, idf } of scoredTerms) {
+      const t = termNumber(postings, term);
+      if (t < 0) continue;
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        if (weights[f] === 0) continue;
+        addFieldScores(postings.fields[f], t, weights[f] / magnitude[f], idf, FIELD_BOOSTS[f], averageLengths[f], segment.deleted, scores, matched);
+      }
+    }
+    const requiredHits = required.length > 0 ? countClauseMatches(postings, required, segment.deleted) : null;
+    const excluded = prohibited.length > 0 ? markClauseMatches(postings, prohibited) : null;
+    for (let d = 0; d < n; d++) {
+      if (!matched[d] || segment.deleted?.[d]) continue;
+      if (requiredHits && requiredHits[d] !== required.length) continue;
+      if (excluded?.[d]) continue;
+      total++;
+      top.offer(scores[d], postings.docIds[d], segment, d);
+    }
+  }
+  const hits = top
+    .sorted()
+    .slice(page.offset)
+    .map((hit) => ({ id: hit.id, score: hit.score, matchedTerms: matchedTermsOf(hit.segment.stored.postings, hit.ordinal, termsLookedFor) }));
+  return { hits, total, terms: termsLookedFor };
+}
+
+/** lunr's idf: log(1 + |(N − df + ½) / (df + ½)|). */
+function lunrIdf(documentCount: number, documentFrequency: number): number {
+  return Math.log(1 + Math.abs((documentCount - documentFrequency + 0.5) / (documentFrequency + 0.5)));
+}
+
+function addFieldScores(
+  field: FieldPostings,
+  t: number,
+  queryWeight: number,
+  idf: number,
+  fieldBoost: number,
+  averageLength: number,
+  deleted: Uint8Array | null,
+  scores: Float64Array,
+  matched: Uint8Array,
+): void {
+  const { offsets, docs, tf, lengths } = field;
+  for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
+    const d = docs[p];
+    if (deleted !== null && deleted[d]) continue;
+    const frequency = tf[p];
+    // Same operations in the same order as lunr.Builder#createFieldVectors, so the rounding agrees.
+    let weight = (idf * ((K1 + 1) * frequency)) / (K1 * (1 - B + B * (lengths[d] / averageLength)) + frequency);
+    weight *= fieldBoost;
+    weight = Math.round(weight * 1000) / 1000;
+    scores[d] += queryWeight * weight;
+    matched[d] = 1;
+  }
+}
+
+/** For each document, how many of the clauses it matches. */
+function countClauseMatches(segment: CompactSegment, clauses: readonly ResolvedClause[], deleted: Uint8Array | null): Uint16Array {
+  const n = segment.docIds.length;
+  const counts = new Uint16Array(n);
+  const seen = new Uint8Array(n);
+  for (const clause of clauses) {
+    seen.fill(0);
+    forEachClauseMatch(segment, clause, (d) => {
+      if (!seen[d] && !(deleted !== null && deleted[d])) {
+        seen[d] = 1;
+        counts[d]++;
+      }
+    });
+  }
+  return counts;
+}
+
+function markClauseMatches(segment: CompactSegment, clauses: readonly ResolvedClause[]): Uint8Array {
+  const marks = new Uint8Array(segment.docIds.length);
+  for (const clause of clauses) forEachClauseMatch(segment, clause, (d) => (marks[d] = 1));
+  return marks;
+}
+
+function forEachClauseMatch(segment: CompactSegment, clause: ResolvedClause, visit: (ordinal: number) => void): void {
+  if (clause.phrase) {
+    forEachPhraseMatch(segment, clause.phrase, clause.fields, visit);
+    return;
+  }
+  for (const term of clause.terms) {
+    const t = termNumber(segment, term);
+    if (t < 0) continue;
+    for (const f of clause.fields) {
+      const { offsets, docs } = segment.fields[f];
+      for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) visit(docs[p]);
+    }
+  }
+}
+
+/** Documents where the phrase's words stand at their offsets from one another, in one field. */
+function forEachPhraseMatch(segment: CompactSegment, phrase: PhraseClause, fields: readonly number[], visit: (ordinal: number) => void): void {
+  const numbers = phrase.words.map((word) => termNumber(segment, word.term));
+  if (numbers.some((t) => t < 0)) return;
+  for (const f of fields) {
+    const field = segment.fields[f];
+    const ranges = numbers.map((t) => [field.offsets[t], field.offsets[t + 1]] as const);
+    // Drive with the rarest word; look the others up by binary search.
+    let driver = 0;
+    for (let i = 1; i < ranges.length; i++) if (ranges[i][1] - ranges[i][0] < ranges[driver][1] - ranges[driver][0]) driver = i;
+    const [from, to] = ranges[driver];
+    for (let p = from; p < to; p++) {
+      const d = field.docs[p];
+      const postings = ranges.map(([start, end], i) => (i === driver ? p : findPosting(field.docs, start, end, d)));
+      if (postings.some((posting) => posting < 0)) continue;
+      if (phraseOccurs(field, phrase, postings, driver)) visit(d);
+    }
+  }
+}
+
+function phraseOccurs(field: FieldPostings, phrase: PhraseClause, postings: readonly number[], driver: number): boolean {
+  const { positionOffsets, positions } = field;
+  for (let i = positionOffsets[postings[driver]], end = positionOffsets[postings[driver] + 1]; i < end; i++) {
+    const start = positions[i] - phrase.words[driver].offset;
+    let all = true;
+    for (let w = 0; w < phrase.words.length && all; w++) {
+      if (w === driver) continue;
+      all = hasPosition(positions, positionOffsets[postings[w]], positionOffsets[postings[w] + 1], start + phrase.words[w].offset);
+    }
+    if (all) return true;
+  }
+  return false;
+}
+
+function hasPosition(positions: Uint16Array, from: number, to: number, wanted: number): boolean {
+  for (let i = from; i < to; i++) {
+    if (positions[i] === wanted) return true;
+    if (positions[i] > wanted) return false;
+  }
+  return false;
+}
+
+function matchedTermsOf(segment: CompactSegment, ordinal: number, terms: readonly string[]): string[] {
+  return terms.filter((term) => {
+    const t = termNumber(segment, term);
+    return t >= 0 && segment.fields.some((field) => findPosting(field.docs, field.offsets[t], field.offsets[t + 1], ordinal) >= 0);
+  });
+}
+
+function resolveClause(stats: CollectionTerms, clause: QueryClause): ResolvedClause {
+  if (clause.kind === 'phrase') {
+    const terms = [...new Set(clause.words.map((word) => word.term))];
+    const missing = terms.some((term) => stats.documentFrequency(term) === 0);
+    const impossible = missing && clause.presence === 'required';
+    return { presence: clause.presence, terms: missing ? [] : terms, fields: clause.fields, boost: 1, phrase: missing ? null : clause, impossible };
+  }
+  if (clause.pattern) {
+    const terms = stats.expand(clause.terms[0], clause.editDistance);
+    const impossible = terms.length === 0 && clause.presence === 'required';
+    return { presence: clause.presence, terms, fields: clause.fields, boost: clause.boost, phrase: null, impossible };
+  }
+  // lunr: a required word that is not in the index leaves nothing to match.
+  const present = clause.terms.filter((term) => stats.documentFrequency(term) > 0);
+  const impossible = clause.presence === 'required' && present.length < clause.terms.length;
+  return { presence: clause.presence, terms: present, fields: clause.fields, boost: clause.boost, phrase: null, impossible };
+}
+
+/** Document frequencies over the live documents of all segments, and wildcard expansion. */
+class CollectionTerms {
+  private readonly frequencies = new Map<string, number>();
+
+  constructor(private readonly set: SegmentSet) {}
+
+  documentFrequency(term: string): number {
+    let df = this.frequencies.get(term);
+    if (df !== undefined) return df;
+    df = 0;
+    for (const segment of this.set.segments) df += segmentFrequency(segment, term);
+    this.frequencies.set(term, df);
+    return df;
+  }
+
+  /** Terms of the collection matching a wildcard pattern or within an edit distance (lunr's TokenSet). */
+  expand(pattern: string, editDistance: number | undefined): string[] {
+    const clause = { term: pattern, ...(editDistance !== undefined ? { editDistance } : {}) } as unknown as lunr.Query.Clause;
+    const wanted = TokenSets.fromClause(clause);
+    const found = new Set<string>();
+    for (const segment of this.set.segments) {
+      for (const term of tokenSetOf(segment.stored.postings).intersect(wanted).toArray()) found.add(term);
+    }
+    return [...found].filter((term) => this.documentFrequency(term) > 0).sort();
+  }
+}
+
+/** lunr counts a document once per field that has the term. */
+function segmentFrequency(segment: LiveSegment, term: string): number {
+  const postings = segment.stored.postings;
+  const t = termNumber(postings, term);
+  if (t < 0) return 0;
+  let df = 0;
+  for (const field of postings.fields) {
+    const from = field.offsets[t];
+    const to = field.offsets[t + 1];
+    if (segment.deleted === null) df += to - from;
+    else for (let p = from; p < to; p++) df += segment.deleted[field.docs[p]] ? 0 : 1;
+  }
+  return df;
+}
+
+// lunr.TokenSet's static constructors exist at run time but @types/lunr omits them.
+const TokenSets = lunr.TokenSet as unknown as {
+  fromClause(clause: lunr.Query.Clause): lunr.TokenSet;
+  fromArray(sortedTerms: string[]): lunr.TokenSet;
+};
+
+// Token sets are built only for wildcard and fuzzy queries, once per segment.
+const tokenSets = new WeakMap<CompactSegment, lunr.TokenSet>();
+function tokenSetOf(segment: CompactSegment): lunr.TokenSet {
+  let set = tokenSets.get(segment);
+  if (!set) {
+    set = TokenSets.fromArray(segment.terms);
+    tokenSets.set(segment, set);
+  }
+  return set;
+}
+
+interface TopHit {
+  score: number;
+  id: number;
+  segment: LiveSegment;
+  ordinal: number;
+}
+
+/** The best `capacity` hits (higher score first, then lower id), kept in a min-heap of the worst. */
+class TopHits {
+  private readonly heap: TopHit[] = [];
+
+  constructor(private readonly capacity: number) {}
+
+  offer(score: number, id: number, segment: LiveSegment, ordinal: number): void {
+    if (this.capacity <= 0) return;
+    const hit = { score, id, segment, ordinal };
+    if (this.heap.length < this.capacity) {
+      this.heap.push(hit);
+      this.siftUp(this.heap.length - 1);
+    } else if (worse(this.heap[0], hit)) {
+      this.heap[0] = hit;
+      this.siftDown(0);
+    }
+  }
+
+  sorted(): TopHit[] {
+    return [...this.heap].sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+  }
+
+  private siftUp(i: number): void {
+    const { heap } = this;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!worse(heap[i], heap[parent])) break;
+      [heap[i], heap[parent]] = [heap[parent], heap[i]];
+      i = parent;
+    }
+  }
+
+  private siftDown(i: number): void {
+    const { heap } = this;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let worst = i;
+      if (left < heap.length && worse(heap[left], heap[worst])) worst = left;
+      if (right < heap.length && worse(heap[right], heap[worst])) worst = right;
+      if (worst === i) return;
+      [heap[i], heap[worst]] = [heap[worst], heap[i]];
+      i = worst;
+    }
+  }
+}
+
+function worse(a: TopHit, b: TopHit): boolean {
+  return a.score < b.score || (a.score === b.score && a.id > b.id);
+}

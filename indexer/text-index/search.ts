@@ -1,0 +1,42 @@
+/**
+ * A typed query over one snapshot: parse, run, paginate. In `all` mode (the default) every word is
+ * required; when that finds nothing and the query had several plain words, it is run again with
+ * the words optional (`matchMode: 'any'`), so a typo or an absent word degrades to partial matches
+ * instead of an empty page.
+ */
+import { QuerySyntaxError } from './errors.ts';
+import { parseUserQuery, relaxQuery, type MatchMode } from './query-parser.ts';
+import { executeQuery, type RankedHits } from './scorer.ts';
+import type { SegmentSet } from './segment-set.ts';
+
+export interface SearchOptions {
+  offset?: number;
+  limit?: number;
+  /** How words without an operator combine: `all` (default, with fallback) or `any`. */
+  mode?: MatchMode;
+}
+
+export interface SearchResult extends RankedHits {
+  offset: number;
+  limit: number;
+  /** How the words were combined to produce these hits. */
+  matchMode: MatchMode;
+  generation: number;
+}
+
+export const MAX_LIMIT = 1_000;
+
+export function searchSnapshot(set: SegmentSet, queryText: string, options: SearchOptions = {}): SearchResult {
+  const offset = options.offset ?? 0;
+  const limit = options.limit ?? 10;
+  if (!Number.isInteger(offset) || offset < 0) throw new QuerySyntaxError(`offset must be a non-negative integer, got ${offset}`);
+  if (!Number.isInteger(limit) || limit < 0 || limit > MAX_LIMIT) throw new QuerySyntaxError(`limit must be an integer from 0 to ${MAX_LIMIT}, got ${limit}`);
+  const parsed = parseUserQuery(queryText, options.mode ?? 'all');
+  const page = { offset, limit };
+  const result = executeQuery(set, parsed, page);
+  const plainWords = parsed.clauses.filter((clause) => clause.kind === 'term' && clause.defaulted).length;
+  if (parsed.mode === 'all' && result.total === 0 && plainWords >= 2) {
+    return { ...executeQuery(set, relaxQuery(parsed), page), offset, limit, matchMode: 'any', generation: set.generation };
+  }
+  return { ...result, offset, limit, matchMode: parsed.mode, generation: set.generation };
+}

@@ -1,0 +1,130 @@
+/**
+ * A small pool of worker threads that build segments, one job per worker at a time. Size 0 builds
+ * on the calling thread (same code, used by tests to compare and where workers are unwanted).
+ */
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { buildAndWriteSegment } from './build-segment.ts';
+import type { TextDocument } from './document.ts';
+import { SegmentBuildError } from './errors.ts';
+import type { StoredSegment } from './segment-files.ts';
+
+export interface SegmentJob {
+  jobId: number;
+  directory: string;
+  name: string;
+  documents: TextDocument[];
+}
+
+export type SegmentJobResult = { jobId: number; ok: true; segment: StoredSegment } | { jobId: number; ok: false; message: string };
+
+interface PendingJob {
+  job: SegmentJob;
+  resolve: (segment: StoredSegment) => void;
+  reject: (error: Error) => void;
+}
+
+interface PoolWorker {
+  worker: Worker;
+  running: PendingJob | null;
+}
+
+// Node 20 loads a worker's entry before `--import` hooks are in place, so the entry is a tiny
+// bootstrap module that registers tsx's loader and then imports the TypeScript worker. Absolute
+// URLs, so that workers start whatever the current directory is.
+const TSX_API = tsxEsmApiUrl();
+const WORKER_MODULE = new URL('./segment-builder.worker.ts', import.meta.url).href;
+const WORKER_BOOTSTRAP = new URL(
+  `data:text/javascript,${encodeURIComponent(
+    `import { register } from ${JSON.stringify(TSX_API)}; register(); await import(${JSON.stringify(WORKER_MODULE)});`,
+  )}`,
+);
+
+function tsxEsmApiUrl(): string {
+  // require.resolve picks the CommonJS build; the worker needs the ESM one named in tsx's exports.
+  const packageJson = createRequire(import.meta.url).resolve('tsx/package.json');
+  const exports = (JSON.parse(readFileSync(packageJson, 'utf8')) as { exports: Record<string, { import?: { default?: string } }> }).exports;
+  const entry = exports['./esm/api']?.import?.default ?? './dist/esm/api/index.mjs';
+  return new URL(entry, pathToFileURL(packageJson)).href;
+}
+
+export class SegmentBuilderPool {
+  readonly size: number;
+  private readonly workers: PoolWorker[] = [];
+  private readonly queue: PendingJob[] = [];
+  private nextJobId = 1;
+  private closed = false;
+
+  constructor(size = Math.min(2, availableParallelism())) {
+    this.size = Math.max(0, Math.floor(size));
+  }
+
+  /** Builds and writes one segment; resolves with its postings once both files are durable. */
+  build(directory: string, name: string, documents: TextDocument[]): Promise<StoredSegment> {
+    if (this.closed) return Promise.reject(new SegmentBuildError('the segment builder pool is closed'));
+    if (this.size === 0) return buildAndWriteSegment(directory, name, documents);
+    return new Promise((resolve, reject) => {
+      this.queue.push({ job: { jobId: this.nextJobId++, directory, name, documents }, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Jobs waiting or running (callers use it to bound how many documents are in flight). */
+  get pending(): number {
+    return this.queue.length + this.workers.filter((w) => w.running).length;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.queue.splice(0)) pending.reject(new SegmentBuildError('the segment builder pool was closed'));
+    await Promise.all(this.workers.splice(0).map((w) => w.worker.terminate()));
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      let idle = this.workers.find((w) => w.running === null);
+      if (!idle && this.workers.length < this.size) idle = this.startWorker();
+      if (!idle) return;
+      const pending = this.queue.shift()!;
+      idle.running = pending;
+      idle.worker.ref();
+      idle.worker.postMessage(pending.job);
+    }
+  }
+
+  private startWorker(): PoolWorker {
+    const worker = new Worker(WORKER_BOOTSTRAP);
+    const entry: PoolWorker = { worker, running: null };
+    worker.on('message', (result: SegmentJobResult) => {
+      const pending = entry.running;
+      entry.running = null;
+      // An idle worker must not keep the process alive.
+      worker.unref();
+      if (pending && pending.job.jobId === result.jobId) {
+        if (result.ok) pending.resolve(result.segment);
+        else pending.reject(new SegmentBuildError(`building segment ${pending.job.name} failed: ${result.message}`));
+      }
+      this.dispatch();
+    });
+    const fail = (error: Error) => {
+      const index = this.workers.indexOf(entry);
+      if (index >= 0) this.workers.splice(index, 1);
+      entry.running?.reject(new SegmentBuildError(`segment worker failed: ${error.message}`, { cause: error }));
+      entry.running = null;
+      if (!this.closed) this.dispatch();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => {
+      if (code !== 0 && !this.closed) fail(new Error(`exited with code ${code}`));
+      else {
+        const index = this.workers.indexOf(entry);
+        if (index >= 0) this.workers.splice(index, 1);
+      }
+    });
+    this.workers.push(entry);
+    return entry;
+  }
+}

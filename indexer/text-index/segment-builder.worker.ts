@@ -1,0 +1,24 @@
+/**
+ * Worker thread that builds segments (lunr indexing is CPU-bound and synchronous). Runs under tsx:
+ * the pool starts it with tsx's loader in execArgv.
+ */
+import { parentPort } from 'node:worker_threads';
+import { buildAndWriteSegment } from './build-segment.ts';
+import { segmentBuffers } from './compact-segment.ts';
+import type { SegmentJob, SegmentJobResult } from './segment-builder-pool.ts';
+
+if (!parentPort) throw new Error('segment-builder.worker.ts must run as a worker thread');
+const port = parentPort;
+
+port.on('message', (job: SegmentJob) => {
+  buildAndWriteSegment(job.directory, job.name, job.documents).then(
+    (segment) => {
+      const result: SegmentJobResult = { jobId: job.jobId, ok: true, segment };
+      port.postMessage(result, [...segmentBuffers(segment.postings), segment.docOffsets.buffer as ArrayBuffer]);
+    },
+    (error: unknown) => {
+      const result: SegmentJobResult = { jobId: job.jobId, ok: false, message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+      port.postMessage(result);
+    },
+  );
+});

@@ -1,0 +1,112 @@
+/**
+ * An immutable snapshot of the index: its segments, which of their documents are deleted, and the
+ * collection-wide statistics the scorer needs. Queries take one snapshot and never see it change;
+ * writers build a new one and swap it in ({@link IndexHandle}).
+ */
+import type { CompactSegment } from './compact-segment.ts';
+import { FIELD_NAMES } from './document.ts';
+import type { StoredSegment } from './segment-files.ts';
+
+export interface LiveSegment {
+  stored: StoredSegment;
+  /** deleted[ordinal] = 1 for deleted documents; null when none are. */
+  deleted: Uint8Array | null;
+  deletedCount: number;
+}
+
+export interface DocumentLocation {
+  segment: LiveSegment;
+  ordinal: number;
+}
+
+export interface SegmentSet {
+  generation: number;
+  segments: readonly LiveSegment[];
+  /** Live documents. */
+  documentCount: number;
+  /** Sum of live documents' field lengths, per field (parallel to FIELD_NAMES). */
+  fieldLengthSums: Float64Array;
+  /** Where each live document is. */
+  locations: ReadonlyMap<number, DocumentLocation>;
+}
+
+export function postingsOf(segment: LiveSegment): CompactSegment {
+  return segment.stored.postings;
+}
+
+/** A live segment with the given page ids marked deleted (ids not in the segment are ignored). */
+export function withDeletions(stored: StoredSegment, deletedIds: Iterable<number>, previous?: Uint8Array | null): LiveSegment {
+  const { docIds } = stored.postings;
+  const deleted = previous ? previous.slice() : new Uint8Array(docIds.length);
+  for (const id of deletedIds) {
+    const ordinal = ordinalOf(docIds, id);
+    if (ordinal >= 0) deleted[ordinal] = 1;
+  }
+  let deletedCount = 0;
+  for (let i = 0; i < deleted.length; i++) deletedCount += deleted[i];
+  return { stored, deleted: deletedCount > 0 ? deleted : null, deletedCount };
+}
+
+export function liveCount(segment: LiveSegment): number {
+  return segment.stored.postings.docIds.length - segment.deletedCount;
+}
+
+/** Page ids of a segment's deleted documents. */
+export function deletedIds(segment: LiveSegment): number[] {
+  const ids: number[] = [];
+  if (!segment.deleted) return ids;
+  const { docIds } = segment.stored.postings;
+  for (let i = 0; i < docIds.length; i++) if (segment.deleted[i]) ids.push(docIds[i]);
+  return ids;
+}
+
+export function makeSegmentSet(generation: number, segments: readonly LiveSegment[]): SegmentSet {
+  const fieldLengthSums = new Float64Array(FIELD_NAMES.length);
+  const locations = new Map<number, DocumentLocation>();
+  let documentCount = 0;
+  for (const segment of segments) {
+    const { docIds, fields } = segment.stored.postings;
+    for (let ordinal = 0; ordinal < docIds.length; ordinal++) {
+      if (segment.deleted?.[ordinal]) continue;
+      documentCount++;
+      locations.set(docIds[ordinal], { segment, ordinal });
+      for (let f = 0; f < fields.length; f++) fieldLengthSums[f] += fields[f].lengths[ordinal];
+    }
+  }
+  return { generation, segments, documentCount, fieldLengthSums, locations };
+}
+
+/** Binary search of a page id among a segment's ascending ids; -1 when absent. */
+export function ordinalOf(docIds: Int32Array, id: number): number {
+  let lo = 0;
+  let hi = docIds.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docIds[mid] < id) lo = mid + 1;
+    else if (docIds[mid] > id) hi = mid - 1;
+    else return mid;
+  }
+  return -1;
+}
+
+/**
+ * Holds the current snapshot. `current` is replaced in one assignment, so a query that read it
+ * keeps a consistent view while a rebuild or merge swaps in the next generation.
+ */
+export class IndexHandle {
+  private snapshot: SegmentSet;
+
+  constructor(initial: SegmentSet) {
+    this.snapshot = initial;
+  }
+
+  get current(): SegmentSet {
+    return this.snapshot;
+  }
+
+  swap(next: SegmentSet): SegmentSet {
+    const previous = this.snapshot;
+    this.snapshot = next;
+    return previous;
+  }
+}

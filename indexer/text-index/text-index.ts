@@ -1,0 +1,300 @@
+/**
+ * The text index of a data directory: segments of at most `maxSegmentDocs` pages, each a lunr
+ * index built in a worker thread and saved under `<dataDir>/index/` with its documents, named by a
+ * manifest that is written last. Queries run on an immutable snapshot (IndexHandle.current);
+ * rebuilds, updates and merges build new segments, write a new manifest generation, then swap.
+ * Writes run one at a time; queries never wait for them.
+ */
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DEFAULT_MAX_TEXT_CHARS, normalizeDocument, type TextDocument } from './document.ts';
+import { IndexCorruptError, TextIndexError } from './errors.ts';
+import { MANIFEST_FORMAT, readManifest, writeManifest, type Manifest } from './manifest.ts';
+import { DEFAULT_MERGE_POLICY, selectMerges, type MergePolicyOptions } from './merge-policy.ts';
+import { searchSnapshot, type SearchOptions, type SearchResult } from './search.ts';
+import { SegmentBuilderPool } from './segment-builder-pool.ts';
+import { readAllStoredDocuments, readSegment, readStoredDocuments, type StoredSegment } from './segment-files.ts';
+import { deletedIds, IndexHandle, liveCount, makeSegmentSet, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
+
+export interface TextIndexOptions {
+  /** Documents per segment (default 5,000). */
+  maxSegmentDocs?: number;
+  /** Worker threads building segments (default: min(2, cores)); 0 builds on the calling thread. */
+  workers?: number;
+  /** Characters of page text indexed and stored (default 20,000). */
+  maxTextChars?: number;
+  mergePolicy?: Partial<Omit<MergePolicyOptions, 'maxSegmentDocs'>>;
+  /** Run the merge policy after every update (default true). */
+  autoMerge?: boolean;
+}
+
+export interface IndexChanges {
+  /** New or changed pages (a changed page replaces its previous version). */
+  upsert?: Iterable<TextDocument>;
+  /** Page ids to remove. */
+  remove?: Iterable<number>;
+}
+
+export interface SegmentInfo {
+  name: string;
+  docCount: number;
+  liveCount: number;
+}
+
+export interface IndexInfo {
+  generation: number;
+  documentCount: number;
+  segments: SegmentInfo[];
+}
+
+export interface MergeReport {
+  /** Groups of segments that were merged (each into one new segment, or dropped when empty). */
+  merged: string[][];
+  segmentsBefore: number;
+  segmentsAfter: number;
+}
+
+const SEGMENT_FILE = /^(seg-\d+)\.(segment\.json|docs\.jsonl)$/;
+
+export class TextIndex {
+  readonly handle: IndexHandle;
+  private readonly pool: SegmentBuilderPool;
+  private readonly maxSegmentDocs: number;
+  private readonly maxTextChars: number;
+  private readonly mergePolicy: MergePolicyOptions;
+  private readonly autoMerge: boolean;
+  private nextSegmentNumber: number;
+  private writing: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    readonly directory: string,
+    initial: SegmentSet,
+    nextSegmentNumber: number,
+    options: TextIndexOptions,
+  ) {
+    this.handle = new IndexHandle(initial);
+    this.nextSegmentNumber = nextSegmentNumber;
+    this.maxSegmentDocs = Math.max(1, Math.floor(options.maxSegmentDocs ?? DEFAULT_MERGE_POLICY.maxSegmentDocs));
+    this.maxTextChars = options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
+    this.mergePolicy = { ...DEFAULT_MERGE_POLICY, ...options.mergePolicy, maxSegmentDocs: this.maxSegmentDocs };
+    this.autoMerge = options.autoMerge ?? true;
+    this.pool = new SegmentBuilderPool(options.workers);
+  }
+
+  /** Opens the index under `<dataDir>/index/`, loading the saved segments (empty when none). */
+  static async open(dataDir: string, options: TextIndexOptions = {}): Promise<TextIndex> {
+    const directory = join(dataDir, 'index');
+    await mkdir(directory, { recursive: true });
+    const manifest = await readManifest(directory);
+    const segments: LiveSegment[] = [];
+    for (const entry of manifest?.segments ?? []) {
+      const stored = await readSegment(directory, entry.name);
+      const ids = stored.postings.docIds;
+      if (ids.length !== entry.docIds.length || entry.docIds.some((id, i) => ids[i] !== id)) {
+        throw new IndexCorruptError(`segment ${entry.name} does not hold the documents the manifest lists`);
+      }
+      segments.push(withDeletions(stored, entry.deletedIds));
+    }
+    const index = new TextIndex(directory, makeSegmentSet(manifest?.generation ?? 0, segments), manifest?.nextSegmentNumber ?? 0, options);
+    await index.removeUnreferencedFiles(new Set(segments.map((s) => s.stored.postings.name)), true);
+    return index;
+  }
+
+  /** Runs a typed query on the current snapshot (throws QuerySyntaxError on bad input). */
+  search(query: string, options?: SearchOptions): SearchResult {
+    return searchSnapshot(this.handle.current, query, options);
+  }
+
+  /** Stored documents (title, url, host, headings, capped text) of live pages, by id. */
+  async documents(ids: readonly number[]): Promise<Map<number, TextDocument>> {
+    const set = this.handle.current;
+    const bySegment = new Map<LiveSegment, Array<{ id: number; ordinal: number }>>();
+    for (const id of ids) {
+      const location = set.locations.get(id);
+      if (!location) continue;
+      let list = bySegment.get(location.segment);
+      if (!list) bySegment.set(location.segment, (list = []));
+      list.push({ id, ordinal: location.ordinal });
+    }
+    const result = new Map<number, TextDocument>();
+    for (const [segment, wanted] of bySegment) {
+      const docs = await readStoredDocuments(this.directory, segment.stored, wanted.map((w) => w.ordinal));
+      wanted.forEach((w, i) => result.set(w.id, docs[i]));
+    }
+    return result;
+  }
+
+  info(): IndexInfo {
+    const set = this.handle.current;
+    return {
+      generation: set.generation,
+      documentCount: set.documentCount,
+      segments: set.segments.map((s) => ({ name: s.stored.postings.name, docCount: s.stored.postings.docIds.length, liveCount: liveCount(s) })),
+    };
+  }
+
+  /**
+   * Builds a new generation from all documents (later duplicates of an id win). The current
+   * generation keeps answering until the new one is complete and swapped in.
+   */
+  rebuild(documents: Iterable<TextDocument> | AsyncIterable<TextDocument>): Promise<IndexInfo> {
+    return this.exclusive(async () => {
+      const built: Array<Promise<StoredSegment>> = [];
+      const deletions = new Map<number, number[]>();
+      const chunkOf = new Map<number, number>();
+      let chunk = new Map<number, TextDocument>();
+      const flush = () => {
+        if (chunk.size === 0) return;
+        built.push(this.pool.build(this.directory, this.newSegmentName(), [...chunk.values()]));
+        chunk = new Map();
+      };
+      try {
+        for await (const raw of documents) {
+          const doc = normalizeDocument(raw, this.maxTextChars);
+          const earlier = chunkOf.get(doc.id);
+          if (earlier !== undefined && earlier !== built.length) {
+            if (!deletions.has(earlier)) deletions.set(earlier, []);
+            deletions.get(earlier)!.push(doc.id);
+          }
+          chunkOf.set(doc.id, built.length);
+          chunk.set(doc.id, doc);
+          if (chunk.size >= this.maxSegmentDocs) {
+            flush();
+            // Bound the documents in flight: wait for the oldest build when workers are all busy.
+            const inFlight = Math.max(1, this.pool.size) + 1;
+            if (built.length > inFlight) await built[built.length - 1 - inFlight];
+          }
+        }
+        flush();
+        const stored = await Promise.all(built);
+        const segments = stored.map((segment, i) => withDeletions(segment, deletions.get(i) ?? []));
+        await this.commit(segments.filter((s) => liveCount(s) > 0));
+      } catch (error) {
+        const settled = await Promise.allSettled(built);
+        const names = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value.postings.name] : []));
+        await this.removeSegmentFiles(names);
+        throw error;
+      }
+      return this.info();
+    });
+  }
+
+  /** Re-indexes changed pages and removes deleted ones without touching unchanged segments. */
+  update(changes: IndexChanges): Promise<IndexInfo> {
+    return this.exclusive(async () => {
+      const set = this.handle.current;
+      const upserts = new Map<number, TextDocument>();
+      for (const raw of changes.upsert ?? []) {
+        const doc = normalizeDocument(raw, this.maxTextChars);
+        upserts.set(doc.id, doc);
+      }
+      const removed = new Set<number>([...(changes.remove ?? []), ...upserts.keys()]);
+      const docs = [...upserts.values()];
+      const built: StoredSegment[] = [];
+      try {
+        const jobs: Array<Promise<StoredSegment>> = [];
+        for (let i = 0; i < docs.length; i += this.maxSegmentDocs) {
+          jobs.push(this.pool.build(this.directory, this.newSegmentName(), docs.slice(i, i + this.maxSegmentDocs)));
+        }
+        built.push(...(await Promise.all(jobs)));
+      } catch (error) {
+        await this.removeSegmentFiles(built.map((s) => s.postings.name));
+        throw error;
+      }
+      const kept = set.segments.map((segment) => {
+        const hit = [...removed].filter((id) => set.locations.get(id)?.segment === segment);
+        return hit.length > 0 ? withDeletions(segment.stored, hit, segment.deleted) : segment;
+      });
+      await this.commit([...kept.filter((s) => liveCount(s) > 0), ...built.map((s) => withDeletions(s, []))]);
+      if (this.autoMerge) await this.mergeNow(false);
+      return this.info();
+    });
+  }
+
+  /** Compacts small segments and drops deleted documents (all that the policy allows, now). */
+  merge(options: { force?: boolean } = {}): Promise<MergeReport> {
+    return this.exclusive(() => this.mergeNow(options.force ?? true));
+  }
+
+  /** Waits for running writes and stops the workers. Queries keep working on the last snapshot. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writing.catch(() => undefined);
+    await this.pool.close();
+  }
+
+  private async mergeNow(force: boolean): Promise<MergeReport> {
+    const set = this.handle.current;
+    const groups = selectMerges(this.info().segments, this.mergePolicy, force);
+    if (groups.length === 0) return { merged: [], segmentsBefore: set.segments.length, segmentsAfter: set.segments.length };
+    const byName = new Map(set.segments.map((s) => [s.stored.postings.name, s]));
+    const jobs = groups.map(async (group) => {
+      const docs: TextDocument[] = [];
+      for (const name of group) {
+        const segment = byName.get(name)!;
+        const stored = await readAllStoredDocuments(this.directory, name);
+        stored.forEach((doc, ordinal) => {
+          if (!segment.deleted?.[ordinal]) docs.push(doc);
+        });
+      }
+      return docs.length > 0 ? this.pool.build(this.directory, this.newSegmentName(), docs) : null;
+    });
+    const settled = await Promise.allSettled(jobs);
+    const failure = settled.find((r) => r.status === 'rejected');
+    const merged = settled.flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value] : []));
+    if (failure) {
+      await this.removeSegmentFiles(merged.map((s) => s.postings.name));
+      throw (failure as PromiseRejectedResult).reason;
+    }
+    const replaced = new Set(groups.flat());
+    const segments = [...set.segments.filter((s) => !replaced.has(s.stored.postings.name)), ...merged.map((s) => withDeletions(s, []))];
+    await this.commit(segments);
+    return { merged: groups, segmentsBefore: set.segments.length, segmentsAfter: segments.length };
+  }
+
+  /** Writes the next generation's manifest, swaps it in, and removes files no longer needed. */
+  private async commit(segments: LiveSegment[]): Promise<void> {
+    const previous = this.handle.current;
+    const next = makeSegmentSet(previous.generation + 1, segments);
+    const manifest: Manifest = {
+      format: MANIFEST_FORMAT,
+      generation: next.generation,
+      nextSegmentNumber: this.nextSegmentNumber,
+      maxTextChars: this.maxTextChars,
+      segments: segments.map((s) => ({ name: s.stored.postings.name, docIds: Array.from(s.stored.postings.docIds), deletedIds: deletedIds(s) })),
+    };
+    await writeManifest(this.directory, manifest);
+    this.handle.swap(next);
+    // The previous generation's files stay one more generation: queries may still read its documents.
+    const keep = new Set([...next.segments, ...previous.segments].map((s) => s.stored.postings.name));
+    await this.removeUnreferencedFiles(keep, false);
+  }
+
+  private async removeUnreferencedFiles(keep: ReadonlySet<string>, includeTemporary: boolean): Promise<void> {
+    for (const file of await readdir(this.directory)) {
+      const match = SEGMENT_FILE.exec(file);
+      const stale = match ? !keep.has(match[1]) : includeTemporary && file.endsWith('.tmp');
+      if (stale) await rm(join(this.directory, file), { force: true });
+    }
+  }
+
+  private async removeSegmentFiles(names: readonly string[]): Promise<void> {
+    for (const name of names) {
+      await rm(join(this.directory, `${name}.segment.json`), { force: true });
+      await rm(join(this.directory, `${name}.docs.jsonl`), { force: true });
+    }
+  }
+
+  private newSegmentName(): string {
+    return `seg-${String(this.nextSegmentNumber++).padStart(6, '0')}`;
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new TextIndexError('the text index is closed'));
+    const run = this.writing.then(work, work);
+    this.writing = run.catch(() => undefined);
+    return run;
+  }
+}

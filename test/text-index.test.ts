@@ -1,0 +1,264 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import lunr from 'lunr';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildLunrSegment } from '../indexer/text-index/lunr-segment.ts';
+import { SegmentBuilderPool } from '../indexer/text-index/segment-builder-pool.ts';
+import { syntheticCorpus } from '../indexer/text-index/synthetic-documents.ts';
+import { TextIndex, type TextIndexOptions } from '../indexer/text-index/text-index.ts';
+import type { TextDocument } from '../indexer/text-index/document.ts';
+import type { SearchResult } from '../indexer/text-index/search.ts';
+
+const directories: string[] = [];
+const indexes: TextIndex[] = [];
+afterEach(async () => {
+  await Promise.all(indexes.splice(0).map((index) => index.close()));
+  await Promise.all(directories.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'lse-text-index-'));
+  directories.push(dir);
+  return dir;
+}
+
+async function openIndex(dir: string, options: TextIndexOptions = {}): Promise<TextIndex> {
+  const index = await TextIndex.open(dir, { workers: 0, autoMerge: false, ...options });
+  indexes.push(index);
+  return index;
+}
+
+const corpus = syntheticCorpus({ count: 300, seed: 7, wordsPerPage: 120, vocabularySize: 1_500 });
+const docs = corpus.documents;
+const [w0, w1, w2] = corpus.topicWords[3];
+const common = corpus.vocabulary[5];
+const QUERIES = [w0, `${w0} ${w1}`, `${w1} ${w2} ${common}`, `+${w0} ${w2}`, `${w0} -${w1}`, `title:${w0} ${w2}`, `${corpus.vocabulary[40]} ${corpus.vocabulary[90]}`];
+
+/** Every hit with its score, for one query (all pages). */
+function allHits(index: TextIndex, query: string, mode: 'all' | 'any' = 'any'): Array<[number, number]> {
+  return index.search(query, { limit: 1_000, mode }).hits.map((hit) => [hit.id, hit.score]);
+}
+
+function expectSameHits(actual: Array<[number, number]>, expected: Array<[number, number]>) {
+  expect(actual.length).toBe(expected.length);
+  const expectedScores = new Map(expected);
+  for (const [id, score] of actual) {
+    expect(expectedScores.has(id), `page ${id} is not an expected hit`).toBe(true);
+    expect(score).toBeCloseTo(expectedScores.get(id)!, 9);
+  }
+  // Same order, up to ties.
+  for (let i = 1; i < actual.length; i++) expect(actual[i - 1][1]).toBeGreaterThanOrEqual(actual[i][1] - 1e-12);
+}
+
+describe('text index: building and querying', () => {
+  it('finds pages by title, headings, body and URL words, title first', async () => {
+    const index = await openIndex(await tempDir());
+    await index.rebuild([
+      { id: 1, url: 'https://astro.example.org/clubs/star-party', host: 'astro.example.org', title: 'Telescopes for beginners', headings: [], text: 'A guide.' },
+      { id: 2, url: 'https://astro.example.org/b', host: 'astro.example.org', title: 'A guide', headings: [], text: 'We talk about telescopes and other things here.' },
+      { id: 3, url: 'https://astro.example.org/c', host: 'astro.example.org', title: 'Other', headings: ['Choosing telescopes'], text: 'Nothing.' },
+      { id: 4, url: 'https://astro.example.org/d', host: 'astro.example.org', title: 'Cooking', headings: [], text: 'Sourdough bread.' },
+    ]);
+    const result = index.search('telescope');
+    expect(result.hits.map((h) => h.id)).toEqual([1, 3, 2]);
+    expect(result.total).toBe(3);
+    expect(result.hits[0].matchedTerms).toEqual(['telescop']);
+    expect(index.search('star party').hits.map((h) => h.id)).toEqual([1]);
+    expect(index.search('"star party"').hits.map((h) => h.id)).toEqual([1]);
+    expect(index.search('bread -sourdough').total).toBe(0);
+    expect(index.search('the telescopes').total).toBe(3);
+  });
+
+  it('gives exactly the scores of one lunr index over the same pages when split into many segments', async () => {
+    const index = await openIndex(await tempDir(), { maxSegmentDocs: 37 });
+    await index.rebuild(docs);
+    expect(index.info().segments.length).toBe(Math.ceil(docs.length / 37));
+    const single = lunr.Index.load(buildLunrSegment(docs).lunr as unknown as object);
+    for (const query of QUERIES) {
+      const oracle = single.search(query).map((r) => [Number(r.ref), r.score] as [number, number]);
+      expect(oracle.length, query).toBeGreaterThan(0);
+      expectSameHits(allHits(index, query), oracle);
+    }
+    // "all" mode is lunr with every word required.
+    expectSameHits(
+      allHits(index, `${w0} ${w2}`, 'all'),
+      single.search(`+${w0} +${w2}`).map((r) => [Number(r.ref), r.score]),
+    );
+  });
+
+  it('ranks the same with one segment and with many (global statistics)', async () => {
+    const one = await openIndex(await tempDir(), { maxSegmentDocs: 10_000 });
+    const many = await openIndex(await tempDir(), { maxSegmentDocs: 23 });
+    await one.rebuild(docs);
+    await many.rebuild(docs);
+    for (const query of QUERIES) expect(many.search(query, { limit: 50 }).hits).toEqual(one.search(query, { limit: 50 }).hits);
+  });
+
+  it('paginates: pages are slices of the full ranking and the total does not change', async () => {
+    const index = await openIndex(await tempDir(), { maxSegmentDocs: 50 });
+    await index.rebuild(docs);
+    const full = index.search(common, { limit: 1_000, mode: 'any' });
+    expect(full.total).toBeGreaterThan(40);
+    for (const [offset, limit] of [[0, 10], [10, 10], [35, 7], [full.total - 3, 10], [full.total + 5, 10]]) {
+      const page = index.search(common, { offset, limit, mode: 'any' });
+      expect(page.total).toBe(full.total);
+      expect(page.hits).toEqual(full.hits.slice(offset, offset + limit));
+    }
+    expect(index.search(common, { limit: 0 }).hits).toEqual([]);
+  });
+});
+
+describe('text index: persistence', () => {
+  it('reloads the saved segments on open instead of rebuilding', async () => {
+    const dir = await tempDir();
+    const first = await openIndex(dir, { maxSegmentDocs: 64 });
+    await first.rebuild(docs);
+    await first.update({ remove: [docs[0].id, docs[100].id] });
+    const before = QUERIES.map((q) => first.search(q, { limit: 20 }));
+    const info = first.info();
+    await first.close();
+    const files = await readdir(join(dir, 'index'));
+    expect(files).toContain('manifest.json');
+    expect(files.filter((f) => f.endsWith('.segment.json'))).toHaveLength(info.segments.length);
+    const manifest = JSON.parse(await readFile(join(dir, 'index', 'manifest.json'), 'utf8'));
+    expect(manifest.generation).toBe(info.generation);
+
+    const second = await openIndex(dir, { maxSegmentDocs: 64 });
+    expect(second.info()).toEqual(info);
+    expect(QUERIES.map((q) => second.search(q, { limit: 20 }))).toEqual(before);
+    const stored = await second.documents([docs[5].id, docs[0].id]);
+    expect(stored.get(docs[5].id)).toEqual(docs[5]);
+    expect(stored.has(docs[0].id)).toBe(false);
+  });
+
+  it('lunr JSON in a segment file loads with plain lunr', async () => {
+    const dir = await tempDir();
+    const index = await openIndex(dir, { maxSegmentDocs: 1_000 });
+    await index.rebuild(docs.slice(0, 30));
+    const name = index.info().segments[0].name;
+    const file = JSON.parse(await readFile(join(dir, 'index', `${name}.segment.json`), 'utf8'));
+    const plain = lunr.Index.load(file.lunr);
+    expect(plain.search(docs[0].title.split(' ')[1]).length).toBeGreaterThan(0);
+  });
+
+  it('starts empty without a manifest and refuses a corrupt one', async () => {
+    const dir = await tempDir();
+    const empty = await openIndex(dir);
+    expect(empty.info()).toEqual({ generation: 0, documentCount: 0, segments: [] });
+    expect(empty.search('anything').total).toBe(0);
+    await empty.close();
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(join(dir, 'index', 'manifest.json'), '{"format":"lse-text-manifest/1"}');
+    await expect(TextIndex.open(dir, { workers: 0 })).rejects.toThrow(/not a valid manifest/);
+  });
+});
+
+describe('text index: updates, deletions and merges', () => {
+  async function fresh(pages: TextDocument[]): Promise<TextIndex> {
+    const index = await openIndex(await tempDir(), { maxSegmentDocs: 40 });
+    await index.rebuild(pages);
+    return index;
+  }
+
+  it('re-indexes changed pages into a new small segment and filters deleted ones', async () => {
+    const index = await openIndex(await tempDir(), { maxSegmentDocs: 40 });
+    await index.rebuild(docs);
+    const segmentsBefore = index.info().segments.map((s) => s.name);
+    const changed = { ...docs[10], title: 'Zyzzyva observatory', text: `${docs[10].text} zyzzyva` };
+    const removed = [docs[20].id, docs[21].id];
+    await index.update({ upsert: [changed], remove: removed });
+    const info = index.info();
+    expect(info.segments.slice(0, segmentsBefore.length).map((s) => s.name)).toEqual(segmentsBefore);
+    expect(info.segments.at(-1)!.docCount).toBe(1);
+    expect(info.documentCount).toBe(docs.length - 2);
+    expect(index.search('zyzzyva').hits.map((h) => h.id)).toEqual([docs[10].id]);
+
+    // Same scores as an index built from scratch over the live pages.
+    const live = docs.filter((d) => !removed.includes(d.id)).map((d) => (d.id === changed.id ? changed : d));
+    const rebuilt = await fresh(live);
+    for (const query of [...QUERIES, 'zyzzyva observatory']) expectSameHits(allHits(index, query), allHits(rebuilt, query));
+  });
+
+  it('merges small segments, drops deleted pages and keeps the ranking', async () => {
+    const dir = await tempDir();
+    const index = await openIndex(dir, { maxSegmentDocs: 40 });
+    await index.rebuild(docs.slice(0, 100));
+    for (let i = 100; i < 160; i += 10) await index.update({ upsert: docs.slice(i, i + 10), remove: [docs[i - 50].id] });
+    const before = index.info();
+    expect(before.segments.length).toBe(3 + 6);
+    const ranking = QUERIES.map((q) => allHits(index, q));
+    const report = await index.merge();
+    const after = index.info();
+    expect(report.merged.length).toBeGreaterThan(0);
+    expect(after.segments.length).toBeLessThan(before.segments.length);
+    expect(after.segments.every((s) => s.docCount === s.liveCount)).toBe(true);
+    expect(after.documentCount).toBe(before.documentCount);
+    QUERIES.forEach((q, i) => expectSameHits(allHits(index, q), ranking[i]));
+    // The merged-away segments' files go once no generation in use refers to them.
+    await index.update({ remove: [docs[1].id] });
+    const files = await readdir(join(dir, 'index'));
+    const names = new Set(files.filter((f) => f.endsWith('.segment.json')).map((f) => f.replace('.segment.json', '')));
+    expect(names.size).toBeLessThanOrEqual(after.segments.length + 1);
+  });
+
+  it('merges automatically when small segments pile up', async () => {
+    const index = await openIndex(await tempDir(), { maxSegmentDocs: 40, autoMerge: true, mergePolicy: { segmentsPerTier: 3 } });
+    for (let i = 0; i < 60; i += 10) await index.update({ upsert: docs.slice(i, i + 10) });
+    expect(index.info().segments.length).toBeLessThanOrEqual(3);
+    expect(index.info().documentCount).toBe(60);
+  });
+
+  it('a duplicate id in a rebuild keeps the last version', async () => {
+    const index = await openIndex(await tempDir(), { maxSegmentDocs: 3 });
+    const later = { ...docs[0], title: 'quokka' };
+    await index.rebuild([...docs.slice(0, 5), later]);
+    expect(index.info().documentCount).toBe(5);
+    expect(index.search('quokka').hits.map((h) => h.id)).toEqual([docs[0].id]);
+    expect(index.search(docs[0].title).hits.map((h) => h.id)).not.toContain(-1);
+  });
+});
+
+describe('text index: concurrency and workers', () => {
+  it('keeps answering from a consistent generation while a rebuild runs, then swaps', async () => {
+    const index = await openIndex(await tempDir(), { maxSegmentDocs: 30, workers: 2 });
+    const a = docs.slice(0, 150);
+    const b = docs.slice(150);
+    await index.rebuild(a);
+    const snapshot = index.handle.current;
+    const query = common;
+    const fromA = index.search(query, { limit: 1_000, mode: 'any' });
+    const results: SearchResult[] = [];
+    let done = false;
+    const rebuilding = index.rebuild(b).then(() => (done = true));
+    while (!done) {
+      results.push(index.search(query, { limit: 1_000, mode: 'any' }));
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await rebuilding;
+    const fromB = index.search(query, { limit: 1_000, mode: 'any' });
+    expect(fromB.generation).toBe(fromA.generation + 1);
+    expect(results.length).toBeGreaterThan(1);
+    for (const result of results) expect(result.hits).toEqual(result.generation === fromA.generation ? fromA.hits : fromB.hits);
+    // A snapshot taken before the swap is untouched by it.
+    expect(index.handle.current).not.toBe(snapshot);
+    expect(snapshot.documentCount).toBe(150);
+  });
+
+  it('worker-built segments are byte for byte the main-thread ones', async () => {
+    const [dirA, dirB] = [await tempDir(), await tempDir()];
+    const workers = new SegmentBuilderPool(2);
+    const inline = new SegmentBuilderPool(0);
+    try {
+      const [fromWorker] = await Promise.all([workers.build(dirA, 'seg-000001', docs.slice(0, 60)), workers.build(dirA, 'seg-000002', docs.slice(60, 90))]);
+      const fromMain = await inline.build(dirB, 'seg-000001', docs.slice(0, 60));
+      expect(fromWorker).toEqual(fromMain);
+      for (const file of ['seg-000001.segment.json', 'seg-000001.docs.jsonl']) {
+        expect(await readFile(join(dirA, file), 'utf8')).toBe(await readFile(join(dirB, file), 'utf8'));
+      }
+    } finally {
+      await workers.close();
+      await inline.close();
+    }
+  });
+});
