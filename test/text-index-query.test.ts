@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { QuerySyntaxError } from '../indexer/text-index/errors.ts';
+import { selectMerges } from '../indexer/text-index/merge-policy.ts';
+import { parseUserQuery, relaxQuery } from '../indexer/text-index/query-parser.ts';
+import { escapeHtml, snippet } from '../indexer/text-index/snippet.ts';
+import { isIndexablePage, pageToDocument } from '../indexer/text-index/store-adapter.ts';
+import { urlWords } from '../indexer/text-index/document.ts';
+import type { PageRecord } from '../indexer/store/crawl-store.ts';
+
+describe('query parsing', () => {
+  it('requires every plain word in "all" mode and none in "any" mode', () => {
+    const all = parseUserQuery('Astronomy telescopes');
+    expect(all.clauses.map((c) => c.kind === 'term' && [c.terms, c.presence])).toEqual([
+      [['astronomi'], 'required'],
+      [['telescop'], 'required'],
+    ]);
+    expect(relaxQuery(all).clauses.every((c) => c.presence === 'optional')).toBe(true);
+    expect(parseUserQuery('astronomy telescopes', 'any').clauses.every((c) => c.presence === 'optional')).toBe(true);
+  });
+
+  it('keeps lunr operators, drops stop words and splits on punctuation', () => {
+    const parsed = parseUserQuery("the +comet -moon title:galileo's tele* orbit~1 star^4");
+    const summary = parsed.clauses.map((c) => (c.kind === 'term' ? `${c.presence}:${c.terms.join('|')}:${c.fields.length}:${c.boost}:${c.pattern}` : 'phrase'));
+    expect(summary).toEqual([
+      'required:comet:4:1:false',
+      'prohibited:moon:4:1:false',
+      'required:galileo:1:1:false',
+      'required:s:4:1:false',
+      'required:tele*:4:1:true',
+      'required:orbit:4:1:true',
+      'required:star:4:4:false',
+    ]);
+    // Excluding a plain word stays an exclusion after relaxing.
+    expect(relaxQuery(parsed).clauses[1].presence).toBe('prohibited');
+  });
+
+  it('reads quoted text as a phrase with stop-word gaps, and -"…" as an excluded phrase', () => {
+    const parsed = parseUserQuery('"university of chicago" -"star party" "telescopes"');
+    expect(parsed.clauses).toEqual([
+      { kind: 'phrase', words: [{ term: 'univers', offset: 0 }, { term: 'chicago', offset: 2 }], fields: [0, 1, 2, 3], presence: 'required' },
+      { kind: 'phrase', words: [{ term: 'star', offset: 0 }, { term: 'parti', offset: 1 }], fields: [0, 1, 2, 3], presence: 'prohibited' },
+      { kind: 'term', terms: ['telescop'], pattern: false, fields: [0, 1, 2, 3], boost: 1, presence: 'required', defaulted: false },
+    ]);
+    // An unbalanced quote is ignored rather than an error.
+    expect(parseUserQuery('"comet tail').clauses).toHaveLength(2);
+  });
+
+  it.each([
+    ['', /empty query/],
+    ['   \t ', /empty query/],
+    ['foo:bar', /unrecognised field 'foo'/],
+    ['title:', /expecting term/],
+    ['-moon -"star party"', /only excludes/],
+    ['comet^x', /boost/],
+    ['comet~x', /edit distance/],
+  ])('rejects %j with a QuerySyntaxError', (query, message) => {
+    expect(() => parseUserQuery(query)).toThrow(QuerySyntaxError);
+    expect(() => parseUserQuery(query)).toThrow(message);
+  });
+
+  it('a query of stop words only is valid and looks for nothing', () => {
+    expect(parseUserQuery('the and of').clauses).toEqual([]);
+  });
+});
+
+describe('snippets', () => {
+  const text =
+    'The history of the college goes back to 1850. ' +
+    'Many unrelated sentences follow here, about buildings, lawns, dining halls and the weather in winter. '.repeat(3) +
+    'Our observatory houses two large telescopes used for astronomy classes every clear night. ' +
+    'More filler text about parking, libraries and the registrar closes the page. '.repeat(3);
+
+  it('picks the passage with the most query terms and marks stemmed matches', () => {
+    const result = snippet(text, ['telescope', 'astronomy']);
+    expect(result).toContain('<mark>telescopes</mark>');
+    expect(result).toContain('<mark>astronomy</mark>');
+    const visible = result.replace(/<\/?mark>/g, '');
+    expect(visible.length).toBeGreaterThanOrEqual(150);
+    expect(visible.length).toBeLessThanOrEqual(250);
+    expect(visible.startsWith('… ')).toBe(true);
+  });
+
+  it('accepts index terms (stems) as well as words', () => {
+    expect(snippet(text, ['telescop'])).toContain('<mark>telescopes</mark>');
+  });
+
+  it('escapes hostile page text and never emits page markup', () => {
+    const hostile = 'Before <script>alert("x")</script> the <b>telescope</b> & <img src=x onerror=alert(1)> after';
+    const result = snippet(hostile, ['telescope', 'script']);
+    expect(result).not.toMatch(/<(?!\/?mark>)/);
+    expect(result).toContain('&lt;<mark>script</mark>&gt;');
+    expect(result).toContain('&lt;b&gt;<mark>telescope</mark>&lt;/b&gt; &amp; &lt;img src=x onerror=alert(1)&gt;');
+    expect(escapeHtml(`<>&"'`)).toBe('&lt;&gt;&amp;&quot;&#39;');
+  });
+
+  it('falls back to the beginning of the page when nothing matches', () => {
+    const result = snippet(text, ['zebra']);
+    expect(result.startsWith('The history of the college')).toBe(true);
+    expect(result.endsWith(' …')).toBe(true);
+    expect(result).not.toContain('<mark>');
+    expect(snippet('', ['zebra'])).toBe('');
+  });
+});
+
+describe('merge policy', () => {
+  const options = { maxSegmentDocs: 100, segmentsPerTier: 3, maxDeletedShare: 0.25 };
+  const seg = (name: string, docCount: number, liveCount = docCount) => ({ name, docCount, liveCount });
+
+  it('waits until small segments exceed the tier, then packs the smallest first', () => {
+    expect(selectMerges([seg('a', 100), seg('b', 10), seg('c', 20), seg('d', 30)], options)).toEqual([]);
+    expect(selectMerges([seg('a', 100), seg('b', 10), seg('c', 20), seg('d', 30), seg('e', 45)], options)).toEqual([['b', 'c', 'd']]);
+  });
+
+  it('rewrites a segment with too many deletions and drops empty ones', () => {
+    expect(selectMerges([seg('a', 100, 60), seg('b', 100)], options)).toEqual([['a']]);
+    expect(selectMerges([seg('a', 100, 0), seg('b', 100)], options)).toEqual([['a']]);
+  });
+
+  it('a forced merge packs everything small and cleans every deletion', () => {
+    // b + a would exceed 100 live pages: b stays (nothing to gain alone), a is rewritten.
+    expect(selectMerges([seg('a', 100, 99), seg('b', 10), seg('c', 95)], options, true)).toEqual([['a']]);
+    expect(selectMerges([seg('a', 100, 80), seg('b', 10), seg('c', 95)], options, true)).toEqual([['b', 'a']]);
+  });
+});
+
+describe('store adapter and URL words', () => {
+  const page = (patch: Partial<PageRecord>): PageRecord => ({
+    url: 'https://www.astro-club.org/events/star-party.html',
+    host: 'www.astro-club.org',
+    role: 'local',
+    state: 'fetched',
+    status: 200,
+    fetchedAt: 0,
+    depth: 0,
+    visits: 1,
+    changes: 0,
+    title: 'Star party',
+    headings: ['When'],
+    text: 'Bring a telescope.',
+    ...patch,
+  });
+
+  it('indexes local fetched pages only, not noindex or duplicate ones', () => {
+    expect(isIndexablePage(page({}))).toBe(true);
+    expect(isIndexablePage(page({ state: 'not-modified' }))).toBe(true);
+    expect(isIndexablePage(page({ role: 'global' }))).toBe(false);
+    expect(isIndexablePage(page({ state: 'error' }))).toBe(false);
+    expect(isIndexablePage(page({ noindex: true }))).toBe(false);
+    expect(isIndexablePage(page({ duplicateOf: 3 }))).toBe(false);
+    expect(pageToDocument(7, page({ title: undefined, headings: undefined }))).toEqual({
+      id: 7, url: page({}).url, host: 'www.astro-club.org', title: '', headings: [], text: 'Bring a telescope.',
+    });
+  });
+
+  it('splits a URL into host and path words without scheme and file-type noise', () => {
+    expect(urlWords('https://www.astro-club.org/events/star-party.html')).toBe('astro club org events star party');
+    expect(urlWords('not a url/with-words')).toBe('not a url with words');
+  });
+});
