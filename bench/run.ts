@@ -1,0 +1,132 @@
+/**
+ * Benchmark runner (`npm run bench [-- FILTER…]`). Each suite is a `*.bench.ts` file exporting an
+ * async function that takes a {@link BenchContext} and prints figures; nothing is asserted.
+ *
+ *   npm run bench                          every suite
+ *   npm run bench -- pagerank              suites whose name contains "pagerank"
+ *   npm run bench -- estimation/warm       only the cases of "estimation" whose name contains "warm"
+ *   npm run bench -- --list                the suites and what they measure
+ *
+ * New suites (crawler, search, …) are added to {@link SUITES}.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface Timing<T> {
+  /** Median and fastest of the timed runs, seconds. */
+  median: number;
+  min: number;
+  runs: number;
+  /** What the last timed run returned. */
+  result: T;
+}
+
+export interface BenchContext {
+  /** `../shared/data` beside the clone, or undefined when it is absent. */
+  readonly sharedDataDir: string | undefined;
+  /** Whether a case of this suite was asked for (no case filter: every case). */
+  wants(caseName: string): boolean;
+  /** Runs `work` `warmup` times untimed, then `runs` times timed (awaiting promises). */
+  time<T>(work: () => T | Promise<T>, options?: { runs?: number; warmup?: number }): Promise<Timing<T>>;
+  /** Prints a heading for a case. */
+  heading(title: string): void;
+  /** Prints rows as aligned columns (first row = header). */
+  table(rows: ReadonlyArray<ReadonlyArray<string | number>>): void;
+  note(text: string): void;
+}
+
+type Suite = (bench: BenchContext) => Promise<void>;
+
+interface SuiteEntry {
+  load: () => Promise<Suite>;
+  about: string;
+}
+
+const SUITES: Record<string, SuiteEntry> = {
+  pagerank: {
+    load: async () => (await import('./pagerank.bench.ts')).pageRankBenchmarks,
+    about: 'PageRank of notredame: power iteration vs pageRankFast (time, iterations, edges/s, error, RSS)',
+  },
+  estimation: {
+    load: async () => (await import('./estimation.bench.ts')).estimationBenchmarks,
+    about: 'FindGlobalPR warm vs cold starts, where its time goes, SC-Select alone, the four-selector experiment',
+  },
+};
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+function findSharedData(): string | undefined {
+  const dir = resolve(repoRoot, '..', 'shared', 'data');
+  return existsSync(join(dir, 'graphs')) ? dir : undefined;
+}
+
+/** Formats a number for a table: integers with separators, others to 4 significant digits. */
+function formatFigure(value: string | number): string {
+  if (typeof value === 'string') return value;
+  if (!Number.isFinite(value)) return String(value);
+  if (Number.isInteger(value)) return value.toLocaleString('en-US');
+  const magnitude = Math.abs(value);
+  if (magnitude !== 0 && (magnitude < 1e-3 || magnitude >= 1e7)) return value.toExponential(3);
+  return value.toPrecision(4);
+}
+
+function context(sharedDataDir: string | undefined, caseFilters: readonly string[]): BenchContext {
+  return {
+    sharedDataDir,
+    wants: (caseName) => caseFilters.length === 0 || caseFilters.some((filter) => caseName.includes(filter)),
+    async time(work, options = {}) {
+      const runs = options.runs ?? 5;
+      for (let w = 0; w < (options.warmup ?? 1); w++) await work();
+      const seconds: number[] = [];
+      let result!: Awaited<ReturnType<typeof work>>;
+      for (let r = 0; r < runs; r++) {
+        const started = performance.now();
+        result = await work();
+        seconds.push((performance.now() - started) / 1000);
+      }
+      seconds.sort((a, b) => a - b);
+      const middle = seconds.length >> 1;
+      const median = seconds.length % 2 === 1 ? seconds[middle] : (seconds[middle - 1] + seconds[middle]) / 2;
+      return { median, min: seconds[0], runs, result };
+    },
+    heading(title) {
+      console.log(`\n## ${title}`);
+    },
+    table(rows) {
+      const cells = rows.map((row) => row.map(formatFigure));
+      const widths = cells[0].map((_, c) => Math.max(...cells.map((row) => (row[c] ?? '').length)));
+      for (const row of cells) console.log('  ' + row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
+    },
+    note(text) {
+      console.log(`  ${text}`);
+    },
+  };
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  if (argv.includes('--list') || argv.includes('--help')) {
+    for (const [name, entry] of Object.entries(SUITES)) console.log(`${name.padEnd(12)} ${entry.about}`);
+    return;
+  }
+  const filters = argv.filter((arg) => !arg.startsWith('--'));
+  const chosen = Object.keys(SUITES).filter((name) => filters.length === 0 || filters.some((filter) => name.includes(filter.split('/')[0])));
+  if (chosen.length === 0) {
+    console.error(`no suite matches ${filters.join(' ')}; suites: ${Object.keys(SUITES).join(', ')}`);
+    process.exitCode = 2;
+    return;
+  }
+  const sharedDataDir = findSharedData();
+  console.log(`# benchmarks — node ${process.version}, ${new Date().toISOString()}`);
+  if (!sharedDataDir) console.log(`shared data not found at ${resolve(repoRoot, '..', 'shared', 'data')}: suites that need it print nothing`);
+  for (const name of chosen) {
+    const caseFilters = filters.filter((filter) => filter.startsWith(`${name}/`)).map((filter) => filter.slice(name.length + 1));
+    console.log(`\n# ${name}`);
+    const started = performance.now();
+    const suite = await SUITES[name].load();
+    await suite(context(sharedDataDir, caseFilters));
+    console.log(`\n(${name}: ${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  }
+}
+
+await main(process.argv.slice(2));
