@@ -25,9 +25,10 @@
  * fit in L2); SCC ordering with per-component solves and mass rescaling (fewer edge visits, but
  * Tarjan and the permutation cost more than they save); successive over-relaxation (diverges
  * above ω ≈ 1.1); Aitken extrapolation (unstable); Anderson acceleration of the sweeps (34 → 21
- * sweeps, but its bookkeeping made each sweep ~45 % dearer: ~5 % net, not worth the code); two
- * threads (a worker pool would halve a sweep, but the API is synchronous, callers mostly rank
- * small supergraphs, and another process on the second core makes it a loss).
+ * sweeps, but its bookkeeping made each sweep ~45 % dearer: ~5 % net, not worth the code).
+ * Not tried: two threads. A kept-alive worker could take half of each sweep (block Jacobi between
+ * the halves), but this API is synchronous, a worker under tsx starts in ~150 ms, and FindGlobalPR
+ * mostly ranks supergraphs of a few thousand pages where a sweep takes microseconds.
  */
 import type { LinkGraph } from './graph.ts';
 import { normaliseInPlace, resolvePageRankOptions, type PageRankOptions, type PageRankResult } from './pagerank.ts';
