@@ -31,6 +31,8 @@ export interface CrawlOptions {
   /** RankMass orderings stop when the guaranteed coverage reaches 1 − ε. */
   rankMassEpsilon?: number;
   rankMassWindow?: number;
+  /** MinHash resemblance above which local pages are near duplicates (default 0.9). */
+  nearDuplicateThreshold?: number;
   /** Focused crawling: a link is hot when its anchor text or URL contains one of these terms. */
   topicTerms?: readonly string[];
   signal?: AbortSignal;
@@ -96,7 +98,11 @@ export class Crawler {
     const now = options.now ?? Date.now;
     const started = performance.now();
     const scope = options.scope;
-    const recorder = new CrawlRecorder(store, { urlRules, roleOf: (url) => (scope.isLocal(url) ? 'local' : 'global') });
+    const recorder = new CrawlRecorder(store, {
+      urlRules,
+      roleOf: (url) => (scope.isLocal(url) ? 'local' : 'global'),
+      nearDuplicateThreshold: options.nearDuplicateThreshold,
+    });
     const ordering: CrawlOrdering = createOrdering(options.ordering, { window: options.rankMassWindow });
     const topic = (options.topicTerms ?? []).map((t) => t.toLowerCase()).filter(Boolean);
     // Every worker waits on the gate with this signal: one listener each is expected.
@@ -114,7 +120,7 @@ export class Crawler {
       depthOf.set(id, page.depth);
       byState[page.state] = (byState[page.state] ?? 0) + 1;
       hostPages.set(page.host, (hostPages.get(page.host) ?? 0) + 1);
-      if (page.fingerprint && page.duplicateOf === undefined) recorder.knowFingerprint(page.fingerprint, id);
+      if (page.duplicateOf === undefined) recorder.knowPage(id, page);
       if (page.duplicateOf !== undefined) duplicates++;
     }
     for await (const [id, links] of store.allLinks()) {

@@ -5,6 +5,7 @@
  * pages that were never stored, and that a resumed crawl simply fetches.
  */
 import type { ChangeRecord, CrawlStore, PageRecord, PageRole, StoredLink, WriteBatch } from '../indexer/store/crawl-store.ts';
+import { NearDuplicateIndex, resemblance, sketchText, type MinHashSketch } from './duplicates.ts';
 import type { PageOutcome } from './page-fetch.ts';
 import { normalizeUrl, type UrlRejection, type UrlRules } from './url.ts';
 
@@ -41,6 +42,8 @@ export interface RecorderOptions {
   roleOf: (url: string) => PageRole;
   /** Pages per commit (default 25). */
   batchPages?: number;
+  /** Local pages at least this similar (MinHash resemblance of word shingles) are near duplicates (default 0.9). */
+  nearDuplicateThreshold?: number;
 }
 
 const MAX_ANCHOR = 200;
@@ -49,6 +52,8 @@ export class CrawlRecorder {
   private batch: WriteBatch;
   private pagesInBatch = 0;
   private readonly fingerprints = new Map<string, number>();
+  private readonly nearIndex = new NearDuplicateIndex();
+  private readonly sketches = new Map<number, MinHashSketch>();
   readonly rejected: Partial<Record<UrlRejection, number>> = {};
 
   constructor(
@@ -58,9 +63,29 @@ export class CrawlRecorder {
     this.batch = store.batch();
   }
 
-  /** Remembers a stored page's fingerprint for exact-duplicate detection. */
-  knowFingerprint(fingerprint: string, id: number): void {
-    if (!this.fingerprints.has(fingerprint)) this.fingerprints.set(fingerprint, id);
+  /** Remembers a stored original page (not a duplicate) for duplicate detection. */
+  knowPage(id: number, page: PageRecord): void {
+    if (page.fingerprint && !this.fingerprints.has(page.fingerprint)) this.fingerprints.set(page.fingerprint, id);
+    if (page.role === 'local' && page.text) this.addSketch(id, page.text);
+  }
+
+  /** Near duplicates: the earliest stored local page whose shingles resemble this text enough. */
+  private nearDuplicateOf(id: number, text: string): number | undefined {
+    const sketch = sketchText(text);
+    const threshold = this.options.nearDuplicateThreshold ?? 0.9;
+    for (const other of this.nearIndex.candidates(sketch)) {
+      if (other !== id && resemblance(sketch, this.sketches.get(other)!) >= threshold) return other;
+    }
+    // Only originals join the index, so later pages are matched against them.
+    this.addSketch(id, text, sketch);
+    return undefined;
+  }
+
+  private addSketch(id: number, text: string, sketch?: MinHashSketch): void {
+    if (this.sketches.has(id)) return;
+    const computed = sketch ?? sketchText(text);
+    this.sketches.set(id, computed);
+    this.nearIndex.add(id, computed);
   }
 
   /** Writes of the caller that must commit together with the page records (frontier entries). */
@@ -97,8 +122,11 @@ export class CrawlRecorder {
         const pageRole = this.options.roleOf(outcome.finalUrl);
         const links = this.links(outcome, contentId, batch);
         const twin = this.fingerprints.get(outcome.fingerprint);
-        const duplicateOf = twin !== undefined && twin !== contentId ? twin : undefined;
-        if (duplicateOf === undefined) this.fingerprints.set(outcome.fingerprint, contentId);
+        let duplicateOf = twin !== undefined && twin !== contentId ? twin : undefined;
+        if (duplicateOf === undefined) {
+          this.fingerprints.set(outcome.fingerprint, contentId);
+          if (pageRole === 'local') duplicateOf = this.nearDuplicateOf(contentId, `${outcome.page.title}\n${outcome.page.text}`);
+        }
         const canonicalCheck = outcome.page.canonical ? normalizeUrl(outcome.page.canonical, this.options.urlRules) : undefined;
         const canonical = canonicalCheck?.ok && canonicalCheck.url !== outcome.finalUrl ? canonicalCheck.url : undefined;
         const record: PageRecord = {

@@ -3,7 +3,7 @@
  * re-checked (URL rules, robots, and the caller's scope), and one parse. Returns what happened
  * as a value; writing it to the store is the recorder's job.
  */
-import { createHash } from 'node:crypto';
+import { fingerprintHex, textFingerprint } from './duplicates.ts';
 import type { Fetcher, FetchResult, RedirectHop } from './fetcher.ts';
 import { parseHtml, type ParsedPage } from './html.ts';
 import type { RobotsPolicy } from './robots.ts';
@@ -55,12 +55,6 @@ export interface PageFetcherDeps {
   urlRules: UrlRules;
   /** Our product token for `<meta name=…>` and X-Robots-Tag lines addressed to us. */
   robotsAgent: string;
-}
-
-/** 64-bit fingerprint (hex) of text with case and whitespace normalised. */
-export function textFingerprint(text: string): string {
-  const normalised = text.toLowerCase().replace(/\s+/g, ' ').trim();
-  return createHash('sha256').update(normalised).digest('hex').slice(0, 16);
 }
 
 /**
@@ -145,7 +139,7 @@ export class PageFetcher {
       etag: result.headers.etag,
       lastModified: result.headers.lastModified,
       truncated: result.truncated,
-      fingerprint: textFingerprint(`${page.title}\n${page.text}`),
+      fingerprint: fingerprintHex(textFingerprint(`${page.title}\n${page.text}`)),
     };
   }
 }

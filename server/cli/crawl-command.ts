@@ -180,6 +180,7 @@ export async function crawlCommand(argv: string[]): Promise<number> {
       rankMassEpsilon: crawler.rankMassEpsilon,
       rankMassWindow: crawler.rankMassWindow,
       topicTerms: crawler.topic?.terms,
+      nearDuplicateThreshold: crawler.nearDuplicateThreshold,
       signal: controller.signal,
       onProgress: (p) =>
         progress.update(p.stored, `${p.pagesPerSecond.toFixed(0)} pages/s | frontier ${p.frontier} | hosts ${p.hosts} | errors ${p.errors}`),
