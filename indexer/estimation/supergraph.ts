@@ -137,7 +137,9 @@ export class Supergraph<K> {
     let c = 0;
     // Candidates in ascending key order, so that selectors' ties go to the lowest key (page id
     // offline, URL live) whatever order the pages were discovered in.
-    const entries = [...this.frontier].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const entries = [...this.frontier];
+    if (entries.length > 0 && typeof entries[0][0] === 'number') entries.sort((a, b) => (a[0] as number) - (b[0] as number));
+    else entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     for (const [key, linkers] of entries) {
       keys.push(key);
       total += linkers.length;
