@@ -4,6 +4,7 @@
 import { CliError } from './cli-error.ts';
 import { crawlCommand, crawlUsage } from './crawl-command.ts';
 import { demoWebCommand, demoWebUsage } from './demo-web-command.ts';
+import { estimateCommand, estimateUsage, ranksCommand, ranksUsage } from './estimate-command.ts';
 import { experimentCommand, experimentUsage } from './experiment-command.ts';
 
 interface Command {
@@ -22,6 +23,16 @@ const commands: Record<string, Command> = {
     summary: 'serve the built-in synthetic multi-host web on 127.0.0.1',
     usage: demoWebUsage,
     run: demoWebCommand,
+  },
+  estimate: {
+    summary: 'run an estimation round (FindGlobalPR) on a crawled data directory',
+    usage: estimateUsage,
+    run: estimateCommand,
+  },
+  ranks: {
+    summary: 'print each local page with its local PageRank and estimated global PageRank',
+    usage: ranksUsage,
+    run: ranksCommand,
   },
   experiment: {
     summary: 'estimate the global PageRank of a domain of a known web graph and measure the error',

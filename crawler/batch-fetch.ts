@@ -1,0 +1,108 @@
+/**
+ * Fetching a given list of URLs politely and storing them: what an estimation round asks of the
+ * crawler ("fetch these frontier pages, give me their links"). Same rules as the crawl loop:
+ * the host gate spaces requests per host, robots.txt takes its own slot, 429/503 back off and
+ * retry, every outcome goes through the recorder.
+ */
+import { setMaxListeners } from 'node:events';
+import type { CrawlStore } from '../indexer/store/crawl-store.ts';
+import { hostOf, type CrawlRecorder, type Recorded } from './crawl-recorder.ts';
+import type { PageFetcher, PageOutcome } from './page-fetch.ts';
+import type { PoliteGate } from './politeness.ts';
+import type { RobotsPolicy } from './robots.ts';
+
+export interface BatchFetchDeps {
+  store: CrawlStore;
+  pageFetcher: PageFetcher;
+  robots: RobotsPolicy;
+  gate: PoliteGate;
+  recorder: CrawlRecorder;
+}
+
+export interface BatchFetchOptions {
+  concurrency: number;
+  signal?: AbortSignal;
+  /** Where redirects may lead (`true` or the reason not to). Default: anywhere. */
+  mayFollow?: (url: string) => true | string;
+  now?: () => number;
+}
+
+const MAX_RETRIES = 3;
+
+/** Fetches and records every URL (ids must exist in the store); returns what was recorded per URL. */
+export async function fetchAndRecord(deps: BatchFetchDeps, urls: readonly string[], options: BatchFetchOptions): Promise<Map<string, Recorded>> {
+  const { store, pageFetcher, robots, gate, recorder } = deps;
+  const now = options.now ?? Date.now;
+  if (options.signal) setMaxListeners(Math.max(16, 2 * options.concurrency + 8), options.signal);
+  const results = new Map<string, Recorded>();
+  const queues = new Map<string, string[]>();
+  const retries = new Map<string, number>();
+  const enqueue = (url: string, front = false) => {
+    const host = hostOf(url);
+    let queue = queues.get(host);
+    if (!queue) queues.set(host, (queue = []));
+    if (front) queue.unshift(url);
+    else queue.push(url);
+    gate.add(host);
+  };
+  const ids = new Map<string, number>();
+  const idBatch = store.batch();
+  for (const url of new Set(urls)) {
+    ids.set(url, idBatch.idFor(url));
+    enqueue(url);
+  }
+  await idBatch.commit();
+
+  const fetchOne = async (url: string): Promise<void> => {
+    const host = hostOf(url);
+    const origin = new URL(url).origin;
+    if (!robots.peek(origin)) {
+      // robots.txt takes this politeness slot; the page goes back to the front of its queue.
+      await robots.entry(origin);
+      gate.setCrawlDelay(host, robots.crawlDelayMs(origin));
+      enqueue(url, true);
+      return;
+    }
+    const id = ids.get(url)!;
+    let outcome: PageOutcome;
+    try {
+      outcome = await pageFetcher.fetchPage(url, { mayFollow: options.mayFollow, signal: options.signal });
+    } catch (error) {
+      outcome = { kind: 'failed', url, redirects: [], error: 'network', message: (error as Error).message };
+    }
+    if (options.signal?.aborted) return;
+    if (outcome.kind === 'retry-later') {
+      const attempt = (retries.get(url) ?? 0) + 1;
+      retries.set(url, attempt);
+      gate.backOff(host, outcome.retryAfterMs);
+      if (attempt < MAX_RETRIES) return enqueue(url, true);
+      outcome = { kind: 'failed', url, redirects: [], error: 'retry-later', message: `HTTP ${outcome.status} ${MAX_RETRIES} times` };
+    }
+    const previous = await store.getPage(id);
+    results.set(url, recorder.record(outcome, { id, depth: previous?.depth ?? 0, role: 'global', previous, now: now() }));
+    await recorder.flush();
+  };
+
+  const worker = async () => {
+    for (;;) {
+      let host: string | null;
+      try {
+        host = await gate.acquire(options.signal);
+      } catch (error) {
+        if (options.signal?.aborted) return;
+        throw error;
+      }
+      if (host === null) return;
+      const url = queues.get(host)?.shift();
+      try {
+        if (url !== undefined) await fetchOne(url);
+      } finally {
+        gate.release(host);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, urls.length)) }, worker));
+  await recorder.flush(true);
+  options.signal?.throwIfAborted();
+  return results;
+}

@@ -1,0 +1,97 @@
+/**
+ * `lse estimate`: one estimation round on a crawled data directory; `lse ranks`: the result.
+ */
+import { parseScope } from '../../crawler/scope.ts';
+import { SELECTOR_NAMES } from '../../indexer/estimation/selectors.ts';
+import { CliError } from './cli-error.ts';
+import { fetchFlagOptions, fetchFlagOverrides, fetchFlagsUsage, settingsForDataDir } from './crawl-command.ts';
+import { createCrawlStack } from './crawl-setup.ts';
+import { numberFlag, parseFlags } from './flags.ts';
+import { createProgress } from './progress.ts';
+import { newRoundId, runEstimationRound } from '../jobs/estimation-round.ts';
+
+export const estimateUsage = `lse estimate [--selector sc] [--iterations 50] [--extra 2n | --per-iteration K] [fetch flags]
+
+  Runs one estimation round (FindGlobalPR) on the crawled local domain: each iteration the
+  selector picks frontier pages outside the domain, the crawler fetches them politely (with
+  per-pay-level-domain budgets), PageRank is recomputed; at the end the estimate of every local
+  page is stored as a new version, which the search ranking uses.
+
+  --selector NAME     ${SELECTOR_NAMES.join(', ')} (default sc)
+  --iterations T      iterations (default 50)
+  --extra E           extra pages in all: a count or a multiple of the domain size (default 2n)
+  --per-iteration K   or: pages per iteration
+${fetchFlagsUsage}`;
+
+export const ranksUsage = `lse ranks [--data DIR]
+
+  One line per local page: url, local PageRank, estimated global PageRank (latest round; the
+  local value when no round has run).`;
+
+export async function estimateCommand(argv: string[]): Promise<number> {
+  const flags = parseFlags(
+    argv,
+    { ...fetchFlagOptions, selector: { type: 'string' }, iterations: { type: 'string' }, extra: { type: 'string' }, 'per-iteration': { type: 'string' } },
+    'estimate',
+  );
+  const { settings, store } = await settingsForDataDir(flags, fetchFlagOverrides(flags));
+  const selector = flags.selector ?? settings.estimation.selector;
+  const iterations = numberFlag(flags.iterations, 'iterations') ?? settings.estimation.iterations;
+  const perIteration = numberFlag(flags['per-iteration'], 'per-iteration');
+  try {
+    if (!(SELECTOR_NAMES as readonly string[]).includes(selector)) throw new CliError(`--selector: unknown selector "${selector}"; choose from ${SELECTOR_NAMES.join(', ')}`);
+    if (!(Number.isInteger(iterations) && iterations >= 1)) throw new CliError('--iterations must be a positive integer');
+    if (perIteration !== undefined && !(Number.isInteger(perIteration) && perIteration >= 1)) throw new CliError('--per-iteration must be a positive integer');
+    if (settings.crawler.scope.length === 0) throw new CliError('lse estimate: this data directory has no crawl yet (run lse crawl first)');
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const stack = createCrawlStack(store, settings.crawler);
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  const progress = createProgress(iterations, 'estimate');
+  try {
+    const status = await runEstimationRound(
+      { store, stack, settings, scope: parseScope(settings.crawler.scope) },
+      newRoundId(),
+      { selector, iterations, extra: flags.extra, pagesPerIteration: perIteration },
+      { signal: controller.signal, onProgress: (s) => progress.update(s.iteration, `crawled ${s.crawled} | frontier ${s.frontier} | change ${s.change.toExponential(2)}`) },
+    );
+    progress.stop();
+    if (status.state !== 'done') {
+      process.stderr.write(`estimation round ${status.state}${status.error ? `: ${status.error}` : ''}\n`);
+      return status.state === 'cancelled' ? 130 : 1;
+    }
+    process.stdout.write(
+      `estimation round ${status.id} done: ${status.localPages} local pages, ${status.crawled} global pages crawled in ${status.iterations} iterations, ` +
+        `${((status.finishedAt! - status.startedAt) / 1000).toFixed(1)} s; estimate version ${status.version}\n`,
+    );
+    return 0;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    await stack.close();
+    await store.close();
+  }
+}
+
+export async function ranksCommand(argv: string[]): Promise<number> {
+  const flags = parseFlags(argv, { config: { type: 'string' }, data: { type: 'string' } }, 'ranks');
+  const { store } = await settingsForDataDir(flags, {});
+  try {
+    const estimate = await store.latestRanks('estimate');
+    const local = await store.latestRanks('local');
+    if (!local || !estimate) throw new CliError('lse ranks: no ranks yet: run lse estimate (or lse index) first', 1);
+    const localById = new Map<number, number>();
+    local.ids.forEach((id, i) => localById.set(id, local.values[i]));
+    const lines: string[] = [];
+    estimate.ids.forEach((id, i) => lines.push(`${store.urlOf(id)}\t${localById.get(id) ?? ''}\t${estimate.values[i]}`));
+    process.stdout.write(lines.join('\n') + '\n');
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * An estimation round on the live crawl (issue 5 §1): FindGlobalPR over the stored local domain,
+ * crawling the chosen frontier pages as global pages, recording every iteration in the store,
+ * and writing the new estimate (and the local PageRank) as new rank versions at the end.
+ */
+import type { Settings } from '../../config/schema.ts';
+import { CrawlRecorder } from '../../crawler/crawl-recorder.ts';
+import { CrawledPageSource, followedLinkUrls, PldBudget } from '../../crawler/crawled-page-source.ts';
+import type { Scope } from '../../crawler/scope.ts';
+import { extraPageCount, parseExtraPages } from '../../indexer/estimation/experiment.ts';
+import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
+import { createSelector } from '../../indexer/estimation/selectors.ts';
+import type { FetchedPage } from '../../indexer/estimation/supergraph.ts';
+import { l1Distance } from '../../indexer/metrics.ts';
+import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import type { CrawlStack } from '../cli/crawl-setup.ts';
+
+export type RoundState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+export interface RoundParameters {
+  selector: string;
+  iterations: number;
+  /** Total extra pages (`2n`, `500`), or pages per iteration. */
+  extra?: string;
+  pagesPerIteration?: number;
+}
+
+export interface RoundStatus {
+  id: string;
+  state: RoundState;
+  selector: string;
+  iteration: number;
+  iterations: number;
+  /** Global pages added to F so far. */
+  crawled: number;
+  frontier: number;
+  /** ‖f_i − f_{i−1}‖₁ on the local pages. */
+  change: number;
+  /** On the demo web, the L1 distance to the true global PageRank of the local pages. */
+  l1ToTruth?: number;
+  /** Per iteration, for charts. */
+  history: Array<{ iteration: number; crawled: number; change: number; l1ToTruth?: number; ms: number }>;
+  localPages: number;
+  extraPages: number;
+  startedAt: number;
+  finishedAt?: number;
+  error?: string;
+  /** The rank version written at the end. */
+  version?: number;
+}
+
+export interface LocalDomain {
+  /** Store ids and URLs of the local pages with known links, in id order. */
+  ids: Int32Array;
+  pages: Array<FetchedPage<string>>;
+}
+
+/** The local domain as FindGlobalPR's L: stored local pages whose links are known. */
+export async function loadLocalDomain(store: CrawlStore): Promise<LocalDomain> {
+  const ids: number[] = [];
+  const pages: Array<FetchedPage<string>> = [];
+  const linksOf = new Map<number, string[]>();
+  for await (const [id, links] of store.allLinks()) linksOf.set(id, followedLinkUrls(store, links));
+  for await (const [id, page] of store.pages()) {
+    if (page.role !== 'local' || !(page.state === 'fetched' || page.state === 'not-modified')) continue;
+    ids.push(id);
+    pages.push({ key: page.url, links: linksOf.get(id) ?? [] });
+  }
+  return { ids: Int32Array.from(ids), pages };
+}
+
+export interface RoundContext {
+  store: CrawlStore;
+  stack: CrawlStack;
+  settings: Settings;
+  scope: Scope;
+  /** The true global PageRank of these URLs (renormalised), when known (the demo web). */
+  truthOf?: (urls: readonly string[]) => Float64Array;
+}
+
+export interface RoundHooks {
+  signal?: AbortSignal;
+  onProgress?: (status: RoundStatus) => void;
+}
+
+export function newRoundId(): string {
+  return `round-${Date.now().toString(36)}-${Math.floor(Math.random() * 1296).toString(36).padStart(2, '0')}`;
+}
+
+export async function runEstimationRound(context: RoundContext, id: string, parameters: RoundParameters, hooks: RoundHooks = {}): Promise<RoundStatus> {
+  const { store, stack, settings, scope } = context;
+  const domain = await loadLocalDomain(store);
+  const n = domain.pages.length;
+  const iterations = parameters.iterations;
+  const extraPages =
+    parameters.pagesPerIteration !== undefined
+      ? parameters.pagesPerIteration * iterations
+      : extraPageCount(parseExtraPages(parameters.extra ?? settings.estimation.extra), n);
+  const status: RoundStatus = {
+    id,
+    state: 'running',
+    selector: parameters.selector,
+    iteration: 0,
+    iterations,
+    crawled: 0,
+    frontier: 0,
+    change: 0,
+    history: [],
+    localPages: n,
+    extraPages,
+    startedAt: Date.now(),
+  };
+  const save = async () => {
+    await store.batch().putJob(id, { kind: 'estimation-round', ...status }).commit();
+    hooks.onProgress?.(status);
+  };
+  await save();
+  try {
+    if (n === 0) throw new Error('the data directory has no local pages yet: crawl first');
+    const links: Array<[string, string]> = [];
+    for (const page of domain.pages) for (const to of Array.from(page.links)) links.push([page.key, to]);
+    const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: (url) => (scope.isLocal(url) ? 'local' : 'global') });
+    const source = new CrawledPageSource(
+      { store, pageFetcher: stack.pageFetcher, robots: stack.robots, gate: stack.gate, recorder },
+      {
+        concurrency: settings.crawler.concurrency,
+        budget: new PldBudget(links, { topCount: settings.crawler.pldTopCount, topBudget: settings.crawler.pldBudgetTop, restBudget: settings.crawler.pldBudgetRest }),
+      },
+    );
+    const truth = context.truthOf?.(domain.pages.map((p) => p.key));
+    let previous: Float64Array | undefined;
+    let local: Float64Array | undefined;
+    const result = await findGlobalPageRank({
+      localPages: domain.pages,
+      source,
+      selector: createSelector(parameters.selector, { seed: settings.estimation.seed }),
+      iterations,
+      extraPages,
+      pageRank: { alpha: settings.estimation.alpha, tolerance: settings.estimation.tolerance },
+      signal: hooks.signal,
+      onIteration: async ({ record, estimate }) => {
+        local ??= estimate;
+        status.iteration = record.iteration;
+        status.crawled = record.crawled;
+        status.frontier = record.frontier;
+        status.change = previous ? l1Distance(estimate, previous) : 0;
+        if (truth) status.l1ToTruth = l1Distance(estimate, truth);
+        status.history.push({ iteration: record.iteration, crawled: record.crawled, change: status.change, l1ToTruth: status.l1ToTruth, ms: Math.round(record.ms) });
+        previous = estimate;
+        await save();
+      },
+    });
+    const version = ((await store.latestRanks('estimate'))?.version ?? 0) + 1;
+    status.state = 'done';
+    status.finishedAt = Date.now();
+    status.version = version;
+    // The new estimate, the local PageRank it started from, and the round's end: one commit.
+    await store
+      .batch()
+      .putRanks({ name: 'estimate', version, ids: domain.ids, values: result.estimate, info: { round: id, selector: parameters.selector, crawled: status.crawled } })
+      .putRanks({ name: 'local', version, ids: domain.ids, values: local!, info: { round: id } })
+      .putJob(id, { kind: 'estimation-round', ...status })
+      .commit();
+    hooks.onProgress?.(status);
+    return status;
+  } catch (error) {
+    status.state = hooks.signal?.aborted ? 'cancelled' : 'failed';
+    status.finishedAt = Date.now();
+    if (!hooks.signal?.aborted) status.error = (error as Error).message;
+    await save();
+    return status;
+  }
+}
