@@ -12,6 +12,8 @@
  * `PoliteGate` adds the waiting: `acquire()` resolves with a host when one may start.
  */
 
+import { setMaxListeners } from 'node:events';
+
 export interface HostSchedulerOptions {
   readonly maxInFlightPerHost?: number;
   readonly defaultDelayMs?: number;
@@ -314,7 +316,7 @@ export class PoliteGate {
   readonly #clock: SchedulerClock;
   readonly #defaultBackOffMs: number;
   readonly #maxBackOffMs: number;
-  #wake = new AbortController();
+  #wake = wakeController();
 
   constructor(scheduler: HostScheduler, options: PoliteGateOptions = {}) {
     this.scheduler = scheduler;
@@ -383,9 +385,16 @@ export class PoliteGate {
 
   #notify(): void {
     const wake = this.#wake;
-    this.#wake = new AbortController();
+    this.#wake = wakeController();
     wake.abort();
   }
+}
+
+/** Every waiting worker listens on the wake signal: as many listeners as workers are expected. */
+function wakeController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
 
 function untilAborted(signal: AbortSignal): Promise<void> {

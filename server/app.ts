@@ -10,7 +10,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { MetricsRegistry } from './metrics.ts';
 import { registerSearchRoute } from './routes/search-route.ts';
-import type { SearchService } from './search-service.ts';
+import type { SearchService } from '../indexer/ranking/search-engine.ts';
 
 export const WEB_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'web');
 
@@ -38,7 +38,6 @@ const SECURITY_HEADERS: Record<string, string> = {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: 'info', redact: ['req.headers.authorization'] },
-    disableRequestLogging: false,
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } },
   });
   const metrics = options.metrics ?? new MetricsRegistry();

@@ -3,7 +3,9 @@
  */
 import { CliError } from './cli-error.ts';
 import { crawlCommand, crawlUsage } from './crawl-command.ts';
+import { demoCommand, demoUsage } from './demo-command.ts';
 import { demoWebCommand, demoWebUsage } from './demo-web-command.ts';
+import { indexCommand, indexUsage, serveCommand, serveUsage } from './serve-command.ts';
 import { estimateCommand, estimateUsage, ranksCommand, ranksUsage } from './estimate-command.ts';
 import { experimentCommand, experimentUsage } from './experiment-command.ts';
 
@@ -14,6 +16,21 @@ interface Command {
 }
 
 const commands: Record<string, Command> = {
+  demo: {
+    summary: 'the whole job on the built-in demo web: crawl, estimate, index, serve (npm start)',
+    usage: demoUsage,
+    run: demoCommand,
+  },
+  index: {
+    summary: 'build the text index (and local PageRank) of a data directory',
+    usage: indexUsage,
+    run: indexCommand,
+  },
+  serve: {
+    summary: 'serve the search page and API of a data directory',
+    usage: serveUsage,
+    run: serveCommand,
+  },
   crawl: {
     summary: 'crawl the local domain into a data directory (resumable)',
     usage: crawlUsage,
@@ -61,11 +78,6 @@ export async function main(argv: string[]): Promise<number> {
     const topic = rest[0];
     if (topic && commands[topic]) process.stdout.write(`${commands[topic].usage}\n`);
     else process.stdout.write(overview());
-    return 0;
-  }
-  if (name === 'demo') {
-    // `npm start` runs the demo once the crawler and the search page exist; until then it says what lse does.
-    process.stdout.write(overview());
     return 0;
   }
   const command = commands[name];

@@ -11,7 +11,7 @@ import { extraPageCount, parseExtraPages } from '../../indexer/estimation/experi
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
 import { createSelector } from '../../indexer/estimation/selectors.ts';
 import type { FetchedPage } from '../../indexer/estimation/supergraph.ts';
-import { l1Distance } from '../../indexer/metrics.ts';
+import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import type { CrawlStack } from '../cli/crawl-setup.ts';
 
@@ -74,13 +74,22 @@ export interface RoundContext {
   stack: CrawlStack;
   settings: Settings;
   scope: Scope;
-  /** The true global PageRank of these URLs (renormalised), when known (the demo web). */
+  /** The true global PageRank of these URLs when known (the demo web); NaN where a URL is unknown. */
   truthOf?: (urls: readonly string[]) => Float64Array;
 }
 
 export interface RoundHooks {
   signal?: AbortSignal;
   onProgress?: (status: RoundStatus) => void;
+}
+
+/** L1 distance to the truth on the pages whose truth is known, both renormalised there. */
+export function l1ToTruth(estimate: Float64Array, truth: Float64Array): number {
+  const known: number[] = [];
+  truth.forEach((value, i) => {
+    if (!Number.isNaN(value)) known.push(i);
+  });
+  return l1Distance(restrictAndNormalise(estimate, known), restrictAndNormalise(truth, known));
 }
 
 export function newRoundId(): string {
@@ -144,7 +153,7 @@ export async function runEstimationRound(context: RoundContext, id: string, para
         status.crawled = record.crawled;
         status.frontier = record.frontier;
         status.change = previous ? l1Distance(estimate, previous) : 0;
-        if (truth) status.l1ToTruth = l1Distance(estimate, truth);
+        if (truth) status.l1ToTruth = l1ToTruth(estimate, truth);
         status.history.push({ iteration: record.iteration, crawled: record.crawled, change: status.change, l1ToTruth: status.l1ToTruth, ms: Math.round(record.ms) });
         previous = estimate;
         await save();

@@ -1,6 +1,7 @@
 /** GET /api/search — parameters validated by JSON schema; user errors answer 400. */
 import type { FastifyInstance } from 'fastify';
-import { QueryError, RANK_MODES, type SearchRequest, type SearchService } from '../search-service.ts';
+import { RANK_MODES, type EngineQuery, type SearchService } from '../../indexer/ranking/search-engine.ts';
+import { QuerySyntaxError } from '../../indexer/text-index/errors.ts';
 
 const querySchema = {
   type: 'object',
@@ -16,12 +17,12 @@ const querySchema = {
 } as const;
 
 export function registerSearchRoute(app: FastifyInstance, search: SearchService): void {
-  app.get<{ Querystring: SearchRequest }>('/api/search', { schema: { querystring: querySchema } }, async (request, reply) => {
+  app.get<{ Querystring: EngineQuery }>('/api/search', { schema: { querystring: querySchema } }, async (request, reply) => {
     if (request.query.q.trim() === '') return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: 'the query is empty' });
     try {
       return await search.search(request.query);
     } catch (error) {
-      if (error instanceof QueryError) return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: error.message });
+      if (error instanceof QuerySyntaxError) return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: error.message });
       throw error;
     }
   });

@@ -1,0 +1,160 @@
+/**
+ * The search engine: text candidates from the text index, ordered by the blended ranking (or by
+ * text, global or local PageRank alone), with snippets. Rank vectors are swapped atomically when
+ * an estimation round finishes; queries in flight keep the snapshot they started with.
+ */
+import type { TextIndex } from '../text-index/text-index.ts';
+import { QuerySyntaxError } from '../text-index/errors.ts';
+import { snippet } from '../text-index/snippet.ts';
+import type { CrawlStore } from '../store/crawl-store.ts';
+import { blendScore, rankScale, type BlendMode, type RankScale } from './blend.ts';
+
+export const RANK_MODES = ['blend', 'text', 'global', 'local'] as const;
+export type RankMode = (typeof RANK_MODES)[number];
+
+/** What the search API needs: one call per query (user errors throw QuerySyntaxError). */
+export interface SearchService {
+  search(query: EngineQuery): Promise<EngineResult>;
+}
+
+export interface EngineQuery {
+  q: string;
+  page: number;
+  size: number;
+  rank: RankMode;
+  explain: boolean;
+}
+
+export interface EngineHit {
+  id: number;
+  url: string;
+  title: string;
+  snippet: string;
+  host: string;
+  score: number;
+  textScore: number;
+  globalPageRank: number;
+  localPageRank: number;
+  explain?: Record<string, number | string>;
+}
+
+export interface EngineResult {
+  query: string;
+  total: number;
+  page: number;
+  size: number;
+  tookMs: number;
+  hits: EngineHit[];
+}
+
+/** Rank values per page id: the latest estimate and the local PageRank. */
+export interface RankSnapshot {
+  version: number;
+  global: Map<number, number>;
+  local: Map<number, number>;
+  /** Scale of the global values (the blend's log scale). */
+  globalScale: RankScale;
+  localScale: RankScale;
+}
+
+export function rankSnapshot(version: number, ids: ArrayLike<number>, global: ArrayLike<number>, local: ArrayLike<number>): RankSnapshot {
+  const g = new Map<number, number>();
+  const l = new Map<number, number>();
+  for (let i = 0; i < ids.length; i++) {
+    g.set(ids[i], global[i]);
+    l.set(ids[i], local[i]);
+  }
+  return { version, global: g, local: l, globalScale: rankScale(global), localScale: rankScale(local) };
+}
+
+/** The latest stored ranks (estimate, else local PageRank for both), or an empty snapshot. */
+export async function loadRankSnapshot(store: CrawlStore): Promise<RankSnapshot> {
+  const local = await store.latestRanks('local');
+  const estimate = await store.latestRanks('estimate');
+  if (!local) return rankSnapshot(0, [], [], []);
+  if (!estimate) return rankSnapshot(0, local.ids, local.values, local.values);
+  const localById = new Map<number, number>();
+  local.ids.forEach((id, i) => localById.set(id, local.values[i]));
+  return rankSnapshot(estimate.version, estimate.ids, estimate.values, Array.from(estimate.ids, (id) => localById.get(id) ?? 0));
+}
+
+export interface SearchEngineOptions {
+  blend: BlendMode;
+  /** Weight of the link-based part, in [0, 1]. */
+  weight: number;
+  /** Text candidates re-ranked per query (default 500). */
+  candidates?: number;
+}
+
+export class SearchEngine implements SearchService {
+  private ranks: RankSnapshot;
+
+  constructor(
+    private readonly index: TextIndex,
+    ranks: RankSnapshot,
+    private readonly options: SearchEngineOptions,
+  ) {
+    this.ranks = ranks;
+  }
+
+  get rankVersion(): number {
+    return this.ranks.version;
+  }
+
+  /** Switches to new rank vectors (one assignment: atomic for queries). */
+  setRanks(ranks: RankSnapshot): void {
+    this.ranks = ranks;
+  }
+
+  async search(query: EngineQuery): Promise<EngineResult> {
+    const started = performance.now();
+    const ranks = this.ranks;
+    const wanted = query.page * query.size;
+    const pool = Math.max(this.options.candidates ?? 500, wanted);
+    if (wanted > pool || wanted > 1000) throw new QuerySyntaxError(`page ${query.page} is beyond the last page that can be shown`);
+    const text = this.index.search(query.q, { offset: 0, limit: Math.min(pool, 1000) });
+    const best = text.hits.reduce((max, h) => Math.max(max, h.score), 0);
+    const { blend, weight } = this.options;
+    const scored = text.hits.map((hit) => {
+      const global = ranks.global.get(hit.id) ?? 0;
+      const local = ranks.local.get(hit.id) ?? 0;
+      const parts = blendScore({ textScore: hit.score, bestTextScore: best, rank: global }, ranks.globalScale, blend, weight);
+      const score = query.rank === 'blend' ? parts.score : query.rank === 'text' ? hit.score : query.rank === 'global' ? global : local;
+      return { hit, global, local, parts, score };
+    });
+    // Ties keep the text order (sort is stable).
+    if (query.rank !== 'text') scored.sort((a, b) => b.score - a.score);
+    const slice = scored.slice((query.page - 1) * query.size, wanted);
+    const docs = await this.index.documents(slice.map((s) => s.hit.id));
+    const hits: EngineHit[] = slice.map(({ hit, global, local, parts, score }) => {
+      const doc = docs.get(hit.id);
+      const result: EngineHit = {
+        id: hit.id,
+        url: doc?.url ?? '',
+        title: doc?.title || doc?.url || '',
+        snippet: doc ? snippet(doc.text || doc.headings.join(' ') || doc.title, text.terms) : '',
+        host: doc?.host ?? '',
+        score,
+        textScore: hit.score,
+        globalPageRank: global,
+        localPageRank: local,
+      };
+      if (query.explain) {
+        result.explain = {
+          rank: query.rank,
+          blend,
+          weight,
+          textScore: hit.score,
+          textNormalised: parts.text,
+          linkPart: parts.link,
+          globalPageRank: global,
+          localPageRank: local,
+          rankVersion: ranks.version,
+          matchedTerms: hit.matchedTerms.join(' '),
+        };
+      }
+      return result;
+    });
+    return { query: query.q, total: text.total, page: query.page, size: query.size, tookMs: Math.round((performance.now() - started) * 100) / 100, hits };
+  }
+}

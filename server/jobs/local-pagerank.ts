@@ -1,0 +1,19 @@
+/**
+ * The local PageRank (the domain's own link graph) stored as rank version 0: what the search
+ * ranking uses before any estimation round.
+ */
+import { Supergraph } from '../../indexer/estimation/supergraph.ts';
+import { restrictAndNormalise } from '../../indexer/metrics.ts';
+import { pageRank } from '../../indexer/pagerank.ts';
+import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import { loadLocalDomain } from './estimation-round.ts';
+
+export async function storeLocalPageRank(store: CrawlStore, alpha: number, tolerance: number): Promise<number> {
+  const domain = await loadLocalDomain(store);
+  if (domain.pages.length === 0) return 0;
+  // Links leaving the domain are not edges of its graph (ALGORITHMS.md §1): the supergraph of L alone.
+  const graph = new Supergraph(domain.pages).graph();
+  const rank = restrictAndNormalise(pageRank(graph, { alpha, tolerance }).rank, Int32Array.from({ length: domain.pages.length }, (_, i) => i));
+  await store.batch().putRanks({ name: 'local', version: 0, ids: domain.ids, values: rank, info: { kind: 'local-pagerank' } }).commit();
+  return domain.pages.length;
+}
