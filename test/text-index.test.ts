@@ -120,7 +120,7 @@ describe('text index: persistence', () => {
     await first.close();
     const files = await readdir(join(dir, 'index'));
     expect(files).toContain('manifest.json');
-    expect(files.filter((f) => f.endsWith('.segment.json'))).toHaveLength(info.segments.length);
+    expect(files.filter((f) => f.endsWith('.lunr.json'))).toHaveLength(info.segments.length);
     const manifest = JSON.parse(await readFile(join(dir, 'index', 'manifest.json'), 'utf8'));
     expect(manifest.generation).toBe(info.generation);
 
@@ -137,7 +137,7 @@ describe('text index: persistence', () => {
     const index = await openIndex(dir, { maxSegmentDocs: 1_000 });
     await index.rebuild(docs.slice(0, 30));
     const name = index.info().segments[0].name;
-    const file = JSON.parse(await readFile(join(dir, 'index', `${name}.segment.json`), 'utf8'));
+    const file = JSON.parse(await readFile(join(dir, 'index', `${name}.lunr.json`), 'utf8'));
     const plain = lunr.Index.load(file.lunr);
     expect(plain.search(docs[0].title.split(' ')[1]).length).toBeGreaterThan(0);
   });
@@ -198,7 +198,7 @@ describe('text index: updates, deletions and merges', () => {
     // The merged-away segments' files go once no generation in use refers to them.
     await index.update({ remove: [docs[1].id] });
     const files = await readdir(join(dir, 'index'));
-    const names = new Set(files.filter((f) => f.endsWith('.segment.json')).map((f) => f.replace('.segment.json', '')));
+    const names = new Set(files.filter((f) => f.endsWith('.lunr.json')).map((f) => f.replace('.lunr.json', '')));
     expect(names.size).toBeLessThanOrEqual(after.segments.length + 1);
   });
 
@@ -253,7 +253,7 @@ describe('text index: concurrency and workers', () => {
       const [fromWorker] = await Promise.all([workers.build(dirA, 'seg-000001', docs.slice(0, 60)), workers.build(dirA, 'seg-000002', docs.slice(60, 90))]);
       const fromMain = await inline.build(dirB, 'seg-000001', docs.slice(0, 60));
       expect(fromWorker).toEqual(fromMain);
-      for (const file of ['seg-000001.segment.json', 'seg-000001.docs.jsonl']) {
+      for (const file of ['seg-000001.lunr.json', 'seg-000001.docs.jsonl', 'seg-000001.postings.bin']) {
         expect(await readFile(join(dirA, file), 'utf8')).toBe(await readFile(join(dirB, file), 'utf8'));
       }
     } finally {

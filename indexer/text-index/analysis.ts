@@ -1,38 +1,72 @@
 /**
  * Text analysis shared by indexing, querying and snippets: a Unicode-aware tokenizer (lunr's own
- * splits only on spaces and hyphens and its trimmer drops non-ASCII letters), then lunr's stop-word
- * filter and Porter stemmer. The pipelines use only lunr's registered functions, so a segment's
- * lunr JSON loads with plain `lunr.Index.load`.
+ * splits only on spaces and hyphens, and its trimmer drops non-ASCII letters), then lunr's
+ * stop-word filter and Porter stemmer. The lunr pipeline names only lunr's registered functions, so
+ * a segment's lunr JSON loads with plain `lunr.Index.load`.
  */
 import lunr from 'lunr';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 
-/** Words of a string as lunr tokens, with lunr's `position` ([start, length]) and `index` metadata. */
-export function tokenize(input: unknown, metadata?: object): lunr.Token[] {
-  if (input === null || input === undefined) return [];
-  const text = (Array.isArray(input) ? input.join('\n') : String(input)).toLowerCase();
-  const tokens: lunr.Token[] = [];
-  for (const match of text.matchAll(WORD)) {
-    tokens.push(new lunr.Token(match[0], { ...(metadata ?? {}), position: [match.index, match[0].length], index: tokens.length }));
+/** Calls `visit` for every word of a text: lower-cased word, offset in the text, word ordinal. */
+export function forEachWord(text: string, visit: (word: string, start: number, length: number, index: number) => void): void {
+  WORD.lastIndex = 0;
+  let index = 0;
+  for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) {
+    // Lower-case the word, not the text: lower-casing can change lengths and so offsets.
+    visit(match[0].toLowerCase(), match.index, match[0].length, index++);
   }
+}
+
+// Nothing reads token metadata (no metadata is whitelisted), so all tokens share one object.
+const NO_METADATA = Object.freeze({});
+
+/** A tokenizer with lunr.tokenizer's signature, for lunr.Builder. */
+export const lunrTokenizer = ((input: unknown) => {
+  if (input === null || input === undefined) return [];
+  const tokens: lunr.Token[] = [];
+  forEachWord(Array.isArray(input) ? input.join('\n') : String(input), (word) => tokens.push(new lunr.Token(word, NO_METADATA)));
   return tokens;
+}) as unknown as typeof lunr.tokenizer;
+
+// Pages repeat words and stemming is most of the analysis time: memoise word → term (bounded).
+const termCache = new Map<string, string | null>();
+const stopWordPipeline = new lunr.Pipeline();
+stopWordPipeline.add(lunr.stopWordFilter);
+
+/** The index term of a lower-cased word: its Porter stem, or null for a stop word. */
+export function indexTerm(word: string): string | null {
+  let term = termCache.get(word);
+  if (term === undefined) {
+    const kept = stopWordPipeline.run([new lunr.Token(word, {})]).length > 0;
+    term = kept ? lunr.stemmer(new lunr.Token(word, {})).toString() : null;
+    if (termCache.size >= 200_000) termCache.clear();
+    termCache.set(word, term);
+  }
+  return term;
 }
 
-/** Same as lunr's `lunr.tokenizer` signature so a Builder can use it. */
-export const lunrTokenizer = tokenize as unknown as typeof lunr.tokenizer;
+export function stemWord(word: string): string {
+  return lunr.stemmer(new lunr.Token(word, {})).toString();
+}
 
-/** The pipeline applied to indexed text and to query terms alike. */
+/** lunr's stemmer, memoised; it carries lunr's label, so serialised pipelines name plain `stemmer`. */
+const memoizedStemmer = ((token: lunr.Token) => token.update((word: string) => indexTerm(word) ?? stemWord(word))) as lunr.PipelineFunction;
+(memoizedStemmer as unknown as { label: string }).label = 'stemmer';
+
+/** The lunr pipeline applied to indexed text and to query terms alike. */
 export function indexPipelineFunctions(): lunr.PipelineFunction[] {
-  return [lunr.stopWordFilter, lunr.stemmer];
+  return [lunr.stopWordFilter, memoizedStemmer];
 }
 
-const searchPipeline = new lunr.Pipeline();
-searchPipeline.add(...indexPipelineFunctions());
-
-/** The index terms of one query word or phrase: [] for a stop word. */
+/** The index terms of a query word (several when punctuation splits it; none for a stop word). */
 export function analyzeQueryText(text: string): string[] {
-  return searchPipeline.run(tokenize(text)).map((token) => token.toString());
+  const terms: string[] = [];
+  forEachWord(text, (word) => {
+    const term = indexTerm(word);
+    if (term !== null) terms.push(term);
+  });
+  return terms;
 }
 
 export interface AnalyzedToken {
@@ -40,30 +74,13 @@ export interface AnalyzedToken {
   term: string | null;
   start: number;
   length: number;
-  /** The token's ordinal in the text, stop words included (lunr's `index` metadata). */
+  /** The word's ordinal in the text, stop words included (positions count them). */
   index: number;
 }
 
-const stopWordPipeline = new lunr.Pipeline();
-stopWordPipeline.add(lunr.stopWordFilter);
-
 /** Every word of a text with its offsets and its index term (used by snippets and phrases). */
 export function analyzeText(text: string): AnalyzedToken[] {
-  return tokenize(text).map((token, index) => {
-    const { position } = (token as unknown as { metadata: { position: [number, number] } }).metadata;
-    const kept = stopWordPipeline.run([token]).length > 0;
-    return { term: kept ? stemWord(token.toString()) : null, start: position[0], length: position[1], index };
-  });
-}
-
-// The Porter stemmer is pure and pages repeat words: memoise (bounded) for snippets.
-const stemCache = new Map<string, string>();
-export function stemWord(word: string): string {
-  let stem = stemCache.get(word);
-  if (stem === undefined) {
-    stem = lunr.stemmer(new lunr.Token(word, {})).toString();
-    if (stemCache.size > 50_000) stemCache.clear();
-    stemCache.set(word, stem);
-  }
-  return stem;
+  const tokens: AnalyzedToken[] = [];
+  forEachWord(text, (word, start, length, index) => tokens.push({ term: indexTerm(word), start, length, index }));
+  return tokens;
 }

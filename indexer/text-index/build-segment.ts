@@ -1,9 +1,12 @@
 /** One segment, from documents to files on disk and postings in memory (run in a worker or inline). */
-import { buildLunrSegment } from './lunr-segment.ts';
-import { writeSegment, type StoredSegment } from './segment-files.ts';
 import type { TextDocument } from './document.ts';
+import { buildLunrSegment } from './lunr-segment.ts';
+import { buildPostings } from './postings-builder.ts';
+import { writeSegment, type StoredSegment } from './segment-files.ts';
 
 export async function buildAndWriteSegment(directory: string, name: string, documents: readonly TextDocument[]): Promise<StoredSegment> {
-  const built = buildLunrSegment(documents);
-  return writeSegment(directory, name, built, documents);
+  const sorted = [...documents].sort((a, b) => a.id - b.id);
+  const postings = buildPostings(name, sorted);
+  const built = buildLunrSegment(sorted);
+  return writeSegment(directory, built, postings, sorted);
 }

@@ -1,10 +1,6 @@
 /**
  * Builds one segment's lunr index. Pure and synchronous: the worker and the main thread call the
  * same function, so a worker-built segment is the main-thread one byte for byte.
- *
- * Term frequencies: lunr keeps them only inside its precomputed, per-segment BM25 weights. We
- * whitelist the tokenizer's `index` metadata (token ordinals), so every posting carries its
- * occurrences: tf is their count, field lengths are sums of tf, and phrases can check adjacency.
  */
 import lunr from 'lunr';
 import { indexPipelineFunctions, lunrTokenizer } from './analysis.ts';
@@ -19,8 +15,8 @@ export interface LunrIndexJson {
   pipeline: string[];
 }
 
-/** term → field → doc ref → metadata (`index`: the term's token ordinals in that field). */
-export type LunrPostingJson = { _index: number } & Record<string, Record<string, { index?: number[] }> | number>;
+/** term → field → doc ref → metadata (empty: no metadata is whitelisted). */
+export type LunrPostingJson = { _index: number } & Record<string, Record<string, object> | number>;
 
 export interface BuiltLunrSegment {
   /** Page ids in ordinal order (ascending). */
@@ -28,14 +24,12 @@ export interface BuiltLunrSegment {
   lunr: LunrIndexJson;
 }
 
-/** Builds a lunr index over documents (already normalised; ids unique). */
-export function buildLunrSegment(documents: readonly TextDocument[]): BuiltLunrSegment {
-  const sorted = [...documents].sort((a, b) => a.id - b.id);
+/** Builds a lunr index over documents (normalised, unique ids, ascending). */
+export function buildLunrSegment(sorted: readonly TextDocument[]): BuiltLunrSegment {
   const builder = new lunr.Builder();
   builder.tokenizer = lunrTokenizer;
   builder.pipeline.add(...indexPipelineFunctions());
   builder.searchPipeline.add(...indexPipelineFunctions());
-  builder.metadataWhitelist = ['index'];
   builder.ref('ref');
   for (const field of INDEX_FIELDS) builder.field(field.name, { boost: field.boost });
   for (const doc of sorted) builder.add(toLunrFields(doc));

@@ -1,92 +1,74 @@
 /**
- * A segment on disk is two files under `<dataDir>/index/`:
+ * A segment on disk is three files under `<dataDir>/index/`, written in this order:
  * - `<name>.docs.jsonl` — the document store: one JSON document per line, in ordinal order;
- * - `<name>.segment.json` — format tag, page ids, byte offsets of the stored documents, and the
- *   lunr index JSON (`index.toJSON()`), which also loads with plain `lunr.Index.load`.
- * The documents file is written first, so a segment file never names documents that are not there.
+ * - `<name>.lunr.json` — the segment's lunr index (`index.toJSON()`, loads with `lunr.Index.load`)
+ *   and its page ids;
+ * - `<name>.postings.bin` — the query-time postings and the documents' byte offsets, which is
+ *   what opening the index reads (postings-file.ts).
  * Stored documents are read on demand (snippets need ten of them, not all).
  */
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.ts';
-import { compactSegment, type CompactSegment } from './compact-segment.ts';
+import type { CompactSegment } from './compact-segment.ts';
 import type { TextDocument } from './document.ts';
 import { IndexCorruptError } from './errors.ts';
-import type { BuiltLunrSegment, LunrIndexJson } from './lunr-segment.ts';
+import type { BuiltLunrSegment } from './lunr-segment.ts';
+import { decodePostings, encodePostings } from './postings-file.ts';
 
 export const SEGMENT_FORMAT = 'lse-text-segment/1';
+export const SEGMENT_FILE_SUFFIXES = ['.docs.jsonl', '.lunr.json', '.postings.bin'] as const;
 
-export interface SegmentFileJson {
-  format: typeof SEGMENT_FORMAT;
-  name: string;
-  docIds: number[];
-  /** Byte offset of each stored document in the documents file, plus its end. */
-  docOffsets: number[];
-  lunr: LunrIndexJson;
-}
-
-export const segmentFilePath = (directory: string, name: string) => join(directory, `${name}.segment.json`);
+export const lunrFilePath = (directory: string, name: string) => join(directory, `${name}.lunr.json`);
+export const postingsFilePath = (directory: string, name: string) => join(directory, `${name}.postings.bin`);
 export const documentsFilePath = (directory: string, name: string) => join(directory, `${name}.docs.jsonl`);
-
-/** Serialises the stored documents (in the segment's ordinal order) and returns bytes and offsets. */
-export function encodeDocuments(docIds: readonly number[], documents: readonly TextDocument[]): { bytes: Uint8Array; offsets: number[] } {
-  const byId = new Map(documents.map((doc) => [doc.id, doc]));
-  const encoder = new TextEncoder();
-  const chunks: Uint8Array[] = [];
-  const offsets: number[] = [0];
-  let total = 0;
-  for (const id of docIds) {
-    const doc = byId.get(id);
-    if (!doc) throw new IndexCorruptError(`document ${id} is missing from the segment's documents`);
-    const line = encoder.encode(`${JSON.stringify(doc)}\n`);
-    chunks.push(line);
-    total += line.length;
-    offsets.push(total);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.length;
-  }
-  return { bytes, offsets };
-}
-
-/** Writes both files of a segment atomically (documents first) and returns its query-time form. */
-export async function writeSegment(
-  directory: string,
-  name: string,
-  built: BuiltLunrSegment,
-  documents: readonly TextDocument[],
-): Promise<StoredSegment> {
-  const { bytes, offsets } = encodeDocuments(built.docIds, documents);
-  await writeFileAtomic(documentsFilePath(directory, name), bytes);
-  const file: SegmentFileJson = { format: SEGMENT_FORMAT, name, docIds: built.docIds, docOffsets: offsets, lunr: built.lunr };
-  await writeFileAtomic(segmentFilePath(directory, name), JSON.stringify(file));
-  return { postings: compactSegment(name, built.docIds, built.lunr), docOffsets: Float64Array.from(offsets) };
-}
 
 /** A segment as the index holds it: postings in memory, documents on disk. */
 export interface StoredSegment {
   postings: CompactSegment;
+  /** Byte offset of each stored document in the documents file, plus the end. */
   docOffsets: Float64Array;
 }
 
+/** Serialises the stored documents (in ordinal order) and returns bytes and offsets. */
+export function encodeDocuments(documents: readonly TextDocument[]): { bytes: Uint8Array; offsets: number[] } {
+  const encoder = new TextEncoder();
+  const chunks = documents.map((doc) => encoder.encode(`${JSON.stringify(doc)}\n`));
+  const offsets: number[] = [0];
+  let total = 0;
+  for (const chunk of chunks) offsets.push((total += chunk.length));
+  const bytes = new Uint8Array(total);
+  chunks.forEach((chunk, i) => bytes.set(chunk, offsets[i]));
+  return { bytes, offsets };
+}
+
+/** Writes the three files of a segment atomically (postings last). */
+export async function writeSegment(
+  directory: string,
+  built: BuiltLunrSegment,
+  postings: CompactSegment,
+  documents: readonly TextDocument[],
+): Promise<StoredSegment> {
+  const { name } = postings;
+  const { bytes, offsets } = encodeDocuments(documents);
+  await writeFileAtomic(documentsFilePath(directory, name), bytes);
+  await writeFileAtomic(lunrFilePath(directory, name), JSON.stringify({ format: SEGMENT_FORMAT, name, docIds: built.docIds, lunr: built.lunr }));
+  await writeFileAtomic(postingsFilePath(directory, name), encodePostings(postings, offsets));
+  return { postings, docOffsets: Float64Array.from(offsets) };
+}
+
 export async function readSegment(directory: string, name: string): Promise<StoredSegment> {
-  const path = segmentFilePath(directory, name);
-  let file: SegmentFileJson;
+  const path = postingsFilePath(directory, name);
+  let bytes: Uint8Array;
   try {
-    file = JSON.parse(await readFile(path, 'utf8')) as SegmentFileJson;
+    bytes = await readFile(path);
   } catch (error) {
     throw new IndexCorruptError(`cannot read segment ${path}: ${(error as Error).message}`, { cause: error });
   }
-  if (file.format !== SEGMENT_FORMAT || file.name !== name || !Array.isArray(file.docIds) || !file.lunr) {
-    throw new IndexCorruptError(`segment ${path} is not a ${SEGMENT_FORMAT} file named ${name}`);
-  }
-  if (file.docOffsets.length !== file.docIds.length + 1) {
-    throw new IndexCorruptError(`segment ${path} has ${file.docOffsets.length} document offsets for ${file.docIds.length} documents`);
-  }
-  return { postings: compactSegment(name, file.docIds, file.lunr), docOffsets: Float64Array.from(file.docOffsets) };
+  const segment = decodePostings(bytes, path);
+  if (segment.postings.name !== name) throw new IndexCorruptError(`${path} holds segment ${segment.postings.name}, not ${name}`);
+  if (segment.docOffsets.length !== segment.postings.docIds.length + 1) throw new IndexCorruptError(`${path} has document offsets that do not match its documents`);
+  return segment;
 }
 
 /** Reads stored documents by ordinal (one positioned read each). */

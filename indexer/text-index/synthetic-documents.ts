@@ -71,6 +71,23 @@ export function zipfSampler(n: number, random: () => number): () => number {
 }
 
 export function syntheticCorpus(options: SyntheticCorpusOptions): SyntheticCorpus {
+  const generator = syntheticGenerator(options);
+  const documents: TextDocument[] = [];
+  const topicOf: number[] = [];
+  for (let i = 0; i < options.count; i++) {
+    const { document, topic } = generator.next();
+    documents.push(document);
+    topicOf.push(topic);
+  }
+  return { documents, vocabulary: generator.vocabulary, topicWords: generator.topicWords, topicOf };
+}
+
+/** The same pages one at a time, so that a benchmark's corpus does not sit in memory. */
+export function syntheticGenerator(options: Omit<SyntheticCorpusOptions, 'count'>): {
+  vocabulary: string[];
+  topicWords: string[][];
+  next(): { document: TextDocument; topic: number };
+} {
   const random = seededRandom(options.seed ?? 42);
   const vocabulary = syntheticVocabulary(options.vocabularySize ?? 4_000, random);
   const zipf = zipfSampler(vocabulary.length, random);
@@ -87,29 +104,30 @@ export function syntheticCorpus(options: SyntheticCorpusOptions): SyntheticCorpu
     const s = words(6 + Math.floor(random() * 14), topic);
     return `${s[0].toUpperCase()}${s.slice(1)}.`;
   };
-  const documents: TextDocument[] = [];
-  const topicOf: number[] = [];
-  const firstId = options.firstId ?? 0;
-  for (let i = 0; i < options.count; i++) {
-    const topic = Math.floor(random() * topicCount);
-    const host = hosts[Math.floor(random() * hosts.length)];
-    const sentences: string[] = [];
-    let length = 0;
-    while (length < wordsPerPage) {
-      const s = sentence(topic);
-      sentences.push(s);
-      length += s.split(' ').length;
-    }
-    const slug = words(3, topic).replace(/ /g, '-');
-    documents.push({
-      id: firstId + i,
-      url: `https://${host}/${topicWords[topic][0]}/${slug}.html`,
-      host,
-      title: `${topicWords[topic][Math.floor(random() * 3)]} ${words(4, topic)}`,
-      headings: Array.from({ length: 3 }, () => words(3, topic)),
-      text: sentences.join(' '),
-    });
-    topicOf.push(topic);
-  }
-  return { documents, vocabulary, topicWords, topicOf };
+  let id = options.firstId ?? 0;
+  return {
+    vocabulary,
+    topicWords,
+    next() {
+      const topic = Math.floor(random() * topicCount);
+      const host = hosts[Math.floor(random() * hosts.length)];
+      const sentences: string[] = [];
+      let length = 0;
+      while (length < wordsPerPage) {
+        const s = sentence(topic);
+        sentences.push(s);
+        length += s.split(' ').length;
+      }
+      const slug = words(3, topic).replace(/ /g, '-');
+      const document: TextDocument = {
+        id: id++,
+        url: `https://${host}/${topicWords[topic][0]}/${slug}.html`,
+        host,
+        title: `${topicWords[topic][Math.floor(random() * 3)]} ${words(4, topic)}`,
+        headings: Array.from({ length: 3 }, () => words(3, topic)),
+        text: sentences.join(' '),
+      };
+      return { document, topic };
+    },
+  };
 }

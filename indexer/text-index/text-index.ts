@@ -13,7 +13,7 @@ import { MANIFEST_FORMAT, readManifest, writeManifest, type Manifest } from './m
 import { DEFAULT_MERGE_POLICY, selectMerges, type MergePolicyOptions } from './merge-policy.ts';
 import { searchSnapshot, type SearchOptions, type SearchResult } from './search.ts';
 import { SegmentBuilderPool } from './segment-builder-pool.ts';
-import { readAllStoredDocuments, readSegment, readStoredDocuments, type StoredSegment } from './segment-files.ts';
+import { readAllStoredDocuments, readSegment, readStoredDocuments, SEGMENT_FILE_SUFFIXES, type StoredSegment } from './segment-files.ts';
 import { deletedIds, IndexHandle, liveCount, makeSegmentSet, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
 
 export interface TextIndexOptions {
@@ -54,7 +54,7 @@ export interface MergeReport {
   segmentsAfter: number;
 }
 
-const SEGMENT_FILE = /^(seg-\d+)\.(segment\.json|docs\.jsonl)$/;
+const SEGMENT_FILE = /^(seg-\d+)\.(lunr\.json|postings\.bin|docs\.jsonl)$/;
 
 export class TextIndex {
   readonly handle: IndexHandle;
@@ -282,8 +282,7 @@ export class TextIndex {
 
   private async removeSegmentFiles(names: readonly string[]): Promise<void> {
     for (const name of names) {
-      await rm(join(this.directory, `${name}.segment.json`), { force: true });
-      await rm(join(this.directory, `${name}.docs.jsonl`), { force: true });
+      for (const suffix of SEGMENT_FILE_SUFFIXES) await rm(join(this.directory, `${name}${suffix}`), { force: true });
     }
   }
 

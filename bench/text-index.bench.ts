@@ -1,0 +1,234 @@
+/**
+ * The text index at 10k / 50k / 100k synthetic pages (300 words, Zipf vocabulary of 4,000 words,
+ * titles, headings, URL words) against one lunr index over the same pages. Each case runs in its
+ * own process so that peak RSS is the case's own. Figures per case: build seconds (segments are
+ * built by 2 worker threads and written to disk), peak RSS, index size on disk, reload seconds,
+ * query latency p50/p99 over 200 queries ("all" = every word required, with the OR fallback;
+ * "any" = OR), and, at 10k, precision@10 of the two query mappings on topic queries.
+ *
+ *   npm run bench -- text-index                     (once registered in bench/run.ts)
+ *   node bin/run-ts.js bench/text-index.bench.ts    (standalone; add sizes: 10000 50000)
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import lunr from 'lunr';
+import { buildLunrSegment } from '../indexer/text-index/lunr-segment.ts';
+import { seededRandom, syntheticCorpus, syntheticGenerator, zipfSampler } from '../indexer/text-index/synthetic-documents.ts';
+import { TextIndex } from '../indexer/text-index/text-index.ts';
+import type { TextDocument } from '../indexer/text-index/document.ts';
+import type { BenchContext } from './run.ts';
+
+const CASE_FLAG = '--text-index-case';
+const SEED = 2024;
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+interface CaseResult {
+  kind: 'segmented' | 'single';
+  pages: number;
+  buildSeconds: number;
+  peakRssMb: number;
+  diskMb?: number;
+  reloadSeconds?: number;
+  segments?: number;
+  allP50?: number;
+  allP99?: number;
+  anyP50: number;
+  anyP99: number;
+  precisionAll?: number;
+  precisionAny?: number;
+}
+
+function* pages(count: number): Generator<TextDocument> {
+  const generator = syntheticGenerator({ seed: SEED });
+  for (let i = 0; i < count; i++) yield generator.next().document;
+}
+
+/** 200 queries of the kinds people type: topic words, a topic word and a common word, single words. */
+function benchmarkQueries(): string[] {
+  const { vocabulary, topicWords } = syntheticGenerator({ seed: SEED });
+  const random = seededRandom(99);
+  const zipf = zipfSampler(vocabulary.length, random);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
+  return Array.from({ length: 200 }, (_, i) => {
+    const topic = pick(topicWords);
+    switch (i % 10) {
+      case 0: case 1: case 2: case 3: return `${pick(topic)} ${pick(topic)}`;
+      case 4: case 5: case 6: return `${pick(topic)} ${vocabulary[50 + Math.floor(random() * 950)]}`;
+      case 7: case 8: return vocabulary[Math.min(vocabulary.length - 1, 20 + zipf())];
+      default: return `${pick(topic)} ${pick(topic)} ${vocabulary[zipf()]}`;
+    }
+  });
+}
+
+function percentiles(millis: number[]): { p50: number; p99: number } {
+  const sorted = [...millis].sort((a, b) => a - b);
+  return { p50: sorted[Math.floor(sorted.length * 0.5)], p99: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] };
+}
+
+function latency(queries: readonly string[], run: (query: string) => unknown): { p50: number; p99: number } {
+  for (const query of queries.slice(0, 20)) run(query);
+  return percentiles(
+    queries.map((query) => {
+      const started = performance.now();
+      run(query);
+      return performance.now() - started;
+    }),
+  );
+}
+
+const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
+
+function directoryMb(dir: string): number {
+  return readdirSync(dir).reduce((sum, file) => sum + statSync(join(dir, file)).size, 0) / 1e6;
+}
+
+/** Precision@10 of topic queries (two words of one topic): share of the top 10 about that topic. */
+async function queryMappingPrecision(): Promise<{ all: number; any: number }> {
+  const corpus = syntheticCorpus({ count: 10_000, seed: SEED + 1 });
+  const dir = mkdtempSync(join(tmpdir(), 'lse-bench-precision-'));
+  const index = await TextIndex.open(dir, { workers: 2 });
+  try {
+    await index.rebuild(corpus.documents);
+    const random = seededRandom(7);
+    const scores = { all: 0, any: 0 };
+    const n = 100;
+    for (let q = 0; q < n; q++) {
+      const topic = Math.floor(random() * corpus.topicWords.length);
+      const words = corpus.topicWords[topic];
+      // A topic word plus a common word: the case where OR lets the common word flood the top 10.
+      const query = `${words[Math.floor(random() * words.length)]} ${corpus.vocabulary[Math.floor(random() * 30)]}`;
+      for (const mode of ['all', 'any'] as const) {
+        const hits = index.search(query, { mode, limit: 10 }).hits;
+        scores[mode] += hits.filter((hit) => corpus.topicOf[hit.id] === topic).length / 10;
+      }
+    }
+    return { all: scores.all / n, any: scores.any / n };
+  } finally {
+    await index.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function segmentedCase(count: number): Promise<CaseResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'lse-bench-text-'));
+  try {
+    const index = await TextIndex.open(dir, { workers: 2 });
+    const started = performance.now();
+    await index.rebuild(pages(count));
+    const buildSeconds = (performance.now() - started) / 1000;
+    await index.close();
+    const reloadStarted = performance.now();
+    const reloaded = await TextIndex.open(dir, { workers: 2 });
+    const reloadSeconds = (performance.now() - reloadStarted) / 1000;
+    const queries = benchmarkQueries();
+    const all = latency(queries, (query) => reloaded.search(query, { mode: 'all' }));
+    const any = latency(queries, (query) => reloaded.search(query, { mode: 'any' }));
+    const segments = reloaded.info().segments.length;
+    await reloaded.close();
+    const precision = count === 10_000 ? await queryMappingPrecision() : undefined;
+    return {
+      kind: 'segmented',
+      pages: count,
+      buildSeconds,
+      peakRssMb: peakRssMb(),
+      diskMb: directoryMb(join(dir, 'index')),
+      reloadSeconds,
+      segments,
+      allP50: all.p50,
+      allP99: all.p99,
+      anyP50: any.p50,
+      anyP99: any.p99,
+      precisionAll: precision?.all,
+      precisionAny: precision?.any,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function singleCase(count: number): CaseResult {
+  const started = performance.now();
+  const index = lunr.Index.load(buildLunrSegment([...pages(count)]).lunr as unknown as object);
+  const buildSeconds = (performance.now() - started) / 1000;
+  const any = latency(benchmarkQueries(), (query) => index.search(query));
+  return { kind: 'single', pages: count, buildSeconds, peakRssMb: peakRssMb(), anyP50: any.p50, anyP99: any.p99 };
+}
+
+/** Runs one case in a child process (fresh heap, own peak RSS) and returns its figures. */
+function runCase(kind: 'segmented' | 'single', count: number): CaseResult | string {
+  const child = spawnSync(
+    process.execPath,
+    ['--max-old-space-size=6144', join(repoRoot, 'bin', 'run-ts.js'), fileURLToPath(import.meta.url), CASE_FLAG, kind, String(count)],
+    { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: 20 * 60_000 },
+  );
+  const line = child.stdout.split('\n').find((l) => l.startsWith('{'));
+  if (child.status !== 0 || !line) return `failed (${child.status ?? child.signal}): ${child.stderr.trim().split('\n').slice(-3).join(' / ')}`;
+  return JSON.parse(line) as CaseResult;
+}
+
+const fixed = (value: number | undefined, digits = 1) => (value === undefined ? '' : value.toFixed(digits));
+
+export async function textIndexBenchmarks(bench: BenchContext, sizes: readonly number[] = [10_000, 50_000, 100_000]): Promise<void> {
+  bench.heading('text index: segmented (5,000 pages per segment, 2 workers, global BM25) vs one lunr index');
+  const rows: Array<Array<string | number>> = [
+    ['case', 'pages', 'build s', 'peak RSS MB', 'disk MB', 'reload s', 'segments', 'all p50 ms', 'all p99 ms', 'any p50 ms', 'any p99 ms'],
+  ];
+  const notes: string[] = [];
+  for (const count of sizes) {
+    for (const kind of ['segmented', 'single'] as const) {
+      if (!bench.wants(`${kind}-${count}`)) continue;
+      // One lunr index over 100k pages would need well over 3 GB: skipped.
+      if (kind === 'single' && count > 50_000) {
+        notes.push(`single lunr index at ${count} pages skipped (heap would exceed ~3 GB)`);
+        continue;
+      }
+      const result = runCase(kind, count);
+      if (typeof result === 'string') {
+        rows.push([kind, count, result]);
+        continue;
+      }
+      rows.push([
+        kind, count, fixed(result.buildSeconds), result.peakRssMb, fixed(result.diskMb), fixed(result.reloadSeconds), result.segments ?? '',
+        fixed(result.allP50, 2), fixed(result.allP99, 2), fixed(result.anyP50, 2), fixed(result.anyP99, 2),
+      ]);
+      if (result.precisionAll !== undefined) {
+        notes.push(`query mapping, 100 topic queries (topic word + common word) at 10k pages: precision@10 all = ${result.precisionAll.toFixed(3)}, any = ${result.precisionAny!.toFixed(3)}`);
+      }
+    }
+  }
+  bench.table(rows.map((row) => row.map((cell) => (cell === undefined ? '' : cell))));
+  for (const note of notes) bench.note(note);
+  bench.note('single = lunr.Index#search (lunr syntax, OR); its build is one thread, no disk.');
+}
+
+/** Standalone use and the per-case child process. */
+async function main(argv: readonly string[]): Promise<void> {
+  const at = argv.indexOf(CASE_FLAG);
+  if (at >= 0) {
+    const kind = argv[at + 1];
+    const count = Number(argv[at + 2]);
+    const result = kind === 'single' ? singleCase(count) : await segmentedCase(count);
+    console.log(JSON.stringify(result));
+    return;
+  }
+  const sizes = argv.map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const table = (rows: ReadonlyArray<ReadonlyArray<string | number>>) => {
+    const cells = rows.map((row) => row.map(String));
+    const widths = cells[0].map((_, c) => Math.max(...cells.map((row) => (row[c] ?? '').length)));
+    for (const row of cells) console.log('  ' + row.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '));
+  };
+  const standalone: BenchContext = {
+    sharedDataDir: undefined,
+    wants: () => true,
+    time: async (work) => ({ median: 0, min: 0, runs: 1, result: await work() }),
+    heading: (title) => console.log(`\n## ${title}`),
+    table,
+    note: (text) => console.log(`  ${text}`),
+  };
+  await textIndexBenchmarks(standalone, sizes.length > 0 ? sizes : undefined);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main(process.argv.slice(2));

@@ -1,0 +1,86 @@
+/**
+ * Builds a segment's query-time postings straight from its documents, with the same analysis lunr
+ * applies (analysis.ts), in the same worker that builds the lunr index. lunr keeps term
+ * frequencies only inside its per-segment BM25 weights; whitelisting token positions to recover
+ * them doubled its JSON and build time, so the postings (tf, field lengths, positions for
+ * phrases) are counted here. The tests check that scores from these postings equal lunr's.
+ */
+import { forEachWord, indexTerm } from './analysis.ts';
+import type { CompactSegment, FieldPostings } from './compact-segment.ts';
+import { FIELD_NAMES, toLunrFields, type TextDocument } from './document.ts';
+
+const MAX_U16 = 0xffff;
+
+/** Postings of documents given in ordinal order (ascending ids). */
+export function buildPostings(name: string, documents: readonly TextDocument[]): CompactSegment {
+  const termIds = new Map<string, number>();
+  const termList: string[] = [];
+  const occurrences = FIELD_NAMES.map(() => ({ term: [] as number[], doc: [] as number[], position: [] as number[] }));
+  const lengths = FIELD_NAMES.map(() => new Uint32Array(documents.length));
+  documents.forEach((doc, ordinal) => {
+    const fields = toLunrFields(doc);
+    FIELD_NAMES.forEach((field, f) => {
+      const out = occurrences[f];
+      forEachWord(fields[field], (word, _start, _length, index) => {
+        const term = indexTerm(word);
+        if (term === null) return;
+        let id = termIds.get(term);
+        if (id === undefined) {
+          id = termList.length;
+          termIds.set(term, id);
+          termList.push(term);
+        }
+        out.term.push(id);
+        out.doc.push(ordinal);
+        out.position.push(Math.min(index, MAX_U16));
+        lengths[f][ordinal]++;
+      });
+    });
+  });
+  // Terms in code-unit order, as lunr's JSON lists them.
+  const order = termList.map((_, id) => id).sort((a, b) => (termList[a] < termList[b] ? -1 : termList[a] > termList[b] ? 1 : 0));
+  const rank = new Int32Array(termList.length);
+  order.forEach((id, r) => (rank[id] = r));
+  const fields = occurrences.map((occ, f) => groupPostings(occ, rank, termList.length, lengths[f]));
+  return { name, docIds: Int32Array.from(documents, (doc) => doc.id), terms: order.map((id) => termList[id]), fields };
+}
+
+/** Stable counting sort of occurrences by term rank (they arrive by document, then position). */
+function groupPostings(occ: { term: number[]; doc: number[]; position: number[] }, rank: Int32Array, termCount: number, lengths: Uint32Array): FieldPostings {
+  const n = occ.term.length;
+  const start = new Int32Array(termCount + 1);
+  for (let i = 0; i < n; i++) start[rank[occ.term[i]] + 1]++;
+  for (let t = 0; t < termCount; t++) start[t + 1] += start[t];
+  const next = start.slice(0, termCount);
+  const sortedDoc = new Int32Array(n);
+  const positions = new Uint16Array(n);
+  for (let i = 0; i < n; i++) {
+    const at = next[rank[occ.term[i]]]++;
+    sortedDoc[at] = occ.doc[i];
+    positions[at] = occ.position[i];
+  }
+  // One posting per (term, document) run.
+  let postingCount = 0;
+  for (let t = 0; t < termCount; t++) {
+    for (let i = start[t]; i < start[t + 1]; i++) if (i === start[t] || sortedDoc[i] !== sortedDoc[i - 1]) postingCount++;
+  }
+  const offsets = new Int32Array(termCount + 1);
+  const docs = new Int32Array(postingCount);
+  const tf = new Uint16Array(postingCount);
+  const positionOffsets = new Int32Array(postingCount + 1);
+  let p = -1;
+  for (let t = 0; t < termCount; t++) {
+    offsets[t] = p + 1;
+    for (let i = start[t]; i < start[t + 1]; i++) {
+      if (i === start[t] || sortedDoc[i] !== sortedDoc[i - 1]) {
+        p++;
+        docs[p] = sortedDoc[i];
+        positionOffsets[p] = i;
+      }
+      if (tf[p] < MAX_U16) tf[p]++;
+    }
+  }
+  offsets[termCount] = postingCount;
+  positionOffsets[postingCount] = n;
+  return { offsets, docs, tf, positionOffsets, positions, lengths };
+}

@@ -1,0 +1,85 @@
+/**
+ * Binary form of a segment's postings (`<name>.postings.bin`), so that opening an index maps
+ * arrays instead of re-analysing text or parsing lunr JSON:
+ *   magic "LSEP" · u32 header length · header JSON (name, terms, array lengths, document offsets)
+ *   · zero padding to 8 bytes · the typed arrays, each padded to 8 bytes.
+ * Arrays are little-endian (checked on write and read).
+ */
+import type { CompactSegment, FieldPostings } from './compact-segment.ts';
+import { IndexCorruptError } from './errors.ts';
+
+const MAGIC = 0x5045534c; // "LSEP" little-endian
+const FIELD_ARRAYS = ['offsets', 'docs', 'tf', 'positionOffsets', 'positions', 'lengths'] as const;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+interface PostingsHeader {
+  name: string;
+  terms: string[];
+  docCount: number;
+  docOffsets: number[];
+  /** Lengths of each field's arrays, in FIELD_ARRAYS order. */
+  fields: number[][];
+}
+
+type FieldArray = FieldPostings[(typeof FIELD_ARRAYS)[number]];
+
+const pad8 = (n: number) => (n + 7) & ~7;
+
+export function encodePostings(segment: CompactSegment, docOffsets: readonly number[]): Uint8Array {
+  if (!LITTLE_ENDIAN) throw new IndexCorruptError('postings files are little-endian; this machine is not');
+  const header: PostingsHeader = {
+    name: segment.name,
+    terms: segment.terms,
+    docCount: segment.docIds.length,
+    docOffsets: [...docOffsets],
+    fields: segment.fields.map((field) => FIELD_ARRAYS.map((key) => field[key].length)),
+  };
+  const headerBytes = new TextEncoder().encode(JSON.stringify(header));
+  const arrays: ArrayBufferView[] = [segment.docIds, ...segment.fields.flatMap((field) => FIELD_ARRAYS.map((key) => field[key]))];
+  let size = pad8(8 + headerBytes.length);
+  for (const array of arrays) size += pad8(array.byteLength);
+  const bytes = new Uint8Array(size);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(0, MAGIC, true);
+  view.setUint32(4, headerBytes.length, true);
+  bytes.set(headerBytes, 8);
+  let at = pad8(8 + headerBytes.length);
+  for (const array of arrays) {
+    bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
+    at += pad8(array.byteLength);
+  }
+  return bytes;
+}
+
+export function decodePostings(bytes: Uint8Array, source: string): { postings: CompactSegment; docOffsets: Float64Array } {
+  if (!LITTLE_ENDIAN) throw new IndexCorruptError('postings files are little-endian; this machine is not');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.byteLength < 8 || view.getUint32(0, true) !== MAGIC) throw new IndexCorruptError(`${source} is not a postings file`);
+  const headerLength = view.getUint32(4, true);
+  let header: PostingsHeader;
+  try {
+    header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength))) as PostingsHeader;
+  } catch (error) {
+    throw new IndexCorruptError(`${source} has an unreadable header`, { cause: error });
+  }
+  // Copy into an aligned buffer of our own (a Buffer may be a view into a larger, pooled one).
+  const body = new Uint8Array(bytes.subarray(pad8(8 + headerLength)));
+  let at = 0;
+  const take = <T extends FieldArray | Int32Array>(Type: { new (buffer: ArrayBuffer, offset: number, length: number): T; BYTES_PER_ELEMENT: number }, length: number): T => {
+    const byteLength = length * Type.BYTES_PER_ELEMENT;
+    if (at + byteLength > body.byteLength) throw new IndexCorruptError(`${source} is truncated`);
+    const array = new Type(body.buffer, at, length);
+    at += pad8(byteLength);
+    return array;
+  };
+  const docIds = take(Int32Array, header.docCount);
+  const fields = header.fields.map(([offsets, docs, tf, positionOffsets, positions, lengths]) => ({
+    offsets: take(Int32Array, offsets),
+    docs: take(Int32Array, docs),
+    tf: take(Uint16Array, tf),
+    positionOffsets: take(Int32Array, positionOffsets),
+    positions: take(Uint16Array, positions),
+    lengths: take(Uint32Array, lengths),
+  }));
+  return { postings: { name: header.name, docIds, terms: header.terms, fields }, docOffsets: Float64Array.from(header.docOffsets) };
+}
