@@ -54,6 +54,11 @@ export interface FindGlobalPageRankOptions<K> {
   warmStart?: boolean;
   onIteration?: (state: IterationState<K>) => void | Promise<void>;
   signal?: AbortSignal;
+  /**
+   * Resuming an interrupted run: the pages chosen in iterations 1, 2, … are taken from here
+   * instead of from the selector (the source gives stored pages back without crawling them).
+   */
+  replay?: ReadonlyArray<readonly K[]>;
 }
 
 export interface FindGlobalPageRankResult<K> {
@@ -140,9 +145,14 @@ export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K
     signal?.throwIfAborted();
     started = performance.now();
     const want = pagesPerIteration(iterations, extraPages);
-    const frontier = supergraph.frontierView();
-    const chosen = want > 0 && frontier.keys.length > 0 ? selector.select(selectionInput(supergraph, rank, alpha), want) : new Int32Array(0);
-    const selected = Array.from(chosen, (c) => frontier.keys[c]);
+    let selected: K[];
+    if (options.replay && i <= options.replay.length) {
+      selected = [...options.replay[i - 1]];
+    } else {
+      const frontier = supergraph.frontierView();
+      const chosen = want > 0 && frontier.keys.length > 0 ? selector.select(selectionInput(supergraph, rank, alpha), want) : new Int32Array(0);
+      selected = Array.from(chosen, (c) => frontier.keys[c]);
+    }
     const pages = selected.length > 0 ? await source.fetchPages(selected, signal) : [];
     const added = supergraph.addPages(pages);
     const fetchedKeys = new Set(pages.map((p) => p.key));

@@ -55,10 +55,20 @@ export interface LocalDomain {
   pages: Array<FetchedPage<string>>;
 }
 
-/** The local domain as FindGlobalPR's L: stored local pages whose links are known. */
-export async function loadLocalDomain(store: CrawlStore): Promise<LocalDomain> {
+/**
+ * The local domain as FindGlobalPR's L: stored local pages whose links are known, or exactly the
+ * pages `only` (a resumed round keeps the L it started with).
+ */
+export async function loadLocalDomain(store: CrawlStore, only?: readonly number[]): Promise<LocalDomain> {
   const ids: number[] = [];
   const pages: Array<FetchedPage<string>> = [];
+  if (only) {
+    for (const id of only) {
+      ids.push(id);
+      pages.push({ key: store.urlOf(id)!, links: followedLinkUrls(store, await store.getLinks(id)) });
+    }
+    return { ids: Int32Array.from(ids), pages };
+  }
   const linksOf = new Map<number, string[]>();
   for await (const [id, links] of store.allLinks()) linksOf.set(id, followedLinkUrls(store, links));
   for await (const [id, page] of store.pages()) {
@@ -96,9 +106,51 @@ export function newRoundId(): string {
   return `round-${Date.now().toString(36)}-${Math.floor(Math.random() * 1296).toString(36).padStart(2, '0')}`;
 }
 
+const iterationKey = (id: string, iteration: number) => `${id}/iteration/${String(iteration).padStart(5, '0')}`;
+const localKey = (id: string) => `${id}/local`;
+
+/** Is this job key a round's own record (not one of its per-iteration records)? */
+export function isRoundKey(key: string): boolean {
+  return key.startsWith('round-') && !key.includes('/');
+}
+
+/** Starts a new round. */
 export async function runEstimationRound(context: RoundContext, id: string, parameters: RoundParameters, hooks: RoundHooks = {}): Promise<RoundStatus> {
+  const domain = await loadLocalDomain(context.store);
+  await context.store.batch().putJob(localKey(id), { ids: Array.from(domain.ids) }).commit();
+  return executeRound(context, id, parameters, domain, [], undefined, hooks);
+}
+
+/**
+ * Resumes a round that a crash or a kill interrupted: the same L, the recorded iterations
+ * replayed from the store (no page is crawled twice), then on to the end.
+ */
+export async function resumeEstimationRound(context: RoundContext, id: string, hooks: RoundHooks = {}): Promise<RoundStatus> {
+  const { store } = context;
+  const saved = await store.getJob<RoundStatus & { parameters: RoundParameters }>(id);
+  const local = await store.getJob<{ ids: number[] }>(localKey(id));
+  if (!saved || !local) throw new Error(`round ${id} cannot be resumed: its records are missing`);
+  const replay: string[][] = [];
+  // Every iteration recorded, even past the saved status (a kill during an earlier resume).
+  for (let i = 1; i <= saved.iterations; i++) {
+    const record = await store.getJob<{ selected: string[] }>(iterationKey(id, i));
+    if (!record) break;
+    replay.push(record.selected);
+  }
+  const domain = await loadLocalDomain(store, local.ids);
+  return executeRound(context, id, saved.parameters, domain, replay, saved.startedAt, hooks);
+}
+
+async function executeRound(
+  context: RoundContext,
+  id: string,
+  parameters: RoundParameters,
+  domain: LocalDomain,
+  replay: string[][],
+  startedAt: number | undefined,
+  hooks: RoundHooks,
+): Promise<RoundStatus> {
   const { store, stack, settings, scope } = context;
-  const domain = await loadLocalDomain(store);
   const n = domain.pages.length;
   const iterations = parameters.iterations;
   const extraPages =
@@ -117,10 +169,13 @@ export async function runEstimationRound(context: RoundContext, id: string, para
     history: [],
     localPages: n,
     extraPages,
-    startedAt: Date.now(),
+    startedAt: startedAt ?? Date.now(),
   };
-  const save = async () => {
-    await store.batch().putJob(id, { kind: 'estimation-round', ...status }).commit();
+  const record = () => ({ kind: 'estimation-round', parameters, ...status });
+  const save = async (selected?: string[]) => {
+    const batch = store.batch().putJob(id, record());
+    if (selected) batch.putJob(iterationKey(id, status.iteration), { selected });
+    await batch.commit();
     hooks.onProgress?.(status);
   };
   await save();
@@ -147,16 +202,17 @@ export async function runEstimationRound(context: RoundContext, id: string, para
       extraPages,
       pageRank: { alpha: settings.estimation.alpha, tolerance: settings.estimation.tolerance },
       signal: hooks.signal,
-      onIteration: async ({ record, estimate }) => {
+      replay,
+      onIteration: async ({ record: it, estimate }) => {
         local ??= estimate;
-        status.iteration = record.iteration;
-        status.crawled = record.crawled;
-        status.frontier = record.frontier;
+        status.iteration = it.iteration;
+        status.crawled = it.crawled;
+        status.frontier = it.frontier;
         status.change = previous ? l1Distance(estimate, previous) : 0;
         if (truth) status.l1ToTruth = l1ToTruth(estimate, truth);
-        status.history.push({ iteration: record.iteration, crawled: record.crawled, change: status.change, l1ToTruth: status.l1ToTruth, ms: Math.round(record.ms) });
+        status.history.push({ iteration: it.iteration, crawled: it.crawled, change: status.change, l1ToTruth: status.l1ToTruth, ms: Math.round(it.ms) });
         previous = estimate;
-        await save();
+        await save(it.iteration > 0 ? it.selected : undefined);
       },
     });
     const version = ((await store.latestRanks('estimate'))?.version ?? 0) + 1;
@@ -168,7 +224,7 @@ export async function runEstimationRound(context: RoundContext, id: string, para
       .batch()
       .putRanks({ name: 'estimate', version, ids: domain.ids, values: result.estimate, info: { round: id, selector: parameters.selector, crawled: status.crawled } })
       .putRanks({ name: 'local', version, ids: domain.ids, values: local!, info: { round: id } })
-      .putJob(id, { kind: 'estimation-round', ...status })
+      .putJob(id, record())
       .commit();
     hooks.onProgress?.(status);
     return status;
