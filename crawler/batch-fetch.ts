@@ -5,7 +5,7 @@
  * retry, every outcome goes through the recorder.
  */
 import { setMaxListeners } from 'node:events';
-import type { CrawlStore } from '../indexer/store/crawl-store.ts';
+import type { CrawlStore, PageRole } from '../indexer/store/crawl-store.ts';
 import { hostOf, type CrawlRecorder, type Recorded } from './crawl-recorder.ts';
 import type { PageFetcher, PageOutcome } from './page-fetch.ts';
 import type { PoliteGate } from './politeness.ts';
@@ -24,6 +24,10 @@ export interface BatchFetchOptions {
   signal?: AbortSignal;
   /** Where redirects may lead (`true` or the reason not to). Default: anywhere. */
   mayFollow?: (url: string) => true | string;
+  /** Role recorded for outcomes without content (default global: estimation rounds). */
+  role?: PageRole;
+  /** Revisits: send the stored ETag / Last-Modified (304 = unchanged). */
+  conditional?: boolean;
   now?: () => number;
 }
 
@@ -64,9 +68,11 @@ export async function fetchAndRecord(deps: BatchFetchDeps, urls: readonly string
       return;
     }
     const id = ids.get(url)!;
+    const previous = await store.getPage(id);
+    const validators = options.conditional && previous ? { etag: previous.etag, lastModified: previous.lastModified } : {};
     let outcome: PageOutcome;
     try {
-      outcome = await pageFetcher.fetchPage(url, { mayFollow: options.mayFollow, signal: options.signal });
+      outcome = await pageFetcher.fetchPage(url, { mayFollow: options.mayFollow, signal: options.signal, ...validators });
     } catch (error) {
       outcome = { kind: 'failed', url, redirects: [], error: 'network', message: (error as Error).message };
     }
@@ -78,8 +84,7 @@ export async function fetchAndRecord(deps: BatchFetchDeps, urls: readonly string
       if (attempt < MAX_RETRIES) return enqueue(url, true);
       outcome = { kind: 'failed', url, redirects: [], error: 'retry-later', message: `HTTP ${outcome.status} ${MAX_RETRIES} times` };
     }
-    const previous = await store.getPage(id);
-    results.set(url, recorder.record(outcome, { id, depth: previous?.depth ?? 0, role: 'global', previous, now: now() }));
+    results.set(url, recorder.record(outcome, { id, depth: previous?.depth ?? 0, role: options.role ?? 'global', previous, now: now() }));
     await recorder.flush();
   };
 

@@ -67,15 +67,19 @@ export function rankSnapshot(version: number, ids: ArrayLike<number>, global: Ar
   return { version, global: g, local: l, globalScale: rankScale(global), localScale: rankScale(local) };
 }
 
-/** The latest stored ranks (estimate, else local PageRank for both), or an empty snapshot. */
+/**
+ * The ranks the search uses: for every page with a current local PageRank (`local-current`, else
+ * the last round's `local`), its latest estimated global PageRank, or its local PageRank when no
+ * round has covered it yet.
+ */
 export async function loadRankSnapshot(store: CrawlStore): Promise<RankSnapshot> {
-  const local = await store.latestRanks('local');
+  const local = (await store.latestRanks('local-current')) ?? (await store.latestRanks('local'));
   const estimate = await store.latestRanks('estimate');
   if (!local) return rankSnapshot(0, [], [], []);
-  if (!estimate) return rankSnapshot(0, local.ids, local.values, local.values);
-  const localById = new Map<number, number>();
-  local.ids.forEach((id, i) => localById.set(id, local.values[i]));
-  return rankSnapshot(estimate.version, estimate.ids, estimate.values, Array.from(estimate.ids, (id) => localById.get(id) ?? 0));
+  const estimated = new Map<number, number>();
+  estimate?.ids.forEach((id, i) => estimated.set(id, estimate.values[i]));
+  const global = Array.from(local.ids, (id, i) => estimated.get(id) ?? local.values[i]);
+  return rankSnapshot(estimate?.version ?? 0, local.ids, global, local.values);
 }
 
 export interface SearchEngineOptions {

@@ -108,7 +108,12 @@ export async function demoCommand(argv: string[]): Promise<number> {
     } else {
       process.stderr.write(`reusing the data in ${dataDir} (npm start -- --fresh starts over)\n`);
     }
-    const serving = await serveStore(store, settings, { host: flags.host ?? settings.server.host, port: numberFlag(flags.port, 'port') ?? settings.server.port }, index);
+    const serving = await serveStore(store, settings, {
+      listen: { host: flags.host ?? settings.server.host, port: numberFlag(flags.port, 'port') ?? settings.server.port },
+      index,
+      stack,
+      truthOf: demoTruth(web),
+    });
     process.stdout.write(`\nsearch page: ${serving.url}/   (try: "telescope", "admissions", "library hours")\n`);
     await untilSignalled();
     await serving.close();

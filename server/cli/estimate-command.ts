@@ -3,6 +3,7 @@
  */
 import { parseScope } from '../../crawler/scope.ts';
 import { SELECTOR_NAMES } from '../../indexer/estimation/selectors.ts';
+import { loadRankSnapshot } from '../../indexer/ranking/search-engine.ts';
 import { CliError } from './cli-error.ts';
 import { fetchFlagOptions, fetchFlagOverrides, fetchFlagsUsage, settingsForDataDir } from './crawl-command.ts';
 import { createCrawlStack } from './crawl-setup.ts';
@@ -82,13 +83,10 @@ export async function ranksCommand(argv: string[]): Promise<number> {
   const flags = parseFlags(argv, { config: { type: 'string' }, data: { type: 'string' } }, 'ranks');
   const { store } = await settingsForDataDir(flags, {});
   try {
-    const estimate = await store.latestRanks('estimate');
-    const local = await store.latestRanks('local');
-    if (!local || !estimate) throw new CliError('lse ranks: no ranks yet: run lse estimate (or lse index) first', 1);
-    const localById = new Map<number, number>();
-    local.ids.forEach((id, i) => localById.set(id, local.values[i]));
+    const ranks = await loadRankSnapshot(store);
+    if (ranks.local.size === 0) throw new CliError('lse ranks: no ranks yet: run lse index or lse estimate first', 1);
     const lines: string[] = [];
-    estimate.ids.forEach((id, i) => lines.push(`${store.urlOf(id)}\t${localById.get(id) ?? ''}\t${estimate.values[i]}`));
+    for (const [id, local] of ranks.local) lines.push(`${store.urlOf(id)}\t${local}\t${ranks.global.get(id)}`);
     process.stdout.write(lines.join('\n') + '\n');
     return 0;
   } finally {

@@ -1,13 +1,22 @@
 /**
  * `lse index` (re)builds the text index of a data directory; `lse serve` serves it.
  */
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Settings } from '../../config/schema.ts';
+import { parseScope } from '../../crawler/scope.ts';
 import { loadRankSnapshot, SearchEngine } from '../../indexer/ranking/search-engine.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { indexableDocuments } from '../../indexer/text-index/store-adapter.ts';
+import { IndexCorruptError } from '../../indexer/text-index/errors.ts';
 import { TextIndex } from '../../indexer/text-index/text-index.ts';
 import { buildApp } from '../app.ts';
+import { JobRunner } from '../jobs/job-runner.ts';
 import { storeLocalPageRank } from '../jobs/local-pagerank.ts';
+import { Schedules } from '../jobs/schedules.ts';
+import { adminRoutes } from '../routes/admin-routes.ts';
+import { createCrawlStack, type CrawlStack } from './crawl-setup.ts';
 import { fetchFlagOptions, fetchFlagOverrides, settingsForDataDir } from './crawl-command.ts';
 import { numberFlag, parseFlags } from './flags.ts';
 
@@ -18,7 +27,10 @@ export const indexUsage = `lse index [--data DIR] [--config FILE]
 
 export const serveUsage = `lse serve [--data DIR] [--host 127.0.0.1] [--port 8080] [fetch flags]
 
-  Serves the search page (/) and API (/api/search) of a data directory; /healthz, /metrics.`;
+  Serves a data directory: the search page (/) and API (/api/search), the admin page (/admin)
+  and API (/api/admin/…, Bearer token from LSE_ADMIN_TOKEN or printed at start), the scheduled
+  re-crawls and rounds of the settings, /healthz and /metrics. Estimation rounds interrupted by a
+  crash resume at start. The fetch flags apply to the rounds and re-crawls it runs.`;
 
 /** Builds the index and the local PageRank of a store; returns the number of documents. */
 export async function buildIndex(store: CrawlStore, settings: Settings): Promise<{ documents: number; index: TextIndex }> {
@@ -42,22 +54,76 @@ export async function indexCommand(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Opens the index of a data directory. The store is the source of truth: an index that cannot be
+ * read (an older format, a damaged file) is rebuilt from it, with the reason logged.
+ */
+export async function openOrRebuildIndex(store: CrawlStore, settings: Settings): Promise<TextIndex> {
+  try {
+    return await TextIndex.open(settings.dataDir, { maxSegmentDocs: settings.index.segmentSize });
+  } catch (error) {
+    if (!(error instanceof IndexCorruptError)) throw error;
+    process.stderr.write(`the text index cannot be read (${error.message}); rebuilding it from the store\n`);
+    await rm(join(settings.dataDir, 'index'), { recursive: true, force: true });
+    return (await buildIndex(store, settings)).index;
+  }
+}
+
 export interface Serving {
   url: string;
+  runner: JobRunner;
   close(): Promise<void>;
 }
 
-/** Opens the index and ranks of a store and serves them until closed. */
-export async function serveStore(store: CrawlStore, settings: Settings, listen: { host: string; port: number }, index?: TextIndex): Promise<Serving> {
-  const textIndex = index ?? (await TextIndex.open(settings.dataDir, { maxSegmentDocs: settings.index.segmentSize }));
+export interface ServeOptions {
+  listen: { host: string; port: number };
+  /** An index already open (just built). */
+  index?: TextIndex;
+  /** A crawl stack already made (the demo's, pointed at its web); otherwise one from the settings. */
+  stack?: CrawlStack;
+  /** The true global PageRank, when known (the demo web): rounds report their error. */
+  truthOf?: (urls: readonly string[]) => Float64Array;
+  /** Admin token; defaults to the settings' (LSE_ADMIN_TOKEN). */
+  adminToken?: string;
+}
+
+/** A token for this run when none is configured: printed once at start. */
+export function generatedAdminToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/**
+ * Serves a data directory: the search API and page, the admin API with its job runner (rounds,
+ * crawls, re-crawls, resumed after a crash) and the schedules.
+ */
+export async function serveStore(store: CrawlStore, settings: Settings, options: ServeOptions): Promise<Serving> {
+  const textIndex = options.index ?? (await openOrRebuildIndex(store, settings));
   const engine = new SearchEngine(textIndex, await loadRankSnapshot(store), { blend: settings.ranking.blend, weight: settings.ranking.weight });
-  const app = await buildApp({ search: engine, rateLimitPerMinute: settings.server.rateLimitPerMinute, logger: { level: 'warn' } });
-  const address = await app.listen({ host: listen.host, port: listen.port });
+  const stack = options.stack ?? createCrawlStack(store, settings.crawler);
+  // A data directory that was never crawled has no scope: rounds and crawls then fail with a message.
+  const scope = parseScope(settings.crawler.scope.length > 0 ? settings.crawler.scope : ['regex:(?!)']);
+  const runner = new JobRunner({ store, stack, settings, scope, index: textIndex, engine, truthOf: options.truthOf });
+  const schedules = new Schedules(runner, settings);
+  const token = options.adminToken ?? settings.server.adminToken ?? generatedAdminToken();
+  const app = await buildApp({
+    search: engine,
+    rateLimitPerMinute: settings.server.rateLimitPerMinute,
+    logger: { level: 'warn', redact: ['req.headers.authorization'] },
+    plugins: [adminRoutes({ token, runner, store, index: textIndex, engine, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute })],
+  });
+  const address = await app.listen({ host: options.listen.host, port: options.listen.port });
+  const resumed = await runner.resumeInterrupted();
+  if (resumed.length > 0) process.stderr.write(`resuming interrupted estimation rounds: ${resumed.join(', ')}\n`);
+  if (!options.adminToken && !settings.server.adminToken) process.stdout.write(`admin token (set LSE_ADMIN_TOKEN to choose one): ${token}\n`);
   return {
     url: address,
+    runner,
     close: async () => {
+      await schedules.stop();
+      await runner.close();
       await app.close();
       await textIndex.close();
+      if (!options.stack) await stack.close();
     },
   };
 }
@@ -74,7 +140,7 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const flags = parseFlags(argv, { ...fetchFlagOptions, host: { type: 'string' }, port: { type: 'string' } }, 'serve');
   const { settings, store } = await settingsForDataDir(flags, fetchFlagOverrides(flags));
   try {
-    const serving = await serveStore(store, settings, { host: flags.host ?? settings.server.host, port: numberFlag(flags.port, 'port') ?? settings.server.port });
+    const serving = await serveStore(store, settings, { listen: { host: flags.host ?? settings.server.host, port: numberFlag(flags.port, 'port') ?? settings.server.port } });
     process.stdout.write(`search page: ${serving.url}/\n`);
     await untilSignalled();
     await serving.close();

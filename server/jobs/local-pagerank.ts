@@ -1,6 +1,7 @@
 /**
- * The local PageRank (the domain's own link graph) stored as rank version 0: what the search
- * ranking uses before any estimation round.
+ * The current local PageRank (the domain's own link graph, rank name `local-current`): what the
+ * search ranking uses for pages no estimation round has covered yet. Rounds store the local
+ * PageRank they started from as `local`, next to their `estimate`.
  */
 import { Supergraph } from '../../indexer/estimation/supergraph.ts';
 import { restrictAndNormalise } from '../../indexer/metrics.ts';
@@ -14,6 +15,6 @@ export async function storeLocalPageRank(store: CrawlStore, alpha: number, toler
   // Links leaving the domain are not edges of its graph (ALGORITHMS.md §1): the supergraph of L alone.
   const graph = new Supergraph(domain.pages).graph();
   const rank = restrictAndNormalise(pageRank(graph, { alpha, tolerance }).rank, Int32Array.from({ length: domain.pages.length }, (_, i) => i));
-  await store.batch().putRanks({ name: 'local', version: 0, ids: domain.ids, values: rank, info: { kind: 'local-pagerank' } }).commit();
+  await store.batch().putRanks({ name: 'local-current', version: 0, ids: domain.ids, values: rank, info: { kind: 'local-pagerank' } }).commit();
   return domain.pages.length;
 }

@@ -1,0 +1,250 @@
+/**
+ * The job runner of a served data directory: estimation rounds, crawls and re-crawls run one at
+ * a time in the order they were asked for (so only one round ever runs, and a crawl never races
+ * a round for the store). Every status is persisted; a round interrupted by a crash is resumed
+ * when the server starts. After each job the text index and the rank vectors follow the store.
+ */
+import { EventEmitter } from 'node:events';
+import type { Settings } from '../../config/schema.ts';
+import type { CrawlSummary } from '../../crawler/crawl-loop.ts';
+import type { Scope } from '../../crawler/scope.ts';
+import { loadRankSnapshot, type SearchEngine } from '../../indexer/ranking/search-engine.ts';
+import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import { isIndexablePage, pageToDocument } from '../../indexer/text-index/store-adapter.ts';
+import type { TextIndex } from '../../indexer/text-index/text-index.ts';
+import type { CrawlStack } from '../cli/crawl-setup.ts';
+import { isRoundKey, newRoundId, resumeEstimationRound, runEstimationRound, type RoundParameters, type RoundStatus } from './estimation-round.ts';
+import { storeLocalPageRank } from './local-pagerank.ts';
+import { runRecrawl, type RecrawlParameters, type RecrawlResult } from './recrawl.ts';
+
+export type JobKind = 'round' | 'crawl' | 'recrawl';
+export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+export interface JobStatus {
+  id: string;
+  kind: JobKind;
+  state: JobState;
+  queuedAt: number;
+  startedAt?: number;
+  finishedAt?: number;
+  error?: string;
+  /** Rounds: the round's status; crawls and re-crawls: their summary. */
+  round?: RoundStatus;
+  crawl?: Omit<CrawlSummary, 'rejected' | 'byState'> & { byState: Record<string, number> };
+  recrawl?: Omit<RecrawlResult, 'updatedIds' | 'removedIds'>;
+  progress?: Record<string, number | string | undefined>;
+}
+
+export interface JobContext {
+  store: CrawlStore;
+  stack: CrawlStack;
+  settings: Settings;
+  scope: Scope;
+  index: TextIndex;
+  engine: SearchEngine;
+  truthOf?: (urls: readonly string[]) => Float64Array;
+}
+
+interface QueuedJob {
+  status: JobStatus;
+  controller: AbortController;
+  run: (job: QueuedJob) => Promise<void>;
+}
+
+export class JobRunner extends EventEmitter {
+  private readonly jobs = new Map<string, QueuedJob>();
+  private queue: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly context: JobContext) {
+    super();
+    this.setMaxListeners(0);
+  }
+
+  /** Queues interrupted or queued rounds found in the store (after a crash). */
+  async resumeInterrupted(): Promise<string[]> {
+    const resumed: string[] = [];
+    for await (const [key, value] of this.context.store.jobs<RoundStatus & { kind?: string }>()) {
+      if (!isRoundKey(key) || value.kind !== 'estimation-round') continue;
+      if (value.state === 'running' || value.state === 'queued') {
+        this.enqueue('round', key, (job) => this.runRound(job, undefined));
+        resumed.push(key);
+      }
+    }
+    return resumed;
+  }
+
+  submitRound(parameters: RoundParameters): string {
+    const id = newRoundId();
+    const job = this.enqueue('round', id, (j) => this.runRound(j, parameters));
+    void this.context.store
+      .batch()
+      .putJob(id, { kind: 'estimation-round', id, state: 'queued', selector: parameters.selector, iterations: parameters.iterations, iteration: 0, crawled: 0, frontier: 0, change: 0, history: [], parameters, startedAt: job.status.queuedAt })
+      .commit();
+    return id;
+  }
+
+  submitCrawl(maxPages?: number): string {
+    return this.enqueue('crawl', `crawl-${Date.now().toString(36)}`, (job) => this.runCrawl(job, maxPages)).status.id;
+  }
+
+  submitRecrawl(parameters: RecrawlParameters): string {
+    return this.enqueue('recrawl', `recrawl-${Date.now().toString(36)}`, (job) => this.runRecrawlJob(job, parameters)).status.id;
+  }
+
+  /** Is a job of this kind queued or running (schedules skip rather than pile up)? */
+  busy(kind: JobKind): boolean {
+    for (const job of this.jobs.values()) if (job.status.kind === kind && (job.status.state === 'queued' || job.status.state === 'running')) return true;
+    return false;
+  }
+
+  status(id: string): JobStatus | undefined {
+    return this.jobs.get(id)?.status;
+  }
+
+  /** Rounds known to this server and those stored by earlier runs, newest first. */
+  async rounds(): Promise<RoundStatus[]> {
+    const out = new Map<string, RoundStatus>();
+    for await (const [key, value] of this.context.store.jobs<RoundStatus & { kind?: string }>()) {
+      if (isRoundKey(key) && value.kind === 'estimation-round') out.set(key, value);
+    }
+    for (const job of this.jobs.values()) if (job.status.kind === 'round' && job.status.round) out.set(job.status.id, job.status.round);
+    return [...out.values()].sort((a, b) => b.startedAt - a.startedAt);
+  }
+
+  async round(id: string): Promise<RoundStatus | undefined> {
+    const live = this.jobs.get(id)?.status.round;
+    if (live) return live;
+    const stored = await this.context.store.getJob<RoundStatus & { kind?: string }>(id);
+    return stored && stored.kind === 'estimation-round' ? stored : undefined;
+  }
+
+  list(): JobStatus[] {
+    return [...this.jobs.values()].map((j) => j.status).sort((a, b) => b.queuedAt - a.queuedAt);
+  }
+
+  /** Cancels a queued or running job; false when it is unknown or already over. */
+  cancel(id: string): boolean {
+    const job = this.jobs.get(id);
+    if (!job || !(job.status.state === 'queued' || job.status.state === 'running')) return false;
+    job.controller.abort();
+    if (job.status.state === 'queued') this.finish(job, 'cancelled');
+    return true;
+  }
+
+  /** Waits for every queued job (tests, shutdown after cancel). */
+  async idle(): Promise<void> {
+    let current: Promise<void>;
+    do {
+      current = this.queue;
+      await current;
+    } while (current !== this.queue);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.jobs.values()) if (job.status.state === 'running' || job.status.state === 'queued') job.controller.abort();
+    await this.idle();
+  }
+
+  private enqueue(kind: JobKind, id: string, run: (job: QueuedJob) => Promise<void>): QueuedJob {
+    const job: QueuedJob = { status: { id, kind, state: 'queued', queuedAt: Date.now() }, controller: new AbortController(), run };
+    this.jobs.set(id, job);
+    this.queue = this.queue.then(async () => {
+      if (job.status.state !== 'queued' || this.closed) return;
+      job.status.state = 'running';
+      job.status.startedAt = Date.now();
+      this.publish(job);
+      try {
+        await job.run(job);
+        if (job.status.state === 'running') this.finish(job, job.controller.signal.aborted ? 'cancelled' : 'done');
+      } catch (error) {
+        this.finish(job, job.controller.signal.aborted ? 'cancelled' : 'failed', (error as Error).message);
+      }
+    });
+    this.publish(job);
+    return job;
+  }
+
+  private finish(job: QueuedJob, state: JobState, error?: string): void {
+    job.status.state = state;
+    job.status.finishedAt = Date.now();
+    if (error) job.status.error = error;
+    this.publish(job);
+  }
+
+  private publish(job: QueuedJob): void {
+    this.emit(`job:${job.status.id}`, job.status);
+    this.emit('job', job.status);
+  }
+
+  private async runRound(job: QueuedJob, parameters: RoundParameters | undefined): Promise<void> {
+    const { store, stack, settings, scope, truthOf } = this.context;
+    const hooks = {
+      signal: job.controller.signal,
+      onProgress: (status: RoundStatus) => {
+        job.status.round = { ...status, history: [...status.history] };
+        this.publish(job);
+      },
+    };
+    const context = { store, stack, settings, scope, truthOf };
+    const status = parameters ? await runEstimationRound(context, job.status.id, parameters, hooks) : await resumeEstimationRound(context, job.status.id, hooks);
+    job.status.round = status;
+    if (status.state === 'done') await this.refreshRanks();
+    this.finish(job, status.state === 'done' ? 'done' : status.state === 'cancelled' ? 'cancelled' : 'failed', status.error);
+  }
+
+  private async runCrawl(job: QueuedJob, maxPages: number | undefined): Promise<void> {
+    const { store, stack, settings, scope } = this.context;
+    const before = new Set<number>();
+    for await (const [id] of store.pages()) before.add(id);
+    const crawler = settings.crawler;
+    const summary = await stack.crawler.crawl({
+      seeds: crawler.seeds,
+      scope,
+      ordering: crawler.ordering,
+      maxPages: maxPages ?? crawler.maxPages,
+      maxDepth: crawler.maxDepth,
+      hostPageBudget: crawler.hostPageBudget,
+      concurrency: crawler.concurrency,
+      nearDuplicateThreshold: crawler.nearDuplicateThreshold,
+      signal: job.controller.signal,
+      onProgress: (p) => {
+        job.status.progress = { stored: p.stored, pagesPerSecond: Math.round(p.pagesPerSecond), frontier: p.frontier, errors: p.errors };
+        this.publish(job);
+      },
+    });
+    const { rejected: _rejected, ...rest } = summary;
+    job.status.crawl = rest;
+    const fresh: number[] = [];
+    for await (const [id] of store.pages()) if (!before.has(id)) fresh.push(id);
+    await this.refreshIndex(fresh, []);
+  }
+
+  private async runRecrawlJob(job: QueuedJob, parameters: RecrawlParameters): Promise<void> {
+    const { store, stack, settings, scope } = this.context;
+    const result = await runRecrawl({ store, stack, scope, concurrency: settings.crawler.concurrency }, parameters, job.controller.signal);
+    const { updatedIds, removedIds, ...counts } = result;
+    job.status.recrawl = counts;
+    await this.refreshIndex(updatedIds, removedIds);
+  }
+
+  /** Re-indexes the given pages (dropping those no longer indexable) and recomputes the local PageRank. */
+  private async refreshIndex(updated: readonly number[], removed: readonly number[]): Promise<void> {
+    const { store, index, settings } = this.context;
+    const upsert = [];
+    const remove = new Set(removed);
+    for (const id of updated) {
+      const page = await store.getPage(id);
+      if (page && isIndexablePage(page)) upsert.push(pageToDocument(id, page));
+      else remove.add(id);
+    }
+    if (upsert.length > 0 || remove.size > 0) await index.update({ upsert, remove: [...remove] });
+    await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);
+    await this.refreshRanks();
+  }
+
+  private async refreshRanks(): Promise<void> {
+    this.context.engine.setRanks(await loadRankSnapshot(this.context.store));
+  }
+}

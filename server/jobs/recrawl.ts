@@ -1,0 +1,91 @@
+/**
+ * A re-crawl cycle (issue 5 §4): revisit local pages chosen by estimated change rate (visits
+ * ∝ √λ̂), with conditional GETs; record what changed; queue newly linked in-scope pages for the
+ * next crawl. Returns which pages the text index must update or drop.
+ */
+import { fetchAndRecord } from '../../crawler/batch-fetch.ts';
+import { CrawlRecorder } from '../../crawler/crawl-recorder.ts';
+import { planRevisits, type RevisitPolicy } from '../../crawler/revisit-policy.ts';
+import type { Scope } from '../../crawler/scope.ts';
+import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import type { CrawlStack } from '../cli/crawl-setup.ts';
+
+export interface RecrawlParameters {
+  /** Visits this cycle. */
+  budget: number;
+  policy?: RevisitPolicy;
+}
+
+export interface RecrawlResult {
+  visited: number;
+  changed: number;
+  unchanged: number;
+  gone: number;
+  errors: number;
+  /** In-scope URLs seen for the first time, now in the frontier. */
+  newPages: number;
+  /** Pages whose indexed content must be refreshed, and pages that must leave the index. */
+  updatedIds: number[];
+  removedIds: number[];
+}
+
+const CREDIT_KEY = 'revisit-credit';
+
+export async function runRecrawl(
+  context: { store: CrawlStore; stack: CrawlStack; scope: Scope; concurrency: number },
+  parameters: RecrawlParameters,
+  signal?: AbortSignal,
+): Promise<RecrawlResult> {
+  const { store, stack, scope } = context;
+  const credit = (await store.getMeta<Record<string, number>>(CREDIT_KEY)) ?? {};
+  const candidates = [];
+  const inFrontier = new Set<number>();
+  for await (const [id] of store.frontier()) inFrontier.add(id);
+  for await (const [id, page] of store.pages()) {
+    if (page.role === 'local' && (page.state === 'fetched' || page.state === 'not-modified')) {
+      candidates.push({ id, visits: page.visits, changes: page.changes, credit: credit[id] ?? 0 });
+    }
+  }
+  const plan = planRevisits(candidates, parameters.budget, parameters.policy ?? 'sqrt-rate');
+  const urls = plan.visit.map((id) => store.urlOf(id)!);
+  const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: (url) => (scope.isLocal(url) ? 'local' : 'global') });
+  const recorded = await fetchAndRecord({ store, pageFetcher: stack.pageFetcher, robots: stack.robots, gate: stack.gate, recorder }, urls, {
+    concurrency: context.concurrency,
+    signal,
+    role: 'local',
+    conditional: true,
+    mayFollow: (url) => (scope.isLocal(url) ? true : 'out-of-scope'),
+  });
+  const result: RecrawlResult = { visited: 0, changed: 0, unchanged: 0, gone: 0, errors: 0, newPages: 0, updatedIds: [], removedIds: [] };
+  const frontier = store.batch();
+  const now = Date.now();
+  for (const [index, url] of urls.entries()) {
+    const outcome = recorded.get(url);
+    if (!outcome) continue;
+    const id = plan.visit[index];
+    result.visited++;
+    if (outcome.state === 'not-modified') result.unchanged++;
+    else if (outcome.state === 'fetched') {
+      if (outcome.changed) result.changed++;
+      else result.unchanged++;
+      result.updatedIds.push(outcome.contentId);
+      if (outcome.contentId !== id) result.removedIds.push(id);
+    } else if (outcome.state === 'gone') {
+      result.gone++;
+      result.removedIds.push(id);
+    } else {
+      result.errors++;
+      if (outcome.state === 'redirect' || outcome.state === 'disallowed') result.removedIds.push(id);
+    }
+    for (const link of outcome.links) {
+      if (!link.follow || !scope.isLocal(link.url) || inFrontier.has(link.id)) continue;
+      if ((await store.getPage(link.id)) !== undefined) continue;
+      inFrontier.add(link.id);
+      frontier.addToFrontier(link.id, { depth: 1, discoveredAt: now, role: 'local', referrer: id });
+      result.newPages++;
+    }
+  }
+  frontier.putMeta(CREDIT_KEY, Object.fromEntries([...plan.credit].map(([id, c]) => [id, Math.round(c * 1e6) / 1e6])));
+  await frontier.commit();
+  return result;
+}

@@ -1,0 +1,209 @@
+/**
+ * The admin API (`/api/admin/…`): estimation rounds, crawls, re-crawls, status, schedules.
+ * Every route needs `Authorization: Bearer <token>`, compared in constant time; the token is
+ * never logged (the logger redacts the header).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { SELECTOR_NAMES } from '../../indexer/estimation/selectors.ts';
+import type { SearchEngine } from '../../indexer/ranking/search-engine.ts';
+import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import type { TextIndex } from '../../indexer/text-index/text-index.ts';
+import type { RoundStatus } from '../jobs/estimation-round.ts';
+import type { JobRunner, JobStatus } from '../jobs/job-runner.ts';
+import type { Schedules } from '../jobs/schedules.ts';
+
+export interface AdminDeps {
+  token: string;
+  runner: JobRunner;
+  store: CrawlStore;
+  index: TextIndex;
+  engine: SearchEngine;
+  schedules?: Schedules;
+  rateLimitPerMinute: number;
+}
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Constant-time comparison of a presented token with the expected one (hashing equalises lengths). */
+export function tokenMatches(presented: string | undefined, expected: string): boolean {
+  if (presented === undefined) return false;
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+const roundBody = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    selector: { type: 'string', enum: [...SELECTOR_NAMES], default: 'sc' },
+    iterations: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
+    pagesPerIteration: { type: 'integer', minimum: 1, maximum: 100_000 },
+    extraPages: { type: 'integer', minimum: 1, maximum: 10_000_000 },
+  },
+  not: { required: ['pagesPerIteration', 'extraPages'] },
+} as const;
+
+export function adminRoutes(deps: AdminDeps) {
+  return async (app: FastifyInstance): Promise<void> => {
+    await app.register(
+      async (admin) => {
+        admin.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+          if (!tokenMatches(bearer(request), deps.token)) {
+            return reply.code(401).header('www-authenticate', 'Bearer').send({ statusCode: 401, error: 'Unauthorized', message: 'a valid admin token is required' });
+          }
+        });
+        const limit = { config: { rateLimit: { max: deps.rateLimitPerMinute, timeWindow: '1 minute' } } };
+
+        admin.post<{ Body: { selector: string; iterations: number; pagesPerIteration?: number; extraPages?: number } }>(
+          '/rounds',
+          { ...limit, schema: { body: roundBody } },
+          async (request, reply) => {
+            const { selector, iterations, pagesPerIteration, extraPages } = request.body;
+            const id = deps.runner.submitRound({ selector, iterations, pagesPerIteration, extra: extraPages !== undefined ? String(extraPages) : undefined });
+            return reply.code(202).send({ id });
+          },
+        );
+        admin.get('/rounds', limit, async () => ({ rounds: (await deps.runner.rounds()).map(roundView) }));
+        admin.get<{ Params: { id: string } }>('/rounds/:id', limit, async (request, reply) => {
+          const round = await deps.runner.round(request.params.id);
+          if (!round) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no round ${request.params.id}` });
+          return roundView(round);
+        });
+        admin.delete<{ Params: { id: string } }>('/rounds/:id', limit, async (request, reply) => {
+          if (!(await deps.runner.round(request.params.id))) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no round ${request.params.id}` });
+          const cancelled = deps.runner.cancel(request.params.id);
+          return reply.code(cancelled ? 202 : 409).send({ id: request.params.id, cancelled });
+        });
+        admin.get<{ Params: { id: string } }>('/rounds/:id/events', async (request, reply) => {
+          const id = request.params.id;
+          const round = await deps.runner.round(id);
+          if (!round) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no round ${id}` });
+          streamEvents(reply, deps.runner, id, roundView(round));
+          return reply;
+        });
+
+        admin.post<{ Body: { maxPages?: number } }>(
+          '/crawls',
+          { ...limit, schema: { body: { type: 'object', additionalProperties: false, properties: { maxPages: { type: 'integer', minimum: 1, maximum: 10_000_000 } } } } },
+          async (request, reply) => reply.code(202).send({ id: deps.runner.submitCrawl(request.body?.maxPages) }),
+        );
+        admin.post<{ Body: { budget?: number; policy?: 'sqrt-rate' | 'uniform' } }>(
+          '/recrawls',
+          {
+            ...limit,
+            schema: {
+              body: {
+                type: 'object',
+                additionalProperties: false,
+                properties: { budget: { type: 'integer', minimum: 1, maximum: 1_000_000, default: 200 }, policy: { type: 'string', enum: ['sqrt-rate', 'uniform'] } },
+              },
+            },
+          },
+          async (request, reply) => reply.code(202).send({ id: deps.runner.submitRecrawl({ budget: request.body?.budget ?? 200, policy: request.body?.policy }) }),
+        );
+        admin.get('/jobs', limit, async () => ({ jobs: deps.runner.list() }));
+        admin.get<{ Params: { id: string } }>('/jobs/:id', limit, async (request, reply) => {
+          const job = deps.runner.status(request.params.id);
+          return job ?? reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no job ${request.params.id}` });
+        });
+
+        admin.get('/status', limit, async () => status(deps));
+        admin.get<{ Querystring: { limit?: number } }>(
+          '/pages/divergence',
+          { ...limit, schema: { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 20 } } } } },
+          async (request) => ({ pages: await divergence(deps, request.query.limit ?? 20) }),
+        );
+        admin.post<{ Params: { name: string } }>('/schedules/:name/run', limit, async (request, reply) => {
+          const id = deps.schedules?.runNow(request.params.name);
+          if (id === undefined) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no schedule ${request.params.name}` });
+          if (id === null) return reply.code(409).send({ statusCode: 409, error: 'Conflict', message: `a ${request.params.name} job is already queued or running` });
+          return reply.code(202).send({ id });
+        });
+      },
+      { prefix: '/api/admin' },
+    );
+  };
+}
+
+/** The round as the API shows it. */
+function roundView(round: RoundStatus) {
+  const { id, state, selector, iteration, iterations, crawled, frontier, change, l1ToTruth, error, history, localPages, extraPages, startedAt, finishedAt, version } = round;
+  return { id, state, selector, iteration, iterations, crawled, frontier, change, l1ToTruth, error, history, localPages, extraPages, startedAt, finishedAt, version };
+}
+
+/** Server-sent events: the round's status now, then on every change, until it ends. */
+function streamEvents(reply: FastifyReply, runner: JobRunner, id: string, initial: ReturnType<typeof roundView>): void {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-content-type-options': 'nosniff' });
+  const send = (event: string, data: unknown) => raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  send('status', initial);
+  const over = (s: string) => s === 'done' || s === 'failed' || s === 'cancelled';
+  if (over(initial.state)) {
+    raw.end();
+    return;
+  }
+  const onJob = (job: JobStatus) => {
+    if (job.round) send('status', roundView(job.round));
+    else send('status', { id, state: job.state });
+    if (over(job.state)) finish();
+  };
+  const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), 15_000);
+  const finish = () => {
+    clearInterval(heartbeat);
+    runner.off(`job:${id}`, onJob);
+    raw.end();
+  };
+  runner.on(`job:${id}`, onJob);
+  raw.on('close', () => {
+    clearInterval(heartbeat);
+    runner.off(`job:${id}`, onJob);
+  });
+}
+
+async function status(deps: AdminDeps) {
+  const byRole: Record<string, Record<string, number>> = {};
+  const hosts = new Set<string>();
+  for await (const [, page] of deps.store.pages()) {
+    byRole[page.role] ??= {};
+    byRole[page.role][page.state] = (byRole[page.role][page.state] ?? 0) + 1;
+    hosts.add(page.host);
+  }
+  let frontier = 0;
+  for await (const entry of deps.store.frontier()) if (entry) frontier++;
+  const rounds = await deps.runner.rounds();
+  return {
+    pages: byRole,
+    frontier,
+    hosts: hosts.size,
+    index: deps.index.info(),
+    rankVersion: deps.engine.rankVersion,
+    lastRound: rounds[0] ? roundView(rounds[0]) : null,
+    jobs: deps.runner.list().slice(0, 20),
+    schedules: deps.schedules?.list() ?? [],
+  };
+}
+
+/** Local pages whose estimated global PageRank differs most (by ratio) from their local PageRank. */
+async function divergence(deps: AdminDeps, limit: number) {
+  const { store } = deps;
+  const estimate = await store.latestRanks('estimate');
+  const local = await store.latestRanks('local');
+  if (!estimate || !local) return [];
+  const localById = new Map<number, number>();
+  local.ids.forEach((id, i) => localById.set(id, local.values[i]));
+  const rows = Array.from(estimate.ids, (id, i) => {
+    const l = localById.get(id) ?? 0;
+    const g = estimate.values[i];
+    return { id, url: store.urlOf(id) ?? '', localPageRank: l, globalPageRank: g, ratio: l > 0 ? g / l : Infinity };
+  });
+  rows.sort((a, b) => Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)));
+  return rows.slice(0, limit);
+}
