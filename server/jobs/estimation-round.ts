@@ -128,8 +128,10 @@ export async function runEstimationRound(context: RoundContext, id: string, para
 export async function resumeEstimationRound(context: RoundContext, id: string, hooks: RoundHooks = {}): Promise<RoundStatus> {
   const { store } = context;
   const saved = await store.getJob<RoundStatus & { parameters: RoundParameters }>(id);
+  if (!saved?.parameters) throw new Error(`round ${id} cannot be resumed: its records are missing`);
   const local = await store.getJob<{ ids: number[] }>(localKey(id));
-  if (!saved || !local) throw new Error(`round ${id} cannot be resumed: its records are missing`);
+  // Queued but never started: start it now.
+  if (!local) return runEstimationRound(context, id, saved.parameters, hooks);
   const replay: string[][] = [];
   // Every iteration recorded, even past the saved status (a kill during an earlier resume).
   for (let i = 1; i <= saved.iterations; i++) {

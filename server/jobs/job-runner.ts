@@ -77,10 +77,23 @@ export class JobRunner extends EventEmitter {
   submitRound(parameters: RoundParameters): string {
     const id = newRoundId();
     const job = this.enqueue('round', id, (j) => this.runRound(j, parameters));
-    void this.context.store
-      .batch()
-      .putJob(id, { kind: 'estimation-round', id, state: 'queued', selector: parameters.selector, iterations: parameters.iterations, iteration: 0, crawled: 0, frontier: 0, change: 0, history: [], parameters, startedAt: job.status.queuedAt })
-      .commit();
+    const queued: RoundStatus = {
+      id,
+      state: 'queued',
+      selector: parameters.selector,
+      iterations: parameters.iterations,
+      iteration: 0,
+      crawled: 0,
+      frontier: 0,
+      change: 0,
+      history: [],
+      localPages: 0,
+      extraPages: 0,
+      startedAt: job.status.queuedAt,
+    };
+    job.status.round = queued;
+    // Persisted, so a round still waiting when the server dies is started after a restart.
+    void this.context.store.batch().putJob(id, { kind: 'estimation-round', parameters, ...queued }).commit();
     return id;
   }
 
@@ -128,7 +141,11 @@ export class JobRunner extends EventEmitter {
     const job = this.jobs.get(id);
     if (!job || !(job.status.state === 'queued' || job.status.state === 'running')) return false;
     job.controller.abort();
-    if (job.status.state === 'queued') this.finish(job, 'cancelled');
+    if (job.status.state === 'queued') {
+      if (job.status.round) job.status.round = { ...job.status.round, state: 'cancelled', finishedAt: Date.now() };
+      this.finish(job, 'cancelled');
+      if (job.status.round) void this.context.store.batch().putJob(id, { kind: 'estimation-round', ...job.status.round }).commit();
+    }
     return true;
   }
 

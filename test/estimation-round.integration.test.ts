@@ -1,0 +1,152 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { loadSettings } from '../config/load-settings.ts';
+import { generateDemoWeb, type DemoWeb } from '../crawler/demo-web/generate.ts';
+import { startDemoWebServer, type DemoWebServer } from '../crawler/demo-web/server.ts';
+import { CrawlStore } from '../indexer/store/crawl-store.ts';
+import { demoTruth } from '../server/cli/demo-command.ts';
+import { main } from '../server/cli/main.ts';
+import { serveStore, type Serving } from '../server/cli/serve-command.ts';
+
+const lse = fileURLToPath(new URL('../bin/lse.js', import.meta.url));
+const token = 'round-test-token-0123456789';
+
+let web: DemoWeb;
+let demo: DemoWebServer;
+let dataDir: string;
+
+beforeAll(async () => {
+  web = generateDemoWeb();
+  demo = await startDemoWebServer(web, { latencyScale: 0 });
+  dataDir = mkdtempSync(join(tmpdir(), 'lse-round-'));
+  // The data directory is made the way a user makes it: lse crawl, then lse index.
+  const quiet = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  try {
+    const crawl = ['crawl', '--data', dataDir, '--seed', `http://${web.localHost}/`, '--resolve', `*:80:127.0.0.1:${demo.port}`, '--allow-private-networks', '--delay', '0', '--max-pages', '400'];
+    expect(await main(crawl)).toBe(0);
+    expect(await main(['index', '--data', dataDir])).toBe(0);
+  } finally {
+    quiet.mockRestore();
+    out.mockRestore();
+  }
+});
+afterAll(async () => demo?.close());
+
+async function call(base: string, path: string, init: RequestInit = {}) {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(`${base}${path}`, { ...init, headers });
+  return { status: response.status, body: await response.json() };
+}
+
+async function waitForRound(base: string, id: string, until: (round: { state: string; iteration: number }) => boolean) {
+  for (;;) {
+    const { body } = await call(base, `/api/admin/rounds/${id}`);
+    if (until(body)) return body;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('estimation rounds through the admin API', () => {
+  let store: CrawlStore;
+  let serving: Serving;
+
+  beforeAll(async () => {
+    store = await CrawlStore.open(dataDir);
+    const remembered = (await store.getMeta<Record<string, unknown>>('crawl-settings')) ?? {};
+    const settings = loadSettings({ env: {}, overrides: { dataDir, crawler: remembered } });
+    serving = await serveStore(store, settings, { listen: { host: '127.0.0.1', port: 0 }, adminToken: token, truthOf: demoTruth(web) });
+  });
+  afterAll(async () => {
+    await serving?.close();
+    await store?.close();
+  });
+
+  it('runs a round to the end, reports its progress and error to the truth, and switches the ranking', async () => {
+    const before = await (await fetch(`${serving.url}/api/search?q=telescope&explain=true&size=1`)).json();
+    const { status, body } = await call(serving.url, '/api/admin/rounds', { method: 'POST', body: JSON.stringify({ selector: 'sc', iterations: 4, pagesPerIteration: 15 }) });
+    expect(status).toBe(202);
+    const round = await waitForRound(serving.url, body.id, (r) => r.state !== 'queued' && r.state !== 'running');
+    expect(round).toMatchObject({ state: 'done', iteration: 4, iterations: 4, selector: 'sc' });
+    expect(round.crawled).toBeGreaterThan(20);
+    expect(round.history).toHaveLength(5);
+    expect(round.history[4].l1ToTruth).toBeGreaterThan(0);
+    expect(round.change).toBeGreaterThan(0);
+    const after = await (await fetch(`${serving.url}/api/search?q=telescope&explain=true&size=1`)).json();
+    expect(after.hits[0].explain.rankVersion).toBe(before.hits[0].explain.rankVersion + 1);
+    const list = await call(serving.url, '/api/admin/rounds');
+    expect(list.body.rounds.map((r: { id: string }) => r.id)).toContain(body.id);
+    const divergence = await call(serving.url, '/api/admin/pages/divergence?limit=5');
+    expect(divergence.body.pages).toHaveLength(5);
+  });
+
+  it('streams progress as server-sent events until the round ends', async () => {
+    const { body } = await call(serving.url, '/api/admin/rounds', { method: 'POST', body: JSON.stringify({ iterations: 3, pagesPerIteration: 5 }) });
+    const response = await fetch(`${serving.url}/api/admin/rounds/${body.id}/events`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const text = await response.text();
+    const events = text.split('\n\n').filter((e) => e.startsWith('event: status')).map((e) => JSON.parse(e.split('data: ')[1]));
+    expect(events.length).toBeGreaterThanOrEqual(2);
+    expect(events.at(-1).state).toBe('done');
+  });
+
+  it('cancels a running round', async () => {
+    const { body } = await call(serving.url, '/api/admin/rounds', { method: 'POST', body: JSON.stringify({ iterations: 500, pagesPerIteration: 2 }) });
+    await waitForRound(serving.url, body.id, (r) => r.state === 'running' && r.iteration >= 1);
+    expect((await call(serving.url, `/api/admin/rounds/${body.id}`, { method: 'DELETE' })).status).toBe(202);
+    const round = await waitForRound(serving.url, body.id, (r) => r.state !== 'running');
+    expect(round.state).toBe('cancelled');
+    expect(round.iteration).toBeLessThan(500);
+  });
+});
+
+describe('a round killed with SIGKILL', () => {
+  const start = (port: number): ChildProcess =>
+    spawn(process.execPath, [lse, 'serve', '--data', dataDir, '--port', String(port)], { env: { ...process.env, LSE_ADMIN_TOKEN: token }, stdio: 'ignore' });
+  const ready = async (base: string) => {
+    for (let i = 0; i < 400; i++) {
+      try {
+        if ((await fetch(`${base}/healthz`)).ok) return;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('lse serve did not start');
+  };
+
+  it('resumes after a restart at the iteration it reached, fetching no stored page again', async () => {
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const base = `http://127.0.0.1:${port}`;
+    let server = start(port);
+    await ready(base);
+    const { body } = await call(base, '/api/admin/rounds', { method: 'POST', body: JSON.stringify({ selector: 'sc', iterations: 8, pagesPerIteration: 12 }) });
+    await waitForRound(base, body.id, (r) => r.iteration >= 3 || r.state === 'done' || r.state === 'failed');
+    server.kill('SIGKILL');
+    await new Promise((r) => server.once('exit', r));
+    const killedAt = demo.requestLog.length;
+    const store = await CrawlStore.open(dataDir);
+    const stored = new Set<string>();
+    for await (const [, page] of store.pages()) if (page.role === 'global') stored.add(page.url);
+    const interrupted = await store.getJob<{ state: string; iteration: number }>(body.id);
+    await store.close();
+    expect(interrupted?.state).toBe('running');
+    expect(interrupted!.iteration).toBeGreaterThanOrEqual(3);
+
+    server = start(port);
+    await ready(base);
+    const round = await waitForRound(base, body.id, (r) => r.state === 'done' || r.state === 'failed');
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    expect(round.state).toBe('done');
+    expect(round.iteration).toBe(8);
+    expect(round.history.map((h: { iteration: number }) => h.iteration)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    const refetched = demo.requestLog.slice(killedAt).filter((r) => r.path !== '/robots.txt' && stored.has(`http://${r.host}${r.path}`));
+    expect(refetched).toEqual([]);
+  });
+});

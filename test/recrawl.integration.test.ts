@@ -1,0 +1,141 @@
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSettings } from '../config/load-settings.ts';
+import type { Settings } from '../config/schema.ts';
+import { parseScope } from '../crawler/scope.ts';
+import { CrawlStore } from '../indexer/store/crawl-store.ts';
+import { rememberCrawlerSettings } from '../server/cli/crawl-setup.ts';
+import { serveStore, buildIndex, type Serving } from '../server/cli/serve-command.ts';
+
+/** A tiny site whose pages the test edits: a page changes, one disappears, one is added. */
+function mutableSite() {
+  const pages = new Map<string, string>([
+    ['/', '<title>Home</title><a href="/a">a</a> <a href="/b">b</a> welcome home'],
+    ['/a', '<title>Alpha</title><p>alpha original words</p>'],
+    ['/b', '<title>Beta</title><p>beta pages stay until deleted</p>'],
+  ]);
+  const log: string[] = [];
+  const server: Server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    log.push(path);
+    if (path === '/robots.txt') return response.writeHead(404).end();
+    const body = pages.get(path);
+    if (body === undefined) return response.writeHead(404, { 'content-type': 'text/html' }).end('<title>gone</title>');
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><body>${body}</body></html>`);
+  });
+  return { pages, log, server };
+}
+
+describe('re-crawls, schedules and the admin API', () => {
+  const site = mutableSite();
+  let settings: Settings;
+  let store: CrawlStore;
+  let serving: Serving;
+  const token = 'a-test-admin-token-0123456789';
+  let base: string;
+
+  const api = async (path: string, init: RequestInit = {}, auth = token) => {
+    const response = await fetch(`${base}${path}`, { ...init, headers: { ...(auth ? { authorization: `Bearer ${auth}` } : {}), 'content-type': 'application/json', ...init.headers } });
+    return { status: response.status, body: response.status === 204 ? null : await response.json() };
+  };
+  const search = async (q: string) => (await api(`/api/search?q=${encodeURIComponent(q)}`, {}, '')).body as { total: number; hits: Array<{ url: string }> };
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => site.server.listen(0, '127.0.0.1', resolve));
+    const port = (site.server.address() as AddressInfo).port;
+    const dataDir = mkdtempSync(join(tmpdir(), 'lse-recrawl-'));
+    settings = loadSettings({
+      env: {},
+      overrides: {
+        dataDir,
+        crawler: { seeds: ['http://site.test/'], scope: ['host:site.test'], resolve: { 'site.test:80': `127.0.0.1:${port}` }, allowPrivateNetworks: true, delaySeconds: 0 },
+        schedules: { recrawl: '*/1 * * * * *', recrawlBudget: 10 },
+      },
+    });
+    store = await CrawlStore.open(dataDir);
+    await rememberCrawlerSettings(store, settings.crawler);
+    serving = await serveStore(store, settings, { listen: { host: '127.0.0.1', port: 0 }, adminToken: token, index: (await buildIndex(store, settings)).index });
+    base = serving.url;
+  });
+  afterAll(async () => {
+    await serving?.close();
+    await store?.close();
+    site.server.close();
+  });
+
+  const waitFor = async (id: string) => {
+    for (;;) {
+      const { body } = await api(`/api/admin/jobs/${id}`);
+      if (['done', 'failed', 'cancelled'].includes(body.state)) return body;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  it('refuses the admin API without the right token', async () => {
+    expect((await api('/api/admin/status', {}, '')).status).toBe(401);
+    expect((await api('/api/admin/status', {}, 'wrong-token-wrong-token')).status).toBe(401);
+    expect((await api('/api/admin/status')).status).toBe(200);
+  });
+
+  it('a crawl job fetches the site and makes it searchable', async () => {
+    const { status, body } = await api('/api/admin/crawls', { method: 'POST', body: '{}' });
+    expect(status).toBe(202);
+    expect((await waitFor(body.id)).state).toBe('done');
+    expect((await search('alpha')).hits.map((h) => h.url)).toEqual(['http://site.test/a']);
+    expect((await search('beta')).total).toBe(1);
+  });
+
+  it('a re-crawl picks up a changed page, drops a deleted one and queues a new one', async () => {
+    site.pages.set('/a', '<title>Alpha</title><p>alpha rewritten with zebra</p>');
+    site.pages.delete('/b');
+    site.pages.set('/', '<title>Home</title><a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> welcome home');
+    site.pages.set('/c', '<title>Gamma</title><p>gamma is new here</p>');
+    serving.runner.submitRecrawl({ budget: 10, policy: 'uniform' });
+    await serving.runner.idle();
+    const recrawl = serving.runner.list().find((j) => j.kind === 'recrawl' && j.state === 'done')!;
+    expect(recrawl.recrawl).toMatchObject({ visited: 3, gone: 1, newPages: 1 });
+    expect(recrawl.recrawl!.changed).toBeGreaterThanOrEqual(2);
+    expect((await search('zebra')).hits.map((h) => h.url)).toEqual(['http://site.test/a']);
+    expect((await search('beta')).total).toBe(0);
+    const { body } = await api('/api/admin/status');
+    expect(body.frontier).toBe(1);
+    // The next crawl fetches the new page.
+    const crawl = await api('/api/admin/crawls', { method: 'POST', body: '{}' });
+    await waitFor(crawl.body.id);
+    expect((await search('gamma')).hits.map((h) => h.url)).toEqual(['http://site.test/c']);
+  });
+
+  it('runs the scheduled re-crawl, shows its next run, and never piles up jobs of one kind', async () => {
+    const { body } = await api('/api/admin/status');
+    expect(body.schedules[0]).toMatchObject({ name: 'recrawl', cron: '*/1 * * * * *' });
+    expect(Date.parse(body.schedules[0].nextRun)).toBeGreaterThan(Date.now() - 1000);
+    const before = serving.runner.list().filter((j) => j.kind === 'recrawl').length;
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(serving.runner.list().filter((j) => j.kind === 'recrawl').length).toBeGreaterThan(before);
+    await serving.runner.idle();
+    // While a re-crawl is queued or running, running the schedule again is refused.
+    serving.runner.submitRecrawl({ budget: 1 });
+    expect((await api('/api/admin/schedules/recrawl/run', { method: 'POST', body: '{}' })).status).toBe(409);
+    await serving.runner.idle();
+    const now = await api('/api/admin/schedules/recrawl/run', { method: 'POST', body: '{}' });
+    expect([202, 409]).toContain(now.status); // 409 only if the every-second schedule fired in between
+    expect((await api('/api/admin/schedules/nothing/run', { method: 'POST', body: '{}' })).status).toBe(404);
+    await serving.runner.idle();
+  });
+
+  it('validates admin input', async () => {
+    expect((await api('/api/admin/rounds', { method: 'POST', body: JSON.stringify({ selector: 'magic' }) })).status).toBe(400);
+    expect((await api('/api/admin/rounds', { method: 'POST', body: JSON.stringify({ iterations: 0 }) })).status).toBe(400);
+    expect((await api('/api/admin/rounds', { method: 'POST', body: JSON.stringify({ pagesPerIteration: 5, extraPages: 50 }) })).status).toBe(400);
+    expect((await api('/api/admin/rounds/round-nope')).status).toBe(404);
+    expect((await api('/api/admin/recrawls', { method: 'POST', body: JSON.stringify({ budget: -1 }) })).status).toBe(400);
+  });
+
+  it('keeps the scope it was crawled with', () => {
+    expect(parseScope(settings.crawler.scope).isLocal('http://site.test/x')).toBe(true);
+  });
+});
