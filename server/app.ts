@@ -65,6 +65,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const plugin of options.plugins ?? []) await plugin(app);
 
   const webRoot = options.webRoot ?? WEB_ROOT;
-  if (existsSync(join(webRoot, 'index.html'))) await app.register(fastifyStatic, { root: webRoot, prefix: '/', index: 'index.html' });
+  if (existsSync(join(webRoot, 'index.html'))) {
+    await app.register(fastifyStatic, { root: webRoot, prefix: '/', index: 'index.html' });
+    app.get('/admin', (_request, reply) => reply.sendFile('admin.html'));
+  }
   return app;
 }
