@@ -9,6 +9,9 @@ import { syntheticCorpus } from '../indexer/text-index/synthetic-documents.ts';
 import { TextIndex, type TextIndexOptions } from '../indexer/text-index/text-index.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
 import type { SearchResult } from '../indexer/text-index/search.ts';
+import { QuerySyntaxError } from '../indexer/text-index/errors.ts';
+import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
+import { indexableDocuments } from '../indexer/text-index/store-adapter.ts';
 
 const directories: string[] = [];
 const indexes: TextIndex[] = [];
@@ -68,6 +71,26 @@ describe('text index: building and querying', () => {
     expect(index.search('"star party"').hits.map((h) => h.id)).toEqual([1]);
     expect(index.search('bread -sourdough').total).toBe(0);
     expect(index.search('the telescopes').total).toBe(3);
+  });
+
+  it('matches phrases only where the words stand together, and supports wildcards, fuzzy terms and the OR fallback', async () => {
+    const index = await openIndex(await tempDir());
+    await index.rebuild([
+      { id: 1, url: 'https://u.edu/1', host: 'u.edu', title: 'Visit', headings: [], text: 'The University of Chicago press office.' },
+      { id: 2, url: 'https://u.edu/2', host: 'u.edu', title: 'Visit', headings: [], text: 'Chicago has a university, of course.' },
+      { id: 3, url: 'https://u.edu/3', host: 'u.edu', title: 'Optics', headings: [], text: 'Telescopes and telegraphs.' },
+    ]);
+    expect(index.search('"university of chicago"').hits.map((h) => h.id)).toEqual([1]);
+    expect(index.search('university chicago').hits.map((h) => h.id).sort()).toEqual([1, 2]);
+    expect(index.search('university -"university of chicago"').hits.map((h) => h.id)).toEqual([2]);
+    expect(index.search('tele*').hits[0].matchedTerms).toEqual(['telegraph', 'telescop']);
+    expect(index.search('chicgo~1').hits.map((h) => h.id).sort()).toEqual([1, 2]);
+    const fallback = index.search('telescopes chicago');
+    expect(fallback.matchMode).toBe('any');
+    expect(fallback.total).toBe(3);
+    expect(index.search('telescopes optics').matchMode).toBe('all');
+    expect(() => index.search('foo:bar')).toThrow(QuerySyntaxError);
+    expect(() => index.search('  ')).toThrow('empty query');
   });
 
   it('gives exactly the scores of one lunr index over the same pages when split into many segments', async () => {
@@ -259,6 +282,35 @@ describe('text index: concurrency and workers', () => {
     } finally {
       await workers.close();
       await inline.close();
+    }
+  });
+});
+
+describe('text index: store adapter', () => {
+  it('indexes the indexable pages of a crawl store', async () => {
+    const dir = await tempDir();
+    const store = await CrawlStore.open(join(dir, 'store'));
+    try {
+      const page = (url: string, patch: Partial<PageRecord>): PageRecord => ({
+        url, host: 'u.edu', role: 'local', state: 'fetched', status: 200, fetchedAt: 0, depth: 0, visits: 1, changes: 0, title: 'Comet watch', text: 'Comets tonight.', ...patch,
+      });
+      const batch = store.batch();
+      const pages: Array<[string, Partial<PageRecord>]> = [
+        ['https://u.edu/a', {}],
+        ['https://u.edu/b', { noindex: true }],
+        ['https://u.edu/c', { role: 'global' }],
+        ['https://u.edu/d', { duplicateOf: 0 }],
+        ['https://u.edu/e', { state: 'not-modified', title: 'Comet archive' }],
+        ['https://u.edu/f', { state: 'gone' }],
+      ];
+      for (const [url, patch] of pages) batch.putPage(batch.idFor(url), page(url, patch));
+      await batch.commit();
+      const index = await openIndex(dir);
+      await index.rebuild(indexableDocuments(store));
+      const urls = index.search('comet').hits.map((hit) => store.urlOf(hit.id));
+      expect(urls.sort()).toEqual(['https://u.edu/a', 'https://u.edu/e']);
+    } finally {
+      await store.close();
     }
   });
 });

@@ -1,8 +1,8 @@
 /**
- * Text analysis shared by indexing, querying and snippets: a Unicode-aware tokenizer (lunr's own
- * splits only on spaces and hyphens, and its trimmer drops non-ASCII letters), then lunr's
- * stop-word filter and Porter stemmer. The lunr pipeline names only lunr's registered functions, so
- * a segment's lunr JSON loads with plain `lunr.Index.load`.
+ * Text analysis shared by indexing, querying and snippets: a Unicode-aware word splitter (lunr's
+ * own tokenizer splits only on spaces and hyphens, and its trimmer drops non-ASCII letters), then
+ * lunr's stop-word filter and Porter stemmer. The search pipeline names only lunr's registered
+ * functions, so a segment's lunr JSON loads with plain `lunr.Index.load`.
  */
 import lunr from 'lunr';
 
@@ -17,17 +17,6 @@ export function forEachWord(text: string, visit: (word: string, start: number, l
     visit(match[0].toLowerCase(), match.index, match[0].length, index++);
   }
 }
-
-// Nothing reads token metadata (no metadata is whitelisted), so all tokens share one object.
-const NO_METADATA = Object.freeze({});
-
-/** A tokenizer with lunr.tokenizer's signature, for lunr.Builder. */
-export const lunrTokenizer = ((input: unknown) => {
-  if (input === null || input === undefined) return [];
-  const tokens: lunr.Token[] = [];
-  forEachWord(Array.isArray(input) ? input.join('\n') : String(input), (word) => tokens.push(new lunr.Token(word, NO_METADATA)));
-  return tokens;
-}) as unknown as typeof lunr.tokenizer;
 
 // Pages repeat words and stemming is most of the analysis time: memoise word → term (bounded).
 const termCache = new Map<string, string | null>();

@@ -2,11 +2,13 @@
 import type { TextDocument } from './document.ts';
 import { buildLunrSegment } from './lunr-segment.ts';
 import { buildPostings } from './postings-builder.ts';
+import { analyzeDocument } from './segment-analysis.ts';
 import { writeSegment, type StoredSegment } from './segment-files.ts';
 
 export async function buildAndWriteSegment(directory: string, name: string, documents: readonly TextDocument[]): Promise<StoredSegment> {
   const sorted = [...documents].sort((a, b) => a.id - b.id);
-  const postings = buildPostings(name, sorted);
-  const built = buildLunrSegment(sorted);
+  const analyzed = sorted.map(analyzeDocument);
+  const postings = buildPostings(name, sorted, analyzed);
+  const built = buildLunrSegment(sorted, analyzed);
   return writeSegment(directory, built, postings, sorted);
 }

@@ -3,8 +3,9 @@
  * same function, so a worker-built segment is the main-thread one byte for byte.
  */
 import lunr from 'lunr';
-import { indexPipelineFunctions, lunrTokenizer } from './analysis.ts';
-import { INDEX_FIELDS, toLunrFields, type TextDocument } from './document.ts';
+import { indexPipelineFunctions } from './analysis.ts';
+import { INDEX_FIELDS, type TextDocument } from './document.ts';
+import { analyzeDocument, type AnalyzedDocument } from './segment-analysis.ts';
 
 /** lunr's serialised index (the shape `lunr.Index.prototype.toJSON` returns). */
 export interface LunrIndexJson {
@@ -24,15 +25,22 @@ export interface BuiltLunrSegment {
   lunr: LunrIndexJson;
 }
 
-/** Builds a lunr index over documents (normalised, unique ids, ascending). */
-export function buildLunrSegment(sorted: readonly TextDocument[]): BuiltLunrSegment {
+// The fields arrive analysed: the tokenizer wraps the terms, the index pipeline is empty.
+const NO_METADATA = Object.freeze({});
+const termTokenizer = ((terms: string[]) => terms.map((term) => new lunr.Token(term, NO_METADATA))) as unknown as typeof lunr.tokenizer;
+
+/**
+ * Builds a lunr index over documents (normalised, unique ids, ascending) and their analysed fields.
+ * The serialised pipeline is the search pipeline (stop-word filter, stemmer), so `lunr.Index.load`
+ * gives an index that analyses queries as the text was analysed.
+ */
+export function buildLunrSegment(sorted: readonly TextDocument[], analyzed: readonly AnalyzedDocument[] = sorted.map(analyzeDocument)): BuiltLunrSegment {
   const builder = new lunr.Builder();
-  builder.tokenizer = lunrTokenizer;
-  builder.pipeline.add(...indexPipelineFunctions());
+  builder.tokenizer = termTokenizer;
   builder.searchPipeline.add(...indexPipelineFunctions());
   builder.ref('ref');
-  for (const field of INDEX_FIELDS) builder.field(field.name, { boost: field.boost });
-  for (const doc of sorted) builder.add(toLunrFields(doc));
+  INDEX_FIELDS.forEach((field, f) => builder.field(field.name, { boost: field.boost, extractor: (record: object) => (record as { fields: AnalyzedDocument }).fields[f].terms }));
+  sorted.forEach((doc, ordinal) => builder.add({ ref: String(doc.id), fields: analyzed[ordinal] }));
   const index = builder.build();
   return { docIds: sorted.map((doc) => doc.id), lunr: index.toJSON() as unknown as LunrIndexJson };
 }

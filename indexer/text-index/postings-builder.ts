@@ -1,40 +1,37 @@
 /**
- * Builds a segment's query-time postings straight from its documents, with the same analysis lunr
- * applies (analysis.ts), in the same worker that builds the lunr index. lunr keeps term
+ * Builds a segment's query-time postings from its analysed documents (segment-analysis.ts, the
+ * same terms lunr indexes), in the worker that builds the lunr index. lunr keeps term
  * frequencies only inside its per-segment BM25 weights; whitelisting token positions to recover
  * them doubled its JSON and build time, so the postings (tf, field lengths, positions for
  * phrases) are counted here. The tests check that scores from these postings equal lunr's.
  */
-import { forEachWord, indexTerm } from './analysis.ts';
 import type { CompactSegment, FieldPostings } from './compact-segment.ts';
-import { FIELD_NAMES, toLunrFields, type TextDocument } from './document.ts';
+import { FIELD_NAMES, type TextDocument } from './document.ts';
+import type { AnalyzedDocument } from './segment-analysis.ts';
 
 const MAX_U16 = 0xffff;
 
-/** Postings of documents given in ordinal order (ascending ids). */
-export function buildPostings(name: string, documents: readonly TextDocument[]): CompactSegment {
+/** Postings of documents given in ordinal order (ascending ids), from their analysed fields. */
+export function buildPostings(name: string, documents: readonly TextDocument[], analyzed: readonly AnalyzedDocument[]): CompactSegment {
   const termIds = new Map<string, number>();
   const termList: string[] = [];
   const occurrences = FIELD_NAMES.map(() => ({ term: [] as number[], doc: [] as number[], position: [] as number[] }));
   const lengths = FIELD_NAMES.map(() => new Uint32Array(documents.length));
-  documents.forEach((doc, ordinal) => {
-    const fields = toLunrFields(doc);
-    FIELD_NAMES.forEach((field, f) => {
+  analyzed.forEach((fields, ordinal) => {
+    fields.forEach(({ terms, positions }, f) => {
       const out = occurrences[f];
-      forEachWord(fields[field], (word, _start, _length, index) => {
-        const term = indexTerm(word);
-        if (term === null) return;
-        let id = termIds.get(term);
+      for (let i = 0; i < terms.length; i++) {
+        let id = termIds.get(terms[i]);
         if (id === undefined) {
           id = termList.length;
-          termIds.set(term, id);
-          termList.push(term);
+          termIds.set(terms[i], id);
+          termList.push(terms[i]);
         }
         out.term.push(id);
         out.doc.push(ordinal);
-        out.position.push(Math.min(index, MAX_U16));
-        lengths[f][ordinal]++;
-      });
+        out.position.push(Math.min(positions[i], MAX_U16));
+      }
+      lengths[f][ordinal] = terms.length;
     });
   });
   // Terms in code-unit order, as lunr's JSON lists them.

@@ -96,7 +96,7 @@ export class SegmentBuilderPool {
   }
 
   private startWorker(): PoolWorker {
-    const worker = new Worker(WORKER_BOOTSTRAP);
+    const worker = new Worker(WORKER_BOOTSTRAP, { resourceLimits: { maxYoungGenerationSizeMb: 64 } });
     const entry: PoolWorker = { worker, running: null };
     worker.on('message', (result: SegmentJobResult) => {
       const pending = entry.running;
