@@ -184,7 +184,7 @@ function showApiError(status, body) {
     status === 400 ? 'This search could not be understood' : status === 429 ? 'Too many searches at once' : `The search service answered with an error (${status})`;
   const help =
     status === 400
-      ? 'Check the query: a word followed by a colon searches a field (title:telescope), and quotes must be closed.'
+      ? 'Check the query: a word before a colon names a field (title:telescope; the fields are title, headings, body and url), and ^ and ~ need a number after them (telescope^2, telescop~1).'
       : status === 429
         ? 'Wait a minute and try again.'
         : 'Try again in a moment.';
@@ -361,7 +361,7 @@ rankSelect.addEventListener('change', () => {
   const current = stateFromUrl(new URL(location.href));
   // A new ordering starts again at the first page; the typed query counts even if not yet sent.
   const q = queryInput.value.trim() || current.q;
-  if (q !== '') navigate({ q, page: 1, rank: rankSelect.value });
+  navigate({ q, page: 1, rank: rankSelect.value });
 });
 
 // Links inside the page (pagination, suggestions) change the URL without reloading the page.
