@@ -7,12 +7,14 @@
 import type { ChangeRecord, CrawlStore, PageRecord, PageRole, StoredLink, WriteBatch } from '../indexer/store/crawl-store.ts';
 import { NearDuplicateIndex, resemblance, sketchText, type MinHashSketch } from './duplicates.ts';
 import type { PageOutcome } from './page-fetch.ts';
-import { normalizeUrl, type UrlRejection, type UrlRules } from './url.ts';
+import { normalizeUrl, type UrlCheck, type UrlRejection, type UrlRules } from './url.ts';
 
 export interface RecordContext {
   id: number;
   depth: number;
   role: PageRole;
+  /** Role of the content page, when the caller decides it from the content (topic crawls); else `roleOf(url)`. */
+  pageRole?: PageRole;
   previous?: PageRecord;
   now: number;
 }
@@ -22,6 +24,8 @@ export interface FoundLink {
   url: string;
   /** Followed: not nofollow and the page allows following. */
   follow: boolean;
+  /** Anchor text, when the link has one (focused crawling looks for topic terms in it). */
+  anchor?: string;
 }
 
 export interface Recorded {
@@ -47,6 +51,8 @@ export interface RecorderOptions {
 }
 
 const MAX_ANCHOR = 200;
+/** Normalised links remembered (navigation links repeat on every page of a site); cleared when full. */
+const URL_CHECK_CACHE_SIZE = 20_000;
 
 export class CrawlRecorder {
   private batch: WriteBatch;
@@ -54,6 +60,7 @@ export class CrawlRecorder {
   private readonly fingerprints = new Map<string, number>();
   private readonly nearIndex = new NearDuplicateIndex();
   private readonly sketches = new Map<number, MinHashSketch>();
+  private readonly urlChecks = new Map<string, UrlCheck>();
   readonly rejected: Partial<Record<UrlRejection, number>> = {};
 
   constructor(
@@ -97,7 +104,7 @@ export class CrawlRecorder {
     const batch = this.batch;
     const { id, depth, role, previous, now } = context;
     const url = this.store.urlOf(id)!;
-    const base = { url, host: hostOf(url), role, depth, fetchedAt: now, visits: (previous?.visits ?? 0) + 1, changes: previous?.changes ?? 0 };
+    const base = { url, host: hostOf(url), role, depth, fetchedAt: now, firstFetchedAt: previous?.firstFetchedAt ?? previous?.fetchedAt ?? now, visits: (previous?.visits ?? 0) + 1, changes: previous?.changes ?? 0 };
     const hops: number[] = [];
     batch.removeFromFrontier(id);
 
@@ -119,7 +126,7 @@ export class CrawlRecorder {
         if (contentId !== id) batch.removeFromFrontier(contentId);
         const prior = contentId === id ? previous : undefined;
         const changed = prior?.fingerprint !== undefined && prior.fingerprint !== outcome.fingerprint;
-        const pageRole = this.options.roleOf(outcome.finalUrl);
+        const pageRole = context.pageRole ?? this.options.roleOf(outcome.finalUrl);
         const links = this.links(outcome, contentId, batch);
         const twin = this.fingerprints.get(outcome.fingerprint);
         let duplicateOf = twin !== undefined && twin !== contentId ? twin : undefined;
@@ -210,7 +217,7 @@ export class CrawlRecorder {
     const seen = new Set<number>();
     for (const link of outcome.page.links) {
       if (link.url === null) continue;
-      const check = normalizeUrl(link.url, this.options.urlRules);
+      const check = this.normalized(link.url);
       if (!check.ok) {
         this.rejected[check.reason] = (this.rejected[check.reason] ?? 0) + 1;
         continue;
@@ -222,9 +229,22 @@ export class CrawlRecorder {
       const stored: StoredLink = { to };
       if (link.text) stored.anchor = link.text.slice(0, MAX_ANCHOR);
       if (nofollow) stored.nofollow = true;
-      out.push({ link: stored, found: { id: to, url: check.url, follow: !nofollow } });
+      const found: FoundLink = { id: to, url: check.url, follow: !nofollow };
+      if (link.text) found.anchor = link.text;
+      out.push({ link: stored, found });
     }
     return out;
+  }
+
+  /** normalizeUrl with the recorder's rules (pure for fixed rules, so its answers are cached). */
+  private normalized(url: string): UrlCheck {
+    let check = this.urlChecks.get(url);
+    if (check === undefined) {
+      check = normalizeUrl(url, this.options.urlRules);
+      if (this.urlChecks.size >= URL_CHECK_CACHE_SIZE) this.urlChecks.clear();
+      this.urlChecks.set(url, check);
+    }
+    return check;
   }
 
   /** Commits when the batch is full (or always, with `force`). */

@@ -5,8 +5,8 @@
  * `λ̂ = −log((N − X + 0.5) / (N + 0.5))` (the naive X/N is biased low: a page that changed twice
  * between visits shows one change). The budget of B visits per cycle is spread ∝ √λ̂, the
  * allocation that minimises the total delay. Pages cannot be visited a fractional number of times,
- * so each page carries a credit: every cycle it earns B·√λ̂ᵢ / Σ√λ̂, and the pages with the most
- * credit (at least one visit's worth) are visited and pay one visit back.
+ * so each page carries a credit: every cycle it earns its share B·√λᵢ / Σ√λ (capped at one
+ * visit), and the B pages with the most credit are visited and pay one visit back.
  */
 
 /** λ̂ from visits and changes; a page never visited again (N ≤ 1) gets `prior`. */
@@ -21,8 +21,22 @@ export interface RevisitCandidate {
   id: number;
   visits: number;
   changes: number;
+  /** Mean time between the page's visits, in days (unknown for a page visited once). */
+  intervalDays?: number;
   /** Credit carried from earlier cycles. */
   credit: number;
+}
+
+/**
+ * Changes per day of a candidate. λ̂ counts changes per visit interval, and pages are visited at
+ * different intervals, so it is divided by the page's mean interval. A page never seen changing
+ * keeps a floor that shrinks with the evidence (prior / (visits + 1)), so it is still revisited
+ * now and then instead of never again.
+ */
+export function changesPerDay(candidate: RevisitCandidate, prior = 0.1): number {
+  const perInterval = changeRate(candidate.visits, candidate.changes, prior);
+  const rate = candidate.intervalDays && candidate.intervalDays > 0 && candidate.visits > 1 ? perInterval / candidate.intervalDays : perInterval;
+  return Math.max(rate, prior / (candidate.visits + 1));
 }
 
 export interface RevisitPlan {
@@ -61,13 +75,15 @@ export function cappedShares(weights: readonly number[], budget: number): Float6
  * the freshness comparison measures against).
  */
 export function planRevisits(candidates: readonly RevisitCandidate[], budget: number, policy: RevisitPolicy = 'sqrt-rate', prior = 0.1): RevisitPlan {
-  const weights = candidates.map((c) => (policy === 'uniform' ? 1 : Math.sqrt(changeRate(c.visits, c.changes, prior))));
+  const weights = candidates.map((c) => (policy === 'uniform' ? 1 : Math.sqrt(changesPerDay(c, prior))));
   const shares = cappedShares(weights, budget);
   const credit = new Map<number, number>();
   candidates.forEach((c, i) => credit.set(c.id, c.credit + shares[i]));
+  // The whole budget is spent every cycle, on the pages with the most credit (a page visited
+  // ahead of its share goes below zero and waits longer next time).
   const order = candidates
     .map((c) => c.id)
-    .filter((id) => credit.get(id)! >= 1 - 1e-9)
+    .filter((id) => credit.get(id)! > 0)
     .sort((a, b) => credit.get(b)! - credit.get(a)! || a - b)
     .slice(0, Math.max(0, Math.floor(budget)));
   for (const id of order) credit.set(id, credit.get(id)! - 1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changeRate, planRevisits, type RevisitCandidate } from '../crawler/revisit-policy.ts';
+import { changeRate, changesPerDay, planRevisits, type RevisitCandidate } from '../crawler/revisit-policy.ts';
 
 describe('change-rate estimate', () => {
   it('is −log((N − X + 0.5)/(N + 0.5)) over the N visits after the first', () => {
@@ -44,13 +44,21 @@ describe('revisit plans', () => {
       candidates = candidates.map((c) => ({ ...c, credit: plan.credit.get(c.id)! }));
     }
     // Page 1 would deserve more than one visit a cycle: it gets one every cycle, and the other
-    // visit is shared by pages 2 and 4 ∝ √λ̂; page 3 never changed and is not revisited.
+    // visit is shared by the rest ∝ √(changes per day); page 3, never seen changing, keeps only
+    // the small floor prior/(visits+1).
     expect(visits.get(1)).toBe(200);
-    const w2 = Math.sqrt(changeRate(21, 5));
-    const w4 = Math.sqrt(changeRate(21, 1));
-    expect(Math.abs((visits.get(2) ?? 0) - (200 * w2) / (w2 + w4))).toBeLessThanOrEqual(2);
-    expect(Math.abs((visits.get(4) ?? 0) - (200 * w4) / (w2 + w4))).toBeLessThanOrEqual(2);
-    expect(visits.get(3) ?? 0).toBe(0);
+    const rest = [2, 3, 4].map((id) => ({ id, w: Math.sqrt(changesPerDay(pages.find((p) => p.id === id)!)) }));
+    const total = rest.reduce((sum, r) => sum + r.w, 0);
+    for (const { id, w } of rest) expect(Math.abs((visits.get(id) ?? 0) - (200 * w) / total)).toBeLessThanOrEqual(2);
+    expect(visits.get(3) ?? 0).toBeLessThan(visits.get(4) ?? 0);
+  });
+
+  it('spends the whole budget from the first cycle, and divides λ̂ by the visit interval', () => {
+    const fresh = [1, 2, 3, 4, 5].map((id) => ({ id, visits: 1, changes: 0, credit: 0 }));
+    expect(planRevisits(fresh, 2).visit).toHaveLength(2);
+    const daily = changesPerDay({ id: 1, visits: 11, changes: 5, intervalDays: 1, credit: 0 });
+    const weekly = changesPerDay({ id: 2, visits: 11, changes: 5, intervalDays: 7, credit: 0 });
+    expect(daily / weekly).toBeCloseTo(7, 10);
   });
 
   it('uniform gives every page the same share', () => {

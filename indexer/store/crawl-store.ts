@@ -32,6 +32,8 @@ export interface PageRecord {
   /** HTTP status (0 when no response was received). */
   status: number;
   fetchedAt: number;
+  /** When the page was first fetched (with `visits`, the mean interval between visits). */
+  firstFetchedAt?: number;
   depth: number;
   contentType?: string;
   /** Fingerprint of the extracted text (hex), for exact duplicates and change detection. */

@@ -32,7 +32,7 @@ export interface RecrawlResult {
 const CREDIT_KEY = 'revisit-credit';
 
 export async function runRecrawl(
-  context: { store: CrawlStore; stack: CrawlStack; scope: Scope; concurrency: number },
+  context: { store: CrawlStore; stack: CrawlStack; scope: Scope; concurrency: number; now?: () => number },
   parameters: RecrawlParameters,
   signal?: AbortSignal,
 ): Promise<RecrawlResult> {
@@ -43,7 +43,8 @@ export async function runRecrawl(
   for await (const [id] of store.frontier()) inFrontier.add(id);
   for await (const [id, page] of store.pages()) {
     if (page.role === 'local' && (page.state === 'fetched' || page.state === 'not-modified')) {
-      candidates.push({ id, visits: page.visits, changes: page.changes, credit: credit[id] ?? 0 });
+      const intervalDays = page.visits > 1 && page.firstFetchedAt !== undefined ? (page.fetchedAt - page.firstFetchedAt) / (page.visits - 1) / 86_400_000 : undefined;
+      candidates.push({ id, visits: page.visits, changes: page.changes, intervalDays, credit: credit[id] ?? 0 });
     }
   }
   const plan = planRevisits(candidates, parameters.budget, parameters.policy ?? 'sqrt-rate');
@@ -55,10 +56,11 @@ export async function runRecrawl(
     role: 'local',
     conditional: true,
     mayFollow: (url) => (scope.isLocal(url) ? true : 'out-of-scope'),
+    now: context.now,
   });
   const result: RecrawlResult = { visited: 0, changed: 0, unchanged: 0, gone: 0, errors: 0, newPages: 0, updatedIds: [], removedIds: [] };
   const frontier = store.batch();
-  const now = Date.now();
+  const now = (context.now ?? Date.now)();
   for (const [index, url] of urls.entries()) {
     const outcome = recorded.get(url);
     if (!outcome) continue;
