@@ -66,6 +66,8 @@ export const crawlerSettingsSchema = z
 export const serverSettingsSchema = z
   .object({
     host: z.string().min(1).default('127.0.0.1'),
+    /** The name the search page shows (default: the local domain's host). */
+    siteName: z.string().min(1).max(80).optional(),
     port: z.number().int().min(0).max(65_535).default(8080),
     /** Bearer token of the admin API; from LSE_ADMIN_TOKEN, or generated and printed once. */
     adminToken: z.string().min(16, 'at least 16 characters').optional(),

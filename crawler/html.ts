@@ -115,7 +115,8 @@ export function parseHtml(html: string, pageUrl: string, options: ParseHtmlOptio
 }
 
 // Elements whose content a reader never sees as text.
-const INVISIBLE = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'iframe', 'object', 'embed', 'svg', 'canvas', 'select', 'textarea']);
+// Navigation menus and breadcrumbs repeat on every page: their links are kept, their text is not page content.
+const INVISIBLE = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'iframe', 'object', 'embed', 'svg', 'canvas', 'select', 'textarea', 'nav']);
 // Elements that break a line when rendered: their text must not run into the neighbours'.
 const BLOCK = new Set([
   'address', 'article', 'aside', 'blockquote', 'br', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset',

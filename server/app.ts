@@ -22,6 +22,8 @@ export interface AppOptions {
   /** Requests per minute per client on /api/ (default 600). */
   rateLimitPerMinute?: number;
   webRoot?: string;
+  /** The site's name for the search page (GET /api/info). */
+  siteName?: string;
   /** More routes (the admin API), registered inside the app. */
   plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
 }
@@ -57,6 +59,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/api/info', async () => ({ name: options.siteName ?? '' }));
   app.get('/metrics', async (_request, reply) => {
     reply.type('text/plain; version=0.0.4');
     return metrics.render();

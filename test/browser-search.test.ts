@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium)(`the search page in Chromium${hasChromium ? '' : `
     expect(await page.locator('.message-empty a').count()).toBeGreaterThan(0);
     expect(await page.locator('main').textContent()).toMatch(/ranked by text relevance blended with their\s+estimated global PageRank/);
     expect(await page.locator('form[role="search"] label[for="q"]').textContent()).toMatch(/Search/);
-    expect(await page.title()).toBe('Northfield Search');
+    expect(await page.title()).toBe('Northfield University search');
     expect(watched.problems).toEqual([]);
     await closePage(watched);
   });
@@ -100,7 +100,7 @@ describe.skipIf(!hasChromium)(`the search page in Chromium${hasChromium ? '' : `
     expect(await first.locator('.result-host').textContent()).toBe(DEMO_LOCAL_HOST);
     expect(await first.locator('.result-url').textContent()).toMatch(/^http:\/\/www\.northfield-university\.edu\//);
     expect((await first.locator('.result-snippet mark').allTextContents()).join(' ')).toMatch(/telescope/i);
-    expect(await page.title()).toBe('telescope – Northfield Search');
+    expect(await page.title()).toBe('telescope – Northfield University search');
     expect(watched.problems).toEqual([]);
     await closePage(watched);
   });

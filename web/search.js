@@ -52,6 +52,26 @@ function navigate(state) {
   return render(state);
 }
 
+/** The site's name, from /api/info ("Site search" until it answers). */
+let siteTitle = 'Site search';
+
+/** Names the page after the site it searches (the server knows it; the page is generic). */
+async function loadSiteInfo() {
+  try {
+    const response = await fetch('/api/info');
+    if (!response.ok) return;
+    const info = await response.json();
+    if (typeof info.name !== 'string' || info.name === '') return;
+    siteTitle = `${info.name} search`;
+    for (const element of document.querySelectorAll('[data-site-brand]')) element.textContent = siteTitle;
+    for (const element of document.querySelectorAll('[data-site-label], [data-site-heading]')) element.textContent = `Search ${info.name}`;
+    for (const element of document.querySelectorAll('[data-site-initial]')) element.textContent = info.name.trim().charAt(0).toUpperCase();
+    if (!queryInput.value) document.title = siteTitle;
+  } catch {
+    // Offline or an older server: the generic names stay.
+  }
+}
+
 /** The request in flight, cancelled when a newer one starts (its answer would be stale). */
 let inFlight = /** @type {AbortController | null} */ (null);
 
@@ -61,11 +81,11 @@ async function render(state) {
   rankSelect.value = state.rank;
   inFlight?.abort();
   if (state.q === '') {
-    document.title = 'Northfield Search';
+    document.title = siteTitle;
     showEmptyState();
     return;
   }
-  document.title = `${state.q} – Northfield Search`;
+  document.title = `${state.q} – ${siteTitle}`;
   const controller = new AbortController();
   inFlight = controller;
   resultsSection.setAttribute('aria-busy', 'true');
@@ -391,4 +411,5 @@ document.addEventListener('keydown', (event) => {
   queryInput.select();
 });
 
+loadSiteInfo();
 render(stateFromUrl(new URL(location.href)));

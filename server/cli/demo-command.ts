@@ -47,6 +47,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
     file: flags.config,
     overrides: {
       dataDir,
+      server: { siteName: 'Northfield University' },
       crawler: {
         seeds: [DEMO_SEED_URL],
         scope: [`host:${DEMO_LOCAL_HOST}`],

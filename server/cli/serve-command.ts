@@ -87,6 +87,12 @@ export interface ServeOptions {
   adminToken?: string;
 }
 
+/** A name for the search page from the scope: the first host (`host:www.x.edu` → `www.x.edu`). */
+export function siteNameOfScope(scope: readonly string[]): string | undefined {
+  const host = scope.find((spec) => spec.startsWith('host:'));
+  return host ? host.slice('host:'.length) : undefined;
+}
+
 /** A token for this run when none is configured: printed once at start. */
 export function generatedAdminToken(): string {
   return randomBytes(24).toString('base64url');
@@ -108,6 +114,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   const app = await buildApp({
     search: engine,
     rateLimitPerMinute: settings.server.rateLimitPerMinute,
+    siteName: settings.server.siteName ?? siteNameOfScope(settings.crawler.scope),
     logger: { level: 'warn', redact: ['req.headers.authorization'] },
     plugins: [adminRoutes({ token, runner, store, index: textIndex, engine, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute })],
   });

@@ -85,7 +85,7 @@ export async function buildDemoSearchSite(options: DemoSearchSiteOptions = {}): 
     if (round.state !== 'done') throw new Error(`the estimation round ${round.state}: ${round.error ?? ''}`);
     const built = await buildIndex(store, settings);
     index = built.index;
-    app = await buildApp({ search: new SearchEngine(index, await loadRankSnapshot(store), { blend: 'log-linear', weight: 0.3 }), logger: false });
+    app = await buildApp({ search: new SearchEngine(index, await loadRankSnapshot(store), { blend: 'log-linear', weight: 0.3 }), logger: false, siteName: 'Northfield University' });
     const url = options.listen ? await app.listen({ host: '127.0.0.1', port: 0 }) : undefined;
     return { app, url, store, web, documents: built.documents, close };
   } catch (error) {
