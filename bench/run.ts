@@ -52,6 +52,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./estimation.bench.ts')).estimationBenchmarks,
     about: 'FindGlobalPR warm vs cold starts, where its time goes, SC-Select alone, the four-selector experiment',
   },
+  crawl: {
+    load: async () => (await import('./crawl.bench.ts')).crawlBenchmarks,
+    about: 'crawling the demo web on loopback (server in its own process): pages/s, CPU ms/page, peak RSS; a bare undici + cheerio floor',
+  },
 };
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');

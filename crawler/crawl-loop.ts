@@ -5,16 +5,25 @@
  *
  * How order and politeness meet: the ordering names the next URL; it goes to its host's queue
  * and the host gate decides when that host may be visited. Only a bounded number of URLs are
- * taken from the ordering ahead of time, so the ordering's priorities still decide.
+ * taken from the ordering ahead of time, so the ordering's priorities still decide. One
+ * dispatcher waits on the gate and starts up to `concurrency` pages; a page gives its host back
+ * as soon as its body is read, so the next request to the host goes out while it is parsed.
+ *
+ * Topic crawls (ALGORITHMS.md §5, Cho's focused crawling; `options.topic`): a fetched page is
+ * local when its similarity to the topic passes the threshold and global otherwise (kept for its
+ * links), and a link is followed when it is inside the scope and within `maxDistance` steps of
+ * the last hot page. The scope is then where the crawler may go (`regex:^https?://` for the
+ * whole web), the topic what is local.
  */
 import { setMaxListeners } from 'node:events';
-import type { CrawlStore } from '../indexer/store/crawl-store.ts';
+import type { CrawlStore, PageRole } from '../indexer/store/crawl-store.ts';
 import { CrawlRecorder, hostOf, type Recorded } from './crawl-recorder.ts';
 import { createOrdering, rankMassLowerBound, type CrawlOrdering, type OrderingName } from './ordering.ts';
 import type { PageFetcher, PageOutcome } from './page-fetch.ts';
 import type { PoliteGate } from './politeness.ts';
 import type { RobotsPolicy } from './robots.ts';
 import type { Scope } from './scope.ts';
+import { distancesFromHotPages, DocumentFrequencies, hotLinkTest, linkDistance, TopicScope, TopicSettingsError, type DistanceLink, type DocumentFrequencySnapshot, type TopicSettings } from './topic.ts';
 import { normalizeUrl, type UrlRules } from './url.ts';
 
 export interface CrawlOptions {
@@ -35,6 +44,11 @@ export interface CrawlOptions {
   nearDuplicateThreshold?: number;
   /** Focused crawling: a link is hot when its anchor text or URL contains one of these terms. */
   topicTerms?: readonly string[];
+  /**
+   * Topic scope: pages are local by their similarity to these terms, links are followed within
+   * `maxDistance` of a hot page (and inside `scope`). Its terms also make hot links.
+   */
+  topic?: TopicSettings;
   signal?: AbortSignal;
   onProgress?: (progress: CrawlProgress) => void;
   /** Milliseconds between progress reports (default 250). */
@@ -68,6 +82,8 @@ export interface CrawlSummary {
   overBudget: number;
   /** Guaranteed share of the seeds' personalised PageRank held by the stored pages (RankMass bound). */
   coverageBound: number;
+  /** Topic crawls: pages fetched by this run that passed the similarity threshold (local) and that did not. */
+  topicPages?: { local: number; global: number };
   frontier: number;
   seconds: number;
   pagesPerSecond: number;
@@ -89,6 +105,10 @@ export class CrawlOptionError extends Error {
 }
 
 const MAX_RETRIES = 3;
+/** Meta key of the topic crawl's idf estimate (document frequencies), for resuming. */
+export const TOPIC_FREQUENCIES_META = 'topic-document-frequencies';
+/** Topic crawls store their idf estimate every this many scored pages (and at the end). */
+const TOPIC_SNAPSHOT_EVERY = 500;
 
 export class Crawler {
   constructor(private readonly deps: CrawlerDeps) {}
@@ -98,14 +118,26 @@ export class Crawler {
     const now = options.now ?? Date.now;
     const started = performance.now();
     const scope = options.scope;
+    let topicScope: TopicScope | undefined;
+    if (options.topic) {
+      const snapshot = await store.getMeta<DocumentFrequencySnapshot>(TOPIC_FREQUENCIES_META);
+      try {
+        topicScope = new TopicScope(options.topic, snapshot ? DocumentFrequencies.fromSnapshot(snapshot) : undefined);
+      } catch (error) {
+        if (error instanceof TopicSettingsError) throw new CrawlOptionError(error.message);
+        throw error;
+      }
+    }
     const recorder = new CrawlRecorder(store, {
       urlRules,
-      roleOf: (url) => (scope.isLocal(url) ? 'local' : 'global'),
+      // Topic crawls decide a page's role from its content; pages without content are outside.
+      roleOf: topicScope ? () => 'global' : (url) => (scope.isLocal(url) ? 'local' : 'global'),
       nearDuplicateThreshold: options.nearDuplicateThreshold,
     });
     const ordering: CrawlOrdering = createOrdering(options.ordering, { window: options.rankMassWindow });
-    const topic = (options.topicTerms ?? []).map((t) => t.toLowerCase()).filter(Boolean);
-    // Every worker waits on the gate with this signal: one listener each is expected.
+    const hotTerms = [...(options.topicTerms ?? []), ...(options.topic?.terms ?? [])];
+    const isHotLink = hotTerms.length > 0 ? hotLinkTest(hotTerms) : undefined;
+    // Workers in flight each wait on the fetcher with this signal.
     if (options.signal) setMaxListeners(Math.max(16, 2 * options.concurrency + 8), options.signal);
 
     // What the store already knows.
@@ -114,9 +146,14 @@ export class Crawler {
     const depthOf = new Map<number, number>();
     const hostPages = new Map<string, number>();
     const storedLinks = new Map<number, { follow: number[]; degree: number }>();
+    /** Topic crawls: steps from the last hot page (0 for hot pages and seeds). */
+    const distanceOf = new Map<number, number>();
+    const hotPages: number[] = [];
+    const storedHotLinks = new Map<number, DistanceLink[]>();
     let duplicates = 0;
     for await (const [id, page] of store.pages()) {
       done.add(id);
+      if (topicScope && page.role === 'local' && page.state === 'fetched') hotPages.push(id);
       depthOf.set(id, page.depth);
       byState[page.state] = (byState[page.state] ?? 0) + 1;
       hostPages.set(page.host, (hostPages.get(page.host) ?? 0) + 1);
@@ -126,6 +163,7 @@ export class Crawler {
     for await (const [id, links] of store.allLinks()) {
       const follow = links.filter((l) => !l.nofollow && isCrawlable(store.urlOf(l.to))).map((l) => l.to);
       storedLinks.set(id, { follow, degree: links.length });
+      if (topicScope) storedHotLinks.set(id, links.filter((l) => !l.nofollow && isCrawlable(store.urlOf(l.to))).map((l) => ({ to: l.to, hot: isHotLink!(store.urlOf(l.to)!, l.anchor) })));
     }
 
     const seeds: number[] = [];
@@ -142,6 +180,12 @@ export class Crawler {
     await seedBatch.commit();
     if (seeds.length === 0 && done.size === 0) throw new CrawlOptionError('no seeds: give at least one seed URL');
     const seedSet = new Set(seeds);
+    if (topicScope) {
+      // Resuming: the distances the earlier runs saw, rebuilt from the stored pages and links.
+      for (const [id, distance] of distancesFromHotPages([...seeds, ...hotPages], (id) => storedHotLinks.get(id), topicScope.maxDistance)) distanceOf.set(id, distance);
+      for (const [id, links] of storedLinks) links.follow = links.follow.filter((to) => distanceOf.has(to));
+      storedHotLinks.clear();
+    }
     for (const id of seeds) ordering.discover({ id, depth: 0, seed: true, hot: true });
 
     const frontierEntries: Array<[number, number, boolean]> = [];
@@ -161,6 +205,9 @@ export class Crawler {
     let buffered = 0;
     let inFlight = 0;
     let fetchedThisRun = 0;
+    let topicLocal = 0;
+    let topicGlobal = 0;
+    let scoredSinceSnapshot = 0;
     let errors = 0;
     let overBudget = 0;
     let stopReason: StopReason | undefined;
@@ -204,21 +251,51 @@ export class Crawler {
       }
     };
 
-    const discover = (recorded: Recorded, depth: number, hot: boolean) => {
+    /**
+     * Links to follow from a fetched page, and new ones to the frontier. `pageHot`: a topic
+     * crawl found the page in the domain; `pageDistance`: its steps from the last hot page.
+     */
+    const discover = (recorded: Recorded, depth: number, pageHot: boolean, pageDistance: number) => {
       const follow: number[] = [];
       for (const link of recorded.links) {
         if (!link.follow || !scope.isLocal(link.url)) continue;
+        const linkHot = isHotLink !== undefined && isHotLink(link.url, link.anchor);
+        if (topicScope) {
+          const distance = linkDistance(pageDistance, linkHot || pageHot);
+          if (distance > topicScope.maxDistance) continue;
+          const known = distanceOf.get(link.id);
+          if (known === undefined || distance < known) distanceOf.set(link.id, distance);
+        }
         follow.push(link.id);
         if (done.has(link.id) || depthOf.has(link.id) || depth + 1 > options.maxDepth) continue;
         depthOf.set(link.id, depth + 1);
-        const isHot = topic.length > 0 && (hot || topic.some((t) => link.url.toLowerCase().includes(t)));
-        recorder.pending.addToFrontier(link.id, { depth: depth + 1, discoveredAt: now(), role: 'local', referrer: recorded.contentId, hot: isHot || undefined });
+        // Cho's hot queue: links that name the topic, and links of pages found hot.
+        const isHot = linkHot || pageHot;
+        const role = topicScope && !isHot ? 'global' : 'local';
+        recorder.pending.addToFrontier(link.id, { depth: depth + 1, discoveredAt: now(), role, referrer: recorded.contentId, hot: isHot || undefined });
         ordering.discover({ id: link.id, depth: depth + 1, hot: isHot });
       }
       return follow;
     };
 
-    const process = async (id: number): Promise<void> => {
+    /** Topic crawls: scores a fetched page; its role and whether it is hot. */
+    const judge = (outcome: PageOutcome): { role: PageRole; hot: boolean } => {
+      if (!topicScope) return { role: 'local', hot: false };
+      if (outcome.kind !== 'page') return { role: 'global', hot: false };
+      const hot = topicScope.isInDomain(topicScope.score(`${outcome.page.title}\n${outcome.page.text}`));
+      if (hot) topicLocal++;
+      else topicGlobal++;
+      if (++scoredSinceSnapshot >= TOPIC_SNAPSHOT_EVERY) saveFrequencies();
+      return { role: hot ? 'local' : 'global', hot };
+    };
+    const saveFrequencies = () => {
+      if (!topicScope) return;
+      scoredSinceSnapshot = 0;
+      recorder.pending.putMeta(TOPIC_FREQUENCIES_META, topicScope.frequencies.snapshot() as unknown as Record<string, unknown>);
+    };
+
+    /** Fetches and records one page; `releaseHost` gives the host's politeness slot back (once). */
+    const process = async (id: number, releaseHost: () => void): Promise<void> => {
       const url = store.urlOf(id)!;
       const host = hostOf(url);
       const depth = depthOf.get(id) ?? 0;
@@ -237,9 +314,15 @@ export class Crawler {
         const known = store.idOf(target);
         return known !== undefined && done.has(known) ? 'already-fetched' : true;
       };
+      // The request is over once the body is read: free the host, then let the dispatcher start
+      // the next request (to this host too) before this page is parsed.
+      const onDownloaded = () => {
+        releaseHost();
+        return yieldToEventLoop();
+      };
       let outcome: PageOutcome;
       try {
-        outcome = await pageFetcher.fetchPage(url, { mayFollow, signal: options.signal });
+        outcome = await pageFetcher.fetchPage(url, { mayFollow, onDownloaded, signal: options.signal });
       } catch (error) {
         outcome = { kind: 'failed', url, redirects: [], error: 'network', message: (error as Error).message };
       }
@@ -257,7 +340,8 @@ export class Crawler {
         }
         outcome = { kind: 'failed', url, redirects: [], error: 'retry-later', message: `HTTP ${outcome.status} ${MAX_RETRIES} times` };
       }
-      const recorded = recorder.record(outcome, { id, depth, role: 'local', now: now() });
+      const verdict = judge(outcome);
+      const recorded = recorder.record(outcome, { id, depth, role: topicScope ? 'global' : 'local', pageRole: topicScope ? verdict.role : undefined, now: now() });
       fetchedThisRun++;
       for (const touched of [id, recorded.contentId, ...recorded.hops]) {
         if (!done.has(touched)) {
@@ -267,8 +351,9 @@ export class Crawler {
       }
       if (recorded.state === 'error') errors++;
       if (recorded.duplicateOf !== undefined) duplicates++;
-      const anchorsHot = topic.length > 0 && outcome.kind === 'page' && outcome.page.links.some((l) => topic.some((t) => l.text.toLowerCase().includes(t)));
-      const follow = discover(recorded, depth, anchorsHot);
+      const pageDistance = verdict.hot ? 0 : (distanceOf.get(id) ?? 0);
+      if (topicScope) distanceOf.set(recorded.contentId, pageDistance);
+      const follow = discover(recorded, depth, verdict.hot, pageDistance);
       const degree = recorded.links.length;
       storedLinks.set(recorded.contentId, { follow, degree });
       if (recorded.state === 'fetched' || recorded.state === 'not-modified' || recorded.state === 'redirect') {
@@ -296,9 +381,45 @@ export class Crawler {
       });
     };
 
-    const worker = async () => {
-      for (;;) {
+    // One dispatcher waits on the gate (a single waiter: no herd of workers woken by every
+    // change) and starts pages while fewer than `concurrency` are being fetched or processed.
+    const concurrency = Math.max(1, options.concurrency);
+    const running = new Set<Promise<void>>();
+    let failure: { error: unknown } | undefined;
+    let onPageDone: (() => void) | undefined;
+    const pageDone = () => new Promise<void>((resolve) => (onPageDone = resolve));
+    const start = (host: string, id: number) => {
+      let released = false;
+      const releaseHost = () => {
+        if (released) return;
+        released = true;
+        gate.release(host);
+      };
+      buffered--;
+      inFlight++;
+      const task = process(id, releaseHost)
+        .catch((error: unknown) => {
+          failure ??= { error };
+        })
+        .finally(() => {
+          inFlight--;
+          refill();
+          releaseHost();
+          report();
+          running.delete(task);
+          const wake = onPageDone;
+          onPageDone = undefined;
+          wake?.();
+        });
+      running.add(task);
+    };
+    const dispatch = async () => {
+      while (failure === undefined) {
         refill();
+        if (inFlight >= concurrency) {
+          await pageDone();
+          continue;
+        }
         let host: string | null;
         try {
           host = await gate.acquire(options.signal);
@@ -306,28 +427,29 @@ export class Crawler {
           if (options.signal?.aborted) return;
           throw error;
         }
-        if (host === null) return;
-        const queue = hostQueues.get(host);
-        const id = queue?.shift();
+        if (host === null) {
+          // Nothing waiting and no request out; pages still being parsed may bring new links.
+          if (inFlight === 0) return;
+          await pageDone();
+          continue;
+        }
+        const id = hostQueues.get(host)?.shift();
         if (id === undefined) {
           gate.release(host);
           continue;
         }
-        buffered--;
-        inFlight++;
-        try {
-          await process(id);
-        } finally {
-          inFlight--;
-          refill();
-          gate.release(host);
-          report();
-        }
+        start(host, id);
       }
     };
 
     refill();
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+    try {
+      await dispatch();
+    } finally {
+      while (running.size > 0) await Promise.all(running);
+    }
+    if (failure) throw failure.error;
+    saveFrequencies();
     await recorder.flush(true);
     // Pages still in host queues (stopped early) stay in the store's frontier for the next run.
     if (options.signal?.aborted) stopReason = 'aborted';
@@ -351,11 +473,17 @@ export class Crawler {
       rejected: { ...recorder.rejected },
       overBudget,
       coverageBound,
+      topicPages: topicScope ? { local: topicLocal, global: topicGlobal } : undefined,
       frontier: ordering.waiting + buffered,
       seconds,
       pagesPerSecond: fetchedThisRun / Math.max(1e-3, seconds),
     };
   }
+}
+
+/** Lets timers, I/O and other pages' continuations run (a macrotask, unlike an awaited promise). */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function isCrawlable(url: string | undefined): boolean {

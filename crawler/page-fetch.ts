@@ -46,6 +46,12 @@ export interface PageFetchOptions {
    * keeps to its scope and does not fetch a stored page again); the hop is then recorded as a link.
    */
   mayFollow?: (url: string) => true | string;
+  /**
+   * Called once the body of an HTML page has been read, before it is parsed; awaited. The request
+   * is over at this point, so the crawl loop frees the host's politeness slot here and lets the
+   * next request to the host go out while this page is parsed and stored.
+   */
+  onDownloaded?: () => void | Promise<void>;
   signal?: AbortSignal;
 }
 
@@ -124,6 +130,7 @@ export class PageFetcher {
     const contentType = result.mediaType;
     if (!result.isHtml || result.text === null) return { kind: 'not-html', url, finalUrl: result.finalUrl, redirects: result.redirects, status: result.status, contentType };
 
+    await options.onDownloaded?.();
     const page = parseHtml(result.text, result.finalUrl, { robotsName: this.deps.robotsAgent });
     const header = xRobotsDirectives(result.headers.xRobotsTag, this.deps.robotsAgent);
     return {

@@ -18,7 +18,7 @@ export const fetchFlagsUsage = `  --config FILE             settings file (JSON)
   --allow-private-networks  allow loopback and private addresses (refused by default)`;
 
 export const crawlUsage = `lse crawl [--seed URL …] [--scope SPEC …] [--ordering NAME] [--max-pages N] [--max-depth N]
-          [--concurrency N] [--topic TERMS] [fetch flags]
+          [--concurrency N] [--topic TERMS [--topic-threshold X]] [fetch flags]
 
   Crawls the local domain from the seeds, politely, in the order of an ordering metric, into the
   data directory. Stop it at any moment (even kill -9) and run it again: it goes on from the stored
@@ -31,7 +31,10 @@ export const crawlUsage = `lse crawl [--seed URL …] [--scope SPEC …] [--orde
   --max-pages N       stop when N pages are stored (default 1000)
   --max-depth N       follow links at most N steps from the seeds (default 50)
   --concurrency N     parallel requests (default 16)
-  --topic TERMS       focused crawling: comma-separated driving terms (hot queue)
+  --topic TERMS       topic crawl (Cho's focused crawling): comma-separated driving terms; a page
+                      is local when its tf-idf similarity to them reaches the threshold, links
+                      are followed on any host (or within --scope) up to 2 steps from a hot page
+  --topic-threshold X similarity a page needs to be local (0…1, default 0.1)
 ${fetchFlagsUsage}
 
   Example (the demo web served by "lse demo-web"):
@@ -118,6 +121,7 @@ export function formatCrawlSummary(summary: CrawlSummary): string {
     `  duplicates: ${summary.duplicates}; frontier left: ${summary.frontier}; over host budget: ${summary.overBudget}`,
     `  URLs refused (traps and rules): ${rejected || 'none'}`,
     `  RankMass coverage bound: at least ${(100 * summary.coverageBound).toFixed(2)} % of the seeds' personalised PageRank is stored`,
+    ...(summary.topicPages ? [`  topic: ${summary.topicPages.local} pages passed the similarity threshold (local), ${summary.topicPages.global} did not (global)`] : []),
   ].join('\n');
 }
 
@@ -133,6 +137,7 @@ export async function crawlCommand(argv: string[]): Promise<number> {
       'max-depth': { type: 'string' },
       concurrency: { type: 'string' },
       topic: { type: 'string' },
+      'topic-threshold': { type: 'string' },
     },
     'crawl',
   );
@@ -144,18 +149,21 @@ export async function crawlCommand(argv: string[]): Promise<number> {
     maxPages: numberFlag(flags['max-pages'], 'max-pages'),
     maxDepth: numberFlag(flags['max-depth'], 'max-depth'),
     concurrency: numberFlag(flags.concurrency, 'concurrency'),
-    topic: flags.topic ? { terms: flags.topic.split(',').map((t) => t.trim()).filter(Boolean) } : undefined,
+    topic: flags.topic ? { terms: flags.topic.split(',').map((t) => t.trim()).filter(Boolean), threshold: numberFlag(flags['topic-threshold'], 'topic-threshold') } : undefined,
   };
+  if (flags['topic-threshold'] !== undefined && !flags.topic) throw new CliError('lse crawl: --topic-threshold goes with --topic TERMS');
   const { settings, store } = await settingsForDataDir(flags, overrides);
   const crawler = settings.crawler;
   if (crawler.seeds.length === 0) {
     await store.close();
     throw new CliError('lse crawl: no seeds: give --seed URL (the data directory remembers them afterwards)');
   }
-  const scopeSpecs = crawler.scope.length > 0 ? crawler.scope : crawler.seeds.map((seed) => `host:${new URL(seed).hostname}`);
+  // A topic crawl may go anywhere unless a scope bounds it; that default is not remembered.
+  const topicCrawl = crawler.topic !== undefined;
+  const scopeSpecs = crawler.scope.length > 0 || topicCrawl ? crawler.scope : crawler.seeds.map((seed) => `host:${new URL(seed).hostname}`);
   let scope;
   try {
-    scope = parseScope(scopeSpecs);
+    scope = parseScope(scopeSpecs.length > 0 ? scopeSpecs : ['regex:^https?://']);
   } catch (error) {
     await store.close();
     if (error instanceof ScopeSpecError) throw new CliError(`--scope: ${error.message}`);
@@ -179,7 +187,7 @@ export async function crawlCommand(argv: string[]): Promise<number> {
       concurrency: crawler.concurrency,
       rankMassEpsilon: crawler.rankMassEpsilon,
       rankMassWindow: crawler.rankMassWindow,
-      topicTerms: crawler.topic?.terms,
+      topic: crawler.topic,
       nearDuplicateThreshold: crawler.nearDuplicateThreshold,
       signal: controller.signal,
       onProgress: (p) =>

@@ -1,0 +1,251 @@
+/**
+ * Crawl throughput on loopback (issue 3 §6): the demo web served by `lse demo-web --no-latency`
+ * in its own process, crawled with the politeness delay at 0, every page parsed, stored and its
+ * links extracted. For each case: pages/s, CPU time per page of the crawler process
+ * (process.cpuUsage: user + system, all threads), its peak RSS (process.resourceUsage().maxRSS),
+ * and — where /proc can tell — the demo server's CPU per page, since both share the machine.
+ *
+ *   local       the university host alone: per-host concurrency 1 bounds it (one request at a
+ *               time, so pages/s is the inverse of one round trip plus the processing).
+ *   multi-host  a `regex:` scope over every demo host, 8 000 pages, concurrency 16.
+ *   floor       a bare undici + cheerio loop over the URLs the multi-host case fetched (no
+ *               robots, politeness, URL rules, store or duplicates): what parsing alone allows.
+ *
+ * Each case runs in a fresh child process (`node bin/run-ts.js bench/crawl.bench.ts --case NAME
+ * --port P --dir D`), so that its CPU time and peak RSS are its own and not the runner's or the
+ * server's; the child prints one JSON line of figures.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchContext } from './run.ts';
+
+const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const lseBin = join(repoRoot, 'bin', 'lse.js');
+const runTsBin = join(repoRoot, 'bin', 'run-ts.js');
+const thisFile = fileURLToPath(import.meta.url);
+
+const CASES = ['local', 'multi-host', 'floor'] as const;
+type CaseName = (typeof CASES)[number];
+
+const MULTI_HOST_PAGES = 8_000;
+const CONCURRENCY = 16;
+/** The file (in the case's directory) where the multi-host case leaves its fetched URLs for the floor. */
+const URL_LIST = 'fetched-urls.txt';
+
+/** What a case child prints (one JSON line). */
+interface CaseFigures {
+  pages: number;
+  seconds: number;
+  cpuMs: number;
+  peakRssMb: number;
+  detail: string;
+}
+
+// ---------------------------------------------------------------- the runner side
+
+export async function crawlBenchmarks(bench: BenchContext): Promise<void> {
+  const server = await startDemoWebProcess();
+  const dir = mkdtempSync(join(tmpdir(), 'lse-crawl-bench-'));
+  try {
+    bench.heading(`crawling the demo web on loopback (delay 0; server pid ${server.child.pid} on port ${server.port}, a separate process)`);
+    const rows: Array<Array<string | number>> = [['case', 'pages', 'seconds', 'pages/s', 'CPU ms/page', 'peak RSS MB', 'server CPU ms/page']];
+    const notes: string[] = [];
+    for (const name of CASES) {
+      if (!bench.wants(name)) continue;
+      if (name === 'floor' && !bench.wants('multi-host')) {
+        notes.push('floor: needs the multi-host case (its URL list); skipped');
+        continue;
+      }
+      const serverBefore = processCpuMs(server.child.pid);
+      const figures = await runCaseProcess(name, server.port, dir);
+      const serverAfter = processCpuMs(server.child.pid);
+      const serverPerPage = serverBefore !== undefined && serverAfter !== undefined ? (serverAfter - serverBefore) / Math.max(1, figures.pages) : 'n/a';
+      rows.push([
+        name,
+        figures.pages,
+        round(figures.seconds, 2),
+        round(figures.pages / figures.seconds, 1),
+        round(figures.cpuMs / Math.max(1, figures.pages), 3),
+        figures.peakRssMb,
+        typeof serverPerPage === 'number' ? round(serverPerPage, 3) : serverPerPage,
+      ]);
+      notes.push(`${name}: ${figures.detail}`);
+    }
+    bench.table(rows);
+    for (const note of notes) bench.note(note);
+    bench.note(`target for multi-host: ≥ 1,000 pages/s and < 300 MB peak RSS on this machine (${(await import('node:os')).availableParallelism()} cores, shared with the server)`);
+  } finally {
+    server.child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function round(value: number, digits: number): number {
+  const scale = 10 ** digits;
+  return Math.round(value * scale) / scale;
+}
+
+async function startDemoWebProcess(): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [lseBin, 'demo-web', '--port', '0', '--no-latency'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolvePort, reject) => {
+    let output = '';
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      output += chunk;
+      const match = /on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+      if (match) resolvePort(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`lse demo-web exited (code ${code}) before listening: ${output}`)));
+    child.once('error', reject);
+  });
+  child.stdout!.resume();
+  return { child, port };
+}
+
+async function runCaseProcess(name: CaseName, port: number, dir: string): Promise<CaseFigures> {
+  const child = spawn(process.execPath, [runTsBin, thisFile, '--case', name, '--port', String(port), '--dir', dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => (output += chunk));
+  const code = await new Promise<number | null>((resolveExit, reject) => {
+    child.once('exit', resolveExit);
+    child.once('error', reject);
+  });
+  const line = output.trim().split('\n').pop() ?? '';
+  if (code !== 0 || !line.startsWith('{')) throw new Error(`crawl bench case ${name} failed (exit ${code}): ${output}`);
+  return JSON.parse(line) as CaseFigures;
+}
+
+/** User + system CPU of another process in ms, from /proc (Linux); undefined elsewhere. */
+function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------- the case side (child process)
+
+async function runCase(name: CaseName, port: number, dir: string): Promise<CaseFigures> {
+  switch (name) {
+    case 'local':
+      return crawlCase(port, join(dir, 'local'), { scope: 'host:www.northfield-university.edu', maxPages: 5_000, keepUrls: false });
+    case 'multi-host':
+      return crawlCase(port, join(dir, 'multi-host'), { scope: 'regex:^http://', maxPages: MULTI_HOST_PAGES, keepUrls: true });
+    case 'floor':
+      return floorCase(port, readFileSync(join(dir, URL_LIST), 'utf8').split('\n').filter(Boolean));
+  }
+}
+
+async function crawlCase(port: number, storeDir: string, options: { scope: string; maxPages: number; keepUrls: boolean }): Promise<CaseFigures> {
+  const { loadSettings } = await import('../config/load-settings.ts');
+  const { DEMO_SEED_URL } = await import('../crawler/demo-web/generate.ts');
+  const { demoWebResolvePins } = await import('../crawler/demo-web/server.ts');
+  const { parseScope } = await import('../crawler/scope.ts');
+  const { CrawlStore } = await import('../indexer/store/crawl-store.ts');
+  const { createCrawlStack } = await import('../server/cli/crawl-setup.ts');
+
+  const settings = loadSettings({
+    env: {},
+    overrides: { crawler: { resolve: demoWebResolvePins(port), allowPrivateNetworks: true, delaySeconds: 0, concurrency: CONCURRENCY } },
+  });
+  const store = await CrawlStore.open(storeDir);
+  const stack = createCrawlStack(store, settings.crawler);
+  const cpuBefore = process.cpuUsage();
+  const summary = await stack.crawler.crawl({
+    seeds: [DEMO_SEED_URL],
+    scope: parseScope(options.scope),
+    ordering: 'bfs',
+    maxPages: options.maxPages,
+    maxDepth: 50,
+    hostPageBudget: 5_000,
+    concurrency: CONCURRENCY,
+  });
+  const cpu = process.cpuUsage(cpuBefore);
+  const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  await stack.close();
+  const urls: string[] = [];
+  const hosts = new Set<string>();
+  for await (const [, page] of store.pages()) {
+    if (page.state !== 'fetched') continue;
+    urls.push(page.url);
+    hosts.add(page.host);
+  }
+  if (options.keepUrls) writeFileSync(join(storeDir, '..', URL_LIST), urls.join('\n'));
+  await store.close();
+  const states = Object.entries(summary.byState).map(([state, count]) => `${state} ${count}`).join(', ');
+  return {
+    pages: summary.fetchedThisRun,
+    seconds: summary.seconds,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakRssMb,
+    detail: `${options.scope}, stopped: ${summary.stoppedBecause}; ${states}; ${hosts.size} hosts`,
+  };
+}
+
+/** The floor: fetch each URL with undici, parse with cheerio, resolve the links. Nothing else. */
+async function floorCase(port: number, urls: readonly string[]): Promise<CaseFigures> {
+  const { request } = await import('undici');
+  const cheerio = await import('cheerio');
+  const { demoWebDispatcher } = await import('../crawler/demo-web/server.ts');
+  const dispatcher = demoWebDispatcher(port, { connections: 1 });
+  let next = 0;
+  let links = 0;
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const worker = async () => {
+    while (next < urls.length) {
+      const url = urls[next++];
+      const response = await request(url, { dispatcher });
+      const html = await response.body.text();
+      const $ = cheerio.load(html);
+      $('a[href]').each((_i, element) => {
+        try {
+          new URL(element.attribs.href, url);
+          links++;
+        } catch {
+          // not a URL: skipped, as a crawler would
+        }
+      });
+      if ($('body').text().length < 0) links--; // the text is extracted too, as a crawler does
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  await dispatcher.close();
+  return {
+    pages: urls.length,
+    seconds,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+    detail: `undici request + cheerio.load + a[href] resolved + body text, concurrency ${CONCURRENCY}, no gzip; ${links} links`,
+  };
+}
+
+function argument(args: readonly string[], name: string): string | undefined {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === thisFile) {
+  const args = process.argv.slice(2);
+  const name = argument(args, '--case') as CaseName | undefined;
+  const port = Number(argument(args, '--port'));
+  const dir = argument(args, '--dir');
+  if (!name || !CASES.includes(name) || !Number.isInteger(port) || !dir) {
+    console.error(`usage: run-ts.js bench/crawl.bench.ts --case ${CASES.join('|')} --port P --dir D`);
+    process.exit(2);
+  }
+  const figures = await runCase(name, port, dir);
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+}
