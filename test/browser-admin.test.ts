@@ -158,7 +158,9 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the admin page in Chromium' : `the 
     await page.locator('#round-state.badge-running').waitFor();
     await page.waitForFunction(() => /^[1-9]/.test(document.getElementById('stat-iteration')?.textContent ?? ''));
     await page.click('#cancel-round');
+    await page.locator('#round-note', { hasText: 'Cancelling' }).or(page.locator('#round-state.badge-cancelled')).first().waitFor();
     await page.locator('#round-state.badge-cancelled').waitFor({ timeout: 30_000 });
+    expect(await page.locator('#round-note').innerText()).toBe('');
     const iteration = Number((await page.locator('#stat-iteration').innerText()).split(' ')[0]);
     expect(iteration).toBeGreaterThanOrEqual(1);
     expect(iteration).toBeLessThan(500);
@@ -166,7 +168,24 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the admin page in Chromium' : `the 
     await page.locator('#rounds-table tbody tr', { hasText: 'cancelled' }).first().waitFor();
   });
 
-  it('runs a re-crawl from its button and another from its schedule', async () => {
+  it('runs a crawl, a re-crawl from its button and another from its schedule', async () => {
+    // The crawl's limit counts every stored page, local and global (the rounds added some).
+    const refreshed = page.waitForResponse((response) => response.url().endsWith('/api/admin/status'));
+    await page.click('#refresh-status');
+    await refreshed;
+    await page.waitForTimeout(100);
+    const before = Number((await page.locator('#status-documents').innerText()).replace(/\D/g, ''));
+    const totals = await page.locator('#pages-table td.total').allInnerTexts();
+    const stored = totals.reduce((sum, text) => sum + Number(text.replace(/\D/g, '')), 0);
+    await page.fill('#crawl-max-pages', String(stored + 25));
+    await page.click('#start-crawl');
+    const crawl = page.locator('#jobs-table tbody tr', { hasText: /^Crawl/ });
+    await crawl.locator('.badge-done').waitFor({ timeout: 60_000 });
+    const [, fetched] = /(\d+) fetched, [\d,]+ stored in all/.exec(await crawl.innerText()) ?? [];
+    expect(Number(fetched)).toBeGreaterThan(0);
+    expect(Number(fetched)).toBeLessThanOrEqual(25);
+    await page.waitForFunction((count) => Number(document.getElementById('status-documents')!.textContent!.replace(/\D/g, '')) > count, before);
+
     await page.fill('#recrawl-budget', '40');
     await page.click('#start-recrawl');
     const recrawl = page.locator('#jobs-table tbody tr', { hasText: 'Re-crawl' });
@@ -176,7 +195,7 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the admin page in Chromium' : `the 
 
     await page.getByRole('button', { name: 'Run the re-crawl schedule now' }).click();
     await page.locator('#schedules-message', { hasText: /Started re-crawl job recrawl-/ }).waitFor();
-    await page.waitForFunction(() => document.querySelectorAll('#jobs-table tbody tr .badge-done').length === 2, undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelectorAll('#jobs-table tbody tr .badge-done').length === 3, undefined, { timeout: 60_000 });
     // The schedule's row now tells when it last fired.
     await page.click('#refresh-status');
     await page.locator('#schedules-table tbody tr', { hasText: 'Re-crawl' }).locator('code', { hasText: /^recrawl-/ }).waitFor();

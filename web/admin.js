@@ -9,6 +9,7 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const STATUS_REFRESH_MS = 20_000;
 const JOB_POLL_MS = 1500;
 const STREAM_RETRY_MS = 2000;
+const ANNOUNCE_EVERY_MS = 5000;
 
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
@@ -144,11 +145,11 @@ function report(element, error) {
   element.hidden = false;
 }
 
-function showMessage(text, kind = 'info') {
+/** Clears a page-wide error once the server answers again. */
+function clearPageError() {
   const message = $('dashboard-message');
-  message.textContent = text;
-  message.className = `notice${kind === 'error' ? ' notice-error' : ''}`;
-  message.hidden = !text;
+  message.textContent = '';
+  message.hidden = true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -183,6 +184,7 @@ async function signIn(candidate, { focus = true } = {}) {
   $('dashboard').hidden = false;
   $('sign-out').hidden = false;
   if (focus) $('dashboard-title').focus();
+  clearPageError();
   renderStatus(status);
   const current = status.lastRound;
   if (current) showRound(current, { watch: !isOver(current.state) });
@@ -220,6 +222,7 @@ $('sign-out').addEventListener('click', () => signOut());
 async function refreshStatus() {
   try {
     renderStatus((await api('/status')).body);
+    clearPageError();
   } catch (error) {
     report($('dashboard-message'), error);
   }
@@ -264,7 +267,8 @@ let shownRound = null;
 /** Aborts the event stream of the watched round. */
 let watchController = null;
 let elapsedTimer;
-let lastAnnounced = '';
+/** What the live region said last, for which state, when. */
+let lastAnnounced = { text: '', state: '', at: 0 };
 
 for (const radio of roundForm.querySelectorAll('input[name="budget-kind"]')) {
   radio.addEventListener('change', () => {
@@ -319,7 +323,8 @@ $('cancel-round').addEventListener('click', async () => {
   button.disabled = true;
   try {
     const { status } = await api(`/rounds/${encodeURIComponent(shownRound.id)}`, { method: 'DELETE' });
-    showMessage(status === 409 ? 'That round had already ended.' : 'Cancelling the round…');
+    // The stream may have reported the end before this answer came back: then there is nothing to say.
+    if (shownRound && !isOver(shownRound.state)) $('round-note').textContent = status === 409 ? 'That round had already ended.' : 'Cancelling the round…';
   } catch (error) {
     report($('round-form-error'), error);
     button.disabled = false;
@@ -330,7 +335,7 @@ $('cancel-round').addEventListener('click', async () => {
 function showRound(round, { watch = false } = {}) {
   stopWatching();
   shownRound = round;
-  lastAnnounced = '';
+  lastAnnounced = { text: '', state: '', at: 0 };
   renderRound(round);
   if (watch && !isOver(round.state)) void watchRound(round.id);
 }
@@ -427,16 +432,18 @@ function renderRound(round) {
   error.hidden = !round.error;
   error.textContent = round.error ? `The round failed: ${round.error}` : '';
   /** @type {HTMLButtonElement} */ ($('cancel-round')).disabled = !running;
+  if (!running) $('round-note').textContent = '';
   /** @type {HTMLButtonElement} */ ($('start-round')).disabled = running;
   $('start-round').title = running ? 'A round is queued or running: wait for it or cancel it.' : '';
 
-  // Announce iterations and the end, not every event (a screen reader would drown).
+  // Announce a new state at once, iterations at most every few seconds (a screen reader would drown).
   const announcement = isOver(round.state)
     ? `Round ${round.state}: ${formatInteger(round.iteration)} of ${formatInteger(round.iterations)} iterations, ${formatInteger(round.crawled)} pages crawled.`
     : `Round ${round.state}: iteration ${formatInteger(round.iteration)} of ${formatInteger(round.iterations)}, ${formatInteger(round.crawled)} pages crawled.`;
-  if (announcement !== lastAnnounced) {
+  const now = Date.now();
+  if (announcement !== lastAnnounced.text && (round.state !== lastAnnounced.state || now - lastAnnounced.at >= ANNOUNCE_EVERY_MS)) {
     $('round-live').textContent = announcement;
-    lastAnnounced = announcement;
+    lastAnnounced = { text: announcement, state: round.state, at: now };
   }
   renderHistoryTable(round.history ?? []);
   drawChart(round);
@@ -465,6 +472,23 @@ function chartSeries(round) {
     { name: 'change', label: 'Change', points: history.filter((s) => s.iteration > 0 && s.change > 0).map((s) => [s.iteration, s.change]) },
     { name: 'truth', label: 'Error to truth', points: history.filter((s) => s.l1ToTruth > 0).map((s) => [s.iteration, s.l1ToTruth]) },
   ];
+}
+
+/** Splits points into runs of consecutive iterations. */
+function consecutiveRuns(points) {
+  const runs = [];
+  for (const point of points) {
+    const run = runs.at(-1);
+    if (run && run.at(-1)[0] === point[0] - 1) run.push(point);
+    else runs.push([point]);
+  }
+  return runs;
+}
+
+/** 3, 5, 7–12 (ranges of consecutive iterations). */
+function formatIterationList(iterations) {
+  const runs = consecutiveRuns(iterations.map((i) => [i]));
+  return runs.map((run) => (run.length > 1 ? `${run[0][0]}–${run.at(-1)[0]}` : String(run[0][0]))).join(', ');
 }
 
 /** Integer ticks 0…max, at most about `count` of them. */
@@ -521,7 +545,7 @@ function drawChart(round) {
   const decades = high - low;
   const everyNth = Math.ceil(decades / Math.max(2, Math.floor(plotHeight / 28)));
   for (let exponent = low; exponent <= high; exponent++) {
-    const labelled = (exponent - low) % everyNth === 0 || exponent === high;
+    const labelled = (high - exponent) % everyNth === 0;
     const py = y(10 ** exponent);
     grid.append(svg('line', { x1: margin.left, x2: margin.left + plotWidth, y1: py, y2: py, class: 'grid-major' }));
     if (labelled) yLabels.append(svg('text', { x: margin.left - 8, y: py, dy: '0.35em' }, formatPowerOfTen(exponent)));
@@ -552,7 +576,10 @@ function drawChart(round) {
   for (const { name, label, points } of series) {
     if (points.length === 0) continue;
     const group = svg('g', { class: `series series-${name}` });
-    if (points.length > 1) group.append(svg('polyline', { points: points.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' '), class: 'series-line' }));
+    // One line per run of consecutive iterations: a gap (a zero change) is not bridged.
+    for (const run of consecutiveRuns(points)) {
+      if (run.length > 1) group.append(svg('polyline', { points: run.map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' '), class: 'series-line' }));
+    }
     // Markers only while they stay apart; a long round is a line.
     if (plotWidth / maxIteration >= 6) {
       for (const [i, v] of points) {
@@ -564,6 +591,11 @@ function drawChart(round) {
     }
     chart.append(group);
   }
+
+  const unchanged = (round.history ?? []).filter((s) => s.iteration > 0 && s.change === 0).map((s) => s.iteration);
+  $('chart-note').textContent = unchanged.length > 0
+    ? `A change of 0 cannot be drawn on a log scale; the estimate did not change at iteration${unchanged.length > 1 ? 's' : ''} ${formatIterationList(unchanged)}.`
+    : '';
 
   if (values.length === 0) {
     chart.append(svg('text', { x: margin.left + plotWidth / 2, y: margin.top + plotHeight / 2, 'text-anchor': 'middle', class: 'chart-empty' },
