@@ -88,6 +88,8 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the admin page in Chromium' : `the 
     expect(await schedules.nth(1).innerText()).toContain('30 4 * * 0');
     expect(await page.getByRole('button', { name: 'Run the re-crawl schedule now' }).isEnabled()).toBe(true);
 
+    // No round yet: the chart says what to do.
+    expect(await page.locator('#round-chart svg text.chart-empty').textContent()).toMatch(/No round yet/);
     // No estimate yet: the divergence table says so.
     expect(await page.locator('#divergence-empty').isVisible()).toBe(true);
     expect(await page.locator('#rounds-empty').isVisible()).toBe(true);
@@ -214,6 +216,7 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the admin page in Chromium' : `the 
     // Show the six-iteration round: the more telling chart.
     await page.locator('#rounds-table tbody tr', { hasText: '6 / 6' }).getByRole('button', { name: /^Show round/ }).click();
     await page.locator('#stat-iteration', { hasText: '6 of 6' }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('round-title');
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(outputDir, 'admin-page.png'), fullPage: true });
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -171,6 +171,7 @@ function showSignIn(error = '') {
 
 function signOut(reason = '') {
   token = '';
+  shownRound = null;
   sessionStorage.removeItem(TOKEN_KEY);
   showSignIn(reason);
 }
@@ -188,6 +189,7 @@ async function signIn(candidate, { focus = true } = {}) {
   renderStatus(status);
   const current = status.lastRound;
   if (current) showRound(current, { watch: !isOver(current.state) });
+  else drawChart(null);
   await Promise.all([loadRounds(), loadDivergence()]).catch((error) => report($('dashboard-message'), error));
   clearInterval(statusTimer);
   statusTimer = setInterval(() => {
@@ -506,8 +508,10 @@ function iterationTicks(max, count) {
  * falls by orders of magnitude while the error to the truth barely moves), decade grid lines,
  * labelled axes, one line and marker shape per series, a title on every point.
  */
-function drawChart(round) {
+function drawChart(shown) {
   const container = $('round-chart');
+  // Before any round: empty axes over ten iterations, and what to do.
+  const round = shown ?? { state: 'none', iterations: 10, history: [] };
   const width = Math.max(280, Math.round(container.clientWidth || 600));
   const height = width < 480 ? 220 : 280;
   const margin = { top: 14, right: 18, bottom: 44, left: width < 480 ? 54 : 64 };
@@ -599,14 +603,14 @@ function drawChart(round) {
 
   if (values.length === 0) {
     chart.append(svg('text', { x: margin.left + plotWidth / 2, y: margin.top + plotHeight / 2, 'text-anchor': 'middle', class: 'chart-empty' },
-      isOver(round.state) ? 'This round recorded no iteration.' : 'Waiting for the first iteration…'));
+      !shown ? 'No round yet: start one with the form above.' : isOver(round.state) ? 'This round recorded no iteration.' : 'Waiting for the first iteration…'));
   }
   container.replaceChildren(chart);
 }
 
 // The chart is drawn at the width it has: redraw when that changes.
 new ResizeObserver(() => {
-  if (shownRound && !$('dashboard').hidden) drawChart(shownRound);
+  if (!$('dashboard').hidden) drawChart(shownRound);
 }).observe($('round-chart'));
 
 async function loadRounds() {
@@ -616,6 +620,7 @@ async function loadRounds() {
 
 function renderRounds(rounds) {
   $('rounds-empty').hidden = rounds.length > 0;
+  $('rounds-table').closest('.table-scroll').hidden = rounds.length === 0;
   const rows = rounds.map((round) => {
     const last = (round.history ?? []).at(-1);
     return h('tr', {},
@@ -633,7 +638,8 @@ function renderRounds(rounds) {
         'aria-label': `Show round ${round.id} in the chart`,
         onclick: () => {
           showRound(round, { watch: !isOver(round.state) });
-          $('round-title').scrollIntoView({ behavior: 'smooth', block: 'start' });
+          // Keyboard users land where the round now shows, not back at the table.
+          $('round-title').focus();
         },
       }, 'Show')));
   });
@@ -663,6 +669,7 @@ function displayUrl(url) {
 
 function renderDivergence(pages) {
   $('divergence-empty').hidden = pages.length > 0;
+  $('divergence-table').closest('.table-scroll').hidden = pages.length === 0;
   const rows = pages.map((page, i) => {
     const { host, path } = displayUrl(page.url);
     // JSON has no Infinity: a page with no local PageRank comes back with a null ratio.
