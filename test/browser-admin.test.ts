@@ -49,6 +49,8 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the admin page in Chromium' : `the 
     // Failed sign-ins answer 401, which the browser logs as a console error: expected here.
     await page.goto(`${site.url}/admin`);
     await expect(page.locator('#token').getAttribute('type')).resolves.toBe('password');
+    // The page names the site it administers (from /api/info).
+    await page.locator('#brand-name', { hasText: 'Northfield University search' }).waitFor();
     await page.fill('#token', 'not-the-token-at-all-0000');
     await page.press('#token', 'Enter');
     await page.locator('#sign-in-error', { hasText: /wrong token/i }).waitFor();

@@ -859,6 +859,25 @@ async function runSchedule(name, button) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The site's name (public, no token): the page itself is generic.
+
+async function loadSiteName() {
+  try {
+    const response = await fetch('/api/info');
+    if (!response.ok) return;
+    const { name } = await response.json();
+    if (typeof name !== 'string' || name.trim() === '') return;
+    $('brand-name').textContent = `${name} search`;
+    $('brand-initial').textContent = name.trim().charAt(0).toUpperCase();
+    document.title = `Admin · ${name} search`;
+  } catch {
+    // An older server or a network hiccup: the generic name stays.
+  }
+}
+
+void loadSiteName();
+
+// ---------------------------------------------------------------------------------------------
 // Start: a token kept from earlier in this tab signs in at once.
 
 if (token) {

@@ -54,7 +54,7 @@ export async function buildAdminSite(options: AdminSiteOptions = {}): Promise<Ad
         concurrency: 8,
         maxPages: options.pages ?? 350,
       },
-      server: options.adminRateLimitPerMinute ? { adminRateLimitPerMinute: options.adminRateLimitPerMinute } : {},
+      server: { siteName: 'Northfield University', ...(options.adminRateLimitPerMinute ? { adminRateLimitPerMinute: options.adminRateLimitPerMinute } : {}) },
       // Far-off firings: the page shows them and runs them on demand; they never fire during a test.
       schedules: { recrawl: '0 3 * * *', estimate: '30 4 * * 0', recrawlBudget: 60 },
     },
