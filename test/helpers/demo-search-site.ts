@@ -1,23 +1,14 @@
 /**
- * A real search site for tests: the demo web served on loopback without latency, its university
- * site crawled into a temporary data directory, a short estimation round, the text index, and the
- * fastify app over them. Building it takes a few seconds, so a test file builds it once (beforeAll).
+ * A real search site for tests: the demo web's university site crawled (test/helpers/demo-data-dir.ts),
+ * a short estimation round, the text index, and the fastify app over them. Building it takes a
+ * few seconds, so a test file builds it once (beforeAll).
  */
-import { mkdtempSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { loadSettings } from '../../config/load-settings.ts';
-import { DEMO_LOCAL_HOST, DEMO_SEED_URL, generateDemoWeb, type DemoWeb } from '../../crawler/demo-web/generate.ts';
-import { demoWebResolvePins, startDemoWebServer } from '../../crawler/demo-web/server.ts';
-import { parseScope } from '../../crawler/scope.ts';
+import type { DemoWeb } from '../../crawler/demo-web/generate.ts';
 import { loadRankSnapshot, SearchEngine } from '../../indexer/ranking/search-engine.ts';
-import { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { buildApp } from '../../server/app.ts';
-import { createCrawlStack } from '../../server/cli/crawl-setup.ts';
-import { buildIndex } from '../../server/cli/serve-command.ts';
-import { newRoundId, runEstimationRound } from '../../server/jobs/estimation-round.ts';
+import { buildDemoDataDir } from './demo-data-dir.ts';
 
 export interface DemoSearchSite {
   /** The search app; not listening unless `listen` was asked for. */
@@ -37,57 +28,21 @@ export interface DemoSearchSiteOptions {
 }
 
 export async function buildDemoSearchSite(options: DemoSearchSiteOptions = {}): Promise<DemoSearchSite> {
-  const web = generateDemoWeb();
-  const demoServer = await startDemoWebServer(web, { latencyScale: 0, logRequests: false });
-  const dataDir = mkdtempSync(join(tmpdir(), 'lse-search-site-'));
-  const settings = loadSettings({
-    env: {},
-    overrides: {
-      dataDir,
-      crawler: {
-        seeds: [DEMO_SEED_URL],
-        scope: [`host:${DEMO_LOCAL_HOST}`],
-        // The demo web is ours, on loopback: allow it and map every host to it.
-        resolve: demoWebResolvePins(demoServer.port),
-        allowPrivateNetworks: true,
-        // Our own server: no politeness delay, several requests at once.
-        delaySeconds: 0,
-        perHostConcurrency: 4,
-        concurrency: 8,
-      },
-    },
-  });
-  const store = await CrawlStore.open(dataDir);
-  const stack = createCrawlStack(store, settings.crawler);
-  const scope = parseScope(settings.crawler.scope);
+  // A short round is enough for global estimates that differ from the local PageRank.
+  const data = await buildDemoDataDir({ round: { iterations: 3, extra: '0.3n' } });
   let app: FastifyInstance | undefined;
-  let index: Awaited<ReturnType<typeof buildIndex>>['index'] | undefined;
   const close = async () => {
     await app?.close();
-    await index?.close();
-    await stack.close();
-    await store.close();
-    await demoServer.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await data.close();
   };
   try {
-    await stack.crawler.crawl({
-      seeds: settings.crawler.seeds,
-      scope,
-      ordering: 'bfs',
-      maxPages: 5000,
-      maxDepth: 50,
-      hostPageBudget: 5000,
-      concurrency: 8,
+    app = await buildApp({
+      search: new SearchEngine(data.index, await loadRankSnapshot(data.store), { blend: 'log-linear', weight: 0.3 }),
+      logger: false,
+      siteName: 'Northfield University',
     });
-    // A short round is enough for global estimates that differ from the local PageRank.
-    const round = await runEstimationRound({ store, stack, settings, scope }, newRoundId(), { selector: settings.estimation.selector, iterations: 3, extra: '0.3n' });
-    if (round.state !== 'done') throw new Error(`the estimation round ${round.state}: ${round.error ?? ''}`);
-    const built = await buildIndex(store, settings);
-    index = built.index;
-    app = await buildApp({ search: new SearchEngine(index, await loadRankSnapshot(store), { blend: 'log-linear', weight: 0.3 }), logger: false, siteName: 'Northfield University' });
     const url = options.listen ? await app.listen({ host: '127.0.0.1', port: 0 }) : undefined;
-    return { app, url, store, web, documents: built.documents, close };
+    return { app, url, store: data.store, web: data.web, documents: data.documents, close };
   } catch (error) {
     await close();
     throw error;
