@@ -56,6 +56,14 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./crawl.bench.ts')).crawlBenchmarks,
     about: 'crawling the demo web on loopback (server in its own process): pages/s, CPU ms/page, peak RSS; a bare undici + cheerio floor',
   },
+  freshness: {
+    load: async () => (await import('./freshness.bench.ts')).freshnessBenchmarks,
+    about: 're-crawl freshness on the demo web over 30 simulated days: revisits ∝ √λ̂ vs uniform, same budget',
+  },
+  ranking: {
+    load: async () => (await import('./ranking.bench.ts')).rankingBenchmarks,
+    about: 'choosing the blend: NDCG@10 of estimate- and local-PageRank rankings against the true global PageRank, per weight',
+  },
 };
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
