@@ -2,8 +2,10 @@
  * Crawl throughput on loopback (issue 3 §6): the demo web served by `lse demo-web --no-latency`
  * in its own process, crawled with the politeness delay at 0, every page parsed, stored and its
  * links extracted. For each case: pages/s, CPU time per page of the crawler process
- * (process.cpuUsage: user + system, all threads), its peak RSS (process.resourceUsage().maxRSS),
- * and — where /proc can tell — the demo server's CPU per page, since both share the machine.
+ * (process.cpuUsage: user + system, all threads), the time its main thread was busy per page
+ * (event-loop utilisation: 1000 / that is the most pages/s one thread allows), its peak RSS
+ * (process.resourceUsage().maxRSS), and — where /proc can tell — the demo server's CPU per page,
+ * since both share the machine.
  *
  *   local       the university host alone: per-host concurrency 1 bounds it (one request at a
  *               time, so pages/s is the inverse of one round trip plus the processing).
@@ -19,6 +21,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { BenchContext } from './run.ts';
 
@@ -40,6 +43,8 @@ interface CaseFigures {
   pages: number;
   seconds: number;
   cpuMs: number;
+  /** Time the main thread's event loop was busy (not waiting for I/O), ms. */
+  mainBusyMs: number;
   peakRssMb: number;
   detail: string;
 }
@@ -51,7 +56,7 @@ export async function crawlBenchmarks(bench: BenchContext): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'lse-crawl-bench-'));
   try {
     bench.heading(`crawling the demo web on loopback (delay 0; server pid ${server.child.pid} on port ${server.port}, a separate process)`);
-    const rows: Array<Array<string | number>> = [['case', 'pages', 'seconds', 'pages/s', 'CPU ms/page', 'peak RSS MB', 'server CPU ms/page']];
+    const rows: Array<Array<string | number>> = [['case', 'pages', 'seconds', 'pages/s', 'CPU ms/page', 'main busy ms/page', 'peak RSS MB', 'server CPU ms/page']];
     const notes: string[] = [];
     for (const name of CASES) {
       if (!bench.wants(name)) continue;
@@ -69,6 +74,7 @@ export async function crawlBenchmarks(bench: BenchContext): Promise<void> {
         round(figures.seconds, 2),
         round(figures.pages / figures.seconds, 1),
         round(figures.cpuMs / Math.max(1, figures.pages), 3),
+        round(figures.mainBusyMs / Math.max(1, figures.pages), 3),
         figures.peakRssMb,
         typeof serverPerPage === 'number' ? round(serverPerPage, 3) : serverPerPage,
       ]);
@@ -161,6 +167,7 @@ async function crawlCase(port: number, storeDir: string, options: { scope: strin
   const store = await CrawlStore.open(storeDir);
   const stack = createCrawlStack(store, settings.crawler);
   const cpuBefore = process.cpuUsage();
+  const loopBefore = performance.eventLoopUtilization();
   const summary = await stack.crawler.crawl({
     seeds: [DEMO_SEED_URL],
     scope: parseScope(options.scope),
@@ -171,6 +178,7 @@ async function crawlCase(port: number, storeDir: string, options: { scope: strin
     concurrency: CONCURRENCY,
   });
   const cpu = process.cpuUsage(cpuBefore);
+  const loop = performance.eventLoopUtilization(loopBefore);
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
   await stack.close();
   const urls: string[] = [];
@@ -187,6 +195,7 @@ async function crawlCase(port: number, storeDir: string, options: { scope: strin
     pages: summary.fetchedThisRun,
     seconds: summary.seconds,
     cpuMs: (cpu.user + cpu.system) / 1000,
+    mainBusyMs: loop.active,
     peakRssMb,
     detail: `${options.scope}, stopped: ${summary.stoppedBecause}; ${states}; ${hosts.size} hosts`,
   };
@@ -201,6 +210,7 @@ async function floorCase(port: number, urls: readonly string[]): Promise<CaseFig
   let next = 0;
   let links = 0;
   const cpuBefore = process.cpuUsage();
+  const loopBefore = performance.eventLoopUtilization();
   const started = performance.now();
   const worker = async () => {
     while (next < urls.length) {
@@ -222,11 +232,13 @@ async function floorCase(port: number, urls: readonly string[]): Promise<CaseFig
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
+  const loop = performance.eventLoopUtilization(loopBefore);
   await dispatcher.close();
   return {
     pages: urls.length,
     seconds,
     cpuMs: (cpu.user + cpu.system) / 1000,
+    mainBusyMs: loop.active,
     peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
     detail: `undici request + cheerio.load + a[href] resolved + body text, concurrency ${CONCURRENCY}, no gzip; ${links} links`,
   };

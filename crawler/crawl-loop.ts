@@ -107,6 +107,8 @@ export class CrawlOptionError extends Error {
 const MAX_RETRIES = 3;
 /** Meta key of the topic crawl's idf estimate (document frequencies), for resuming. */
 export const TOPIC_FREQUENCIES_META = 'topic-document-frequencies';
+/** Topic similarity reads the first this many characters of a page (a huge page's opening says what it is about). */
+const TOPIC_TEXT_LIMIT = 256 * 1024;
 /** Topic crawls store their idf estimate every this many scored pages (and at the end). */
 const TOPIC_SNAPSHOT_EVERY = 500;
 
@@ -282,7 +284,8 @@ export class Crawler {
     const judge = (outcome: PageOutcome): { role: PageRole; hot: boolean } => {
       if (!topicScope) return { role: 'local', hot: false };
       if (outcome.kind !== 'page') return { role: 'global', hot: false };
-      const hot = topicScope.isInDomain(topicScope.score(`${outcome.page.title}\n${outcome.page.text}`));
+      const text = `${outcome.page.title}\n${outcome.page.text}`;
+      const hot = topicScope.isInDomain(topicScope.score(text.length > TOPIC_TEXT_LIMIT ? text.slice(0, TOPIC_TEXT_LIMIT) : text));
       if (hot) topicLocal++;
       else topicGlobal++;
       if (++scoredSinceSnapshot >= TOPIC_SNAPSHOT_EVERY) saveFrequencies();

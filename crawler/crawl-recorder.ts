@@ -51,6 +51,11 @@ export interface RecorderOptions {
 }
 
 const MAX_ANCHOR = 200;
+/**
+ * Near-duplicate sketches read the first this many characters of a text: what duplicates share
+ * shows in their opening, and the shingles of a 3 MB page would cost ~0.3 s and ~100 MB at once.
+ */
+const SKETCH_TEXT_LIMIT = 256 * 1024;
 /** Normalised links remembered (navigation links repeat on every page of a site); cleared when full. */
 const URL_CHECK_CACHE_SIZE = 20_000;
 
@@ -78,7 +83,7 @@ export class CrawlRecorder {
 
   /** Near duplicates: the earliest stored local page whose shingles resemble this text enough. */
   private nearDuplicateOf(id: number, text: string): number | undefined {
-    const sketch = sketchText(text);
+    const sketch = sketchOf(text);
     const threshold = this.options.nearDuplicateThreshold ?? 0.9;
     for (const other of this.nearIndex.candidates(sketch)) {
       if (other !== id && resemblance(sketch, this.sketches.get(other)!) >= threshold) return other;
@@ -90,7 +95,7 @@ export class CrawlRecorder {
 
   private addSketch(id: number, text: string, sketch?: MinHashSketch): void {
     if (this.sketches.has(id)) return;
-    const computed = sketch ?? sketchText(text);
+    const computed = sketch ?? sketchOf(text);
     this.sketches.set(id, computed);
     this.nearIndex.add(id, computed);
   }
@@ -255,6 +260,10 @@ export class CrawlRecorder {
     this.pagesInBatch = 0;
     await batch.commit();
   }
+}
+
+function sketchOf(text: string): MinHashSketch {
+  return sketchText(text.length > SKETCH_TEXT_LIMIT ? text.slice(0, SKETCH_TEXT_LIMIT) : text);
 }
 
 export function hostOf(url: string): string {
