@@ -96,12 +96,14 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page): R
         addFieldScores(postings.fields[f], t, weights[f] / magnitude[f], idf, FIELD_BOOSTS[f], averageLengths[f], segment.deleted, scores, matched);
       }
     }
-    const requiredHits = required.length > 0 ? countClauseMatches(postings, required, segment.deleted) : null;
-    const excluded = prohibited.length > 0 ? markClauseMatches(postings, prohibited) : null;
-    for (let d = 0; d < n; d++) {
-      if (!matched[d] || segment.deleted?.[d]) continue;
-      if (requiredHits && requiredHits[d] !== required.length) continue;
-      if (excluded?.[d]) continue;
+    const requiredMarks = required.map((clause) => clauseMatches(postings, clause));
+    const excluded = prohibited.length > 0 ? new Uint8Array(n) : null;
+    for (const clause of prohibited) markClauseMatches(postings, clause, excluded!);
+    const deleted = segment.deleted;
+    documents: for (let d = 0; d < n; d++) {
+      if (!matched[d] || (deleted !== null && deleted[d])) continue;
+      for (const marks of requiredMarks) if (!marks[d]) continue documents;
+      if (excluded !== null && excluded[d]) continue;
       total++;
       top.offer(scores[d], postings.docIds[d], segment, d);
     }
@@ -143,32 +145,16 @@ function addFieldScores(
   }
 }
 
-/** For each document, how many of the clauses it matches. */
-function countClauseMatches(segment: CompactSegment, clauses: readonly ResolvedClause[], deleted: Uint8Array | null): Uint16Array {
-  const n = segment.docIds.length;
-  const counts = new Uint16Array(n);
-  const seen = new Uint8Array(n);
-  for (const clause of clauses) {
-    seen.fill(0);
-    forEachClauseMatch(segment, clause, (d) => {
-      if (!seen[d] && !(deleted !== null && deleted[d])) {
-        seen[d] = 1;
-        counts[d]++;
-      }
-    });
-  }
-  return counts;
-}
-
-function markClauseMatches(segment: CompactSegment, clauses: readonly ResolvedClause[]): Uint8Array {
+/** Documents matching a clause (any of its terms in any of its fields, or its phrase). */
+function clauseMatches(segment: CompactSegment, clause: ResolvedClause): Uint8Array {
   const marks = new Uint8Array(segment.docIds.length);
-  for (const clause of clauses) forEachClauseMatch(segment, clause, (d) => (marks[d] = 1));
+  markClauseMatches(segment, clause, marks);
   return marks;
 }
 
-function forEachClauseMatch(segment: CompactSegment, clause: ResolvedClause, visit: (ordinal: number) => void): void {
+function markClauseMatches(segment: CompactSegment, clause: ResolvedClause, marks: Uint8Array): void {
   if (clause.phrase) {
-    forEachPhraseMatch(segment, clause.phrase, clause.fields, visit);
+    forEachPhraseMatch(segment, clause.phrase, clause.fields, (d) => (marks[d] = 1));
     return;
   }
   for (const term of clause.terms) {
@@ -176,7 +162,7 @@ function forEachClauseMatch(segment: CompactSegment, clause: ResolvedClause, vis
     if (t < 0) continue;
     for (const f of clause.fields) {
       const { offsets, docs } = segment.fields[f];
-      for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) visit(docs[p]);
+      for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) marks[docs[p]] = 1;
     }
   }
 }
@@ -322,14 +308,16 @@ class TopHits {
 
   offer(score: number, id: number, segment: LiveSegment, ordinal: number): void {
     if (this.capacity <= 0) return;
-    const hit = { score, id, segment, ordinal };
     if (this.heap.length < this.capacity) {
-      this.heap.push(hit);
+      this.heap.push({ score, id, segment, ordinal });
       this.siftUp(this.heap.length - 1);
-    } else if (worse(this.heap[0], hit)) {
-      this.heap[0] = hit;
-      this.siftDown(0);
+      return;
     }
+    // Most hits lose to the worst kept one: compare before allocating.
+    const worst = this.heap[0];
+    if (score < worst.score || (score === worst.score && id > worst.id)) return;
+    this.heap[0] = { score, id, segment, ordinal };
+    this.siftDown(0);
   }
 
   sorted(): TopHit[] {
