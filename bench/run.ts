@@ -56,6 +56,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./crawl.bench.ts')).crawlBenchmarks,
     about: 'crawling the demo web on loopback (server in its own process): pages/s, CPU ms/page, peak RSS; a bare undici + cheerio floor',
   },
+  'text-index': {
+    load: async () => (await import('./text-index.bench.ts')).textIndexBenchmarks,
+    about: 'text index: segmented vs one lunr index at 10k/50k/100k pages (build time, RSS, query p50/p99)',
+  },
   freshness: {
     load: async () => (await import('./freshness.bench.ts')).freshnessBenchmarks,
     about: 're-crawl freshness on the demo web over 30 simulated days: revisits ∝ √λ̂ vs uniform, same budget',
