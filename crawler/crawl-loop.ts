@@ -163,9 +163,9 @@ export class Crawler {
       if (page.duplicateOf !== undefined) duplicates++;
     }
     for await (const [id, links] of store.allLinks()) {
-      const follow = links.filter((l) => !l.nofollow && isCrawlable(store.urlOf(l.to))).map((l) => l.to);
-      storedLinks.set(id, { follow, degree: links.length });
-      if (topicScope) storedHotLinks.set(id, links.filter((l) => !l.nofollow && isCrawlable(store.urlOf(l.to))).map((l) => ({ to: l.to, hot: isHotLink!(store.urlOf(l.to)!, l.anchor) })));
+      const followable = links.filter((l) => !l.nofollow && isCrawlable(store.urlOf(l.to)));
+      storedLinks.set(id, { follow: followable.map((l) => l.to), degree: links.length });
+      if (topicScope) storedHotLinks.set(id, followable.map((l) => ({ to: l.to, hot: isHotLink!(store.urlOf(l.to)!, l.anchor) })));
     }
 
     const seeds: number[] = [];
@@ -183,9 +183,15 @@ export class Crawler {
     if (seeds.length === 0 && done.size === 0) throw new CrawlOptionError('no seeds: give at least one seed URL');
     const seedSet = new Set(seeds);
     if (topicScope) {
-      // Resuming: the distances the earlier runs saw, rebuilt from the stored pages and links.
-      for (const [id, distance] of distancesFromHotPages([...seeds, ...hotPages], (id) => storedHotLinks.get(id), topicScope.maxDistance)) distanceOf.set(id, distance);
-      for (const [id, links] of storedLinks) links.follow = links.follow.filter((to) => distanceOf.has(to));
+      // Resuming: the distances the earlier runs saw, and the links they followed, rebuilt from
+      // the stored pages (local ones are the hot pages) and their links.
+      const maxDistance = topicScope.maxDistance;
+      for (const [id, distance] of distancesFromHotPages([...seeds, ...hotPages], (id) => storedHotLinks.get(id), maxDistance)) distanceOf.set(id, distance);
+      for (const [id, links] of storedLinks) {
+        const from = distanceOf.get(id);
+        const candidates = storedHotLinks.get(id) ?? [];
+        links.follow = from === undefined ? [] : candidates.filter((l) => linkDistance(from, l.hot) <= maxDistance).map((l) => l.to);
+      }
       storedHotLinks.clear();
     }
     for (const id of seeds) ordering.discover({ id, depth: 0, seed: true, hot: true });
@@ -294,7 +300,7 @@ export class Crawler {
     const saveFrequencies = () => {
       if (!topicScope) return;
       scoredSinceSnapshot = 0;
-      recorder.pending.putMeta(TOPIC_FREQUENCIES_META, topicScope.frequencies.snapshot() as unknown as Record<string, unknown>);
+      recorder.pending.putMeta(TOPIC_FREQUENCIES_META, topicScope.frequencies.snapshot());
     };
 
     /** Fetches and records one page; `releaseHost` gives the host's politeness slot back (once). */

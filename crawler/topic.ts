@@ -133,10 +133,11 @@ export class DocumentFrequencies {
   }
 }
 
-export interface DocumentFrequencySnapshot {
+/** JSON form of {@link DocumentFrequencies} (a type alias, so it is a plain JSON record). */
+export type DocumentFrequencySnapshot = {
   pages: number;
   terms: Array<[string, number]>;
-}
+};
 
 /**
  * Distance of a link's target from the last hot page: 1 for a hot link (its anchor text or URL
