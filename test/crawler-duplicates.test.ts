@@ -12,18 +12,7 @@ import {
   textFingerprint,
   words,
 } from '../crawler/duplicates.ts';
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../indexer/seeded-random.ts';
 
 const VOCABULARY = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}`);
 
@@ -58,12 +47,12 @@ describe('shingles and sketches', () => {
     expect(shingleHashes('one two three', 5)).toHaveLength(1);
     expect(shingleHashes('', 5)).toHaveLength(0);
     expect(shingleHashes('a b c d e', 5)[0]).not.toBe(shingleHashes('e d c b a', 5)[0]);
-    const hashes = shingleHashes(randomWords(500, randomSource(1)).join(' '));
+    const hashes = shingleHashes(randomWords(500, seededRandom(1)).join(' '));
     for (let i = 1; i < hashes.length; i++) expect(hashes[i] > hashes[i - 1]).toBe(true);
   });
 
   it('keeps the s smallest hashes', () => {
-    const text = randomWords(400, randomSource(2)).join(' ');
+    const text = randomWords(400, seededRandom(2)).join(' ');
     const sketch = sketchText(text, { sketchSize: 50 });
     expect(Array.from(sketch.minima)).toEqual(Array.from(shingleHashes(text).slice(0, 50)));
     expect(sketch.shingleCount).toBe(396);
@@ -78,7 +67,7 @@ describe('shingles and sketches', () => {
 });
 
 describe('resemblance', () => {
-  const random = randomSource(7);
+  const random = seededRandom(7);
   const base = randomWords(600, random);
 
   it('is 1 for identical texts and for the same words in another layout', () => {
@@ -88,7 +77,7 @@ describe('resemblance', () => {
   });
 
   it('is about 0 for disjoint texts', () => {
-    const other = randomWords(600, randomSource(8));
+    const other = randomWords(600, seededRandom(8));
     expect(resemblance(sketchText(base.join(' ')), sketchText(other.join(' ')))).toBeLessThan(0.02);
     expect(shingleResemblance(base.join(' '), other.join(' '))).toBeLessThan(0.01);
   });
@@ -109,15 +98,15 @@ describe('resemblance', () => {
   });
 
   it('is exact when both texts have fewer shingles than s', () => {
-    const a = randomWords(60, randomSource(3));
-    const b = mutate(a, 0.1, randomSource(4));
+    const a = randomWords(60, seededRandom(3));
+    const b = mutate(a, 0.1, seededRandom(4));
     expect(resemblance(sketchText(a.join(' ')), sketchText(b.join(' ')))).toBeCloseTo(shingleResemblance(a.join(' '), b.join(' ')), 12);
   });
 
   it('estimates the exact Jaccard resemblance on random texts', () => {
     const errors: number[] = [];
     for (let trial = 0; trial < 60; trial++) {
-      const rnd = randomSource(100 + trial);
+      const rnd = seededRandom(100 + trial);
       const a = randomWords(400 + Math.floor(rnd() * 800), rnd);
       const b = mutate(a, [0.005, 0.02, 0.05, 0.1, 0.2][trial % 5], rnd);
       const exact = shingleResemblance(a.join(' '), b.join(' '));
@@ -134,11 +123,11 @@ describe('resemblance', () => {
 describe('LSH banding', () => {
   it('makes near duplicates candidates and leaves unrelated pages apart', () => {
     const index = new NearDuplicateIndex();
-    const originals = Array.from({ length: 40 }, (_, i) => randomWords(500, randomSource(1000 + i)));
+    const originals = Array.from({ length: 40 }, (_, i) => randomWords(500, seededRandom(1000 + i)));
     originals.forEach((text, id) => expect(index.add(id, sketchText(text.join(' ')))).toEqual([]));
     let found = 0;
     originals.forEach((text, id) => {
-      const copy = mutate(text, 0.01, randomSource(2000 + id)).join(' ');
+      const copy = mutate(text, 0.01, seededRandom(2000 + id)).join(' ');
       if (index.candidates(sketchText(copy)).includes(id)) found++;
       // Unrelated pages: no false candidates.
       expect(index.candidates(sketchText(copy)).filter((other) => other !== id)).toEqual([]);
@@ -154,9 +143,9 @@ describe('LSH banding', () => {
     let high = 0;
     const trials = 60;
     for (let t = 0; t < trials; t++) {
-      const a = randomWords(800, randomSource(5000 + t));
-      const far = mutate(a, 0.07, randomSource(6000 + t));
-      const near = mutate(a, 0.01, randomSource(7000 + t));
+      const a = randomWords(800, seededRandom(5000 + t));
+      const far = mutate(a, 0.07, seededRandom(6000 + t));
+      const near = mutate(a, 0.01, seededRandom(7000 + t));
       const index = new NearDuplicateIndex();
       index.add(0, sketchText(a.join(' ')));
       if (index.candidates(sketchText(far.join(' '))).length > 0) low++;
@@ -169,9 +158,9 @@ describe('LSH banding', () => {
   it('findNearDuplicates agrees with brute force over all pairs', () => {
     const texts: string[] = [];
     for (let family = 0; family < 15; family++) {
-      const original = randomWords(300, randomSource(9000 + family));
+      const original = randomWords(300, seededRandom(9000 + family));
       texts.push(original.join(' '));
-      for (let copy = 0; copy < family % 3; copy++) texts.push(mutate(original, 0.004 * (copy + 1), randomSource(9100 + family * 7 + copy)).join(' '));
+      for (let copy = 0; copy < family % 3; copy++) texts.push(mutate(original, 0.004 * (copy + 1), seededRandom(9100 + family * 7 + copy)).join(' '));
     }
     const sketches = texts.map((text) => sketchText(text));
     const threshold = 0.8;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../indexer/estimation/selection.ts';
+import { seededRandom } from '../indexer/seeded-random.ts';
 import { compareRankings, kendallTauB, l1Distance, maxDistance, restrictAndNormalise } from '../indexer/metrics.ts';
 
 /** τ-b by counting every pair: the O(n²) definition. */

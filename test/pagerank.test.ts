@@ -7,7 +7,7 @@ import { buildGraph, type LinkGraph } from '../indexer/graph.ts';
 import { loadWebGraph, readPageVector } from '../indexer/graph-files.ts';
 import { l1Distance } from '../indexer/metrics.ts';
 import { pageRank, PageRankOptionError } from '../indexer/pagerank.ts';
-import { seededRandom } from '../indexer/estimation/selection.ts';
+import { seededRandom } from '../indexer/seeded-random.ts';
 import { densePageRankMatrix, randomEdgeList, type EdgeList } from './helpers/random-graphs.ts';
 import { hasSharedData, sharedDataSkipReason, sharedGraphFile } from './helpers/shared-data.ts';
 

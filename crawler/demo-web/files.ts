@@ -1,7 +1,7 @@
 /**
  * Bytes of the demo web's non-HTML files and legacy-charset pages. Pure and deterministic.
  */
-import { seededRandom } from '../../indexer/estimation/selection.ts';
+import { seededRandom } from '../../indexer/seeded-random.ts';
 
 /** A PDF-like binary: a real `%PDF-1.4` header and trailer around seeded binary noise. */
 export function pdfLikeBytes(seed: number, size = 6_000): Uint8Array {

@@ -60,7 +60,7 @@
  * conditional GETs get 304 until the next event. Links never change, so the graph is static.
  */
 import { buildGraph, type LinkGraph } from '../../indexer/graph.ts';
-import { seededRandom } from '../../indexer/estimation/selection.ts';
+import { seededRandom } from '../../indexer/seeded-random.ts';
 import { pdfLikeBytes, pngBytes, type LegacyCharset } from './files.ts';
 import { articleTitle, capitalise, pick, slugOf, titleCase, type Random } from './text.ts';
 import { HOST_WORDS, SUBDOMAIN_LABELS, TLD_WEIGHTS, TOPICS, type Topic } from './vocabulary.ts';

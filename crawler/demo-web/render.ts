@@ -2,7 +2,7 @@
  * HTML of demo pages, trap pages and status pages. Pure: the output depends only on the web, the
  * page and its content version, never on the clock or the request.
  */
-import { seededRandom } from '../../indexer/estimation/selection.ts';
+import { seededRandom } from '../../indexer/seeded-random.ts';
 import { encodeLegacy } from './files.ts';
 import { mixSeed, type ContentVersion, type DemoPage, type DemoRawLink, type DemoTrapPage, type DemoWeb } from './generate.ts';
 import { contentSource, demoLinkGroups, type DemoLinkGroups } from './links.ts';

@@ -2,7 +2,8 @@
  * The comparison selectors of the paper (§5.2.2, §6.1; ALGORITHMS.md §3.4).
  */
 import { outDegrees } from '../graph.ts';
-import { candidateCount, scoringSelector, seededRandom, type PageSelector, type SelectionInput } from './selection.ts';
+import { seededRandom } from '../seeded-random.ts';
+import { candidateCount, scoringSelector, type PageSelector, type SelectionInput } from './selection.ts';
 
 /**
  * PF-Select, the flow-only part of SC-Select: `Σ_{k→j} f[k] / (o[k] + 1)` — the PageRank page `j`

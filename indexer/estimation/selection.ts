@@ -80,15 +80,3 @@ export function topK(scores: Float64Array, k: number): Int32Array {
 export function scoringSelector(name: string, scoreCandidates: (input: SelectionInput) => Float64Array): PageSelector {
   return { name, select: (input, k) => topK(scoreCandidates(input), k) };
 }
-
-/** A small, fast, seedable PRNG (mulberry32): the same seed gives the same crawl. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

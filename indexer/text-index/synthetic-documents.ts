@@ -4,6 +4,7 @@
  * pages that are about them (for measuring how queries map to clauses).
  */
 import type { TextDocument } from './document.ts';
+import { seededRandom } from '../seeded-random.ts';
 
 export interface SyntheticCorpusOptions {
   count: number;
@@ -23,17 +24,7 @@ export interface SyntheticCorpus {
   topicOf: number[];
 }
 
-/** mulberry32: small, fast, good enough for test data. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+
 
 const ONSETS = ['b', 'br', 'c', 'ch', 'cl', 'd', 'f', 'fl', 'g', 'gr', 'h', 'j', 'k', 'l', 'm', 'n', 'p', 'pl', 'pr', 'r', 's', 'sc', 'sh', 'st', 't', 'th', 'tr', 'v', 'w', 'z'];
 const NUCLEI = ['a', 'e', 'i', 'o', 'u', 'ai', 'ea', 'ee', 'io', 'ou', 'oa'];

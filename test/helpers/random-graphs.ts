@@ -2,7 +2,7 @@
  * Small random graphs and dense brute-force models: independent references for the fast,
  * sparse algorithms (they share no code with them).
  */
-import { seededRandom } from '../../indexer/estimation/selection.ts';
+import { seededRandom } from '../../indexer/seeded-random.ts';
 
 export interface EdgeList {
   pages: number;
