@@ -7,7 +7,8 @@
 import { setMaxListeners } from 'node:events';
 import type { CrawlStore, PageRole } from '../indexer/store/crawl-store.ts';
 import { hostOf, type CrawlRecorder, type Recorded } from './crawl-recorder.ts';
-import type { PageFetcher, PageOutcome } from './page-fetch.ts';
+import type { PageFetcher } from './page-fetch.ts';
+import { fetchInSlot } from './polite-page.ts';
 import type { PoliteGate } from './politeness.ts';
 import type { RobotsPolicy } from './robots.ts';
 
@@ -31,7 +32,6 @@ export interface BatchFetchOptions {
   now?: () => number;
 }
 
-const MAX_RETRIES = 3;
 
 /** Fetches and records every URL (ids must exist in the store); returns what was recorded per URL. */
 export async function fetchAndRecord(deps: BatchFetchDeps, urls: readonly string[], options: BatchFetchOptions): Promise<Map<string, Recorded>> {
@@ -40,7 +40,7 @@ export async function fetchAndRecord(deps: BatchFetchDeps, urls: readonly string
   if (options.signal) setMaxListeners(Math.max(16, 2 * options.concurrency + 8), options.signal);
   const results = new Map<string, Recorded>();
   const queues = new Map<string, string[]>();
-  const retries = new Map<string, number>();
+  const retries = new Map<string, { count: number }>();
   const enqueue = (url: string, front = false) => {
     const host = hostOf(url);
     let queue = queues.get(host);
@@ -59,31 +59,15 @@ export async function fetchAndRecord(deps: BatchFetchDeps, urls: readonly string
 
   const fetchOne = async (url: string): Promise<void> => {
     const host = hostOf(url);
-    const origin = new URL(url).origin;
-    if (!robots.peek(origin)) {
-      // robots.txt takes this politeness slot; the page goes back to the front of its queue.
-      await robots.entry(origin);
-      gate.setCrawlDelay(host, robots.crawlDelayMs(origin));
-      enqueue(url, true);
-      return;
-    }
     const id = ids.get(url)!;
     const previous = await store.getPage(id);
     const validators = options.conditional && previous ? { etag: previous.etag, lastModified: previous.lastModified } : {};
-    let outcome: PageOutcome;
-    try {
-      outcome = await pageFetcher.fetchPage(url, { mayFollow: options.mayFollow, signal: options.signal, ...validators });
-    } catch (error) {
-      outcome = { kind: 'failed', url, redirects: [], error: 'network', message: (error as Error).message };
-    }
-    if (options.signal?.aborted) return;
-    if (outcome.kind === 'retry-later') {
-      const attempt = (retries.get(url) ?? 0) + 1;
-      retries.set(url, attempt);
-      gate.backOff(host, outcome.retryAfterMs);
-      if (attempt < MAX_RETRIES) return enqueue(url, true);
-      outcome = { kind: 'failed', url, redirects: [], error: 'retry-later', message: `HTTP ${outcome.status} ${MAX_RETRIES} times` };
-    }
+    let attempts = retries.get(url);
+    if (!attempts) retries.set(url, (attempts = { count: 0 }));
+    const slot = await fetchInSlot({ robots, gate, pageFetcher }, url, host, attempts, { mayFollow: options.mayFollow, signal: options.signal, ...validators });
+    if (slot.kind === 'aborted') return;
+    if (slot.kind === 'requeue') return enqueue(url, true);
+    const outcome = slot.outcome;
     results.set(url, recorder.record(outcome, { id, depth: previous?.depth ?? 0, role: options.role ?? 'global', previous, now: now() }));
     await recorder.flush();
   };

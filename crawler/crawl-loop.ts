@@ -20,6 +20,7 @@ import type { CrawlStore, PageRole } from '../indexer/store/crawl-store.ts';
 import { CrawlRecorder, hostOf, type Recorded } from './crawl-recorder.ts';
 import { createOrdering, rankMassLowerBound, type CrawlOrdering, type OrderingName } from './ordering.ts';
 import type { PageFetcher, PageOutcome } from './page-fetch.ts';
+import { fetchInSlot } from './polite-page.ts';
 import type { PoliteGate } from './politeness.ts';
 import type { RobotsPolicy } from './robots.ts';
 import type { Scope } from './scope.ts';
@@ -104,7 +105,6 @@ export class CrawlOptionError extends Error {
   }
 }
 
-const MAX_RETRIES = 3;
 /** Meta key of the topic crawl's idf estimate (document frequencies), for resuming. */
 export const TOPIC_FREQUENCIES_META = 'topic-document-frequencies';
 /** Topic similarity reads the first this many characters of a page (a huge page's opening says what it is about). */
@@ -209,7 +209,7 @@ export class Crawler {
     for (const [id, depth, hot] of frontierEntries) ordering.discover({ id, depth, hot });
 
     const hostQueues = new Map<string, number[]>();
-    const retries = new Map<number, number>();
+    const retries = new Map<number, { count: number }>();
     let buffered = 0;
     let inFlight = 0;
     let fetchedThisRun = 0;
@@ -308,16 +308,6 @@ export class Crawler {
       const url = store.urlOf(id)!;
       const host = hostOf(url);
       const depth = depthOf.get(id) ?? 0;
-      const origin = new URL(url).origin;
-      if (!robots.peek(origin)) {
-        // robots.txt is a request to the host too: it takes this politeness slot, the page the next.
-        await robots.entry(origin);
-        gate.setCrawlDelay(host, robots.crawlDelayMs(origin));
-        hostQueues.get(host)!.unshift(id);
-        buffered++;
-        gate.add(host);
-        return;
-      }
       const mayFollow = (target: string): true | string => {
         if (!scope.isLocal(target)) return 'out-of-scope';
         const known = store.idOf(target);
@@ -329,26 +319,17 @@ export class Crawler {
         releaseHost();
         return yieldToEventLoop();
       };
-      let outcome: PageOutcome;
-      try {
-        outcome = await pageFetcher.fetchPage(url, { mayFollow, onDownloaded, signal: options.signal });
-      } catch (error) {
-        outcome = { kind: 'failed', url, redirects: [], error: 'network', message: (error as Error).message };
+      let attempts = retries.get(id);
+      if (!attempts) retries.set(id, (attempts = { count: 0 }));
+      const slot = await fetchInSlot({ robots, gate, pageFetcher }, url, host, attempts, { mayFollow, onDownloaded, signal: options.signal });
+      if (slot.kind === 'aborted') return;
+      if (slot.kind === 'requeue') {
+        hostQueues.get(host)!.unshift(id);
+        buffered++;
+        gate.add(host);
+        return;
       }
-      // Cut short by cancellation: not a result; the URL stays in the stored frontier.
-      if (options.signal?.aborted) return;
-      if (outcome.kind === 'retry-later') {
-        const attempt = (retries.get(id) ?? 0) + 1;
-        retries.set(id, attempt);
-        gate.backOff(host, outcome.retryAfterMs);
-        if (attempt < MAX_RETRIES) {
-          hostQueues.get(host)!.unshift(id);
-          buffered++;
-          gate.add(host);
-          return;
-        }
-        outcome = { kind: 'failed', url, redirects: [], error: 'retry-later', message: `HTTP ${outcome.status} ${MAX_RETRIES} times` };
-      }
+      const outcome = slot.outcome;
       const verdict = judge(outcome);
       const recorded = recorder.record(outcome, { id, depth, role: topicScope ? 'global' : 'local', pageRole: topicScope ? verdict.role : undefined, now: now() });
       fetchedThisRun++;
