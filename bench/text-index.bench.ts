@@ -184,7 +184,7 @@ function runCase(kind: 'segmented' | 'single', count: number): CaseResult | stri
 const fixed = (value: number | undefined, digits = 1) => (value === undefined ? '' : value.toFixed(digits));
 
 export async function textIndexBenchmarks(bench: BenchContext, sizes: readonly number[] = [10_000, 50_000, 100_000]): Promise<void> {
-  bench.heading('text index: segmented (2,000 pages per segment, 2 workers, global BM25) vs one lunr index');
+  bench.heading('text index: segmented (1,000 pages per segment, 2 workers, global BM25) vs one lunr index');
   const rows: Array<Array<string | number>> = [
     ['case', 'pages', 'build s', 'build CPU s', 'peak RSS MB', 'disk MB', 'reload s', 'segments', 'all p50 ms', 'all p99 ms', 'any p50 ms', 'any p99 ms'],
   ];

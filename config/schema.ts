@@ -80,7 +80,7 @@ export const serverSettingsSchema = z
 export const indexSettingsSchema = z
   .object({
     /** Documents per text-index segment. */
-    segmentSize: z.number().int().min(100).max(100_000).default(2000),
+    segmentSize: z.number().int().min(100).max(100_000).default(1000),
   })
   .strict();
 

@@ -19,7 +19,7 @@ export interface SegmentSummary {
   liveCount: number;
 }
 
-export const DEFAULT_MERGE_POLICY: MergePolicyOptions = { maxSegmentDocs: 2_000, segmentsPerTier: 8, maxDeletedShare: 0.25 };
+export const DEFAULT_MERGE_POLICY: MergePolicyOptions = { maxSegmentDocs: 1_000, segmentsPerTier: 8, maxDeletedShare: 0.25 };
 
 /**
  * Groups of segment names; each group becomes one segment (or none, when it has no live document).
