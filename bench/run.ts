@@ -60,6 +60,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./text-index.bench.ts')).textIndexBenchmarks,
     about: 'text index: segmented vs one lunr index at 10k/50k/100k pages (build time, RSS, query p50/p99)',
   },
+  'search-http': {
+    load: async () => (await import('./search-http.bench.ts')).searchHttpBenchmarks,
+    about: 'the search API over HTTP at 100k pages: requests/s and latency for 200 queries (autocannon)',
+  },
   freshness: {
     load: async () => (await import('./freshness.bench.ts')).freshnessBenchmarks,
     about: 're-crawl freshness on the demo web over 30 simulated days: revisits ∝ √λ̂ vs uniform, same budget',

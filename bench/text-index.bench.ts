@@ -43,13 +43,13 @@ interface CaseResult {
   precision?: Array<{ kind: string; all: number; any: number }>;
 }
 
-function* pages(count: number): Generator<TextDocument> {
+export function* pages(count: number): Generator<TextDocument> {
   const generator = syntheticGenerator({ seed: SEED });
   for (let i = 0; i < count; i++) yield generator.next().document;
 }
 
 /** 200 queries of the kinds people type: topic words, a topic word and a common word, single words. */
-function benchmarkQueries(): string[] {
+export function benchmarkQueries(): string[] {
   const { vocabulary, topicWords } = syntheticGenerator({ seed: SEED });
   const random = seededRandom(99);
   const zipf = zipfSampler(vocabulary.length, random);
