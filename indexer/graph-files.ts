@@ -111,24 +111,11 @@ function readNodeTable(path: string): NodeTable {
   return { ids: Int32Array.from(ids), urls, hosts, labels, skipped };
 }
 
-/** Maps file ids to dense page numbers. */
-class IdMap {
-  private readonly dense = new Map<number, number>();
-  constructor(readonly ids: number[] = []) {
-    ids.forEach((id, index) => this.dense.set(id, index));
-  }
-  get(id: number): number | undefined {
-    return this.dense.get(id);
-  }
-  intern(id: number): number {
-    let index = this.dense.get(id);
-    if (index === undefined) {
-      index = this.ids.length;
-      this.ids.push(id);
-      this.dense.set(id, index);
-    }
-    return index;
-  }
+/** File id → dense page number. */
+function positions(ids: ArrayLike<number>): Map<number, number> {
+  const map = new Map<number, number>();
+  for (let i = 0; i < ids.length; i++) map.set(ids[i], i);
+  return map;
 }
 
 /**
@@ -144,7 +131,7 @@ export function loadWebGraph(options: { edges: string; nodes?: string }): WebGra
   let unknown = 0;
   let skipped = 0;
   if (table) {
-    const map = new IdMap(Array.from(table.ids));
+    const map = positions(table.ids);
     skipped = forEachIntegerPair(bytes, (a, b) => {
       const s = map.get(a);
       const t = map.get(b);
@@ -166,7 +153,7 @@ export function loadWebGraph(options: { edges: string; nodes?: string }): WebGra
   });
   const distinct = Int32Array.from(new Set([...sources, ...targets])).sort();
   if (distinct.length === 0) throw new GraphError(`${options.edges} holds no edges`);
-  const map = new IdMap(Array.from(distinct));
+  const map = positions(distinct);
   for (let e = 0; e < sources.length; e++) {
     sources[e] = map.get(sources[e])!;
     targets[e] = map.get(targets[e])!;
@@ -180,8 +167,7 @@ export function loadWebGraph(options: { edges: string; nodes?: string }): WebGra
  */
 export function readPageVector(path: string, web: Pick<WebGraph, 'ids'>): Float64Array {
   const text = readMaybeGzip(path).toString('utf8');
-  const position = new Map<number, number>();
-  web.ids.forEach((id, index) => position.set(id, index));
+  const position = positions(web.ids);
   const values = new Float64Array(web.ids.length).fill(Number.NaN);
   let lineNumber = 0;
   for (const line of text.split('\n')) {

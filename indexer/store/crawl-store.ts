@@ -332,12 +332,6 @@ export class WriteBatch {
     return this;
   }
 
-  deletePage(id: number): this {
-    this.ops.push({ type: 'del', sublevel: this.subs.pages, key: idKey(id) });
-    this.ops.push({ type: 'del', sublevel: this.subs.links, key: idKey(id) });
-    return this;
-  }
-
   putLinks(id: number, links: readonly StoredLink[]): this {
     this.ops.push({ type: 'put', sublevel: this.subs.links, key: idKey(id), value: links as unknown as Json });
     return this;

@@ -57,18 +57,6 @@ export function formatExperimentTable(result: ExperimentResult): string {
   return blocks.join('\n\n') + '\n';
 }
 
-/** One Markdown table row per (domain, method), for the README and issue notes. */
-export function formatExperimentMarkdown(result: ExperimentResult, graphName = ''): string {
-  const lines = ['| graph | domain | n | method | L1 | L∞ | τ | crawled |', '| --- | --- | --- | --- | --- | --- | --- | --- |'];
-  for (const domain of result.domains) {
-    for (const row of rowsOf(domain)) {
-      const [method, l1, linf, tau, crawled] = cells(row);
-      lines.push(`| ${graphName} | \`${domain.spec}\` | ${domain.pages} | ${method} | ${l1} | ${linf} | ${tau} | ${crawled} |`);
-    }
-  }
-  return lines.join('\n') + '\n';
-}
-
 /** The SVG chart of L1 to the true global PageRank against iteration, one line per selector. */
 export function experimentChartSvg(domain: DomainOutcome, graphName = ''): string {
   return renderLineChartSvg({
