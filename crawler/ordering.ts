@@ -415,7 +415,7 @@ class RankMassOrdering implements CrawlOrdering {
  * A guaranteed lower bound on the personalised PageRank mass (trust uniform on `seeds`,
  * damping d) held by the fetched pages, whatever order they were fetched in: push the mass
  * along links among fetched pages and count what settles on them (RankMass's CRM).
- * `links(i)` gives the followed links of fetched page i, `outDegree(i)` all its links.
+ * `links(i)` gives the followed links of fetched page i (no repeats), `outDegree(i)` all its links.
  */
 export function rankMassLowerBound(
   seeds: readonly number[],
@@ -436,8 +436,9 @@ export function rankMassLowerBound(
   let settled = 0;
   let pending = trusted.length * ((1 - damping) / seeds.length);
   const threshold = tolerance / Math.max(1, residual.size * 10);
-  while (queue.length > 0 && pending > tolerance) {
-    const i = queue.shift()!;
+  // A read index instead of shift(): shift is O(queue) and the queue reaches the crawl's size.
+  for (let head = 0; head < queue.length && pending > tolerance; head++) {
+    const i = queue[head];
     const r = residual.get(i) ?? 0;
     if (r <= threshold) continue;
     residual.set(i, 0);
@@ -446,7 +447,7 @@ export function rankMassLowerBound(
     const degree = outDegree(i);
     if (degree === 0) continue;
     const share = (damping * r) / degree;
-    for (const j of new Set(links(i))) {
+    for (const j of links(i)) {
       if (!isFetched(j)) continue;
       const before = residual.get(j) ?? 0;
       residual.set(j, before + share);
