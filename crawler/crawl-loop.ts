@@ -136,7 +136,7 @@ export class Crawler {
       roleOf: topicScope ? () => 'global' : (url) => (scope.isLocal(url) ? 'local' : 'global'),
       nearDuplicateThreshold: options.nearDuplicateThreshold,
     });
-    const ordering: CrawlOrdering = createOrdering(options.ordering, { window: options.rankMassWindow });
+    const ordering: CrawlOrdering = createOrdering(options.ordering, { window: options.rankMassWindow, massFloor: (options.rankMassEpsilon ?? 0.01) / (10 * Math.max(1, options.maxPages)) });
     const hotTerms = [...(options.topicTerms ?? []), ...(options.topic?.terms ?? [])];
     const isHotLink = hotTerms.length > 0 ? hotLinkTest(hotTerms) : undefined;
     // Workers in flight each wait on the fetcher with this signal.
