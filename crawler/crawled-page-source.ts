@@ -78,9 +78,14 @@ export class CrawledPageSource implements PageSource<string> {
     const { store } = this.deps;
     const found: FetchedPage<string>[] = [];
     const toFetch: string[] = [];
-    for (const url of keys) {
-      const id = store.idOf(url);
-      const page = id === undefined ? undefined : await store.getPage(id);
+    // One read for the known pages of the batch, not one per URL.
+    const ids = keys.map((url) => store.idOf(url));
+    const known = ids.filter((id): id is number => id !== undefined);
+    const pages = await store.getPages(known);
+    const records = new Map(known.map((id, i) => [id, pages[i]]));
+    for (const [k, url] of keys.entries()) {
+      const id = ids[k];
+      const page = id === undefined ? undefined : records.get(id);
       if (id !== undefined && hasLinks(page)) {
         found.push({ key: url, links: followedLinkUrls(store, await store.getLinks(id)) });
       } else if (page === undefined) {

@@ -201,8 +201,8 @@ export class CrawlStore {
   }
 
   /** Sublevel handles for WriteBatch (same module). */
-  sublevel(name: keyof CrawlStore['subs']): Sub<unknown> {
-    return this.subs[name];
+  get sublevels(): CrawlStore['subs'] {
+    return this.subs;
   }
 
   /** Commits operations atomically, together with every URL id not saved yet. */
@@ -304,18 +304,9 @@ export class WriteBatch {
 
   constructor(private readonly store: CrawlStore) {}
 
-  private get subs() {
-    const s = this.store;
-    return {
-      pages: s.sublevel('pages'),
-      links: s.sublevel('links'),
-      frontier: s.sublevel('frontier'),
-      hosts: s.sublevel('hosts'),
-      history: s.sublevel('history'),
-      ranks: s.sublevel('ranks'),
-      jobs: s.sublevel('jobs'),
-      meta: s.sublevel('meta'),
-    };
+  /** The store's sublevels: a batch reaches them through the store, not copies of its own. */
+  private get subs(): CrawlStore['subs'] {
+    return this.store.sublevels;
   }
 
   get size(): number {

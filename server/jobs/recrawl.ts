@@ -61,6 +61,7 @@ export async function runRecrawl(
   const result: RecrawlResult = { visited: 0, changed: 0, unchanged: 0, gone: 0, errors: 0, newPages: 0, updatedIds: [], removedIds: [] };
   const frontier = store.batch();
   const now = (context.now ?? Date.now)();
+  const linked: Array<{ id: number; referrer: number }> = [];
   for (const [index, url] of urls.entries()) {
     const outcome = recorded.get(url);
     if (!outcome) continue;
@@ -80,13 +81,17 @@ export async function runRecrawl(
       if (outcome.state === 'redirect' || outcome.state === 'disallowed') result.removedIds.push(id);
     }
     for (const link of outcome.links) {
-      if (!link.follow || !scope.isLocal(link.url) || inFrontier.has(link.id)) continue;
-      if ((await store.getPage(link.id)) !== undefined) continue;
-      inFrontier.add(link.id);
-      frontier.addToFrontier(link.id, { depth: 1, discoveredAt: now, role: 'local', referrer: id });
-      result.newPages++;
+      if (link.follow && scope.isLocal(link.url) && !inFrontier.has(link.id)) linked.push({ id: link.id, referrer: id });
     }
   }
+  // New pages: linked in scope, neither stored nor queued (one read for all of them).
+  const stored = await store.getPages(linked.map((l) => l.id));
+  linked.forEach(({ id, referrer }, i) => {
+    if (stored[i] !== undefined || inFrontier.has(id)) return;
+    inFrontier.add(id);
+    frontier.addToFrontier(id, { depth: 1, discoveredAt: now, role: 'local', referrer });
+    result.newPages++;
+  });
   frontier.putMeta(CREDIT_KEY, Object.fromEntries([...plan.credit].map(([id, c]) => [id, Math.round(c * 1e6) / 1e6])));
   await frontier.commit();
   return result;
