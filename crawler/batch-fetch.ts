@@ -74,14 +74,8 @@ export async function fetchAndRecord(deps: BatchFetchDeps, urls: readonly string
 
   const worker = async () => {
     for (;;) {
-      let host: string | null;
-      try {
-        host = await gate.acquire(options.signal);
-      } catch (error) {
-        if (options.signal?.aborted) return;
-        throw error;
-      }
-      if (host === null) return;
+      const host = await gate.acquireUnlessAborted(options.signal);
+      if (host === null || host === undefined) return;
       const url = queues.get(host)?.shift();
       try {
         if (url !== undefined) await fetchOne(url);

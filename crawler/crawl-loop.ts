@@ -410,13 +410,8 @@ export class Crawler {
           await pageDone();
           continue;
         }
-        let host: string | null;
-        try {
-          host = await gate.acquire(options.signal);
-        } catch (error) {
-          if (options.signal?.aborted) return;
-          throw error;
-        }
+        const host = await gate.acquireUnlessAborted(options.signal);
+        if (host === undefined) return;
         if (host === null) {
           // Nothing waiting and no request out; pages still being parsed may bring new links.
           if (inFlight === 0) return;

@@ -358,6 +358,19 @@ export class PoliteGate {
     }
   }
 
+  /**
+   * `acquire` for crawl loops that stop when cancelled: `undefined` when the signal aborts the
+   * wait (instead of throwing), `null` when the crawl is over, otherwise the host.
+   */
+  async acquireUnlessAborted(signal?: AbortSignal): Promise<string | null | undefined> {
+    try {
+      return await this.acquire(signal);
+    } catch (error) {
+      if (signal?.aborted && error instanceof PoliteGateAbortedError) return undefined;
+      throw error;
+    }
+  }
+
   release(host: string): void {
     this.scheduler.finished(host, this.#clock.now());
     this.#notify();

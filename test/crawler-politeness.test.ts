@@ -322,3 +322,17 @@ describe('PoliteGate', () => {
     expect(times[2] - times[1]).toBeGreaterThanOrEqual(58);
   });
 });
+
+describe('PoliteGate.acquireUnlessAborted', () => {
+  it('answers undefined when the wait is cancelled, null when the work is done, the host otherwise', async () => {
+    const gate = new PoliteGate(new HostScheduler({ defaultDelayMs: 20_000 }));
+    expect(await gate.acquireUnlessAborted()).toBeNull();
+    gate.add('a.test', 2);
+    expect(await gate.acquireUnlessAborted()).toBe('a.test');
+    gate.release('a.test');
+    const controller = new AbortController();
+    const waiting = gate.acquireUnlessAborted(controller.signal);
+    controller.abort();
+    expect(await waiting).toBeUndefined();
+  });
+});
