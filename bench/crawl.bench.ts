@@ -9,6 +9,7 @@
  *
  *   local       the university host alone: per-host concurrency 1 bounds it (one request at a
  *               time, so pages/s is the inverse of one round trip plus the processing).
+ *   local-rankmass  the same site in RankMass order (its mass propagation on the hot path).
  *   multi-host  a `regex:` scope over every demo host, 8 000 pages, concurrency 16.
  *   floor       a bare undici + cheerio loop over the URLs the multi-host case fetched (no
  *               robots, politeness, URL rules, store or duplicates): what parsing alone allows.
@@ -31,7 +32,7 @@ const lseBin = join(repoRoot, 'bin', 'lse.js');
 const runTsBin = join(repoRoot, 'bin', 'run-ts.js');
 const thisFile = fileURLToPath(import.meta.url);
 
-const CASES = ['local', 'multi-host', 'floor'] as const;
+const CASES = ['local', 'local-rankmass', 'multi-host', 'floor'] as const;
 type CaseName = (typeof CASES)[number];
 
 const MULTI_HOST_PAGES = 8_000;
@@ -149,6 +150,9 @@ async function runCase(name: CaseName, port: number, dir: string): Promise<CaseF
   switch (name) {
     case 'local':
       return crawlCase(port, join(dir, 'local'), { scope: 'host:www.northfield-university.edu', maxPages: 5_000, keepUrls: false });
+    case 'local-rankmass':
+      // The same site in RankMass order: the ordering's mass propagation is on the hot path.
+      return crawlCase(port, join(dir, 'local-rankmass'), { scope: 'host:www.northfield-university.edu', maxPages: 5_000, keepUrls: false, ordering: 'rankmass' });
     case 'multi-host':
       return crawlCase(port, join(dir, 'multi-host'), { scope: 'regex:^http://', maxPages: MULTI_HOST_PAGES, keepUrls: true });
     case 'floor':
@@ -156,7 +160,7 @@ async function runCase(name: CaseName, port: number, dir: string): Promise<CaseF
   }
 }
 
-async function crawlCase(port: number, storeDir: string, options: { scope: string; maxPages: number; keepUrls: boolean }): Promise<CaseFigures> {
+async function crawlCase(port: number, storeDir: string, options: { scope: string; maxPages: number; keepUrls: boolean; ordering?: 'bfs' | 'rankmass' }): Promise<CaseFigures> {
   const { loadSettings } = await import('../config/load-settings.ts');
   const { DEMO_SEED_URL } = await import('../crawler/demo-web/generate.ts');
   const { demoWebResolvePins } = await import('../crawler/demo-web/server.ts');
@@ -175,7 +179,7 @@ async function crawlCase(port: number, storeDir: string, options: { scope: strin
   const summary = await stack.crawler.crawl({
     seeds: [DEMO_SEED_URL],
     scope: parseScope(options.scope),
-    ordering: 'bfs',
+    ordering: options.ordering ?? 'bfs',
     maxPages: options.maxPages,
     maxDepth: 50,
     hostPageBudget: 5_000,
