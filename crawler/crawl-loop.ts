@@ -75,6 +75,8 @@ export interface CrawlSummary {
   /** Pages stored in total, and fetched by this run. */
   stored: number;
   fetchedThisRun: number;
+  /** Ids of the pages this run stored. */
+  storedIds: number[];
   byState: Record<string, number>;
   duplicates: number;
   /** URLs refused by the URL rules, by reason (spider traps among them). */
@@ -212,6 +214,8 @@ export class Crawler {
     const retries = new Map<number, { count: number }>();
     let buffered = 0;
     let inFlight = 0;
+    /** Pages this run stored (content pages and redirect hops), for the index to pick up. */
+    const storedIds: number[] = [];
     let fetchedThisRun = 0;
     let topicLocal = 0;
     let topicGlobal = 0;
@@ -334,10 +338,11 @@ export class Crawler {
       const recorded = recorder.record(outcome, { id, depth, role: topicScope ? 'global' : 'local', pageRole: topicScope ? verdict.role : undefined, now: now() });
       fetchedThisRun++;
       for (const touched of [id, recorded.contentId, ...recorded.hops]) {
-        if (!done.has(touched)) {
-          done.add(touched);
-          byState[touched === recorded.contentId ? recorded.state : 'redirect'] = (byState[touched === recorded.contentId ? recorded.state : 'redirect'] ?? 0) + 1;
-        }
+        if (done.has(touched)) continue;
+        done.add(touched);
+        storedIds.push(touched);
+        const state = touched === recorded.contentId ? recorded.state : 'redirect';
+        byState[state] = (byState[state] ?? 0) + 1;
       }
       if (recorded.state === 'error') errors++;
       if (recorded.duplicateOf !== undefined) duplicates++;
@@ -453,6 +458,7 @@ export class Crawler {
       stoppedBecause: stopReason,
       stored: storedCount(),
       fetchedThisRun,
+      storedIds,
       byState,
       duplicates,
       rejected: { ...recorder.rejected },

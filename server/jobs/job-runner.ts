@@ -30,7 +30,7 @@ export interface JobStatus {
   error?: string;
   /** Rounds: the round's status; crawls and re-crawls: their summary. */
   round?: RoundStatus;
-  crawl?: Omit<CrawlSummary, 'rejected' | 'byState'> & { byState: Record<string, number> };
+  crawl?: Omit<CrawlSummary, 'rejected' | 'byState' | 'storedIds'> & { byState: Record<string, number> };
   recrawl?: Omit<RecrawlResult, 'updatedIds' | 'removedIds'>;
   progress?: Record<string, number | string | undefined>;
 }
@@ -213,8 +213,6 @@ export class JobRunner extends EventEmitter {
 
   private async runCrawl(job: QueuedJob, maxPages: number | undefined): Promise<void> {
     const { store, stack, settings, scope } = this.context;
-    const before = new Set<number>();
-    for await (const [id] of store.pages()) before.add(id);
     const crawler = settings.crawler;
     const summary = await stack.crawler.crawl({
       seeds: crawler.seeds,
@@ -231,11 +229,9 @@ export class JobRunner extends EventEmitter {
         this.publish(job);
       },
     });
-    const { rejected: _rejected, ...rest } = summary;
+    const { rejected: _rejected, storedIds, ...rest } = summary;
     job.status.crawl = rest;
-    const fresh: number[] = [];
-    for await (const [id] of store.pages()) if (!before.has(id)) fresh.push(id);
-    await this.refreshIndex(fresh, []);
+    await this.refreshIndex(storedIds, []);
   }
 
   private async runRecrawlJob(job: QueuedJob, parameters: RecrawlParameters): Promise<void> {
