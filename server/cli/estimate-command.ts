@@ -1,7 +1,7 @@
 /**
  * `lse estimate`: one estimation round on a crawled data directory; `lse ranks`: the result.
  */
-import { parseScope } from '../../crawler/scope.ts';
+import { ScopeSpecError } from '../../crawler/scope.ts';
 import { SELECTOR_NAMES } from '../../indexer/estimation/selectors.ts';
 import { loadRankSnapshot } from '../../indexer/ranking/search-engine.ts';
 import { CliError } from './cli-error.ts';
@@ -10,6 +10,7 @@ import { createCrawlStack } from './crawl-setup.ts';
 import { numberFlag, parseFlags } from './flags.ts';
 import { createProgress } from './progress.ts';
 import { newRoundId, runEstimationRound } from '../jobs/estimation-round.ts';
+import { dataDirDomain, missingLocalPages, type DataDirDomain } from '../jobs/local-domain.ts';
 
 export const estimateUsage = `lse estimate [--selector sc] [--iterations 50] [--extra 2n | --per-iteration K] [fetch flags]
 
@@ -39,11 +40,20 @@ export async function estimateCommand(argv: string[]): Promise<number> {
   const selector = flags.selector ?? settings.estimation.selector;
   const iterations = numberFlag(flags.iterations, 'iterations') ?? settings.estimation.iterations;
   const perIteration = numberFlag(flags['per-iteration'], 'per-iteration');
+  let domain: DataDirDomain;
   try {
     if (!(SELECTOR_NAMES as readonly string[]).includes(selector)) throw new CliError(`--selector: unknown selector "${selector}"; choose from ${SELECTOR_NAMES.join(', ')}`);
     if (!(Number.isInteger(iterations) && iterations >= 1)) throw new CliError('--iterations must be a positive integer');
     if (perIteration !== undefined && !(Number.isInteger(perIteration) && perIteration >= 1)) throw new CliError('--per-iteration must be a positive integer');
-    if (settings.crawler.scope.length === 0) throw new CliError('lse estimate: this data directory has no crawl yet (run lse crawl first)');
+    // Local pages are those its crawl stored as local (by its URL scope, or by its topic).
+    try {
+      domain = dataDirDomain(settings.crawler);
+    } catch (error) {
+      if (error instanceof ScopeSpecError) throw new CliError(`lse estimate: the remembered scope: ${error.message}`);
+      throw error;
+    }
+    const missing = await missingLocalPages(store, domain);
+    if (missing) throw new CliError(`lse estimate: ${missing}`, 1);
   } catch (error) {
     await store.close();
     throw error;
@@ -56,7 +66,7 @@ export async function estimateCommand(argv: string[]): Promise<number> {
   const progress = createProgress(iterations, 'estimate');
   try {
     const status = await runEstimationRound(
-      { store, stack, settings, scope: parseScope(settings.crawler.scope) },
+      { store, stack, settings, scope: domain.scope, domain },
       newRoundId(),
       { selector, iterations, extra: flags.extra, pagesPerIteration: perIteration },
       { signal: controller.signal, onProgress: (s) => progress.update(s.iteration, `crawled ${s.crawled} | frontier ${s.frontier} | change ${s.change.toExponential(2)}`) },

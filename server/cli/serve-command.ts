@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Settings } from '../../config/schema.ts';
-import { parseScope } from '../../crawler/scope.ts';
 import { loadRankSnapshot, SearchEngine } from '../../indexer/ranking/search-engine.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { indexableDocuments } from '../../indexer/text-index/store-adapter.ts';
@@ -13,6 +12,7 @@ import { IndexCorruptError } from '../../indexer/text-index/errors.ts';
 import { TextIndex } from '../../indexer/text-index/text-index.ts';
 import { buildApp } from '../app.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
+import { dataDirDomain } from '../jobs/local-domain.ts';
 import { storeLocalPageRank } from '../jobs/local-pagerank.ts';
 import { Schedules } from '../jobs/schedules.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
@@ -106,9 +106,11 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   const textIndex = options.index ?? (await openOrRebuildIndex(store, settings));
   const engine = new SearchEngine(textIndex, await loadRankSnapshot(store), { blend: settings.ranking.blend, weight: settings.ranking.weight });
   const stack = options.stack ?? createCrawlStack(store, settings.crawler);
-  // A data directory that was never crawled has no scope: rounds and crawls then fail with a message.
-  const scope = parseScope(settings.crawler.scope.length > 0 ? settings.crawler.scope : ['regex:(?!)']);
-  const runner = new JobRunner({ store, stack, settings, scope, index: textIndex, engine, truthOf: options.truthOf });
+  // Local pages: by the URL scope it was crawled with, or (topic crawls, or nothing remembered)
+  // as its crawl stored them. A data directory never crawled has none: rounds and crawls then
+  // fail with a message.
+  const domain = dataDirDomain(settings.crawler);
+  const runner = new JobRunner({ store, stack, settings, scope: domain.scope, domain, index: textIndex, engine, truthOf: options.truthOf });
   const schedules = new Schedules(runner, settings);
   const token = options.adminToken ?? settings.server.adminToken ?? generatedAdminToken();
   const app = await buildApp({

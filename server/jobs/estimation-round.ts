@@ -14,6 +14,7 @@ import type { FetchedPage } from '../../indexer/estimation/supergraph.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import type { CrawlStack } from '../cli/crawl-setup.ts';
+import { noLocalPagesMessage, roundRoleOf, urlDomain, type DataDirDomain } from './local-domain.ts';
 
 export type RoundState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
@@ -84,6 +85,11 @@ export interface RoundContext {
   stack: CrawlStack;
   settings: Settings;
   scope: Scope;
+  /**
+   * How the data directory decides local pages (default: by `scope`). On a topic-crawled
+   * directory L is the stored local pages and every page the round fetches is stored as global.
+   */
+  domain?: DataDirDomain;
   /** The true global PageRank of these URLs when known (the demo web); NaN where a URL is unknown. */
   truthOf?: (urls: readonly string[]) => Float64Array;
 }
@@ -182,10 +188,10 @@ async function executeRound(
   };
   await save();
   try {
-    if (n === 0) throw new Error('the data directory has no local pages yet: crawl first');
+    if (n === 0) throw new Error(noLocalPagesMessage(context.domain));
     const links: Array<[string, string]> = [];
     for (const page of domain.pages) for (const to of Array.from(page.links)) links.push([page.key, to]);
-    const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: (url) => (scope.isLocal(url) ? 'local' : 'global') });
+    const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: roundRoleOf(context.domain ?? urlDomain(scope)) });
     const source = new CrawledPageSource(
       { store, pageFetcher: stack.pageFetcher, robots: stack.robots, gate: stack.gate, recorder },
       {

@@ -14,6 +14,7 @@ import { isIndexablePage, pageToDocument } from '../../indexer/text-index/store-
 import type { TextIndex } from '../../indexer/text-index/text-index.ts';
 import type { CrawlStack } from '../cli/crawl-setup.ts';
 import { isRoundKey, newRoundId, resumeEstimationRound, runEstimationRound, type RoundParameters, type RoundStatus } from './estimation-round.ts';
+import type { DataDirDomain } from './local-domain.ts';
 import { storeLocalPageRank } from './local-pagerank.ts';
 import { runRecrawl, type RecrawlParameters, type RecrawlResult } from './recrawl.ts';
 
@@ -40,6 +41,8 @@ export interface JobContext {
   stack: CrawlStack;
   settings: Settings;
   scope: Scope;
+  /** How the data directory decides local pages (default: by `scope`); see local-domain.ts. */
+  domain?: DataDirDomain;
   index: TextIndex;
   engine: SearchEngine;
   truthOf?: (urls: readonly string[]) => Float64Array;
@@ -196,7 +199,7 @@ export class JobRunner extends EventEmitter {
   }
 
   private async runRound(job: QueuedJob, parameters: RoundParameters | undefined): Promise<void> {
-    const { store, stack, settings, scope, truthOf } = this.context;
+    const { store, stack, settings, scope, domain, truthOf } = this.context;
     const hooks = {
       signal: job.controller.signal,
       onProgress: (status: RoundStatus) => {
@@ -204,7 +207,7 @@ export class JobRunner extends EventEmitter {
         this.publish(job);
       },
     };
-    const context = { store, stack, settings, scope, truthOf };
+    const context = { store, stack, settings, scope, domain, truthOf };
     const status = parameters ? await runEstimationRound(context, job.status.id, parameters, hooks) : await resumeEstimationRound(context, job.status.id, hooks);
     job.status.round = status;
     if (status.state === 'done') await this.refreshRanks();
@@ -212,11 +215,16 @@ export class JobRunner extends EventEmitter {
   }
 
   private async runCrawl(job: QueuedJob, maxPages: number | undefined): Promise<void> {
-    const { store, stack, settings, scope } = this.context;
+    const { stack, settings, scope, domain } = this.context;
     const crawler = settings.crawler;
+    if (domain?.kind === 'stored') {
+      throw new Error('this data directory remembers neither a URL scope nor a topic, so a crawl cannot tell local pages: crawl it with lse crawl --scope … or --topic … first');
+    }
     const summary = await stack.crawler.crawl({
       seeds: crawler.seeds,
-      scope,
+      // A topic crawl goes on as it began: the topic decides what is local, the scope bounds it.
+      scope: domain?.scope ?? scope,
+      topic: domain?.kind === 'topic' ? domain.topic : undefined,
       ordering: crawler.ordering,
       maxPages: maxPages ?? crawler.maxPages,
       maxDepth: crawler.maxDepth,
@@ -235,8 +243,9 @@ export class JobRunner extends EventEmitter {
   }
 
   private async runRecrawlJob(job: QueuedJob, parameters: RecrawlParameters): Promise<void> {
-    const { store, stack, settings, scope } = this.context;
-    const result = await runRecrawl({ store, stack, scope, concurrency: settings.crawler.concurrency }, parameters, job.controller.signal);
+    const { store, stack, settings, scope, domain } = this.context;
+    const log = (message: string) => process.stderr.write(`re-crawl ${job.status.id}: ${message}\n`);
+    const result = await runRecrawl({ store, stack, scope, domain, concurrency: settings.crawler.concurrency, log }, parameters, job.controller.signal);
     const { updatedIds, removedIds, ...counts } = result;
     job.status.recrawl = counts;
     await this.refreshIndex(updatedIds, removedIds);

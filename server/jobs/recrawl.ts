@@ -2,6 +2,14 @@
  * A re-crawl cycle (issue 5 §4): revisit local pages chosen by estimated change rate (visits
  * ∝ √λ̂), with conditional GETs; record what changed; queue newly linked in-scope pages for the
  * next crawl. Returns which pages the text index must update or drop.
+ *
+ * On a URL-scoped data directory the scope decides roles, as in the crawl. On a topic-crawled
+ * one (see local-domain.ts) a revisited page keeps its stored role (local; a page that moved
+ * takes it along to where it redirects), and the pages it links to for the first time are
+ * queued the way the topic crawl queues links of a page in the topic (hot, within the remembered
+ * URL scope if any): the next crawl fetches them and judges them by the topic. Without a
+ * remembered scope or topic, new pages cannot be classified: they are not queued (they count as
+ * global) and the result says why.
  */
 import { fetchAndRecord } from '../../crawler/batch-fetch.ts';
 import { CrawlRecorder } from '../../crawler/crawl-recorder.ts';
@@ -9,6 +17,7 @@ import { planRevisits, type RevisitPolicy } from '../../crawler/revisit-policy.t
 import type { Scope } from '../../crawler/scope.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import type { CrawlStack } from '../cli/crawl-setup.ts';
+import { urlDomain, type DataDirDomain } from './local-domain.ts';
 
 export interface RecrawlParameters {
   /** Visits this cycle. */
@@ -24,6 +33,10 @@ export interface RecrawlResult {
   errors: number;
   /** In-scope URLs seen for the first time, now in the frontier. */
   newPages: number;
+  /** URLs seen for the first time that could not be classified (no scope or topic remembered): not queued. */
+  unclassified?: number;
+  /** Why something was left out, for the log and the admin API. */
+  notes?: string[];
   /** Pages whose indexed content must be refreshed, and pages that must leave the index. */
   updatedIds: number[];
   removedIds: number[];
@@ -32,11 +45,25 @@ export interface RecrawlResult {
 const CREDIT_KEY = 'revisit-credit';
 
 export async function runRecrawl(
-  context: { store: CrawlStore; stack: CrawlStack; scope: Scope; concurrency: number; now?: () => number },
+  context: {
+    store: CrawlStore;
+    stack: CrawlStack;
+    scope: Scope;
+    /** How the data directory decides local pages (default: by `scope`). */
+    domain?: DataDirDomain;
+    concurrency: number;
+    now?: () => number;
+    /** Where notes go (what was left out and why). */
+    log?: (message: string) => void;
+  },
   parameters: RecrawlParameters,
   signal?: AbortSignal,
 ): Promise<RecrawlResult> {
-  const { store, stack, scope } = context;
+  const { store, stack } = context;
+  const domain = context.domain ?? urlDomain(context.scope);
+  // URL-scoped: the scope decides. Topic or stored roles: where the crawler may go.
+  const scope = domain.scope;
+  const byScope = domain.kind === 'url';
   const credit = (await store.getMeta<Record<string, number>>(CREDIT_KEY)) ?? {};
   const candidates = [];
   const inFrontier = new Set<number>();
@@ -49,7 +76,9 @@ export async function runRecrawl(
   }
   const plan = planRevisits(candidates, parameters.budget, parameters.policy ?? 'sqrt-rate');
   const urls = plan.visit.map((id) => store.urlOf(id)!);
-  const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: (url) => (scope.isLocal(url) ? 'local' : 'global') });
+  // Only local pages are revisited: without a URL scope, what they record (the page, the hops of
+  // a redirect, where it moved) keeps their local role.
+  const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: byScope ? (url) => (scope.isLocal(url) ? 'local' : 'global') : () => 'local' });
   const recorded = await fetchAndRecord({ store, pageFetcher: stack.pageFetcher, robots: stack.robots, gate: stack.gate, recorder }, urls, {
     concurrency: context.concurrency,
     signal,
@@ -62,6 +91,8 @@ export async function runRecrawl(
   const frontier = store.batch();
   const now = (context.now ?? Date.now)();
   const linked: Array<{ id: number; referrer: number }> = [];
+  // Topic crawls queue every followed link of a page in the topic as hot (Cho's hot queue).
+  const hot = domain.kind === 'topic' ? true : undefined;
   for (const [index, url] of urls.entries()) {
     const outcome = recorded.get(url);
     if (!outcome) continue;
@@ -86,12 +117,25 @@ export async function runRecrawl(
   }
   // New pages: linked in scope, neither stored nor queued (one read for all of them).
   const stored = await store.getPages(linked.map((l) => l.id));
+  let unclassified = 0;
   linked.forEach(({ id, referrer }, i) => {
     if (stored[i] !== undefined || inFrontier.has(id)) return;
     inFrontier.add(id);
-    frontier.addToFrontier(id, { depth: 1, discoveredAt: now, role: 'local', referrer });
+    if (domain.kind === 'stored') {
+      unclassified++;
+      return;
+    }
+    frontier.addToFrontier(id, { depth: 1, discoveredAt: now, role: 'local', referrer, hot });
     result.newPages++;
   });
+  if (unclassified > 0) {
+    const note =
+      `${unclassified} newly linked page${unclassified === 1 ? ' was' : 's were'} not queued and count as global: ` +
+      'the data directory remembers neither a URL scope nor a topic to classify new pages (crawl it with lse crawl --scope … or --topic …)';
+    result.unclassified = unclassified;
+    result.notes = [note];
+    context.log?.(note);
+  }
   frontier.putMeta(CREDIT_KEY, Object.fromEntries([...plan.credit].map(([id, c]) => [id, Math.round(c * 1e6) / 1e6])));
   await frontier.commit();
   return result;
