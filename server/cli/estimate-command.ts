@@ -17,7 +17,9 @@ export const estimateUsage = `lse estimate [--selector sc] [--iterations 50] [--
   Runs one estimation round (FindGlobalPR) on the crawled local domain: each iteration the
   selector picks frontier pages outside the domain, the crawler fetches them politely (with
   per-pay-level-domain budgets), PageRank is recomputed; at the end the estimate of every local
-  page is stored as a new version, which the search ranking uses.
+  page is stored as a new version, which the search ranking uses. The local domain is what the
+  crawl stored as local (by its URL scope or, for a topic crawl, by its topic); the pages a round
+  fetches are stored as global on a topic-crawled data directory.
 
   --selector NAME     ${SELECTOR_NAMES.join(', ')} (default sc)
   --iterations T      iterations (default 50)
