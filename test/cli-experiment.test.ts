@@ -36,7 +36,7 @@ describe('lse experiment', () => {
     expect(result.domains).toHaveLength(2);
     const domain = result.domains[0];
     expect(domain).toMatchObject({ spec: 'host:local.example', pages: 40, baseline: { l1: expect.any(Number), linf: expect.any(Number), tau: expect.any(Number) } });
-    expect(Object.keys(domain.selectors)).toEqual(['sc', 'pf', 'outlink', 'random']);
+    expect(Object.keys(domain.selectors)).toEqual(['sc', 'pf', 'outlink', 'random', 'best']);
     const sc = domain.selectors.sc;
     expect(sc.perIteration).toHaveLength(6);
     expect(Object.keys(sc.perIteration[1]).sort()).toEqual(['crawled', 'iteration', 'l1', 'linf', 'ms', 'pagerankIterations', 'tau']);
@@ -54,6 +54,7 @@ describe('lse experiment', () => {
     [['--domain', 'ids:/no/such/file'], /cannot read the domain file/],
     [['--domain', 'ball:1'], /ball:ID:R/],
     [['--domain', 'host:local.example', '--selectors', 'sc,magic'], /unknown selector "magic"/],
+    [['--domain', 'host:local.example', '--estimator', 'oracle'], /unknown estimator "oracle"/],
     [['--domain', 'host:local.example', '--alpha', '1.5'], /--alpha/],
     [['--domain', 'host:local.example', '--extra', 'lots'], /--extra/],
     [['--domain', 'host:local.example', '--iterations', 'ten'], /--iterations must be a number/],

@@ -8,6 +8,7 @@ import { compareRankings, restrictAndNormalise, type RankComparison } from '../m
 import { pageRank } from '../pagerank.ts';
 import { EstimationOptionError, findGlobalPageRank, type PageSource } from './find-global-pagerank.ts';
 import { createSelector } from './selectors.ts';
+import { isMethodName, resolveMethod, type EstimatorName } from './estimators.ts';
 import type { FetchedPage } from './supergraph.ts';
 
 /** Extra pages as a count or as a multiple of the domain size (`2n`). */
@@ -39,7 +40,10 @@ export function pageOfGraph(graph: LinkGraph, page: number): FetchedPage<number>
 }
 
 export interface ExperimentSettings {
+  /** Methods: selectors (`sc`, `pf`, `outlink`, `random`) and `best` (estimators.ts). */
   selectors: readonly string[];
+  /** The final estimate of the named selectors (default `supergraph`); `best` brings its own. */
+  estimator?: EstimatorName;
   iterations: number;
   extra: ExtraPages;
   alpha: number;
@@ -109,25 +113,32 @@ export async function runExperiment(
     const target = restrictAndNormalise(truth.rank, domain.pages);
     const localPages = Array.from(domain.pages, (page) => pageOfGraph(graph, page));
     const extraPages = extraPageCount(settings.extra, domain.pages.length);
+    const localIds = Int32Array.from({ length: domain.pages.length }, (_, i) => i);
     const outcome: DomainOutcome = { spec: domain.spec, pages: domain.pages.length, extraPages, baseline: { l1: 0, linf: 0, tau: 0 }, selectors: {} };
     for (const name of settings.selectors) {
+      if (!isMethodName(name)) throw new EstimationOptionError(`unknown method "${name}"`);
+      const method = resolveMethod(name, settings.estimator ?? 'supergraph');
       const perIteration: IterationMetrics[] = [];
+      let baseline: RankComparison | undefined;
       const run = await findGlobalPageRank({
         localPages,
         source,
-        selector: createSelector(name, { seed: settings.seed, buckets: settings.buckets }),
+        selector: createSelector(method.selector, { seed: settings.seed, buckets: settings.buckets }),
+        estimator: method.estimator,
         iterations: settings.iterations,
         extraPages,
         pageRank: { alpha: settings.alpha, tolerance: settings.tolerance },
         warmStart: settings.warmStart,
-        onIteration: ({ record, estimate }) => {
+        onIteration: ({ record, estimate, rank }) => {
+          // The baseline is local PageRank whatever the estimate: F = L at iteration 0.
+          if (record.iteration === 0) baseline = compareRankings(restrictAndNormalise(rank, localIds), target);
           const metrics = compareRankings(estimate, target);
           perIteration.push({ iteration: record.iteration, crawled: record.crawled, ...metrics, pagerankIterations: record.pageRankIterations, ms: round(record.ms, 3) });
           onProgress?.({ domain: domain.spec, selector: name, iteration: record.iteration, iterations: settings.iterations, l1: metrics.l1 });
         },
       });
       const last = perIteration[perIteration.length - 1];
-      outcome.baseline = { l1: perIteration[0].l1, linf: perIteration[0].linf, tau: perIteration[0].tau };
+      if (baseline) outcome.baseline = baseline;
       const seconds = perIteration.reduce((sum, it) => sum + it.ms, 0) / 1000;
       outcome.selectors[name] = {
         perIteration,

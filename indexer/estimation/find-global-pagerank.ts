@@ -10,6 +10,7 @@ import { pageRank, type PageRankOptions } from '../pagerank.ts';
 import { restrictAndNormalise } from '../metrics.ts';
 import { Supergraph, type FetchedPage } from './supergraph.ts';
 import type { PageSelector, SelectionInput } from './selection.ts';
+import { estimateOverSupergraph, type EstimatorName } from './estimators.ts';
 
 /** "Fetch these pages, give me their out-links." Pages that cannot be fetched are left out. */
 export interface PageSource<K> {
@@ -34,9 +35,9 @@ export interface IterationRecord<K> {
 export interface IterationState<K> {
   readonly record: IterationRecord<K>;
   readonly supergraph: Supergraph<K>;
-  /** PageRank of the current F. */
+  /** PageRank of the current F (what the selectors read). */
   readonly rank: Float64Array;
-  /** `E_L f / ‖E_L f‖₁`, in the order of the local pages. */
+  /** The estimate restricted to L and renormalised, in the order of the local pages. */
   readonly estimate: Float64Array;
 }
 
@@ -50,6 +51,8 @@ export interface FindGlobalPageRankOptions<K> {
   /** Total extra pages, spread evenly over the iterations. */
   extraPages: number;
   pageRank?: Pick<PageRankOptions, 'alpha' | 'tolerance' | 'maxIterations'>;
+  /** The final estimate (default `supergraph`: `E_L f / ‖E_L f‖₁`; see estimators.ts). */
+  estimator?: EstimatorName;
   /** Start each PageRank from the previous one (default true). */
   warmStart?: boolean;
   onIteration?: (state: IterationState<K>) => void | Promise<void>;
@@ -117,6 +120,8 @@ export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K
   const alpha = options.pageRank?.alpha ?? 0.85;
   const rankOptions = { ...options.pageRank, alpha };
   const warmStart = options.warmStart ?? true;
+  const estimator = options.estimator ?? 'supergraph';
+  const estimateNow = () => restrictAndNormalise(estimateOverSupergraph(estimator, supergraph, rank, rankOptions), localPages);
 
   const supergraph = new Supergraph(options.localPages);
   const localPages = Int32Array.from({ length: supergraph.localCount }, (_, i) => i);
@@ -125,11 +130,11 @@ export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K
   let result = pageRank(supergraph.graph(), rankOptions);
   let rank = result.rank;
 
+  let estimate: Float64Array = new Float64Array(0);
   const report = async (record: IterationRecord<K>) => {
     records.push(record);
-    if (options.onIteration) {
-      await options.onIteration({ record, supergraph, rank, estimate: restrictAndNormalise(rank, localPages) });
-    }
+    estimate = estimateNow();
+    if (options.onIteration) await options.onIteration({ record, supergraph, rank, estimate });
   };
   await report({
     iteration: 0,
@@ -174,5 +179,5 @@ export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K
       ms: performance.now() - started,
     });
   }
-  return { estimate: restrictAndNormalise(rank, localPages), records, supergraph, rank };
+  return { estimate, records, supergraph, rank };
 }

@@ -8,14 +8,15 @@ import { GraphError } from '../../indexer/graph.ts';
 import { loadWebGraph } from '../../indexer/graph-files.ts';
 import { DomainSpecError, resolveDomain } from '../../indexer/estimation/domain.ts';
 import { parseExtraPages, runExperiment, type ExperimentDomain } from '../../indexer/estimation/experiment.ts';
-import { isSelectorName, SELECTOR_NAMES } from '../../indexer/estimation/selectors.ts';
+import { ESTIMATOR_NAMES, isEstimatorName, isMethodName, METHOD_NAMES } from '../../indexer/estimation/estimators.ts';
 import { domainSlug, experimentChartSvg, formatExperimentTable } from '../report/experiment-report.ts';
 import { CliError } from './cli-error.ts';
 import { checkedSettings, numberFlag, parseFlags } from './flags.ts';
 import { createProgress } from './progress.ts';
 
 export const experimentUsage = `lse experiment --edges FILE [--nodes FILE] --domain SPEC [--domain SPEC …]
-               [--selectors sc,pf,outlink,random] [--iterations 50] [--extra 2n]
+               [--selectors sc,pf,outlink,random,best] [--estimator supergraph|world]
+               [--iterations 50] [--extra 2n]
                [--alpha 0.85] [--tolerance 1e-6] [--seed 1] [--buckets C] [--cold-start] [--out DIR]
 
   Runs FindGlobalPR against a known global graph and compares every selector's estimate with
@@ -24,7 +25,11 @@ export const experimentUsage = `lse experiment --edges FILE [--nodes FILE] --dom
   --edges FILE      edge list "src dst" (gzip or plain, # comments allowed)
   --nodes FILE      "id url host [label]" (needed by host:, prefix: and label: domains)
   --domain SPEC     host:SUFFIX | prefix:URL | label:NAME | ids:FILE | ball:ID:R (repeatable)
-  --selectors LIST  comma-separated, from ${SELECTOR_NAMES.join(', ')} (default: all)
+  --selectors LIST  comma-separated, from ${METHOD_NAMES.join(', ')} (default: all); best is
+                    the project's best method, its selection and its estimate together
+                    (OutlinkCount + the frontier-world estimate; docs/estimation.md)
+  --estimator E     the final estimate of the named selectors: ${ESTIMATOR_NAMES.join(' or ')}
+                    (default supergraph, the paper's; world adds the frontier as one node)
   --iterations T    FindGlobalPR iterations (default 50)
   --extra E         extra pages: a count (1500) or a multiple of the domain size (2n, 0.5n);
                     k = round(E / T) pages per iteration
@@ -47,6 +52,7 @@ export async function experimentCommand(argv: string[]): Promise<number> {
       nodes: { type: 'string' },
       domain: { type: 'string', multiple: true },
       selectors: { type: 'string' },
+      estimator: { type: 'string' },
       iterations: { type: 'string' },
       extra: { type: 'string' },
       alpha: { type: 'string' },
@@ -67,13 +73,15 @@ export async function experimentCommand(argv: string[]): Promise<number> {
     extra: flags.extra,
     seed: numberFlag(flags.seed, 'seed'),
   });
-  const selectors = (flags.selectors ?? SELECTOR_NAMES.join(','))
+  const selectors = (flags.selectors ?? METHOD_NAMES.join(','))
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   if (selectors.length === 0) throw new CliError('--selectors: name at least one selector');
-  for (const name of selectors) if (!isSelectorName(name)) throw new CliError(`--selectors: unknown selector "${name}"; choose from ${SELECTOR_NAMES.join(', ')}`);
+  for (const name of selectors) if (!isMethodName(name)) throw new CliError(`--selectors: unknown selector "${name}"; choose from ${METHOD_NAMES.join(', ')}`);
   if (new Set(selectors).size !== selectors.length) throw new CliError('--selectors: a selector is named twice');
+  const estimator = flags.estimator ?? 'supergraph';
+  if (!isEstimatorName(estimator)) throw new CliError(`--estimator: unknown estimator "${estimator}"; choose from ${ESTIMATOR_NAMES.join(', ')}`);
   const buckets = numberFlag(flags.buckets, 'buckets');
   if (buckets !== undefined && !(Number.isInteger(buckets) && buckets >= 2)) throw new CliError('--buckets must be an integer ≥ 2');
 
@@ -96,7 +104,7 @@ export async function experimentCommand(argv: string[]): Promise<number> {
   const result = await runExperiment(
     web,
     domains,
-    { selectors, iterations: settings.iterations, extra: parseExtraPages(settings.extra), alpha: settings.alpha, tolerance: settings.tolerance, seed: settings.seed, buckets, warmStart: !flags['cold-start'] },
+    { selectors, estimator, iterations: settings.iterations, extra: parseExtraPages(settings.extra), alpha: settings.alpha, tolerance: settings.tolerance, seed: settings.seed, buckets, warmStart: !flags['cold-start'] },
     (p) => progress.update(++done, `${p.domain} ${p.selector} it ${p.iteration}/${p.iterations} L1 ${p.l1.toFixed(4)}`),
   );
   progress.stop();

@@ -10,6 +10,7 @@ const DISPLAY_NAMES: Record<string, string> = {
   pf: 'PF-Select',
   outlink: 'OutlinkCount',
   random: 'Random',
+  best: 'Best (OutlinkCount + world)',
 };
 
 export function selectorDisplayName(name: string): string {

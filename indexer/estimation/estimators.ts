@@ -1,0 +1,47 @@
+/**
+ * The final estimates by name, and the named methods (a selector with an estimate) that the
+ * experiment command, estimation rounds and configuration accept.
+ *
+ * - `supergraph`: PageRank of the supergraph F (the paper's estimate).
+ * - `world`: the frontier-world estimate of {@link frontierWorldRank} (docs/estimation.md).
+ */
+import { frontierWorldModel, frontierWorldRank } from './frontier-world.ts';
+import { isSelectorName, SELECTOR_NAMES, type SelectorName } from './selectors.ts';
+import type { Supergraph } from './supergraph.ts';
+
+export const ESTIMATOR_NAMES = ['supergraph', 'world'] as const;
+export type EstimatorName = (typeof ESTIMATOR_NAMES)[number];
+
+export function isEstimatorName(name: string): name is EstimatorName {
+  return (ESTIMATOR_NAMES as readonly string[]).includes(name);
+}
+
+/** The project's best measured method (docs/estimation.md): its selection and its estimate. */
+export const BEST_METHOD = { selector: 'outlink', estimator: 'world' } as const satisfies { selector: SelectorName; estimator: EstimatorName };
+
+/** Every name a method can be run under: the selectors, and `best`. */
+export const METHOD_NAMES = [...SELECTOR_NAMES, 'best'] as const;
+export type MethodName = (typeof METHOD_NAMES)[number];
+
+export function isMethodName(name: string): name is MethodName {
+  return name === 'best' || isSelectorName(name);
+}
+
+/** A method's selector and estimate: `best` brings its own; a selector takes the given estimate. */
+export function resolveMethod(name: MethodName, estimator: EstimatorName): { selector: SelectorName; estimator: EstimatorName } {
+  return name === 'best' ? { ...BEST_METHOD } : { selector: name, estimator };
+}
+
+/**
+ * The estimate over the pages of F (index = supergraph page id), given F's PageRank `rank`.
+ * `supergraph` returns `rank` itself.
+ */
+export function estimateOverSupergraph<K>(
+  name: EstimatorName,
+  supergraph: Supergraph<K>,
+  rank: Float64Array,
+  options: { alpha?: number; tolerance?: number; maxIterations?: number } = {},
+): Float64Array {
+  if (name === 'supergraph') return rank;
+  return frontierWorldRank(frontierWorldModel(supergraph), { alpha: options.alpha, tolerance: Math.min(options.tolerance ?? 1e-10, 1e-8), maxIterations: options.maxIterations });
+}

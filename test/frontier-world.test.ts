@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { buildGraph } from '../indexer/graph.ts';
+import { pageRank } from '../indexer/pagerank.ts';
+import { l1Distance, restrictAndNormalise } from '../indexer/metrics.ts';
+import { frontierWorldModel, frontierWorldRank } from '../indexer/estimation/frontier-world.ts';
+import { estimateOverSupergraph } from '../indexer/estimation/estimators.ts';
+import { knownGraphSource, pageOfGraph, runExperiment } from '../indexer/estimation/experiment.ts';
+import { findGlobalPageRank } from '../indexer/estimation/find-global-pagerank.ts';
+import { createSelector } from '../indexer/estimation/selectors.ts';
+import { Supergraph } from '../indexer/estimation/supergraph.ts';
+import { seededRandom } from '../indexer/seeded-random.ts';
+import { denseStationary, randomEdgeList, type EdgeList } from './helpers/random-graphs.ts';
+
+const alpha = 0.85;
+
+/**
+ * The model of docs/estimation.md built densely from the global edge list (no Supergraph code):
+ * nodes F (local first, then crawled, in that order) and W; returns the stationary vector over F.
+ */
+function bruteForceWorld(list: EdgeList, local: number[], crawled: number[]): number[] {
+  const F = [...local, ...crawled];
+  const id = new Map(F.map((p, i) => [p, i]));
+  const out = new Map<number, Set<number>>();
+  for (const [a, b] of list.edges) if (a !== b) (out.get(a) ?? out.set(a, new Set()).get(a)!).add(b);
+  const frontier = new Set<number>();
+  for (const p of F) for (const t of out.get(p) ?? []) if (!id.has(t)) frontier.add(t);
+  const m = F.length;
+  const W = m;
+  const v = new Array(m + 1).fill(1 / (m + frontier.size));
+  v[W] = frontier.size / (m + frontier.size);
+  const P = Array.from({ length: m + 1 }, () => new Array(m + 1).fill(0));
+  const column = (col: number, weights: Map<number, number>) => {
+    const total = [...weights.values()].reduce((a, b) => a + b, 0);
+    for (let row = 0; row <= m; row++) P[row][col] = total === 0 ? v[row] : (1 - alpha) * v[row];
+    if (total > 0) for (const [row, w] of weights) P[row][col] += (alpha * w) / total;
+  };
+  for (let i = 0; i < m; i++) {
+    const weights = new Map<number, number>();
+    for (const t of out.get(F[i]) ?? []) {
+      const target = id.get(t) ?? W;
+      weights.set(target, (weights.get(target) ?? 0) + 1);
+    }
+    column(i, weights);
+  }
+  const worldOut = new Map<number, number>();
+  if (frontier.size > 0) for (const p of crawled) for (const t of out.get(p) ?? []) if (id.has(t)) worldOut.set(id.get(t)!, (worldOut.get(id.get(t)!) ?? 0) + 1);
+  column(W, worldOut);
+  const x = denseStationary(P).slice(0, m);
+  const sum = x.reduce((a, b) => a + b, 0);
+  return x.map((value) => value / sum);
+}
+
+function graphOf(list: EdgeList) {
+  return buildGraph(list.pages, list.edges.map((e) => e[0]), list.edges.map((e) => e[1]));
+}
+
+function supergraphOf(list: EdgeList, local: number[], crawled: number[]): Supergraph<number> {
+  const graph = graphOf(list);
+  const supergraph = new Supergraph(local.map((p) => pageOfGraph(graph, p)));
+  supergraph.addPages(crawled.map((p) => pageOfGraph(graph, p)));
+  return supergraph;
+}
+
+describe('frontier-world estimate', () => {
+  it.each([1, 2, 3, 4, 5, 6])('equals a dense brute-force model of F ∪ {W} (random graph %i)', (seed) => {
+    const list = randomEdgeList(seed, 60, 0.06, 0.15);
+    const random = seededRandom(seed + 100);
+    const local = Array.from({ length: 15 }, (_, i) => i);
+    const crawled = Array.from({ length: 45 }, (_, i) => i + 15).filter(() => random() < 0.4);
+    const supergraph = supergraphOf(list, local, crawled);
+    const estimate = frontierWorldRank(frontierWorldModel(supergraph), { alpha, tolerance: 1e-14 });
+    const reference = bruteForceWorld(list, local, crawled);
+    expect(supergraph.frontierSize).toBeGreaterThan(0);
+    expect(l1Distance(estimate, reference)).toBeLessThan(1e-10);
+  });
+
+  it('with nothing crawled yet W returns its rank by teleport (brute force again)', () => {
+    const list = randomEdgeList(9, 50, 0.08, 0.1);
+    const local = Array.from({ length: 20 }, (_, i) => i);
+    const estimate = frontierWorldRank(frontierWorldModel(supergraphOf(list, local, [])), { alpha, tolerance: 1e-14 });
+    expect(l1Distance(estimate, bruteForceWorld(list, local, []))).toBeLessThan(1e-10);
+  });
+
+  it('equals the supergraph PageRank when the frontier is empty', () => {
+    const list = randomEdgeList(7, 40, 0.1, 0.1);
+    const all = Array.from({ length: 40 }, (_, i) => i);
+    const supergraph = supergraphOf(list, all.slice(0, 10), all.slice(10));
+    expect(supergraph.frontierSize).toBe(0);
+    const estimate = frontierWorldRank(frontierWorldModel(supergraph), { alpha, tolerance: 1e-14 });
+    const reference = pageRank(supergraph.graph(), { alpha, tolerance: 1e-14 }).rank;
+    expect(l1Distance(estimate, reference)).toBeLessThan(1e-10);
+    expect(estimateOverSupergraph('supergraph', supergraph, reference)).toBe(reference);
+  });
+
+  it('gives a local page that the outside keeps linking to more than the supergraph does', () => {
+    // L = 0…9 in a ring; page 0 is linked from every crawled global page (10…29); those link on
+    // to 40 uncrawled pages (the frontier), which the model treats like the crawled ones.
+    const edges: Array<[number, number]> = [];
+    for (let i = 0; i < 10; i++) edges.push([i, (i + 1) % 10]);
+    for (let i = 0; i < 10; i++) edges.push([i, 10 + i]);
+    for (let g = 10; g < 30; g++) {
+      edges.push([g, 0]);
+      edges.push([g, 30 + (g % 20)], [g, 50 + (g % 20)]);
+    }
+    const list = { pages: 70, edges };
+    const local = Array.from({ length: 10 }, (_, i) => i);
+    const crawled = Array.from({ length: 20 }, (_, i) => i + 10);
+    const supergraph = supergraphOf(list, local, crawled);
+    const world = restrictAndNormalise(frontierWorldRank(frontierWorldModel(supergraph)), local);
+    const plain = restrictAndNormalise(pageRank(supergraph.graph(), { tolerance: 1e-12 }).rank, local);
+    expect(world[0]).toBeGreaterThan(plain[0] * 1.05);
+  });
+});
+
+describe('the estimator inside FindGlobalPR and the experiment', () => {
+  const list = randomEdgeList(21, 400, 0.01, 0.1);
+  const graph = graphOf(list);
+  const local = Array.from({ length: 60 }, (_, i) => i);
+
+  it('reports the world estimate of every iteration while the selectors still read the supergraph PageRank', async () => {
+    const seen: Array<{ estimate: Float64Array; world: Float64Array; rank: Float64Array; plain: Float64Array }> = [];
+    const run = await findGlobalPageRank({
+      localPages: local.map((p) => pageOfGraph(graph, p)),
+      source: knownGraphSource(graph),
+      selector: createSelector('outlink'),
+      estimator: 'world',
+      iterations: 3,
+      extraPages: 60,
+      pageRank: { tolerance: 1e-12 },
+      onIteration: ({ supergraph, rank, estimate }) => {
+        seen.push({ estimate, rank, world: restrictAndNormalise(frontierWorldRank(frontierWorldModel(supergraph)), local.map((_, i) => i)), plain: pageRank(supergraph.graph(), { tolerance: 1e-12 }).rank });
+      },
+    });
+    expect(seen).toHaveLength(4);
+    for (const s of seen) {
+      expect(l1Distance(s.estimate, s.world)).toBeLessThan(1e-7);
+      expect(l1Distance(s.rank, s.plain)).toBeLessThan(1e-9);
+    }
+    expect(run.estimate).toBe(seen[3].estimate);
+  });
+
+  it('runs `best` next to the selectors, with local PageRank as the baseline whatever the estimate', async () => {
+    const web = { graph, ids: Int32Array.from({ length: 400 }, (_, i) => i), skippedLines: 0 };
+    const settings = { iterations: 4, extra: { timesDomain: 1 }, alpha, tolerance: 1e-10, seed: 1 };
+    const plain = await runExperiment(web, [{ spec: 'ids', pages: Int32Array.from(local) }], { ...settings, selectors: ['outlink', 'best'] });
+    const world = await runExperiment(web, [{ spec: 'ids', pages: Int32Array.from(local) }], { ...settings, selectors: ['outlink'], estimator: 'world' });
+    const domain = plain.domains[0];
+    expect(Object.keys(domain.selectors)).toEqual(['outlink', 'best']);
+    // best = OutlinkCount's crawl with the world estimate
+    expect(domain.selectors.best.final.l1).toBeCloseTo(world.domains[0].selectors.outlink.final.l1, 12);
+    expect(domain.selectors.best.final.l1).not.toBeCloseTo(domain.selectors.outlink.final.l1, 6);
+    expect(world.domains[0].baseline.l1).toBeCloseTo(domain.baseline.l1, 12);
+    expect(domain.baseline.l1).toBeCloseTo(domain.selectors.outlink.perIteration[0].l1, 12);
+  });
+});
