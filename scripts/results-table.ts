@@ -1,12 +1,23 @@
-// Prints the README's results table from the result.json files under a results folder
-// (as written by scripts/shared-graph-experiments.sh). Usage: node bin/run-ts.js scripts/results-table.ts [DIR]
+// Prints the README's results tables from the result.json files under one or more results folders
+// (as written by scripts/shared-graph-experiments.sh). A folder given as DIR:SUFFIX has its methods
+// renamed NAME+SUFFIX (e.g. docs/results-world:world, run with ESTIMATOR=world), so both merge into one table.
+// Usage: node bin/run-ts.js scripts/results-table.ts [DIR[:SUFFIX] …]   (default docs/results)
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExperimentResult } from '../indexer/estimation/experiment.ts';
-import { formatSummaryMarkdown } from '../server/report/experiment-report.ts';
+import { formatComparisonMarkdown, formatSummaryMarkdown } from '../server/report/experiment-report.ts';
 
-const dir = process.argv[2] ?? 'docs/results';
-const experiments = readdirSync(dir)
-  .filter((graph) => existsSync(join(dir, graph, 'result.json')))
-  .map((graph) => ({ graph, result: JSON.parse(readFileSync(join(dir, graph, 'result.json'), 'utf8')) as ExperimentResult }));
-process.stdout.write(formatSummaryMarkdown(experiments));
+const folders = process.argv.length > 2 ? process.argv.slice(2) : ['docs/results'];
+const experiments: Array<{ graph: string; result: ExperimentResult }> = [];
+for (const folder of folders) {
+  const [dir, suffix] = folder.split(':');
+  for (const graph of readdirSync(dir).sort()) {
+    if (!existsSync(join(dir, graph, 'result.json'))) continue;
+    const result = JSON.parse(readFileSync(join(dir, graph, 'result.json'), 'utf8')) as ExperimentResult;
+    if (suffix) for (const d of result.domains) d.selectors = Object.fromEntries(Object.entries(d.selectors).map(([name, outcome]) => [`${name}+${suffix}`, outcome]));
+    const same = experiments.find((e) => e.graph === graph);
+    if (!same) experiments.push({ graph, result });
+    else for (const d of result.domains) Object.assign(same.result.domains.find((x) => x.spec === d.spec)?.selectors ?? {}, d.selectors);
+  }
+}
+process.stdout.write(formatSummaryMarkdown(experiments) + '\n' + formatComparisonMarkdown(experiments, 'sc'));

@@ -13,7 +13,10 @@ const DISPLAY_NAMES: Record<string, string> = {
   best: 'Best (OutlinkCount + world)',
 };
 
+/** `sc` → `SC-Select`; a method renamed `NAME+SUFFIX` (a second estimate of it) → `SC-Select + SUFFIX`. */
 export function selectorDisplayName(name: string): string {
+  const plus = name.indexOf('+');
+  if (plus > 0) return `${selectorDisplayName(name.slice(0, plus))} + ${name.slice(plus + 1)}`;
   return DISPLAY_NAMES[name] ?? name;
 }
 
@@ -99,4 +102,35 @@ export function formatSummaryMarkdown(experiments: ReadonlyArray<{ graph: string
     }
   }
   return lines.join('\n') + '\n';
+}
+
+/**
+ * Each method against a reference method over all domains of the experiments: mean final L1,
+ * its change from the reference's mean, and the worst and best per-domain ratio to the reference.
+ */
+export function formatComparisonMarkdown(experiments: ReadonlyArray<{ graph: string; result: ExperimentResult }>, reference: string): string {
+  const domains = experiments.flatMap((e) => e.result.domains);
+  const names = [...new Set(domains.flatMap((d) => Object.keys(d.selectors)))];
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+  const referenceL1 = domains.map((d) => d.selectors[reference]?.final.l1 ?? Number.NaN);
+  const referenceMean = mean(referenceL1);
+  const lines = [
+    `| method | mean final L1 (${domains.length} domains) | vs ${selectorDisplayName(reference)} | worst domain (ratio) | domains > 5 % worse |`,
+    '| --- | --- | --- | --- | --- |',
+    `| local PageRank | ${mean(domains.map((d) => d.baseline.l1)).toFixed(4)} | ${percent(mean(domains.map((d) => d.baseline.l1)), referenceMean)} | | |`,
+  ];
+  for (const name of names) {
+    if (!domains.every((d) => d.selectors[name])) continue;
+    const l1 = domains.map((d) => d.selectors[name].final.l1);
+    const ratios = l1.map((value, i) => value / Math.max(referenceL1[i], 1e-12));
+    const worst = ratios.indexOf(Math.max(...ratios));
+    const worse = ratios.filter((r) => r > 1.05).length;
+    lines.push(`| ${selectorDisplayName(name)} | ${mean(l1).toFixed(4)} | ${percent(mean(l1), referenceMean)} | \`${domains[worst].spec}\` (${ratios[worst].toFixed(2)}×) | ${worse} |`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function percent(value: number, reference: number): string {
+  const change = (value / reference - 1) * 100;
+  return `${change > 0 ? '+' : ''}${change.toFixed(1)} %`;
 }
