@@ -3,7 +3,7 @@
  * The experiment command and estimation rounds read them; flags override them.
  */
 import { z } from 'zod';
-import { SELECTOR_NAMES } from '../indexer/estimation/selectors.ts';
+import { ESTIMATOR_NAMES, METHOD_NAMES } from '../indexer/estimation/estimators.ts';
 
 export const estimationSettingsSchema = z.object({
   /** PageRank damping factor α. */
@@ -14,7 +14,10 @@ export const estimationSettingsSchema = z.object({
   iterations: z.number().int().min(1).max(10_000).default(50),
   /** Extra pages to crawl: a count (`1500`) or a multiple of the domain size (`2n`). */
   extra: z.string().regex(/^(\d+|(\d+(\.\d+)?|\.\d+)n)$/, 'a page count such as 1500 or a multiple such as 2n').default('2n'),
-  selector: z.enum(SELECTOR_NAMES).default('sc'),
+  /** How rounds choose pages: a selector, or `best` (its selection and its estimate; docs/estimation.md). */
+  selector: z.enum(METHOD_NAMES).default('sc'),
+  /** The final estimate of a selector (`best` brings its own): the paper's `supergraph`, or `world`. */
+  estimator: z.enum(ESTIMATOR_NAMES).default('supergraph'),
   /** Seed of the Random selector. */
   seed: z.number().int().default(1),
 });

@@ -2,7 +2,7 @@
  * `lse estimate`: one estimation round on a crawled data directory; `lse ranks`: the result.
  */
 import { ScopeSpecError } from '../../crawler/scope.ts';
-import { SELECTOR_NAMES } from '../../indexer/estimation/selectors.ts';
+import { ESTIMATOR_NAMES, isEstimatorName, isMethodName, METHOD_NAMES } from '../../indexer/estimation/estimators.ts';
 import { loadRankSnapshot } from '../../indexer/ranking/search-engine.ts';
 import { CliError } from './cli-error.ts';
 import { fetchFlagOptions, fetchFlagOverrides, fetchFlagsUsage, settingsForDataDir } from './crawl-command.ts';
@@ -21,7 +21,9 @@ export const estimateUsage = `lse estimate [--selector sc] [--iterations 50] [--
   crawl stored as local (by its URL scope or, for a topic crawl, by its topic); the pages a round
   fetches are stored as global on a topic-crawled data directory.
 
-  --selector NAME     ${SELECTOR_NAMES.join(', ')} (default sc)
+  --selector NAME     ${METHOD_NAMES.join(', ')} (default sc; best = OutlinkCount with the
+                      frontier-world estimate, docs/estimation.md)
+  --estimator NAME    the final estimate: ${ESTIMATOR_NAMES.join(', ')} (default supergraph)
   --iterations T      iterations (default 50)
   --extra E           extra pages in all: a count or a multiple of the domain size (default 2n)
   --per-iteration K   or: pages per iteration
@@ -35,16 +37,18 @@ export const ranksUsage = `lse ranks [--data DIR]
 export async function estimateCommand(argv: string[]): Promise<number> {
   const flags = parseFlags(
     argv,
-    { ...fetchFlagOptions, selector: { type: 'string' }, iterations: { type: 'string' }, extra: { type: 'string' }, 'per-iteration': { type: 'string' } },
+    { ...fetchFlagOptions, selector: { type: 'string' }, estimator: { type: 'string' }, iterations: { type: 'string' }, extra: { type: 'string' }, 'per-iteration': { type: 'string' } },
     'estimate',
   );
   const { settings, store } = await settingsForDataDir(flags, fetchFlagOverrides(flags));
   const selector = flags.selector ?? settings.estimation.selector;
+  const estimator = flags.estimator ?? settings.estimation.estimator;
   const iterations = numberFlag(flags.iterations, 'iterations') ?? settings.estimation.iterations;
   const perIteration = numberFlag(flags['per-iteration'], 'per-iteration');
   let domain: DataDirDomain;
   try {
-    if (!(SELECTOR_NAMES as readonly string[]).includes(selector)) throw new CliError(`--selector: unknown selector "${selector}"; choose from ${SELECTOR_NAMES.join(', ')}`);
+    if (!isMethodName(selector)) throw new CliError(`--selector: unknown selector "${selector}"; choose from ${METHOD_NAMES.join(', ')}`);
+    if (!isEstimatorName(estimator)) throw new CliError(`--estimator: unknown estimator "${estimator}"; choose from ${ESTIMATOR_NAMES.join(', ')}`);
     if (!(Number.isInteger(iterations) && iterations >= 1)) throw new CliError('--iterations must be a positive integer');
     if (perIteration !== undefined && !(Number.isInteger(perIteration) && perIteration >= 1)) throw new CliError('--per-iteration must be a positive integer');
     // Local pages are those its crawl stored as local (by its URL scope, or by its topic).
@@ -70,7 +74,7 @@ export async function estimateCommand(argv: string[]): Promise<number> {
     const status = await runEstimationRound(
       { store, stack, settings, scope: domain.scope, domain },
       newRoundId(),
-      { selector, iterations, extra: flags.extra, pagesPerIteration: perIteration },
+      { selector, estimator, iterations, extra: flags.extra, pagesPerIteration: perIteration },
       { signal: controller.signal, onProgress: (s) => progress.update(s.iteration, `crawled ${s.crawled} | frontier ${s.frontier} | change ${s.change.toExponential(2)}`) },
     );
     progress.stop();

@@ -10,6 +10,7 @@ import type { Scope } from '../../crawler/scope.ts';
 import { extraPageCount, parseExtraPages } from '../../indexer/estimation/experiment.ts';
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
 import { createSelector } from '../../indexer/estimation/selectors.ts';
+import { isEstimatorName, isMethodName, resolveMethod } from '../../indexer/estimation/estimators.ts';
 import type { FetchedPage } from '../../indexer/estimation/supergraph.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
@@ -19,7 +20,10 @@ import { noLocalPagesMessage, roundRoleOf, urlDomain, type DataDirDomain } from 
 export type RoundState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
 export interface RoundParameters {
+  /** A selector or `best`. */
   selector: string;
+  /** The final estimate (default: the settings'); ignored by `best`. */
+  estimator?: string;
   iterations: number;
   /** Total extra pages (`2n`, `500`), or pages per iteration. */
   extra?: string;
@@ -189,6 +193,10 @@ async function executeRound(
   await save();
   try {
     if (n === 0) throw new Error(noLocalPagesMessage(context.domain));
+    const estimatorName = parameters.estimator ?? settings.estimation.estimator;
+    if (!isMethodName(parameters.selector)) throw new Error(`unknown selector "${parameters.selector}"`);
+    if (!isEstimatorName(estimatorName)) throw new Error(`unknown estimator "${estimatorName}"`);
+    const method = resolveMethod(parameters.selector, estimatorName);
     const links: Array<[string, string]> = [];
     for (const page of domain.pages) for (const to of Array.from(page.links)) links.push([page.key, to]);
     const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: roundRoleOf(context.domain ?? urlDomain(scope)) });
@@ -205,7 +213,8 @@ async function executeRound(
     const result = await findGlobalPageRank({
       localPages: domain.pages,
       source,
-      selector: createSelector(parameters.selector, { seed: settings.estimation.seed }),
+      selector: createSelector(method.selector, { seed: settings.estimation.seed }),
+      estimator: method.estimator,
       iterations,
       extraPages,
       pageRank: { alpha: settings.estimation.alpha, tolerance: settings.estimation.tolerance },
@@ -230,7 +239,7 @@ async function executeRound(
     // The new estimate, the local PageRank it started from, and the round's end: one commit.
     await store
       .batch()
-      .putRanks({ name: 'estimate', version, ids: domain.ids, values: result.estimate, info: { round: id, selector: parameters.selector, crawled: status.crawled } })
+      .putRanks({ name: 'estimate', version, ids: domain.ids, values: result.estimate, info: { round: id, selector: parameters.selector, estimator: method.estimator, crawled: status.crawled } })
       .putRanks({ name: 'local', version, ids: domain.ids, values: local!, info: { round: id } })
       .putJob(id, record())
       .commit();

@@ -5,7 +5,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { SELECTOR_NAMES } from '../../indexer/estimation/selectors.ts';
+import { ESTIMATOR_NAMES, METHOD_NAMES } from '../../indexer/estimation/estimators.ts';
 import type { SearchEngine } from '../../indexer/ranking/search-engine.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import type { TextIndex } from '../../indexer/text-index/text-index.ts';
@@ -42,7 +42,8 @@ const roundBody = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    selector: { type: 'string', enum: [...SELECTOR_NAMES], default: 'sc' },
+    selector: { type: 'string', enum: [...METHOD_NAMES], default: 'sc' },
+    estimator: { type: 'string', enum: [...ESTIMATOR_NAMES] },
     iterations: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
     pagesPerIteration: { type: 'integer', minimum: 1, maximum: 100_000 },
     extraPages: { type: 'integer', minimum: 1, maximum: 10_000_000 },
@@ -61,12 +62,12 @@ export function adminRoutes(deps: AdminDeps) {
         });
         const limit = { config: { rateLimit: { max: deps.rateLimitPerMinute, timeWindow: '1 minute' } } };
 
-        admin.post<{ Body: { selector: string; iterations: number; pagesPerIteration?: number; extraPages?: number } }>(
+        admin.post<{ Body: { selector: string; estimator?: string; iterations: number; pagesPerIteration?: number; extraPages?: number } }>(
           '/rounds',
           { ...limit, schema: { body: roundBody } },
           async (request, reply) => {
-            const { selector, iterations, pagesPerIteration, extraPages } = request.body;
-            const id = deps.runner.submitRound({ selector, iterations, pagesPerIteration, extra: extraPages !== undefined ? String(extraPages) : undefined });
+            const { selector, estimator, iterations, pagesPerIteration, extraPages } = request.body;
+            const id = deps.runner.submitRound({ selector, estimator, iterations, pagesPerIteration, extra: extraPages !== undefined ? String(extraPages) : undefined });
             return reply.code(202).send({ id });
           },
         );
