@@ -1,11 +1,29 @@
 /**
- * Parses a fetched page once (cheerio, parse5 underneath: the same tree a browser builds) into
- * everything the crawler, the indexer and the link graph need. Pure: no I/O, no URL rules —
- * links are resolved to absolute URLs (fragment dropped) and the crawl loop decides which to keep.
+ * Parses a fetched page once into everything the crawler, the indexer and the link graph need, in
+ * one streaming pass: htmlparser2's tokenizer (the tokens of the HTML standard: raw text in
+ * script/style/title/textarea, entities decoded) and a small tree builder of our own that keeps
+ * only a stack of open element names. No DOM is built: text, headings, links with their anchor
+ * text, `<base>`, canonical, meta robots/description/language are collected as the tokens go by.
+ *
+ * The builder follows the parts of the HTML standard's tree construction that decide what a
+ * reader sees (checked against parse5, test/helpers/html-dom-reference.ts):
+ *   - the head: until the body starts (a `<body>` tag, a non-head element, or non-blank text),
+ *     only title/meta/link/base/script/style/… are open, and nothing there is page text;
+ *   - implied end tags: a block start tag closes an open `<p>`, `<li>` closes `<li>`, `<dd>`/`<dt>`,
+ *     table cells and rows, `<option>`, headings, and a new `<a>` closes the open one;
+ *   - end tags close what they match within the element's scope (a `</div>` closes the spans
+ *     left open inside it; an unmatched `</span>` stops at a block and is ignored);
+ *   - noscript, iframe, noembed and noframes are raw text (parse5 with scripting on): neither
+ *     their text nor the links inside them count;
+ *   - self-closing tags count only inside svg and math.
+ * Differences from a DOM builder that a crawler does not need: no foster parenting of stray table
+ * content (text order only), no reconstruction of formatting elements across blocks (spaces
+ * only). Pure: no I/O, no URL rules — links are resolved to absolute URLs (fragment dropped) and
+ * the crawl loop decides which to keep. Iterative throughout: hostile pages nest deeper than
+ * the JS stack, and an end tag looks at most {@link MAX_END_TAG_SEARCH} open elements down.
  */
-import * as cheerio from 'cheerio';
-import type { AnyNode, Element } from 'domhandler';
-import { resolveLink } from './url.ts';
+import { QuoteType, Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { linkResolver, resolveLink } from './url.ts';
 
 export interface ParsedLink {
   /** The href as written. */
@@ -53,120 +71,692 @@ export interface ParseHtmlOptions {
   readonly robotsName?: string;
 }
 
+/** How far down the stack of open elements an end tag looks for its element. */
+export const MAX_END_TAG_SEARCH = 512;
+
 export function parseHtml(html: string, pageUrl: string, options: ParseHtmlOptions = {}): ParsedPage {
-  const $ = cheerio.load(html);
-
-  const baseAttribute = $('base[href]').first().attr('href');
-  const baseHref = baseAttribute === undefined ? null : resolveLink(baseAttribute, pageUrl);
-
-  const headings: Heading[] = [];
-  $('h1, h2, h3').each((_index, element) => {
-    const text = visibleText([element]);
-    if (text !== '') headings.push({ level: Number(element.tagName.slice(1)) as 1 | 2 | 3, text });
-  });
-
-  const links: ParsedLink[] = [];
-  $('a[href], area[href]').each((_index, element) => {
-    const href = (element.attribs.href ?? '').trim();
-    // Same-page anchors are not links to another document.
-    if (href === '' || href.startsWith('#')) return;
-    const rel = tokens(element.attribs.rel);
-    let text = visibleText([element]);
-    if (text === '') text = collapse($(element).find('img[alt]').map((_i, img) => img.attribs.alt).get().join(' '));
-    if (text === '' && element.tagName === 'area') text = collapse(element.attribs.alt ?? '');
-    links.push({ href, url: httpUrl(resolveLink(href, pageUrl, baseHref)), text, rel, nofollow: rel.includes('nofollow') });
-  });
-
-  let canonical: string | null = null;
-  $('link[rel][href]').each((_index, element) => {
-    if (canonical === null && tokens(element.attribs.rel).includes('canonical')) {
-      canonical = httpUrl(resolveLink(element.attribs.href, pageUrl, baseHref));
-    }
-  });
-
-  const robotsNames = new Set(['robots', ...(options.robotsName ? [options.robotsName.toLowerCase()] : [])]);
-  const directives: string[] = [];
-  let description: string | null = null;
-  let contentLanguage: string | null = null;
-  $('meta').each((_index, element) => {
-    const name = (element.attribs.name ?? '').trim().toLowerCase();
-    const content = element.attribs.content ?? '';
-    if (robotsNames.has(name)) directives.push(...content.split(',').map((d) => d.trim().toLowerCase()).filter((d) => d !== ''));
-    else if (name === 'description' && description === null) description = collapse(content);
-    else if ((element.attribs['http-equiv'] ?? '').trim().toLowerCase() === 'content-language' && contentLanguage === null) {
-      contentLanguage = content.split(',')[0].trim().toLowerCase() || null;
-    }
-  });
-  const none = directives.includes('none');
-
-  const lang = ($('html').attr('lang') ?? '').trim().toLowerCase();
-
-  return {
-    title: collapse($('title').first().text()),
-    headings,
-    text: visibleText($('body').toArray()),
-    links,
-    baseHref,
-    canonical,
-    robots: { noindex: none || directives.includes('noindex'), nofollow: none || directives.includes('nofollow'), directives },
-    description,
-    language: lang !== '' ? lang : contentLanguage,
-  };
+  const builder = new PageBuilder(html, options.robotsName?.toLowerCase());
+  const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, builder);
+  tokenizer.write(html);
+  tokenizer.end();
+  return builder.result(pageUrl);
 }
 
-// Elements whose content a reader never sees as text.
+// ---------------------------------------------------------------- element table
+
+const BLOCK = 1; // breaks a line when rendered: its text must not run into the neighbours'
+const INVISIBLE = 2; // its content is never seen as text
+const VOID = 4; // no content, no end tag
+const RAW = 8; // raw text for parse5 with scripting on: tags inside are not elements
+const HEADING = 16;
+const CLOSES_P = 32; // its start tag closes a `<p>` in button scope
+const SPECIAL = 64; // "special" in the HTML standard: an unmatched end tag stops here
+const SCOPE = 128; // bounds the default scope
+const FOREIGN = 256; // svg, math: self-closing tags count
+const IN_HEAD = 512; // may stay in the head
+const FORMATTING = 1024;
+const LIST = 2048; // ol, ul: bound the list-item scope
+const TABLE = 4096; // html, table, template: bound the table scope
+const TABLE_PART = 8192; // caption, colgroup, tbody, thead, tfoot, tr, td, th: end tags use the table scope
+const BREAKS_OUT = 16384; // an HTML element that ends foreign content
+/** Set on a stack entry whose element hides its content (invisible or hidden by its attributes). */
+const HIDES = 1 << 20;
+/** Set on a stack entry inside svg or math. */
+const IN_FOREIGN = 1 << 21;
+
+const TAGS = new Map<string, number>();
+function tags(flags: number, names: string): void {
+  for (const name of names.split(' ')) TAGS.set(name, (TAGS.get(name) ?? 0) | flags);
+}
 // Navigation menus and breadcrumbs repeat on every page: their links are kept, their text is not page content.
-const INVISIBLE = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'iframe', 'object', 'embed', 'svg', 'canvas', 'select', 'textarea', 'nav']);
-// Elements that break a line when rendered: their text must not run into the neighbours'.
-const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'br', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset',
-  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav',
-  'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'option', 'img',
-  'input', 'button', 'label', 'legend', 'menu',
+tags(INVISIBLE, 'script style noscript template head title iframe object embed svg canvas select textarea nav noembed noframes');
+tags(
+  BLOCK,
+  'address article aside blockquote br caption dd details dialog div dl dt fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 ' +
+    'header hr li main nav ol p pre section summary table tbody td tfoot th thead tr ul option img input button label legend menu',
+);
+tags(VOID, 'area base basefont bgsound br col embed frame hr img input keygen link meta param source track wbr');
+tags(RAW, 'noscript iframe noembed noframes');
+tags(HEADING, 'h1 h2 h3 h4 h5 h6');
+tags(
+  CLOSES_P,
+  'address article aside blockquote center details dialog dir div dl fieldset figcaption figure footer header hgroup main menu nav ol p ' +
+    'search section summary ul h1 h2 h3 h4 h5 h6 pre listing form li dd dt plaintext table hr xmp',
+);
+tags(
+  SPECIAL,
+  'address applet area article aside base basefont bgsound blockquote body br button caption center col colgroup dd details dir div dl dt ' +
+    'embed fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 head header hgroup hr html iframe img input keygen li ' +
+    'link listing main marquee menu meta nav noembed noframes noscript object ol p param plaintext pre script search section select source ' +
+    'style summary table tbody td template textarea tfoot th thead title tr track ul wbr xmp mi mo mn ms mtext annotation-xml foreignobject desc',
+);
+tags(SCOPE, 'applet caption html table td th marquee object template mi mo mn ms mtext annotation-xml foreignobject desc');
+tags(FOREIGN, 'svg math');
+tags(IN_HEAD, 'base basefont bgsound link meta title noscript noframes style script template');
+tags(FORMATTING, 'a b big code em font i nobr s small strike strong tt u');
+tags(LIST, 'ol ul');
+tags(TABLE, 'html table template');
+tags(TABLE_PART, 'caption colgroup tbody thead tfoot tr td th table');
+tags(
+  BREAKS_OUT,
+  'b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img li listing menu meta nobr ol p pre ruby s ' +
+    'small span strong strike sub sup table tt u ul var',
+);
+
+// Attributes read; each tag reads only those it needs (so other values are never sliced out).
+const A_HREF = 0;
+const A_REL = 1;
+const A_ALT = 2;
+const A_HIDDEN = 3;
+const A_STYLE = 4;
+const A_TYPE = 5;
+const A_NAME = 6;
+const A_CONTENT = 7;
+const A_HTTP_EQUIV = 8;
+const A_LANG = 9;
+const ATTRIBUTE_COUNT = 10;
+const ANY_ELEMENT = (1 << A_HIDDEN) | (1 << A_STYLE);
+const ATTRIBUTES_OF = new Map<string, number>([
+  ['a', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL)],
+  ['area', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL) | (1 << A_ALT)],
+  ['img', ANY_ELEMENT | (1 << A_ALT)],
+  ['base', ANY_ELEMENT | (1 << A_HREF)],
+  ['link', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL)],
+  ['meta', ANY_ELEMENT | (1 << A_NAME) | (1 << A_CONTENT) | (1 << A_HTTP_EQUIV)],
+  ['html', ANY_ELEMENT | (1 << A_LANG)],
+  ['input', ANY_ELEMENT | (1 << A_TYPE)],
 ]);
 
-/** Visible text of the given subtrees (iterative: hostile pages nest deeper than the JS stack). */
-function visibleText(roots: readonly AnyNode[]): string {
-  const parts: string[] = [];
-  const stack: Array<AnyNode | null> = [];
-  for (let r = roots.length - 1; r >= 0; r--) stack.push(roots[r]);
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (node === null) {
-      parts.push(' ');
-      continue;
-    }
-    if (node === undefined) break;
-    if (node.type === 'text') {
-      parts.push(node.data);
-      continue;
-    }
-    if (node.type !== 'tag' && node.type !== 'root') continue; // comments, scripts, styles, directives
-    if (node.type === 'tag' && (INVISIBLE.has(node.name) || isHidden(node))) continue;
-    const block = node.type === 'tag' && BLOCK.has(node.name);
-    if (block) {
-      parts.push(' ');
-      stack.push(null);
-    }
-    const children = node.children;
-    for (let c = children.length - 1; c >= 0; c--) stack.push(children[c]);
-  }
-  return collapse(parts.join(''));
+/** svg and math elements whose content is HTML again. */
+const INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
+
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:;|!|$)/i;
+const NO_TOKENS: readonly string[] = Object.freeze([]);
+
+/** Text gathered for one element (a heading, a link): what is visible inside it. */
+interface Collector {
+  /** Stack depth of its element. */
+  readonly depth: number;
+  /** Hiding elements open when it started: text counts while no more are. */
+  readonly hiddenBase: number;
+  /** The element itself is hidden: it collects nothing (links still take their images' alt text). */
+  readonly dead: boolean;
+  parts: string[];
+  /** Links: alt texts of the images inside. */
+  alts: string[] | null;
 }
 
-function isHidden(element: Element): boolean {
-  if (element.attribs.hidden !== undefined) return true;
-  if (element.name === 'input' && (element.attribs.type ?? '').toLowerCase() === 'hidden') return true;
-  const style = element.attribs.style;
-  return style !== undefined && /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:;|!|$)/i.test(style);
+interface PendingLink {
+  href: string;
+  rel: string | undefined;
+  /** Area elements: their alt text stands in for the text. */
+  areaAlt: string | undefined;
+  collector: Collector | null;
+}
+
+interface PendingHeading {
+  level: 1 | 2 | 3;
+  collector: Collector;
+}
+
+class PageBuilder implements TokenizerCallbacks {
+  // The stack of open elements (html, head and body are implied and not on it).
+  readonly #names: string[] = [];
+  readonly #flags: number[] = [];
+  #hidden = 0; // hiding elements open
+  #foreign = 0; // svg/math open
+  #paragraphs = 0; // p open
+  #anchors = 0; // a open
+  #tables = 0; // table open
+  #selects = 0; // select open: only options (and scripts) go inside
+  #raw: string | null = null; // inside a raw-text element: only its end tag counts
+  #bodyStarted = false;
+  #bodyHidden = false;
+
+  // The tag being read.
+  #tagName = '';
+  #tagFlags = 0;
+  #tagWants = 0; // attributes it reads
+  #attributeSeen = 0;
+  readonly #attributes: Array<string | undefined> = new Array<string | undefined>(ATTRIBUTE_COUNT).fill(undefined);
+  #attribute = -1; // the one being read, or -1
+  #attributeValue = '';
+
+  // What is collected.
+  readonly #text: string[] = [];
+  readonly #collectors: Collector[] = [];
+  readonly #links: PendingLink[] = [];
+  readonly #headings: PendingHeading[] = [];
+  #title: string[] | null = null;
+  #titleDepth = -1;
+  #base: string | undefined;
+  #canonical: string | undefined;
+  #lang: string | undefined;
+  readonly #directives: string[] = [];
+  #description: string | null = null;
+  #contentLanguage: string | null = null;
+
+  constructor(
+    private readonly html: string,
+    private readonly robotsName: string | undefined,
+  ) {}
+
+  result(pageUrl: string): ParsedPage {
+    while (this.#names.length > 0) this.#pop();
+    const baseHref = this.#base === undefined ? null : resolveLink(this.#base, pageUrl);
+    const resolve = linkResolver(pageUrl, baseHref);
+    const links: ParsedLink[] = new Array(this.#links.length);
+    for (let i = 0; i < this.#links.length; i++) {
+      const link = this.#links[i];
+      const collector = link.collector;
+      let text = collector === null ? '' : collapse(collector.parts.join(''));
+      if (text === '' && collector !== null && collector.alts !== null) text = collapse(collector.alts.join(' '));
+      if (text === '' && link.areaAlt !== undefined) text = collapse(link.areaAlt);
+      const rel = link.rel === undefined ? NO_TOKENS : tokens(link.rel);
+      links[i] = { href: link.href, url: httpUrl(resolve(link.href)), text, rel, nofollow: rel.length > 0 && rel.includes('nofollow') };
+    }
+    const headings: Heading[] = [];
+    for (const heading of this.#headings) {
+      const text = collapse(heading.collector.parts.join(''));
+      if (text !== '') headings.push({ level: heading.level, text });
+    }
+    const directives = this.#directives;
+    const none = directives.includes('none');
+    const lang = (this.#lang ?? '').trim().toLowerCase();
+    return {
+      title: this.#title === null ? '' : collapse(this.#title.join('')),
+      headings,
+      // A hidden body hides all of it, including text before a late `<body hidden>` tag.
+      text: this.#bodyHidden ? '' : collapse(this.#text.join('')),
+      links,
+      baseHref,
+      canonical: this.#canonical === undefined ? null : httpUrl(resolve(this.#canonical)),
+      robots: { noindex: none || directives.includes('noindex'), nofollow: none || directives.includes('nofollow'), directives },
+      description: this.#description,
+      language: lang !== '' ? lang : this.#contentLanguage,
+    };
+  }
+
+  // ---- tokenizer callbacks
+
+  ontext(start: number, end: number): void {
+    this.#addText(this.html.slice(start, end));
+  }
+
+  ontextentity(codepoint: number): void {
+    this.#addText(String.fromCodePoint(codepoint));
+  }
+
+  onopentagname(start: number, end: number): void {
+    const name = lowerName(this.html, start, end);
+    this.#tagName = name;
+    this.#tagFlags = TAGS.get(name) ?? 0;
+    this.#tagWants = this.#raw === null ? (ATTRIBUTES_OF.get(name) ?? ANY_ELEMENT) : 0;
+    this.#attributeSeen = 0;
+    this.#attribute = -1;
+  }
+
+  onattribname(start: number, end: number): void {
+    const id = attributeId(this.html, start, end);
+    this.#attribute = id >= 0 && (this.#tagWants & (1 << id)) !== 0 && (this.#attributeSeen & (1 << id)) === 0 ? id : -1;
+    this.#attributeValue = '';
+  }
+
+  onattribdata(start: number, end: number): void {
+    if (this.#attribute >= 0) this.#attributeValue += this.html.slice(start, end);
+  }
+
+  onattribentity(codepoint: number): void {
+    if (this.#attribute >= 0) this.#attributeValue += String.fromCodePoint(codepoint);
+  }
+
+  onattribend(_quote: QuoteType): void {
+    const id = this.#attribute;
+    if (id < 0) return;
+    // The first of duplicate attributes wins, as in browsers.
+    this.#attributeSeen |= 1 << id;
+    this.#attributes[id] = this.#attributeValue;
+    this.#attribute = -1;
+    this.#attributeValue = '';
+  }
+
+  onopentagend(): void {
+    this.#openTag(false);
+  }
+
+  onselfclosingtag(): void {
+    this.#openTag(true);
+  }
+
+  onclosetag(start: number, end: number): void {
+    this.#closeTag(lowerName(this.html, start, end));
+  }
+
+  oncomment(): void {}
+  oncdata(): void {}
+  ondeclaration(): void {}
+  onprocessinginstruction(): void {}
+  onend(): void {}
+
+  // ---- tree building
+
+  #attr(id: number): string | undefined {
+    return (this.#attributeSeen & (1 << id)) !== 0 ? this.#attributes[id] : undefined;
+  }
+
+  #openTag(selfClosing: boolean): void {
+    if (this.#raw !== null) return;
+    const name = this.#tagName;
+    let flags = this.#tagFlags;
+    // Inside svg or math, elements are foreign (self-closing counts) until an HTML one breaks out.
+    if (this.#foreign > 0) {
+      const top = this.#flags.length - 1;
+      if (top >= 0 && (this.#flags[top] & IN_FOREIGN) !== 0 && (this.#flags[top] & SCOPE) === 0) {
+        if ((flags & BREAKS_OUT) !== 0) {
+          while (this.#flags.length > 0 && (this.#flags[this.#flags.length - 1] & IN_FOREIGN) !== 0) this.#pop();
+        } else {
+          // A foreign element: only the name-based text rules apply; integration points hold HTML again.
+          flags = (flags & (INVISIBLE | BLOCK | FOREIGN)) | (INTEGRATION.has(name) ? SCOPE : 0) | IN_FOREIGN;
+        }
+      }
+    }
+    if (name === 'html') {
+      this.#lang ??= this.#attr(A_LANG);
+      return;
+    }
+    if (name === 'head') return;
+    if (name === 'body') {
+      this.#bodyStarted = true;
+      if (this.#isHidden(name)) this.#bodyHidden = true;
+      return;
+    }
+    if (!this.#bodyStarted && (flags & IN_HEAD) === 0) this.#bodyStarted = true;
+    if ((flags & FOREIGN) !== 0) flags |= IN_FOREIGN;
+    if (this.#selects > 0 && (flags & IN_FOREIGN) === 0 && !this.#inSelect(name)) return;
+    if ((flags & TABLE_PART) !== 0 && name !== 'table' && this.#tables === 0) return; // cells and rows outside a table are ignored
+    if ((flags & IN_FOREIGN) === 0) this.#impliedEndTags(name, flags);
+    const closed = (flags & VOID) !== 0 || (selfClosing && (flags & IN_FOREIGN) !== 0);
+
+    if (this.#isHidden(name) || (flags & INVISIBLE) !== 0) flags |= HIDES;
+    this.#elementData(name);
+    const depth = this.#names.length;
+    if (name === 'a') {
+      const href = this.#attr(A_HREF)?.trim();
+      // Same-page anchors are not links to another document.
+      if (href !== undefined && href !== '' && href.charCodeAt(0) !== 0x23 /* # */) {
+        this.#links.push({ href, rel: this.#attr(A_REL), areaAlt: undefined, collector: closed ? null : this.#collector(depth, flags, true) });
+      }
+    }
+    if (closed) {
+      if ((flags & (HIDES | BLOCK)) === BLOCK) {
+        this.#space();
+        this.#space();
+      }
+      return;
+    }
+    if ((flags & HEADING) !== 0 && name.charCodeAt(1) <= 0x33 /* h1–h3 */) {
+      this.#headings.push({ level: (name.charCodeAt(1) - 0x30) as 1 | 2 | 3, collector: this.#collector(depth, flags, false) });
+    } else if (name === 'title' && this.#title === null) {
+      this.#title = [];
+      this.#titleDepth = depth;
+    }
+    if ((flags & HIDES) !== 0) this.#hidden++;
+    else if ((flags & BLOCK) !== 0) this.#space();
+    this.#names.push(name);
+    this.#flags.push(flags);
+    if ((flags & FOREIGN) !== 0) this.#foreign++;
+    if (name === 'p') this.#paragraphs++;
+    else if (name === 'a') this.#anchors++;
+    else if (name === 'table') this.#tables++;
+    else if (name === 'select') this.#selects++;
+    if ((flags & RAW) !== 0) this.#raw = name;
+  }
+
+  /** What void and other elements contribute through their attributes. */
+  #elementData(name: string): void {
+    switch (name) {
+      case 'img': {
+        const alt = this.#attr(A_ALT);
+        if (alt === undefined) return;
+        for (const collector of this.#collectors) if (collector.alts !== null) collector.alts.push(alt);
+        return;
+      }
+      case 'area': {
+        const href = this.#attr(A_HREF);
+        const trimmed = href?.trim();
+        if (trimmed !== undefined && trimmed !== '' && trimmed.charCodeAt(0) !== 0x23) this.#links.push({ href: trimmed, rel: this.#attr(A_REL), areaAlt: this.#attr(A_ALT) ?? '', collector: null });
+        return;
+      }
+      case 'base':
+        this.#base ??= this.#attr(A_HREF);
+        return;
+      case 'link': {
+        const rel = this.#attr(A_REL);
+        const href = this.#attr(A_HREF);
+        if (this.#canonical === undefined && rel !== undefined && href !== undefined && tokens(rel).includes('canonical')) this.#canonical = href;
+        return;
+      }
+      case 'meta':
+        this.#meta();
+        return;
+      default:
+        return;
+    }
+  }
+
+  #meta(): void {
+    const name = (this.#attr(A_NAME) ?? '').trim().toLowerCase();
+    const content = this.#attr(A_CONTENT) ?? '';
+    if (name === 'robots' || (this.robotsName !== undefined && name === this.robotsName)) {
+      for (const directive of content.split(',')) {
+        const d = directive.trim().toLowerCase();
+        if (d !== '') this.#directives.push(d);
+      }
+    } else if (name === 'description') {
+      if (this.#description === null) this.#description = collapse(content);
+    } else if (this.#contentLanguage === null && (this.#attr(A_HTTP_EQUIV) ?? '').trim().toLowerCase() === 'content-language') {
+      this.#contentLanguage = content.split(',')[0].trim().toLowerCase() || null;
+    }
+  }
+
+  /** Starts collecting the text of the element about to be pushed at `depth`. */
+  #collector(depth: number, flags: number, link: boolean): Collector {
+    const dead = (flags & HIDES) !== 0;
+    const collector: Collector = { depth, hiddenBase: this.#hidden + (dead ? 1 : 0), dead, parts: [], alts: link ? [] : null };
+    this.#collectors.push(collector);
+    return collector;
+  }
+
+  #isHidden(name: string): boolean {
+    if (this.#attr(A_HIDDEN) !== undefined) return true;
+    if (name === 'input' && (this.#attr(A_TYPE) ?? '').toLowerCase() === 'hidden') return true;
+    const style = this.#attr(A_STYLE);
+    return style !== undefined && HIDDEN_STYLE.test(style);
+  }
+
+  /**
+   * A start tag while a select is open: options go in, a select or form control closes it, the
+   * rest is ignored (parse5's "in select" insertion mode). Whether to go on with the tag.
+   */
+  #inSelect(name: string): boolean {
+    switch (name) {
+      case 'option':
+      case 'optgroup':
+      case 'script':
+      case 'template':
+      case 'style':
+        return true;
+      case 'select':
+        this.#closeIn('select', 0, false);
+        return false;
+      case 'input':
+      case 'keygen':
+      case 'textarea':
+        this.#closeIn('select', 0, false);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** End tags a start tag implies (the HTML standard's "in body" rules that matter here). */
+  #impliedEndTags(name: string, flags: number): void {
+    if ((flags & CLOSES_P) !== 0 && this.#paragraphs > 0) this.#closeIn('p', SCOPE, true);
+    if ((flags & HEADING) !== 0) {
+      const top = this.#flags.length - 1;
+      if (top >= 0 && (this.#flags[top] & HEADING) !== 0) this.#popTo(top);
+      return;
+    }
+    switch (name) {
+      case 'li':
+        this.#closeListItem('li');
+        return;
+      case 'dd':
+      case 'dt':
+        this.#closeListItem('dd');
+        return;
+      case 'a':
+        if (this.#anchors > 0) this.#closeIn('a', SCOPE, false);
+        return;
+      case 'td':
+      case 'th':
+        this.#closeTablePart((n) => n === 'td' || n === 'th');
+        return;
+      case 'tr':
+        this.#closeTablePart((n) => n === 'tr');
+        return;
+      case 'tbody':
+      case 'thead':
+      case 'tfoot':
+        this.#closeTablePart((n) => n === 'tbody' || n === 'thead' || n === 'tfoot');
+        return;
+      case 'option':
+      case 'optgroup': {
+        const top = this.#names.length - 1;
+        if (top >= 0 && this.#names[top] === 'option') this.#pop();
+        if (name === 'optgroup' && this.#names.length > 0 && this.#names[this.#names.length - 1] === 'optgroup') this.#pop();
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** `<li>` closes the open li; `<dd>`/`<dt>` the open dd or dt (stopping at other special elements). */
+  #closeListItem(kind: 'li' | 'dd'): void {
+    const names = this.#names;
+    const stop = Math.max(0, names.length - MAX_END_TAG_SEARCH);
+    for (let i = names.length - 1; i >= stop; i--) {
+      const n = names[i];
+      if (kind === 'li' ? n === 'li' : n === 'dd' || n === 'dt') {
+        this.#popTo(i);
+        return;
+      }
+      if ((this.#flags[i] & SPECIAL) !== 0 && n !== 'address' && n !== 'div' && n !== 'p') return;
+    }
+  }
+
+  #closeTablePart(matches: (name: string) => boolean): void {
+    const names = this.#names;
+    const stop = Math.max(0, names.length - MAX_END_TAG_SEARCH);
+    for (let i = names.length - 1; i >= stop; i--) {
+      if (matches(names[i])) {
+        this.#popTo(i);
+        return;
+      }
+      if ((this.#flags[i] & TABLE) !== 0) return;
+    }
+  }
+
+  /** Closes the nearest open `name` inside the scope bounded by `bound` elements (and `button` for p). */
+  #closeIn(name: string, bound: number, buttonScope: boolean): boolean {
+    const names = this.#names;
+    const stop = Math.max(0, names.length - MAX_END_TAG_SEARCH);
+    for (let i = names.length - 1; i >= stop; i--) {
+      if (names[i] === name) {
+        this.#popTo(i);
+        return true;
+      }
+      if ((this.#flags[i] & bound) !== 0 || (buttonScope && names[i] === 'button')) return false;
+    }
+    return false;
+  }
+
+  #closeTag(name: string): void {
+    if (this.#raw !== null) {
+      if (name === this.#raw) {
+        this.#raw = null;
+        const top = this.#names.lastIndexOf(name);
+        if (top >= 0) this.#popTo(top);
+      }
+      return;
+    }
+    const names = this.#names;
+    const stop = Math.max(0, names.length - MAX_END_TAG_SEARCH);
+    if (this.#foreign > 0) {
+      // In svg and math, an end tag closes the foreign element of its name; HTML rules resume below them.
+      let i = names.length - 1;
+      for (; i >= stop && (this.#flags[i] & IN_FOREIGN) !== 0; i--) {
+        if (names[i] === name) return this.#popTo(i);
+      }
+    }
+    if (this.#selects > 0) {
+      // Inside a select only options and the select itself close.
+      const top = names.length - 1;
+      if (name === 'option' || name === 'optgroup') {
+        if (top >= 0 && names[top] === name) this.#pop();
+      } else if (name === 'select') this.#closeIn('select', 0, false);
+      else if (name === 'template' || name === 'script' || name === 'style') this.#closeIn(name, SCOPE, false);
+      return;
+    }
+    const flags = TAGS.get(name) ?? 0;
+    switch (name) {
+      case 'html':
+      case 'head':
+      case 'body':
+        return;
+      case 'br':
+        // `</br>` is a `<br>`.
+        this.#space();
+        this.#space();
+        return;
+      case 'p':
+        if (!this.#closeIn('p', SCOPE, true)) {
+          // `</p>` without an open p makes an empty paragraph.
+          this.#space();
+          this.#space();
+        }
+        return;
+      case 'li':
+        this.#closeIn('li', SCOPE | LIST, false);
+        return;
+      default:
+        break;
+    }
+    if ((flags & HEADING) !== 0) {
+      // Any heading end tag closes the open heading, whatever its level.
+      for (let i = names.length - 1; i >= stop; i--) {
+        if ((this.#flags[i] & HEADING) !== 0) return this.#popTo(i);
+        if ((this.#flags[i] & SCOPE) !== 0) return;
+      }
+      return;
+    }
+    if ((flags & (SPECIAL | FORMATTING)) !== 0) {
+      // Closes the element if it is in scope, with everything open inside it.
+      const bound = (flags & TABLE_PART) !== 0 ? TABLE : SCOPE;
+      for (let i = names.length - 1; i >= stop; i--) {
+        if (names[i] === name) return this.#popTo(i);
+        if ((this.#flags[i] & bound) !== 0) return;
+      }
+      return;
+    }
+    // Any other end tag: the element if it is open above the nearest special element.
+    for (let i = names.length - 1; i >= stop; i--) {
+      if (names[i] === name) return this.#popTo(i);
+      if ((this.#flags[i] & SPECIAL) !== 0) return;
+    }
+  }
+
+  #popTo(index: number): void {
+    while (this.#names.length > index) this.#pop();
+  }
+
+  #pop(): void {
+    const depth = this.#names.length - 1;
+    const name = this.#names.pop()!;
+    const flags = this.#flags.pop()!;
+    if ((flags & HIDES) !== 0) this.#hidden--;
+    else if ((flags & BLOCK) !== 0) this.#space();
+    if ((flags & FOREIGN) !== 0) this.#foreign--;
+    if (name === 'p') this.#paragraphs--;
+    else if (name === 'a') this.#anchors--;
+    else if (name === 'table') this.#tables--;
+    else if (name === 'select') this.#selects--;
+    else if (name === this.#raw) this.#raw = null;
+    const collectors = this.#collectors;
+    for (let c = collectors.length - 1; c >= 0; c--) {
+      if (collectors[c].depth === depth) collectors.splice(c, 1);
+    }
+    if (depth === this.#titleDepth) this.#titleDepth = -1;
+  }
+
+  #space(): void {
+    this.#addText(' ');
+  }
+
+  #addText(text: string): void {
+    if (this.#raw !== null) return;
+    if (this.#title !== null && this.#titleDepth >= 0) this.#title.push(text);
+    if (!this.#bodyStarted) {
+      // Blank text stays in the head; anything else starts the body.
+      if (this.#names.length > 0 || isBlank(text)) return;
+      this.#bodyStarted = true;
+    }
+    const hidden = this.#hidden;
+    if (hidden === 0) this.#text.push(text);
+    const collectors = this.#collectors;
+    for (let c = 0; c < collectors.length; c++) {
+      const collector = collectors[c];
+      if (!collector.dead && collector.hiddenBase === hidden) collector.parts.push(text);
+    }
+  }
+}
+
+/** A tag name, lower-cased (sliced once; no copy when it is lower case already). */
+function lowerName(html: string, start: number, end: number): string {
+  const name = html.slice(start, end);
+  for (let i = 0; i < name.length; i++) {
+    const c = name.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return name.toLowerCase();
+  }
+  return name;
+}
+
+/** Which of the attributes we read a name is (compared case-insensitively in place), or -1. */
+function attributeId(html: string, start: number, end: number): number {
+  const length = end - start;
+  switch (length) {
+    case 3:
+      return sameLower(html, start, 'rel') ? A_REL : sameLower(html, start, 'alt') ? A_ALT : -1;
+    case 4:
+      return sameLower(html, start, 'href') ? A_HREF : sameLower(html, start, 'name') ? A_NAME : sameLower(html, start, 'type') ? A_TYPE : sameLower(html, start, 'lang') ? A_LANG : -1;
+    case 5:
+      return sameLower(html, start, 'style') ? A_STYLE : -1;
+    case 6:
+      return sameLower(html, start, 'hidden') ? A_HIDDEN : -1;
+    case 7:
+      return sameLower(html, start, 'content') ? A_CONTENT : -1;
+    case 10:
+      return sameLower(html, start, 'http-equiv') ? A_HTTP_EQUIV : -1;
+    default:
+      return -1;
+  }
+}
+
+function sameLower(html: string, start: number, word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    let c = html.charCodeAt(start + i);
+    if (c >= 0x41 && c <= 0x5a) c += 0x20;
+    if (c !== word.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+/** Only the HTML standard's ASCII whitespace (a no-break space is text). */
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x0c && c !== 0x0d) return false;
+  }
+  return true;
 }
 
 function collapse(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-function tokens(value: string | undefined): string[] {
-  return value === undefined ? [] : value.toLowerCase().split(/\s+/).filter((token) => token !== '');
+function tokens(value: string): string[] {
+  return value.toLowerCase().split(/\s+/).filter((token) => token !== '');
 }
 
 function httpUrl(url: string | null): string | null {

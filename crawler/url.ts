@@ -68,20 +68,31 @@ export function urlRules(overrides: Partial<UrlRules> = {}): UrlRules {
  * its fragment, or null when it cannot be resolved. No crawl rules are applied here.
  */
 export function resolveLink(href: string, pageUrl: string, baseHref?: string | null): string | null {
+  return linkResolver(pageUrl, baseHref)(href);
+}
+
+/**
+ * {@link resolveLink} for the links of one page: the base is parsed once, not once per link.
+ */
+export function linkResolver(pageUrl: string, baseHref?: string | null): (href: string) => string | null {
   let base: URL;
   try {
     base = new URL(pageUrl);
     if (baseHref != null && baseHref.trim() !== '') base = new URL(baseHref, base);
   } catch {
-    return null;
+    return () => null;
   }
-  try {
-    const url = new URL(href, base);
-    url.hash = '';
-    return url.href;
-  } catch {
-    return null;
-  }
+  return (href) => {
+    let absolute: string;
+    try {
+      absolute = new URL(href, base).href;
+    } catch {
+      return null;
+    }
+    // A serialised URL has a `#` only where its fragment starts.
+    const hash = absolute.indexOf('#');
+    return hash < 0 ? absolute : absolute.slice(0, hash);
+  };
 }
 
 /** Resolves a link (see {@link resolveLink}) and normalises it with the crawl rules. */

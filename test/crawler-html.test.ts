@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { charsetOfContentType, charsetOfMeta, decodeBody, encodingOf } from '../crawler/charset.ts';
+import { contentVersion, generateDemoWeb, type DemoPage } from '../crawler/demo-web/generate.ts';
+import { renderDemoPage } from '../crawler/demo-web/render.ts';
 import { parseHtml } from '../crawler/html.ts';
+import { parseHtml as parseHtmlWithDom } from './helpers/html-dom-reference.ts';
 
 const PAGE = 'http://site.test/dir/page.html';
 
@@ -103,6 +106,58 @@ describe('parseHtml: metadata', () => {
     const html = '<meta name="robots" content="noarchive"><meta name="lse-bot" content="noindex"><meta name="otherbot" content="nofollow">';
     expect(parseHtml(html, PAGE).robots).toEqual({ noindex: false, nofollow: false, directives: ['noarchive'] });
     expect(parseHtml(html, PAGE, { robotsName: 'LSE-Bot' }).robots).toEqual({ noindex: true, nofollow: false, directives: ['noarchive', 'noindex'] });
+  });
+});
+
+describe('parseHtml: one streaming pass, the same extraction as a DOM (parse5 through cheerio)', () => {
+  const options = { robotsName: 'lse-bot' };
+
+  it('extracts from the demo web pages exactly what the DOM parser extracts', () => {
+    const web = generateDemoWeb({ seed: 7, hosts: 40, pages: 3000 });
+    const pages = web.resources.filter((r): r is DemoPage => r.kind === 'page' && r.body !== 'huge').filter((_, i) => i % 5 === 0);
+    expect(pages.length).toBeGreaterThan(300);
+    for (const page of pages) {
+      const html = renderDemoPage(web, page, contentVersion(page, web.epochMs));
+      expect(parseHtml(html, page.url, options), page.url).toEqual(parseHtmlWithDom(html, page.url, options));
+    }
+  });
+
+  it.each([
+    ['template content: links and headings count, text does not', '<template><a href="t">x</a><h1>th</h1>tt</template><p>b</p>'],
+    ['noscript and iframe are raw text', '<noscript><a href="n">nn</a></noscript><iframe><a href="i">ii</a></iframe><p>b</p>'],
+    ['svg: links count, the first title is the title', '<svg><a href="s">svga</a><title>svgt</title><path/><a href="p"/></svg><title>T2</title>'],
+    ['a new anchor closes the open one', '<a href="a1">one<a href="a2">two</a></a>'],
+    ['a hidden anchor still takes its images\' alt text', '<a href="a1" hidden>one<img alt="IMG"></a><a href="a2"><span hidden>h</span><img alt="A"> <img alt="B"></a>'],
+    ['nested and implied headings, in document order', '<h1><div><h2>inner</h2></div>outer</h1><h1>a<h2>b</h1>c<h3 hidden>x</h3>'],
+    ['text before the head, a title in the body', 'x<head><title>late</title></head><body><p>y</p><title>t2</title>'],
+    ['entities', '<title>a &amp; b</title><p>c &lt; d&nbsp;e &eacute;</p><a href="?a=1&amp;b=2">q</a>'],
+    ['a block closes a hidden paragraph; a span stays open', '<p hidden>foo<div>bar</div><span hidden>foo<div>bar</div></span>baz'],
+    ['navigation text is not content', '<nav>menu<p>in nav</p></nav><p>out</p>'],
+    ['a late hidden body hides all of it', 'before<p>x</p><body hidden>after'],
+    ['hidden by style, input type=hidden', '<div style="display:none">dn</div><div style="color:red;display : none !important">dn2</div><input type="HIDDEN">ok'],
+    ['implied ends of list items, cells, options', '<ul><li>a<li>b</ul><dl><dt>t<dd>d</dl><table><tr><td>c1<td hidden>c2<tr><td>c3</table><select><option>o1<option>o2</select>s'],
+    ['inside a select only options count', '<select><option>o<a href="x">x</a><h1>h</h1></select><p>after</p>'],
+    ['cells outside a table are ignored', '<div hidden><td>cell</div>visible'],
+    ['end tags close within their scope', '<div><span>a</div>b</span>c<p>x</b>y</p></p>z<li>i</li><a href="a">x</b>y</a>z'],
+    ['an HTML element breaks out of svg and math', '<svg><g>x<p>seen</p></svg><math><mi>m</mi><wbr>w</math>after'],
+    ['base, canonical, meta, language: the first one wins', '<html lang="FR"><html lang="de"><base href="http://b.test/"><base href="http://c.test/"><link rel="alternate canonical" href="c1"><link rel=canonical href="c2"><meta name=description content=" d1 "><meta name=description content="d2"><meta name=ROBOTS content="NOINDEX,,"><meta name="lse-bot" content="nofollow"><a href="k">k</a>'],
+    ['comments, CDATA and processing instructions are not text', '<!-- c --><![CDATA[cd]]>t<?pi?><script>document.write("<a href=x>")</script>'],
+  ])('%s', (_name, html) => {
+    expect(parseHtml(html, PAGE, options)).toEqual(parseHtmlWithDom(html, PAGE, options));
+  });
+
+  it('does not render <noembed> content as text (parse5 keeps it as raw text; a browser shows neither)', () => {
+    expect(parseHtml('<noembed><p>x</p></noembed>y', PAGE).text).toBe('y');
+  });
+
+  it('stays linear on hostile nesting (the DOM parser takes minutes on these)', () => {
+    const n = 50_000;
+    const started = performance.now();
+    expect(parseHtml(`${'<span>'.repeat(n)}x${'</div>'.repeat(n)}`, PAGE).text).toBe('x');
+    expect(parseHtml(`${'<x-a>'.repeat(n)}y${'</x-b>'.repeat(n)}`, PAGE).text).toBe('y');
+    expect(parseHtml(`<ul>${'<b>'.repeat(n)}z${'</ul>'.repeat(n)}`, PAGE).text).toBe('z');
+    expect(parseHtml(`${'<a href=a>'.repeat(n)}w`, PAGE).links).toHaveLength(n);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 });
 
