@@ -56,6 +56,7 @@ const MAX_ANCHOR = 200;
  * shows in their opening, and the shingles of a 3 MB page would cost ~0.3 s and ~100 MB at once.
  */
 const SKETCH_TEXT_LIMIT = 256 * 1024;
+const NO_BINS = new BigUint64Array(0);
 /** Normalised links remembered (navigation links repeat on every page of a site); cleared when full. */
 const URL_CHECK_CACHE_SIZE = 20_000;
 
@@ -96,8 +97,9 @@ export class CrawlRecorder {
   private addSketch(id: number, text: string, sketch?: MinHashSketch): void {
     if (this.sketches.has(id)) return;
     const computed = sketch ?? sketchOf(text);
-    this.sketches.set(id, computed);
     this.nearIndex.add(id, computed);
+    // Resemblance reads the minima only; the LSH bins live on in the index's buckets.
+    this.sketches.set(id, { ...computed, bins: NO_BINS });
   }
 
   /** Writes of the caller that must commit together with the page records (frontier entries). */

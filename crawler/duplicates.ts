@@ -47,12 +47,32 @@ export interface MinHashSketch {
 
 /** Lower-case, Unicode-normalised (NFKC) words of a text, separated by single spaces. */
 export function normalizeText(text: string): string {
-  return text
+  // The fingerprint and the sketch of a page normalise the same text one after the other.
+  for (const entry of recentNormalized) if (entry[0] === text) return entry[1];
+  // The same as .replace(/[^\p{L}\p{N}]+/gu, ' ') on the lower-cased NFKC text, four times as
+  // fast: ASCII punctuation and spaces first (no Unicode mode), then the Unicode classes on the
+  // runs of non-ASCII characters only, then the runs of spaces this leaves.
+  const normalized = text
     .normalize('NFKC')
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .replace(ASCII_NON_WORD, ' ')
+    .replace(NON_ASCII_RUN, (run) => run.replace(NON_WORD, ' '))
+    .replace(SPACES, ' ')
     .trim();
+  recentNormalized[nextRecent] = [text, normalized];
+  nextRecent = (nextRecent + 1) % recentNormalized.length;
+  return normalized;
 }
+
+const ASCII_NON_WORD = /[^a-z0-9\x80-\uffff]+/g;
+const NON_ASCII_RUN = /[\x80-\uffff]+/g;
+const NON_WORD = /[^\p{L}\p{N}]+/gu;
+const SPACES = / {2,}/g;
+const recentNormalized: Array<[string, string]> = [
+  ['', ''],
+  ['', ''],
+];
+let nextRecent = 0;
 
 export function words(text: string): string[] {
   const normalized = normalizeText(text);
@@ -89,34 +109,13 @@ function resolveOptions(options: SketchOptions): Required<SketchOptions> {
  * is one shingle of all its words; a text without words has none.
  */
 export function shingleHashes(text: string, shingleSize: number = SKETCH_DEFAULTS.shingleSize): BigUint64Array {
-  const tokens = words(text);
-  if (tokens.length === 0) return new BigUint64Array(0);
-  const laneA = new Uint32Array(tokens.length);
-  const laneB = new Uint32Array(tokens.length);
-  for (let t = 0; t < tokens.length; t++) {
-    laneA[t] = hashString32(tokens[t], 0x9747b28c);
-    laneB[t] = hashString32(tokens[t], 0x5bd1e995);
-  }
-  const width = Math.min(shingleSize, tokens.length);
-  const count = tokens.length - width + 1;
-  const hashes = new BigUint64Array(count);
-  for (let start = 0; start < count; start++) {
-    let a = 0x3c6ef372;
-    let b = 0x1b873593;
-    for (let k = start; k < start + width; k++) {
-      a = mix32(a, laneA[k]);
-      b = mix32(b, laneB[k]);
-    }
-    hashes[start] = (BigInt(finish32(a, width)) << 32n) | BigInt(finish32(b, width));
-  }
-  hashes.sort();
-  return distinctSorted(hashes);
+  return scratchHashes(normalizeText(text), shingleSize).slice();
 }
 
 /** Bottom-s sketch and LSH bins of a text. */
 export function sketchText(text: string, options: SketchOptions = {}): MinHashSketch {
   const { shingleSize, sketchSize, bands, rows } = resolveOptions(options);
-  const hashes = shingleHashes(text, shingleSize);
+  const hashes = scratchHashes(normalizeText(text), shingleSize);
   return {
     minima: hashes.slice(0, sketchSize),
     sketchSize,
@@ -125,6 +124,80 @@ export function sketchText(text: string, options: SketchOptions = {}): MinHashSk
     rows,
     shingleCount: hashes.length,
   };
+}
+
+// Scratch space reused from page to page: word hashes (two lanes) and shingle hashes, the latter
+// written as 32-bit halves so that no BigInt is made per shingle.
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const LOW = LITTLE_ENDIAN ? 0 : 1;
+const HIGH = 1 - LOW;
+let laneA = new Uint32Array(1024);
+let laneB = new Uint32Array(1024);
+let shingles = new BigUint64Array(1024);
+let shingleWords = new Uint32Array(shingles.buffer);
+
+/**
+ * The distinct shingle hashes of a normalised text, ascending, in the scratch array (valid until
+ * the next call). Words are hashed in place, without splitting the text into strings.
+ */
+function scratchHashes(normalized: string, shingleSize: number): BigUint64Array {
+  if (normalized === '') return shingles.subarray(0, 0);
+  if (laneA.length < normalized.length) {
+    laneA = new Uint32Array(normalized.length);
+    laneB = new Uint32Array(normalized.length);
+  }
+  let wordCount = 0;
+  let start = 0;
+  for (let i = 0; i <= normalized.length; i++) {
+    if (i < normalized.length && normalized.charCodeAt(i) !== 0x20) continue;
+    // MurmurHash3-style, two UTF-16 code units per block, one seed per lane.
+    let a = 0x9747b28c;
+    let b = 0x5bd1e995;
+    let k = start;
+    for (; k + 1 < i; k += 2) {
+      const block = normalized.charCodeAt(k) | (normalized.charCodeAt(k + 1) << 16);
+      a = mix32(a, block);
+      b = mix32(b, block);
+    }
+    if (k < i) {
+      const block = normalized.charCodeAt(k);
+      a = mix32(a, block);
+      b = mix32(b, block);
+    }
+    laneA[wordCount] = finish32(a, i - start);
+    laneB[wordCount] = finish32(b, i - start);
+    wordCount++;
+    start = i + 1;
+  }
+  const width = Math.min(shingleSize, wordCount);
+  const count = wordCount - width + 1;
+  if (shingles.length < count) {
+    shingles = new BigUint64Array(count);
+    shingleWords = new Uint32Array(shingles.buffer);
+  }
+  for (let first = 0; first < count; first++) {
+    let a = 0x3c6ef372;
+    let b = 0x1b873593;
+    for (let k = first; k < first + width; k++) {
+      a = mix32(a, laneA[k]);
+      b = mix32(b, laneB[k]);
+    }
+    shingleWords[2 * first + HIGH] = finish32(a, width);
+    shingleWords[2 * first + LOW] = finish32(b, width);
+  }
+  const hashes = shingles.subarray(0, count);
+  hashes.sort();
+  const words = shingleWords;
+  let distinct = 0;
+  for (let read = 0; read < count; read++) {
+    const high = words[2 * read + HIGH];
+    const low = words[2 * read + LOW];
+    if (distinct > 0 && high === words[2 * distinct - 2 + HIGH] && low === words[2 * distinct - 2 + LOW]) continue;
+    words[2 * distinct + HIGH] = high;
+    words[2 * distinct + LOW] = low;
+    distinct++;
+  }
+  return shingles.subarray(0, distinct);
 }
 
 /**
@@ -182,14 +255,14 @@ export function shingleResemblance(textA: string, textB: string, shingleSize: nu
 export class NearDuplicateIndex {
   readonly bands: number;
   readonly rows: number;
-  readonly #buckets: Array<Map<number, number[]>>;
+  readonly #buckets: Array<Map<number, number | number[]>>;
   #size = 0;
 
   constructor(options: Pick<SketchOptions, 'bands' | 'rows'> = {}) {
     const { bands, rows } = resolveOptions(options);
     this.bands = bands;
     this.rows = rows;
-    this.#buckets = Array.from({ length: bands }, () => new Map<number, number[]>());
+    this.#buckets = Array.from({ length: bands }, () => new Map<number, number | number[]>());
   }
 
   get size(): number {
@@ -198,27 +271,35 @@ export class NearDuplicateIndex {
 
   /** Earlier pages sharing a band with `sketch`, ascending, without adding it. */
   candidates(sketch: MinHashSketch): number[] {
-    const found = new Set<number>();
+    const found: number[] = [];
     this.#forEachBand(sketch, (band, key) => {
-      for (const id of this.#buckets[band].get(key) ?? []) found.add(id);
+      const bucket = this.#buckets[band].get(key);
+      if (bucket === undefined) return;
+      if (typeof bucket === 'number') found.push(bucket);
+      else for (const id of bucket) found.push(id);
     });
-    return [...found].sort((x, y) => x - y);
+    return ascendingDistinct(found);
   }
 
   /** Adds page `id` and returns the earlier pages it shares a band with. */
   add(id: number, sketch: MinHashSketch): number[] {
-    const found = new Set<number>();
+    const found: number[] = [];
     this.#forEachBand(sketch, (band, key) => {
-      const bucket = this.#buckets[band].get(key);
-      if (bucket) {
-        for (const other of bucket) if (other !== id) found.add(other);
-        bucket.push(id);
+      const buckets = this.#buckets[band];
+      const bucket = buckets.get(key);
+      if (bucket === undefined) {
+        // Most buckets hold one page: a number, not an array.
+        buckets.set(key, id);
+      } else if (typeof bucket === 'number') {
+        if (bucket !== id) found.push(bucket);
+        buckets.set(key, [bucket, id]);
       } else {
-        this.#buckets[band].set(key, [id]);
+        for (const other of bucket) if (other !== id) found.push(other);
+        bucket.push(id);
       }
     });
     this.#size++;
-    return [...found].sort((x, y) => x - y);
+    return ascendingDistinct(found);
   }
 
   #forEachBand(sketch: MinHashSketch, visit: (band: number, key: number) => void): void {
@@ -226,8 +307,18 @@ export class NearDuplicateIndex {
       throw new SketchOptionError(`sketch has ${sketch.bands}×${sketch.rows} bins, the index ${this.bands}×${this.rows}`);
     }
     if (sketch.bins.length === 0) return;
-    for (let band = 0; band < this.bands; band++) visit(band, bandKey(sketch.bins, band * this.rows, this.rows));
+    const bins = new Uint32Array(sketch.bins.buffer, sketch.bins.byteOffset, sketch.bins.length * 2);
+    for (let band = 0; band < this.bands; band++) visit(band, bandKey(bins, band * this.rows, this.rows));
   }
+}
+
+function ascendingDistinct(ids: number[]): number[] {
+  if (ids.length < 2) return ids;
+  ids.sort((x, y) => x - y);
+  let write = 1;
+  for (let read = 1; read < ids.length; read++) if (ids[read] !== ids[write - 1]) ids[write++] = ids[read];
+  ids.length = write;
+  return ids;
 }
 
 export interface NearDuplicatePair {
@@ -271,66 +362,54 @@ function finish32(h: number, length: number): number {
   return h >>> 0;
 }
 
-/** MurmurHash3-style 32-bit hash of a string, two UTF-16 code units per block. */
-function hashString32(text: string, seed: number): number {
-  let h = seed;
-  let i = 0;
-  for (; i + 1 < text.length; i += 2) h = mix32(h, text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16));
-  if (i < text.length) h = mix32(h, text.charCodeAt(i));
-  return finish32(h, text.length);
-}
-
-function distinctSorted(sorted: BigUint64Array): BigUint64Array {
-  let write = 0;
-  for (let read = 0; read < sorted.length; read++) {
-    if (read === 0 || sorted[read] !== sorted[read - 1]) sorted[write++] = sorted[read];
-  }
-  return write === sorted.length ? sorted : sorted.slice(0, write);
-}
-
-const MASK_64 = (1n << 64n) - 1n;
-const GOLDEN_64 = 0x9e3779b97f4a7c15n;
+const TWO_32 = 4294967296;
 
 /**
  * One-permutation hashing: bin = the hash's position in [0, 2^64) scaled to `binCount`; each bin
  * keeps its minimum. Empty bins take the nearest non-empty bin to the right (circularly), mixed
- * with the distance so borrowed values differ from the originals.
+ * with the distance (× 0x9e3779b97f4a7c15 mod 2^64) so borrowed values differ from the originals.
+ * Computed on 32-bit halves: no BigInt per hash.
  */
 function onePermutationBins(hashes: BigUint64Array, binCount: number): BigUint64Array {
   if (hashes.length === 0) return new BigUint64Array(0);
-  const bins = new BigUint64Array(binCount);
+  if (binCount >= 1 << 21) throw new SketchOptionError(`bands × rows must be below 2^21, got ${binCount}`);
+  const source = new Uint32Array(hashes.buffer, hashes.byteOffset, hashes.length * 2);
+  const dense = new BigUint64Array(binCount);
+  const bins = new Uint32Array(dense.buffer);
   const filled = new Uint8Array(binCount);
-  const count = BigInt(binCount);
   for (let k = 0; k < hashes.length; k++) {
-    const hash = hashes[k];
-    const bin = Number((hash * count) >> 64n);
+    const high = source[2 * k + HIGH];
+    const low = source[2 * k + LOW];
+    // floor(hash × binCount / 2^64), exactly: every product stays below 2^53.
+    const bin = Math.floor((high * binCount + Math.floor((low * binCount) / TWO_32)) / TWO_32);
     // Hashes arrive ascending, so the first one in a bin is its minimum.
     if (!filled[bin]) {
       filled[bin] = 1;
-      bins[bin] = hash;
+      bins[2 * bin + HIGH] = high;
+      bins[2 * bin + LOW] = low;
     }
   }
-  const dense = new BigUint64Array(binCount);
   for (let bin = 0; bin < binCount; bin++) {
-    if (filled[bin]) {
-      dense[bin] = bins[bin];
-      continue;
-    }
+    if (filled[bin]) continue;
     let distance = 1;
     while (!filled[(bin + distance) % binCount]) distance++;
-    dense[bin] = (bins[(bin + distance) % binCount] ^ ((BigInt(distance) * GOLDEN_64) & MASK_64)) & MASK_64;
+    const from = (bin + distance) % binCount;
+    const product = distance * 0x7f4a7c15;
+    const mixLow = product % TWO_32;
+    const mixHigh = (distance * 0x9e3779b9 + Math.floor(product / TWO_32)) % TWO_32;
+    bins[2 * bin + HIGH] = bins[2 * from + HIGH] ^ mixHigh;
+    bins[2 * bin + LOW] = bins[2 * from + LOW] ^ mixLow;
   }
   return dense;
 }
 
 /** A 53-bit key for `rows` bins starting at `start` (exact keys would cost memory; a rare collision only adds a candidate). */
-function bandKey(bins: BigUint64Array, start: number, rows: number): number {
+function bandKey(bins: Uint32Array, start: number, rows: number): number {
   let a = 0x2545f491;
   let b = 0x6c078965;
   for (let r = start; r < start + rows; r++) {
-    const value = bins[r];
-    const high = Number(value >> 32n);
-    const low = Number(value & 0xffffffffn);
+    const high = bins[2 * r + HIGH];
+    const low = bins[2 * r + LOW];
     a = mix32(mix32(a, high), low);
     b = mix32(mix32(b, low), high);
   }
