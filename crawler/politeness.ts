@@ -316,7 +316,8 @@ export class PoliteGate {
   readonly #clock: SchedulerClock;
   readonly #defaultBackOffMs: number;
   readonly #maxBackOffMs: number;
-  #wake = wakeController();
+  /** Made when a waiter needs it: every add and release notifies, and most find nobody waiting. */
+  #wake: AbortController | undefined;
 
   constructor(scheduler: HostScheduler, options: PoliteGateOptions = {}) {
     this.scheduler = scheduler;
@@ -349,7 +350,7 @@ export class PoliteGate {
           return next.host;
         }
         if (next.kind === 'idle' && this.scheduler.inFlight === 0) return null;
-        const wake = this.#wake.signal;
+        const wake = (this.#wake ??= wakeController()).signal;
         if (next.kind === 'wait') await this.#clock.sleep(next.at - now, wake);
         else await untilAborted(wake);
       }
@@ -398,10 +399,14 @@ export class PoliteGate {
 
   #notify(): void {
     const wake = this.#wake;
-    this.#wake = wakeController();
-    wake.abort();
+    if (wake === undefined) return;
+    this.#wake = undefined;
+    // A reason of our own: the default one is a DOMException, costly to make on every wake-up.
+    wake.abort(WAKE_UP);
   }
 }
+
+const WAKE_UP = Symbol('wake-up');
 
 /** Every waiting worker listens on the wake signal: as many listeners as workers are expected. */
 function wakeController(): AbortController {
