@@ -15,7 +15,8 @@
  * coarse timer tick, so they fire up to about a second late.
  */
 import { performance } from 'node:perf_hooks';
-import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
+import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { decodeBody, type DecodedBody } from './charset.ts';
@@ -449,28 +450,101 @@ class UnsupportedEncodingError extends Error {
   readonly code = 'ELSE_UNSUPPORTED_ENCODING';
 }
 
-/** Reads a body through its content decoders, keeping at most `maxBytes` decoded bytes. */
+/**
+ * Reads a body through its content decoders, keeping at most `maxBytes` decoded bytes.
+ *
+ * A compressed body up to about the cap is read whole and decoded in one call on libuv's thread
+ * pool (no stream per response on the main thread); one that decodes to more than the cap, or is
+ * itself larger than the cap, goes through streaming decoders that stop at the cap.
+ */
 async function readBody(body: Readable, contentEncoding: string | undefined, maxBytes: number): Promise<BodyRead> {
   // Destroying an undici body before its end emits 'error' (RequestAbortedError) after our
-  // reader has gone; errors while reading still reach the loop below through the iterator.
+  // reader has gone; errors while reading still reach the loops below through the iterator.
   body.on('error', ignore);
   const codings = (contentEncoding ?? '')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity');
-  const decoders = codings.reverse().map(decoderFor);
-  const unsupported = decoders.indexOf(null);
+    .filter((coding) => coding !== '' && coding !== 'identity')
+    .reverse();
+  const unsupported = codings.findIndex((coding) => !SUPPORTED_CODINGS.has(coding));
   if (unsupported >= 0) {
     body.destroy();
     throw new UnsupportedEncodingError(`unsupported content-encoding ${codings[unsupported]}`);
   }
-  let source: Readable = body;
-  if (decoders.length > 0) {
-    const stages = decoders as Transform[];
-    source = stages[stages.length - 1];
-    // Errors anywhere in the chain reach the last stage, which the loop below reads.
-    pipeline([body, ...stages], () => {});
+  if (codings.length === 0) return readCapped(body, body, maxBytes);
+
+  const encoded: Buffer[] = [];
+  let encodedSize = 0;
+  const iterator = (body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  let rest = false;
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) break;
+    encoded.push(next.value);
+    encodedSize += next.value.length;
+    if (encodedSize > maxBytes + ONE_SHOT_MARGIN) {
+      rest = true;
+      break;
+    }
   }
+  if (!rest) {
+    try {
+      return { body: await decodeWhole(Buffer.concat(encoded, encodedSize), codings, maxBytes), truncated: false };
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'ERR_BUFFER_TOO_LARGE') throw error;
+      // Decodes to more than the cap: stream it again, keeping the first maxBytes.
+    }
+  }
+  async function* encodedChunks(): AsyncGenerator<Buffer> {
+    yield* encoded;
+    if (!rest) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  const stages = codings.map((coding) => decoderFor(coding)!);
+  const source = stages[stages.length - 1];
+  // Errors anywhere in the chain reach the last stage, which readCapped reads.
+  pipeline([Readable.from(encodedChunks(), { objectMode: false }), ...stages], () => {});
+  return readCapped(source, body, maxBytes);
+}
+
+/** Beyond the cap, a compressed body is decoded as a stream rather than read whole first. */
+const ONE_SHOT_MARGIN = 64 * 1024;
+const SUPPORTED_CODINGS = new Set(['gzip', 'x-gzip', 'br', 'deflate']);
+// Sync flushes at the end tolerate a body cut short, as browsers do.
+const GZIP_OPTIONS = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
+const BROTLI_OPTIONS = { finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH };
+const gunzip = promisify(zlib.gunzip);
+const inflate = promisify(zlib.inflate);
+const inflateRaw = promisify(zlib.inflateRaw);
+const brotliDecompress = promisify(zlib.brotliDecompress);
+
+/** Applies the decoders (in decoding order) in one call each; ERR_BUFFER_TOO_LARGE beyond `maxBytes`. */
+async function decodeWhole(data: Buffer, codings: readonly string[], maxBytes: number): Promise<Buffer> {
+  let out = data;
+  for (const coding of codings) {
+    const options = { maxOutputLength: maxBytes };
+    switch (coding) {
+      case 'gzip':
+      case 'x-gzip':
+        out = await gunzip(out, { ...GZIP_OPTIONS, ...options });
+        break;
+      case 'br':
+        out = await brotliDecompress(out, { ...BROTLI_OPTIONS, ...options });
+        break;
+      default:
+        out = isZlibWrapped(out) ? await inflate(out, { ...GZIP_OPTIONS, ...options }) : await inflateRaw(out, { ...GZIP_OPTIONS, ...options });
+        break;
+    }
+  }
+  return out;
+}
+
+/** Reads `source` up to `maxBytes`; beyond, cuts, flags `truncated` and stops the transfer. */
+async function readCapped(source: Readable, body: Readable, maxBytes: number): Promise<BodyRead> {
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;
@@ -489,11 +563,15 @@ async function readBody(body: Readable, contentEncoding: string | undefined, max
     source.destroy();
     body.destroy();
   }
-  return { body: Buffer.concat(chunks, size), truncated };
+  return { body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size), truncated };
+}
+
+/** `deflate` should be zlib-wrapped (RFC 9110 §8.4.1.2), but some servers send raw deflate. */
+function isZlibWrapped(chunk: Buffer): boolean {
+  return chunk.length >= 2 && (chunk[0] & 0x0f) === 8 && ((chunk[0] << 8) | chunk[1]) % 31 === 0;
 }
 
 function decoderFor(coding: string): Transform | null {
-  // Sync flushes at the end tolerate a body cut short, as browsers do.
   switch (coding) {
     case 'gzip':
     case 'x-gzip':
@@ -516,7 +594,7 @@ class AutoInflate extends Transform {
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     if (!this.#inner) {
-      const zlibHeader = chunk.length >= 2 && (chunk[0] & 0x0f) === 8 && ((chunk[0] << 8) | chunk[1]) % 31 === 0;
+      const zlibHeader = isZlibWrapped(chunk);
       const options = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
       this.#inner = zlibHeader ? zlib.createInflate(options) : zlib.createInflateRaw(options);
       this.#inner.on('data', (data: Buffer) => this.push(data));
