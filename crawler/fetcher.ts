@@ -453,8 +453,8 @@ class UnsupportedEncodingError extends Error {
 /**
  * Reads a body through its content decoders, keeping at most `maxBytes` decoded bytes.
  *
- * A compressed body up to about the cap is read whole and decoded in one call on libuv's thread
- * pool (no stream per response on the main thread); one that decodes to more than the cap, or is
+ * A compressed body up to about the cap is read whole and decoded in one call (no stream per
+ * response; on libuv's thread pool unless it is small); one that decodes to more than the cap, or is
  * itself larger than the cap, goes through streaming decoders that stop at the cap.
  */
 async function readBody(body: Readable, contentEncoding: string | undefined, maxBytes: number): Promise<BodyRead> {
@@ -522,22 +522,35 @@ const inflate = promisify(zlib.inflate);
 const inflateRaw = promisify(zlib.inflateRaw);
 const brotliDecompress = promisify(zlib.brotliDecompress);
 
+/**
+ * Below this many encoded bytes a body is decoded on the main thread: handing a small body to
+ * the thread pool costs the main thread more (10-17 us) than inflating it there (5-10 us).
+ */
+const DECODE_IN_PLACE_BYTES = 32 * 1024;
+
 /** Applies the decoders (in decoding order) in one call each; ERR_BUFFER_TOO_LARGE beyond `maxBytes`. */
 async function decodeWhole(data: Buffer, codings: readonly string[], maxBytes: number): Promise<Buffer> {
   let out = data;
   for (const coding of codings) {
-    const options = { maxOutputLength: maxBytes };
+    const inPlace = out.length < DECODE_IN_PLACE_BYTES;
     switch (coding) {
       case 'gzip':
-      case 'x-gzip':
-        out = await gunzip(out, { ...GZIP_OPTIONS, ...options });
+      case 'x-gzip': {
+        const options = { ...GZIP_OPTIONS, maxOutputLength: maxBytes };
+        out = inPlace ? zlib.gunzipSync(out, options) : await gunzip(out, options);
         break;
-      case 'br':
-        out = await brotliDecompress(out, { ...BROTLI_OPTIONS, ...options });
+      }
+      case 'br': {
+        const options = { ...BROTLI_OPTIONS, maxOutputLength: maxBytes };
+        out = inPlace ? zlib.brotliDecompressSync(out, options) : await brotliDecompress(out, options);
         break;
-      default:
-        out = isZlibWrapped(out) ? await inflate(out, { ...GZIP_OPTIONS, ...options }) : await inflateRaw(out, { ...GZIP_OPTIONS, ...options });
+      }
+      default: {
+        const options = { ...GZIP_OPTIONS, maxOutputLength: maxBytes };
+        if (isZlibWrapped(out)) out = inPlace ? zlib.inflateSync(out, options) : await inflate(out, options);
+        else out = inPlace ? zlib.inflateRawSync(out, options) : await inflateRaw(out, options);
         break;
+      }
     }
   }
   return out;
