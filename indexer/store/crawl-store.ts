@@ -208,11 +208,19 @@ export class CrawlStore {
   /** Commits operations atomically, together with every URL id not saved yet. */
   async write(ops: BatchOp[], sync: boolean): Promise<void> {
     const urls = [...this.unsavedUrls];
-    const all: BatchOp[] = urls.map(([url, id]) => ({ type: 'put', sublevel: this.subs.urls, key: url, value: id }));
-    all.push(...ops);
-    if (all.length === 0) return;
+    if (urls.length === 0 && ops.length === 0) return;
+    // Keys prefixed and values encoded here (what the sublevels would write, byte for byte):
+    // abstract-level's per-operation sublevel delegation was 5 % of a crawl's CPU.
+    const urlPrefix = this.subs.urls.prefix;
+    const encoded: EncodedOp[] = new Array(urls.length + ops.length);
+    let n = 0;
+    for (const [url, id] of urls) encoded[n++] = { type: 'put', key: urlPrefix + url, value: JSON.stringify(id) };
+    for (const op of ops) {
+      const key = op.sublevel.prefix + op.key;
+      encoded[n++] = op.type === 'put' ? { type: 'put', key, value: JSON.stringify(op.value) } : { type: 'del', key };
+    }
     try {
-      await this.db.batch(all as never, { sync });
+      await this.db.batch(encoded as never, { sync, keyEncoding: 'utf8', valueEncoding: 'utf8' });
     } catch (error) {
       throw new StoreError(`cannot write to ${this.directory}: ${(error as Error).message}`, { cause: error });
     }
@@ -293,6 +301,7 @@ function decodeRanks(row: RankRow): RankVersion {
   return { name: row.name, version: row.version, createdAt: row.createdAt, ids, values, info: row.info };
 }
 
+type EncodedOp = { type: 'put'; key: string; value: string } | { type: 'del'; key: string };
 type BatchOp = { type: 'put'; sublevel: Sub<unknown>; key: string; value: Json | number } | { type: 'del'; sublevel: Sub<unknown>; key: string };
 
 /**
