@@ -181,7 +181,7 @@ interface Collector {
   readonly hiddenBase: number;
   /** The element itself is hidden: it collects nothing (links still take their images' alt text). */
   readonly dead: boolean;
-  parts: string[];
+  text: CollapsedText;
   /** Links: alt texts of the images inside. */
   alts: string[] | null;
 }
@@ -223,11 +223,11 @@ class PageBuilder implements TokenizerCallbacks {
   #attributeValue = '';
 
   // What is collected.
-  readonly #text: string[] = [];
+  readonly #text = new CollapsedText();
   readonly #collectors: Collector[] = [];
   readonly #links: PendingLink[] = [];
   readonly #headings: PendingHeading[] = [];
-  #title: string[] | null = null;
+  #title: CollapsedText | null = null;
   #titleDepth = -1;
   #base: string | undefined;
   #canonical: string | undefined;
@@ -249,7 +249,7 @@ class PageBuilder implements TokenizerCallbacks {
     for (let i = 0; i < this.#links.length; i++) {
       const link = this.#links[i];
       const collector = link.collector;
-      let text = collector === null ? '' : collapse(collector.parts.join(''));
+      let text = collector === null ? '' : collector.text.toString();
       if (text === '' && collector !== null && collector.alts !== null) text = collapse(collector.alts.join(' '));
       if (text === '' && link.areaAlt !== undefined) text = collapse(link.areaAlt);
       const rel = link.rel === undefined ? NO_TOKENS : tokens(link.rel);
@@ -257,17 +257,17 @@ class PageBuilder implements TokenizerCallbacks {
     }
     const headings: Heading[] = [];
     for (const heading of this.#headings) {
-      const text = collapse(heading.collector.parts.join(''));
+      const text = heading.collector.text.toString();
       if (text !== '') headings.push({ level: heading.level, text });
     }
     const directives = this.#directives;
     const none = directives.includes('none');
     const lang = (this.#lang ?? '').trim().toLowerCase();
     return {
-      title: this.#title === null ? '' : collapse(this.#title.join('')),
+      title: this.#title === null ? '' : this.#title.toString(),
       headings,
       // A hidden body hides all of it, including text before a late `<body hidden>` tag.
-      text: this.#bodyHidden ? '' : collapse(this.#text.join('')),
+      text: this.#bodyHidden ? '' : this.#text.toString(),
       links,
       baseHref,
       canonical: this.#canonical === undefined ? null : httpUrl(resolve(this.#canonical)),
@@ -397,7 +397,7 @@ class PageBuilder implements TokenizerCallbacks {
     if ((flags & HEADING) !== 0 && name.charCodeAt(1) <= 0x33 /* h1–h3 */) {
       this.#headings.push({ level: (name.charCodeAt(1) - 0x30) as 1 | 2 | 3, collector: this.#collector(depth, flags, false) });
     } else if (name === 'title' && this.#title === null) {
-      this.#title = [];
+      this.#title = new CollapsedText();
       this.#titleDepth = depth;
     }
     if ((flags & HIDES) !== 0) this.#hidden++;
@@ -462,7 +462,7 @@ class PageBuilder implements TokenizerCallbacks {
   /** Starts collecting the text of the element about to be pushed at `depth`. */
   #collector(depth: number, flags: number, link: boolean): Collector {
     const dead = (flags & HIDES) !== 0;
-    const collector: Collector = { depth, hiddenBase: this.#hidden + (dead ? 1 : 0), dead, parts: [], alts: link ? [] : null };
+    const collector: Collector = { depth, hiddenBase: this.#hidden + (dead ? 1 : 0), dead, text: new CollapsedText(), alts: link ? [] : null };
     this.#collectors.push(collector);
     return collector;
   }
@@ -686,18 +686,18 @@ class PageBuilder implements TokenizerCallbacks {
 
   #addText(text: string): void {
     if (this.#raw !== null) return;
-    if (this.#title !== null && this.#titleDepth >= 0) this.#title.push(text);
+    if (this.#title !== null && this.#titleDepth >= 0) this.#title.add(text);
     if (!this.#bodyStarted) {
       // Blank text stays in the head; anything else starts the body.
       if (this.#names.length > 0 || isBlank(text)) return;
       this.#bodyStarted = true;
     }
     const hidden = this.#hidden;
-    if (hidden === 0) this.#text.push(text);
+    if (hidden === 0) this.#text.add(text);
     const collectors = this.#collectors;
     for (let c = 0; c < collectors.length; c++) {
       const collector = collectors[c];
-      if (!collector.dead && collector.hiddenBase === hidden) collector.parts.push(text);
+      if (!collector.dead && collector.hiddenBase === hidden) collector.text.add(text);
     }
   }
 }
@@ -751,8 +751,74 @@ function isBlank(text: string): boolean {
   return true;
 }
 
-function collapse(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+/**
+ * Text gathered piece by piece, kept as `collapse` would make the whole: whitespace runs (also
+ * across pieces) as one space, none at either end. Pieces go in as slices of the page without
+ * a regular expression or a copy of the joined text (the parser's biggest allocation before).
+ */
+export class CollapsedText {
+  #parts: string[] = [];
+  #pendingSpace = false;
+
+  add(piece: string): void {
+    const parts = this.#parts;
+    const end = piece.length;
+    let i = 0;
+    while (i < end) {
+      // Skip a whitespace run.
+      const runStart = i;
+      while (i < end && isWhitespaceUnit(piece.charCodeAt(i))) i++;
+      if (i > runStart) this.#pendingSpace = true;
+      if (i >= end) return;
+      // A segment: words with single spaces between them, taken as one slice.
+      const start = i;
+      while (i < end) {
+        const c = piece.charCodeAt(i);
+        if (c === 0x20 && i + 1 < end && !isWhitespaceUnit(piece.charCodeAt(i + 1))) {
+          i += 2;
+          continue;
+        }
+        if (isWhitespaceUnit(c)) break;
+        i++;
+      }
+      if (this.#pendingSpace && parts.length > 0) parts.push(' ');
+      this.#pendingSpace = false;
+      parts.push(start === 0 && i === end ? piece : piece.slice(start, i));
+    }
+  }
+
+  toString(): string {
+    const parts = this.#parts;
+    return parts.length === 0 ? '' : parts.length === 1 ? parts[0] : parts.join('');
+  }
+}
+
+/** Whitespace runs (JavaScript's `\s`) as one space, trimmed; most texts need no change, so no copy. */
+export function collapse(text: string): string {
+  const last = text.length - 1;
+  let previousSpace = true; // a space at the start needs trimming
+  for (let i = 0; i <= last; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20) {
+      if (previousSpace || i === last) return text.replace(WHITESPACE_RUN, ' ').trim();
+      previousSpace = true;
+    } else if (isJsWhitespace(c)) {
+      return text.replace(WHITESPACE_RUN, ' ').trim();
+    } else previousSpace = false;
+  }
+  return text;
+}
+
+const WHITESPACE_RUN = /\s+/g;
+
+function isWhitespaceUnit(c: number): boolean {
+  return c === 0x20 || isJsWhitespace(c);
+}
+
+/** The code units of JavaScript's `\s` (WhiteSpace and LineTerminator), other than the space itself. */
+function isJsWhitespace(c: number): boolean {
+  if (c < 0x80) return c >= 0x09 && c <= 0x0d;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
 function tokens(value: string): string[] {

@@ -33,16 +33,23 @@ export function parseScope(specs: string | readonly string[]): Scope {
   const list = typeof specs === 'string' ? [specs] : specs;
   if (list.length === 0) throw new ScopeSpecError(`no scope given; use one or more of ${SCOPE_SPEC_FORMS.join(', ')}`);
   const rules = list.map(parseScopeRule);
+  // Parsing a URL is the costly part, and only host rules need it (it runs for every link found).
+  const needsHost = rules.some((rule) => rule.kind === 'host');
   return {
     rules,
     isLocal(url: string): boolean {
-      let host: string;
-      try {
-        host = new URL(url).hostname;
-      } catch {
-        return false;
+      let host = '';
+      if (!needsHost) {
+        if (!URL.canParse(url)) return false;
+      } else {
+        try {
+          host = new URL(url).hostname;
+        } catch {
+          return false;
+        }
       }
-      return rules.some((rule) => ruleMatches(rule, url, host));
+      for (const rule of rules) if (ruleMatches(rule, url, host)) return true;
+      return false;
     },
   };
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { charsetOfContentType, charsetOfMeta, decodeBody, encodingOf } from '../crawler/charset.ts';
 import { contentVersion, generateDemoWeb, type DemoPage } from '../crawler/demo-web/generate.ts';
 import { renderDemoPage } from '../crawler/demo-web/render.ts';
-import { parseHtml } from '../crawler/html.ts';
+import { collapse, CollapsedText, parseHtml } from '../crawler/html.ts';
+import { seededRandom } from '../indexer/seeded-random.ts';
 import { parseHtml as parseHtmlWithDom } from './helpers/html-dom-reference.ts';
 
 const PAGE = 'http://site.test/dir/page.html';
@@ -228,5 +229,39 @@ describe('decodeBody', () => {
     expect(encodingOf('latin1')).toBe('windows-1252');
     expect(encodingOf('x-user-defined')).toBe('windows-1252');
     expect(encodingOf('nope')).toBeNull();
+  });
+});
+
+describe('whitespace collapsing (the regex-free text builder)', () => {
+  const regexCollapse = (text: string) => text.replace(/\s+/g, ' ').trim();
+  // Every kind of JavaScript whitespace, and characters next to them that are not.
+  const alphabet = ['a', 'b', 'Z', '.', ' ', ' ', '\n', '\t', '\r', '\v', '\f', '\u00a0', '\u1680', '\u2000', '\u200a', '\u200b', '\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff', 'é', '字'];
+
+  it('equals replace(/\\s+/g, " ").trim() of the joined pieces, on random pieces', () => {
+    const random = seededRandom(7);
+    for (let trial = 0; trial < 3000; trial++) {
+      const pieces: string[] = [];
+      const count = Math.floor(random() * 6);
+      for (let p = 0; p < count; p++) {
+        let piece = '';
+        const length = Math.floor(random() * 12);
+        for (let c = 0; c < length; c++) piece += alphabet[Math.floor(random() * alphabet.length)];
+        pieces.push(piece);
+      }
+      const text = new CollapsedText();
+      for (const piece of pieces) text.add(piece);
+      expect(text.toString()).toBe(regexCollapse(pieces.join('')));
+      expect(collapse(pieces.join(''))).toBe(regexCollapse(pieces.join('')));
+    }
+  });
+
+  it('gives back a piece that needs no change without copying it', () => {
+    const piece = 'already collapsed text';
+    const text = new CollapsedText();
+    text.add(piece);
+    expect(text.toString()).toBe(piece);
+    expect(collapse(piece)).toBe(piece);
+    expect(collapse('')).toBe('');
+    expect(collapse(' ')).toBe('');
   });
 });
