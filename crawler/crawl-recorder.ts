@@ -5,8 +5,8 @@
  * pages that were never stored, and that a resumed crawl simply fetches.
  */
 import type { ChangeRecord, CrawlStore, PageRecord, PageRole, StoredLink, WriteBatch } from '../indexer/store/crawl-store.ts';
-import { NearDuplicateIndex, resemblance, sketchText, type MinHashSketch } from './duplicates.ts';
-import type { PageOutcome } from './page-fetch.ts';
+import { NearDuplicateIndex, resemblance, sketchNormalized, type MinHashSketch } from './duplicates.ts';
+import { pageWords, type PageOutcome } from './page-fetch.ts';
 import { normalizeUrl, type UrlCheck, type UrlRejection, type UrlRules } from './url.ts';
 
 export interface RecordContext {
@@ -79,24 +79,24 @@ export class CrawlRecorder {
   /** Remembers a stored original page (not a duplicate) for duplicate detection. */
   knowPage(id: number, page: PageRecord): void {
     if (page.fingerprint && !this.fingerprints.has(page.fingerprint)) this.fingerprints.set(page.fingerprint, id);
-    if (page.role === 'local' && page.text) this.addSketch(id, page.text);
+    if (page.role === 'local' && page.text) this.addSketch(id, pageWords(page.title ?? '', page.text));
   }
 
   /** Near duplicates: the earliest stored local page whose shingles resemble this text enough. */
-  private nearDuplicateOf(id: number, text: string): number | undefined {
-    const sketch = sketchOf(text);
+  private nearDuplicateOf(id: number, normalized: string): number | undefined {
+    const sketch = sketchOf(normalized);
     const threshold = this.options.nearDuplicateThreshold ?? 0.9;
     for (const other of this.nearIndex.candidates(sketch)) {
       if (other !== id && resemblance(sketch, this.sketches.get(other)!) >= threshold) return other;
     }
     // Only originals join the index, so later pages are matched against them.
-    this.addSketch(id, text, sketch);
+    this.addSketch(id, normalized, sketch);
     return undefined;
   }
 
-  private addSketch(id: number, text: string, sketch?: MinHashSketch): void {
+  private addSketch(id: number, normalized: string, sketch?: MinHashSketch): void {
     if (this.sketches.has(id)) return;
-    const computed = sketch ?? sketchOf(text);
+    const computed = sketch ?? sketchOf(normalized);
     this.nearIndex.add(id, computed);
     // Resemblance reads the minima only; the LSH bins live on in the index's buckets.
     this.sketches.set(id, { ...computed, bins: NO_BINS });
@@ -139,7 +139,7 @@ export class CrawlRecorder {
         let duplicateOf = twin !== undefined && twin !== contentId ? twin : undefined;
         if (duplicateOf === undefined) {
           this.fingerprints.set(outcome.fingerprint, contentId);
-          if (pageRole === 'local') duplicateOf = this.nearDuplicateOf(contentId, `${outcome.page.title}\n${outcome.page.text}`);
+          if (pageRole === 'local') duplicateOf = this.nearDuplicateOf(contentId, outcome.normalizedText);
         }
         const canonicalCheck = outcome.page.canonical ? normalizeUrl(outcome.page.canonical, this.options.urlRules) : undefined;
         const canonical = canonicalCheck?.ok && canonicalCheck.url !== outcome.finalUrl ? canonicalCheck.url : undefined;
@@ -264,8 +264,12 @@ export class CrawlRecorder {
   }
 }
 
-function sketchOf(text: string): MinHashSketch {
-  return sketchText(text.length > SKETCH_TEXT_LIMIT ? text.slice(0, SKETCH_TEXT_LIMIT) : text);
+/** The sketch of a page's normalised words (see pageWords), from their opening. */
+function sketchOf(normalized: string): MinHashSketch {
+  if (normalized.length <= SKETCH_TEXT_LIMIT) return sketchNormalized(normalized);
+  // Cut at a word boundary, so no shingle ends in half a word.
+  const cut = normalized.lastIndexOf(' ', SKETCH_TEXT_LIMIT);
+  return sketchNormalized(normalized.slice(0, cut > 0 ? cut : SKETCH_TEXT_LIMIT));
 }
 
 export function hostOf(url: string): string {

@@ -45,34 +45,85 @@ export interface MinHashSketch {
   readonly shingleCount: number;
 }
 
-/** Lower-case, Unicode-normalised (NFKC) words of a text, separated by single spaces. */
+/**
+ * Lower-case, Unicode-normalised (NFKC) words of a text, separated by single spaces: the same as
+ * `.replace(/[^\p{L}\p{N}]+/gu, ' ').trim()` on the lower-cased NFKC text. One pass over the
+ * characters into a reused buffer: the regular-expression version allocated ~20 bytes per
+ * character of text (most of a crawl's garbage), this one the result string.
+ */
 export function normalizeText(text: string): string {
-  // The fingerprint and the sketch of a page normalise the same text one after the other.
-  for (const entry of recentNormalized) if (entry[0] === text) return entry[1];
-  // The same as .replace(/[^\p{L}\p{N}]+/gu, ' ') on the lower-cased NFKC text, four times as
-  // fast: ASCII punctuation and spaces first (no Unicode mode), then the Unicode classes on the
-  // runs of non-ASCII characters only, then the runs of spaces this leaves.
-  const normalized = text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(ASCII_NON_WORD, ' ')
-    .replace(NON_ASCII_RUN, (run) => run.replace(NON_WORD, ' '))
-    .replace(SPACES, ' ')
-    .trim();
-  recentNormalized[nextRecent] = [text, normalized];
-  nextRecent = (nextRecent + 1) % recentNormalized.length;
-  return normalized;
+  let ascii = true;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) >= 0x80) {
+      ascii = false;
+      break;
+    }
+  }
+  // NFKC leaves ASCII alone, and ASCII letters are lower-cased in the loop below.
+  const source = ascii ? text : text.normalize('NFKC').toLowerCase();
+  if (wordBuffer.length < source.length) wordBuffer = new Uint16Array(Math.ceil(source.length * 1.25));
+  const out = wordBuffer;
+  let n = 0;
+  let wide = false; // a character above U+00FF was written
+  let space = false; // a separator is due before the next word character
+  for (let i = 0; i < source.length; i++) {
+    let c = source.charCodeAt(i);
+    if (c < 0x80) {
+      if (c >= 0x41 && c <= 0x5a) c += 0x20;
+      else if (!((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39))) {
+        space = true;
+        continue;
+      }
+      if (space && n > 0) out[n++] = 0x20;
+      space = false;
+      out[n++] = c;
+      continue;
+    }
+    let codePoint = c;
+    let units = 1;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < source.length) {
+      const low = source.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        codePoint = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+        units = 2;
+      }
+    }
+    if (!isLetterOrNumber(codePoint)) {
+      space = true;
+      continue;
+    }
+    if (space && n > 0) out[n++] = 0x20;
+    space = false;
+    out[n++] = c;
+    if (units === 2) out[n++] = source.charCodeAt(++i);
+    if (c > 0xff) wide = true;
+  }
+  if (!wide) {
+    if (latinBuffer.length < n) latinBuffer = Buffer.allocUnsafe(Math.ceil(n * 1.25));
+    for (let k = 0; k < n; k++) latinBuffer[k] = out[k];
+    return latinBuffer.toString('latin1', 0, n);
+  }
+  return utf16Decoder.decode(out.subarray(0, n));
 }
 
-const ASCII_NON_WORD = /[^a-z0-9\x80-\uffff]+/g;
-const NON_ASCII_RUN = /[\x80-\uffff]+/g;
-const NON_WORD = /[^\p{L}\p{N}]+/gu;
-const SPACES = / {2,}/g;
-const recentNormalized: Array<[string, string]> = [
-  ['', ''],
-  ['', ''],
-];
-let nextRecent = 0;
+let wordBuffer = new Uint16Array(4096);
+let latinBuffer = Buffer.allocUnsafe(4096);
+const utf16Decoder = new TextDecoder('utf-16le');
+
+const LETTER_OR_NUMBER = /^[\p{L}\p{N}]$/u;
+/** Letters and numbers of the Basic Multilingual Plane, looked up once each: 0 unknown, 1 yes, 2 no. */
+const bmpWordClass = new Uint8Array(0x10000);
+
+function isLetterOrNumber(codePoint: number): boolean {
+  if (codePoint >= 0x10000) return LETTER_OR_NUMBER.test(String.fromCodePoint(codePoint));
+  let known = bmpWordClass[codePoint];
+  if (known === 0) {
+    // Lone surrogates are no code point of a word.
+    known = codePoint < 0xd800 || codePoint > 0xdfff ? (LETTER_OR_NUMBER.test(String.fromCharCode(codePoint)) ? 1 : 2) : 2;
+    bmpWordClass[codePoint] = known;
+  }
+  return known === 1;
+}
 
 export function words(text: string): string[] {
   const normalized = normalizeText(text);
@@ -81,7 +132,12 @@ export function words(text: string): string[] {
 
 /** 64-bit fingerprint of the normalised text: equal for exact duplicates. */
 export function textFingerprint(text: string): bigint {
-  return createHash('sha256').update(normalizeText(text)).digest().readBigUInt64BE(0);
+  return normalizedFingerprint(normalizeText(text));
+}
+
+/** {@link textFingerprint} of a text already passed through {@link normalizeText}. */
+export function normalizedFingerprint(normalized: string): bigint {
+  return createHash('sha256').update(normalized).digest().readBigUInt64BE(0);
 }
 
 /** A fingerprint as 16 hex digits (for storage keys). */
@@ -114,8 +170,13 @@ export function shingleHashes(text: string, shingleSize: number = SKETCH_DEFAULT
 
 /** Bottom-s sketch and LSH bins of a text. */
 export function sketchText(text: string, options: SketchOptions = {}): MinHashSketch {
+  return sketchNormalized(normalizeText(text), options);
+}
+
+/** {@link sketchText} of a text already passed through {@link normalizeText}. */
+export function sketchNormalized(normalized: string, options: SketchOptions = {}): MinHashSketch {
   const { shingleSize, sketchSize, bands, rows } = resolveOptions(options);
-  const hashes = scratchHashes(normalizeText(text), shingleSize);
+  const hashes = scratchHashes(normalized, shingleSize);
   return {
     minima: hashes.slice(0, sketchSize),
     sketchSize,

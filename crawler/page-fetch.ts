@@ -3,7 +3,7 @@
  * re-checked (URL rules, robots, and the caller's scope), and one parse. Returns what happened
  * as a value; writing it to the store is the recorder's job.
  */
-import { fingerprintHex, textFingerprint } from './duplicates.ts';
+import { fingerprintHex, normalizedFingerprint, normalizeText } from './duplicates.ts';
 import type { Fetcher, FetchResult, RedirectHop } from './fetcher.ts';
 import { parseHtml, type ParsedPage } from './html.ts';
 import type { RobotsPolicy } from './robots.ts';
@@ -26,6 +26,8 @@ export type PageOutcome =
       truncated: boolean;
       /** Fingerprint of the normalised text: exact duplicates and change detection. */
       fingerprint: string;
+      /** Title and text as {@link pageWords} gives them: what the fingerprint and the near-duplicate sketch read. */
+      normalizedText: string;
     }
   | { kind: 'not-modified'; url: string; status: 304 }
   | { kind: 'not-html'; url: string; finalUrl: string; redirects: readonly RedirectHop[]; status: number; contentType: string }
@@ -133,6 +135,8 @@ export class PageFetcher {
     await options.onDownloaded?.();
     const page = parseHtml(result.text, result.finalUrl, { robotsName: this.deps.robotsAgent });
     const header = xRobotsDirectives(result.headers.xRobotsTag, this.deps.robotsAgent);
+    // Normalised once: the fingerprint and the near-duplicate sketch both read it.
+    const normalizedText = pageWords(page.title, page.text);
     return {
       kind: 'page',
       url,
@@ -146,7 +150,13 @@ export class PageFetcher {
       etag: result.headers.etag,
       lastModified: result.headers.lastModified,
       truncated: result.truncated,
-      fingerprint: fingerprintHex(textFingerprint(`${page.title}\n${page.text}`)),
+      fingerprint: fingerprintHex(normalizedFingerprint(normalizedText)),
+      normalizedText,
     };
   }
+}
+
+/** The normalised words of a page's title and text (what its fingerprint and sketch are made of). */
+export function pageWords(title: string, text: string): string {
+  return normalizeText(`${title}\n${text}`);
 }

@@ -35,6 +35,23 @@ describe('exact duplicates', () => {
     expect(words(' … ')).toEqual([]);
   });
 
+  it('normalises exactly as the Unicode regular expression on the NFKC lower-cased text, on random texts', () => {
+    const reference = (text: string) => text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+    // ASCII of every class, Latin-1 and compatibility forms, Greek final sigma, CJK, astral
+    // letters and symbols, lone surrogates, combining marks and spaces of every kind.
+    const alphabet = ['a', 'Z', 'q', '0', '9', ' ', '-', '.', '\n', '\t', '_', 'é', 'E\u0301', 'ª', '½', '²', 'ß', 'İ', 'K', 'Σ', 'ΑΣ', 'ς', '字', 'ｶ', 'Ａ',
+      '\u00a0', '\u2028', '\u3000', '\ufeff', '’', '—', '😀', '𝐀', '𐐀', '\ud800', '\udc00', '\u0301', '٣', 'ǅ'];
+    const random = seededRandom(11);
+    for (let trial = 0; trial < 5000; trial++) {
+      let text = '';
+      const length = Math.floor(random() * 16);
+      for (let c = 0; c < length; c++) text += alphabet[Math.floor(random() * alphabet.length)];
+      expect(normalizeText(text)).toBe(reference(text));
+    }
+    const long = Array.from({ length: 20_000 }, (_, i) => (i % 7 === 0 ? 'Ünïcödé—' : `Word${i} `)).join('');
+    expect(normalizeText(long)).toBe(reference(long));
+  });
+
   it('prints 16 hex digits', () => {
     expect(fingerprintHex(0x1fn)).toBe('000000000000001f');
     expect(fingerprintHex(textFingerprint('x'))).toMatch(/^[0-9a-f]{16}$/);
