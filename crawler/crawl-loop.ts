@@ -223,7 +223,15 @@ export class Crawler {
     let errors = 0;
     let overBudget = 0;
     let stopReason: StopReason | undefined;
-    const bufferCap = Math.max(64, 8 * options.concurrency);
+    const concurrency = Math.max(1, options.concurrency);
+    const bufferCap = Math.max(64, 8 * concurrency);
+    // Look further ahead while that finds hosts with nothing queued (a breadth-first frontier
+    // starts as one site's pages, and one request per host would leave the crawl serial), but
+    // not past a window of `bufferCap` URLs without a new host (a single-site crawl keeps the
+    // ordering's priorities as fresh as before) nor past `lookAheadCap` URLs in all.
+    const lookAheadCap = 64 * bufferCap;
+    let hostsWithWork = 0;
+    let sinceNewHost = 0;
     const epsilon = options.rankMassEpsilon ?? 0.01;
 
     const storedCount = () => done.size;
@@ -234,8 +242,11 @@ export class Crawler {
 
     /** Takes URLs from the ordering into host queues, replaying pages already stored. */
     const refill = () => {
-      while (buffered < bufferCap && stopReason === undefined) {
-        if (storedCount() + buffered + inFlight >= options.maxPages) return;
+      while (stopReason === undefined && (buffered < bufferCap || (hostsWithWork < concurrency && sinceNewHost < bufferCap && buffered < lookAheadCap))) {
+        // Buffered URLs do not count towards the page limit: the crawl stops starting pages when
+        // stored and in-flight pages reach it, so a host that must wait (Crawl-delay) at the end
+        // does not hold up the last pages while other hosts could serve them.
+        if (storedCount() + inFlight >= options.maxPages) return;
         if (coverageReached()) {
           stopReason = 'coverage';
           return;
@@ -257,6 +268,10 @@ export class Crawler {
         hostPages.set(host, (hostPages.get(host) ?? 0) + 1);
         let queue = hostQueues.get(host);
         if (!queue) hostQueues.set(host, (queue = []));
+        if (queue.length === 0) {
+          hostsWithWork++;
+          sinceNewHost = 0;
+        } else sinceNewHost++;
         queue.push(id);
         buffered++;
         gate.add(host);
@@ -328,7 +343,9 @@ export class Crawler {
       const slot = await fetchInSlot({ robots, gate, pageFetcher }, url, host, attempts, { mayFollow, onDownloaded, signal: options.signal });
       if (slot.kind === 'aborted') return;
       if (slot.kind === 'requeue') {
-        hostQueues.get(host)!.unshift(id);
+        const queue = hostQueues.get(host)!;
+        if (queue.length === 0) hostsWithWork++;
+        queue.unshift(id);
         buffered++;
         gate.add(host);
         return;
@@ -378,7 +395,6 @@ export class Crawler {
 
     // One dispatcher waits on the gate (a single waiter: no herd of workers woken by every
     // change) and starts pages while fewer than `concurrency` are being fetched or processed.
-    const concurrency = Math.max(1, options.concurrency);
     const running = new Set<Promise<void>>();
     let failure: { error: unknown } | undefined;
     let onPageDone: (() => void) | undefined;
@@ -411,6 +427,12 @@ export class Crawler {
     const dispatch = async () => {
       while (failure === undefined) {
         refill();
+        if (storedCount() + inFlight >= options.maxPages) {
+          // The limit is reached unless a page in flight is put back (429/503): wait and see.
+          if (inFlight === 0) return;
+          await pageDone();
+          continue;
+        }
         if (inFlight >= concurrency) {
           await pageDone();
           continue;
@@ -423,11 +445,13 @@ export class Crawler {
           await pageDone();
           continue;
         }
-        const id = hostQueues.get(host)?.shift();
+        const queue = hostQueues.get(host);
+        const id = queue?.shift();
         if (id === undefined) {
           gate.release(host);
           continue;
         }
+        if (queue!.length === 0) hostsWithWork--;
         start(host, id);
       }
     };
