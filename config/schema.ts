@@ -58,6 +58,11 @@ export const crawlerSettingsSchema = z
     maxUrlLength: z.number().int().min(16).default(2048),
     maxPathDepth: z.number().int().min(1).default(16),
     robotsCacheHours: z.number().positive().default(24),
+    /**
+     * How far V8 lets the heap of a crawling process grow past what the last full collection
+     * kept, in percent (0: V8's own choice, up to 300 %). Crawls allocate much and keep little.
+     */
+    heapGrowthPercent: z.number().int().min(0).max(300).default(100),
     /** Near-duplicate threshold on the MinHash resemblance estimate. */
     nearDuplicateThreshold: z.number().gt(0).max(1).default(0.9),
   })

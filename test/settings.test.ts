@@ -17,6 +17,7 @@ describe('settings', () => {
     expect(settings.crawler.delaySeconds).toBe(1);
     expect(settings.crawler.maxBodyBytes).toBe(5 * 1024 * 1024);
     expect(settings.crawler.allowPrivateNetworks).toBe(false);
+    expect(settings.crawler.heapGrowthPercent).toBe(100);
     expect(settings.estimation).toMatchObject({ alpha: 0.85, iterations: 50, extra: '2n', selector: 'sc' });
     expect(settings.server).toMatchObject({ host: '127.0.0.1', port: 8080 });
     expect(settings.server.adminToken).toBeUndefined();
@@ -42,6 +43,7 @@ describe('settings', () => {
     [{ file: 'typo.json', text: '{"crawler": {"maxPagez": 3}}' }, /setting crawler.*maxPagez/],
     [{ file: 'notjson.json', text: '{crawler' }, /not valid JSON/],
     [{ file: 'resolve.json', text: '{"crawler": {"resolve": {"nohost": "1.2.3.4:80"}}}' }, /crawler\.resolve\.nohost.*host:port/],
+    [{ file: 'heap.json', text: '{"crawler": {"heapGrowthPercent": 1000}}' }, /setting crawler\.heapGrowthPercent/],
     [{ file: 'cron.json', text: '{"schedules": {"recrawl": "soon"}}' }, /schedules\.recrawl.*cron/],
   ])('names the bad setting and where it came from (%#)', ({ file: name, text }, message) => {
     expect(() => loadSettings({ file: file(name, text), env: {} })).toThrow(message);

@@ -11,6 +11,7 @@ import { robotsFetchVia } from '../../crawler/robots-fetch.ts';
 import { RobotsPolicy } from '../../crawler/robots.ts';
 import { urlRules, type UrlRules } from '../../crawler/url.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
 
 export interface CrawlStack {
   fetcher: Fetcher;
@@ -33,6 +34,8 @@ export function crawlerUrlRules(settings: CrawlerSettings): UrlRules {
 }
 
 export function createCrawlStack(store: CrawlStore, settings: CrawlerSettings): CrawlStack {
+  // Every process that crawls goes through here (lse crawl, estimate, demo, serve).
+  limitHeapGrowth(settings.heapGrowthPercent);
   const fetcher = new Fetcher({
     userAgent: settings.userAgent,
     maxConcurrency: settings.concurrency,
