@@ -54,7 +54,7 @@ const SUITES: Record<string, SuiteEntry> = {
   },
   crawl: {
     load: async () => (await import('./crawl.bench.ts')).crawlBenchmarks,
-    about: 'crawling the demo web on loopback (server in its own process): pages/s, CPU ms/page, peak RSS; a bare undici + cheerio floor',
+    about: 'crawling the demo web and a 3,200-page documentation site on loopback (servers in their own processes): pages/s, CPU ms/page, peak RSS; a bare undici + cheerio floor',
   },
   'text-index': {
     load: async () => (await import('./text-index.bench.ts')).textIndexBenchmarks,
