@@ -156,33 +156,45 @@ describe('the world model of an earlier supergraph and the checked world estimat
     expect(() => frontierWorldModelAt(supergraph, supergraph.size + 1)).toThrow(RangeError);
   });
 
-  it('decides as the dense reference does: the world estimate when the crawl moved the local estimate along the earlier world correction', () => {
+  it('decides as the dense reference does: the world estimate when the crawl moved the local estimate along the earlier world correction, by enough', () => {
     const decisions: boolean[] = [];
-    for (let seed = 1; seed <= 24; seed++) {
-      const { list, local, crawled } = crawlOf(seed);
-      const supergraph = supergraphOf(list, local, crawled);
-      const rank = pageRank(supergraph.graph(), { alpha, tolerance: 1e-14 }).rank;
-      const result = checkedWorldRank(supergraph, rank, { alpha, tolerance: 1e-14 });
-      // The reference: everything dense, from the edge list.
-      const half = crawled.slice(0, Math.floor(crawled.length / 2));
-      const before = localPart(bruteForceSupergraph(list, local, half), local.length);
-      const predicted = localPart(bruteForceWorld(list, local, half, 0.75), local.length);
-      const now = localPart(bruteForceSupergraph(list, local, crawled), local.length);
-      const move = now.map((x, j) => x - before[j]);
-      const correction = predicted.map((x, j) => x - before[j]);
-      const dot = (a: number[], b: number[]) => a.reduce((s, x, j) => s + x * b[j], 0);
-      const cosine = dot(move, correction) / Math.sqrt(dot(move, move) * dot(correction, correction));
-      expect(result.prefix).toBe(local.length + half.length);
-      expect(result.cosine).toBeCloseTo(cosine, 6);
-      expect(result.useWorld).toBe(cosine >= 0.25);
-      const expected = result.useWorld ? bruteForceWorld(list, local, crawled, 0.75) : Array.from(rank);
-      expect(l1Distance(result.rank, expected)).toBeLessThan(1e-9);
-      if (!result.useWorld) expect(result.rank).toBe(rank);
-      decisions.push(result.useWorld);
+    const reasons = new Set<string>();
+    // The defaults, then other settings (so that every branch is reached on these small graphs).
+    const settings = [
+      { options: {}, share: 0.75, scale: 0.75, threshold: 0.25, minRealised: 0.03 },
+      { options: { prefixShare: 0.5, scale: 1.5, threshold: 0.1, minRealised: 0.6 }, share: 0.5, scale: 1.5, threshold: 0.1, minRealised: 0.6 },
+    ];
+    for (const { options, share, scale, threshold, minRealised } of settings) {
+      for (let seed = 1; seed <= 24; seed++) {
+        const { list, local, crawled } = crawlOf(seed);
+        const supergraph = supergraphOf(list, local, crawled);
+        const rank = pageRank(supergraph.graph(), { alpha, tolerance: 1e-14 }).rank;
+        const result = checkedWorldRank(supergraph, rank, { ...options, alpha, tolerance: 1e-14 });
+        // The reference: everything dense, from the edge list.
+        const earlier = crawled.slice(0, Math.floor(share * crawled.length));
+        const before = localPart(bruteForceSupergraph(list, local, earlier), local.length);
+        const predicted = localPart(bruteForceWorld(list, local, earlier, scale), local.length);
+        const now = localPart(bruteForceSupergraph(list, local, crawled), local.length);
+        const move = now.map((x, j) => x - before[j]);
+        const correction = predicted.map((x, j) => x - before[j]);
+        const dot = (a: number[], b: number[]) => a.reduce((s, x, j) => s + x * b[j], 0);
+        const cosine = dot(move, correction) / Math.sqrt(dot(move, move) * dot(correction, correction));
+        const realised = dot(move, correction) / dot(correction, correction);
+        expect(result.prefix).toBe(local.length + earlier.length);
+        expect(result.cosine).toBeCloseTo(cosine, 6);
+        expect(result.realised).toBeCloseTo(realised, 6);
+        expect(result.useWorld).toBe(cosine >= threshold && realised >= minRealised);
+        reasons.add(cosine < threshold ? 'direction' : realised < minRealised ? 'size' : 'world');
+        const expected = result.useWorld ? bruteForceWorld(list, local, crawled, scale) : Array.from(rank);
+        expect(l1Distance(result.rank, expected)).toBeLessThan(1e-9);
+        if (!result.useWorld) expect(result.rank).toBe(rank);
+        decisions.push(result.useWorld);
+      }
     }
-    // The random graphs exercise both branches.
+    // The random graphs exercise both branches, and both reasons to keep the supergraph estimate.
     expect(decisions).toContain(true);
     expect(decisions).toContain(false);
+    expect([...reasons].sort()).toEqual(['direction', 'size', 'world']);
   });
 
   it('keeps the supergraph PageRank when nothing was crawled, the frontier is empty or the estimate did not move', () => {

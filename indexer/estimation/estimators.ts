@@ -5,7 +5,8 @@
  * - `supergraph`: PageRank of the supergraph F (the paper's estimate).
  * - `world`: the frontier-world estimate of {@link frontierWorldRank} (docs/estimation.md).
  * - `checked`: the world estimate with `W` worth 0.75 of the frontier, used only when the crawl's
- *   own movement since half the budget confirms it ({@link checkedWorldRank}); else `supergraph`.
+ *   own movement since three quarters of the budget confirms it ({@link checkedWorldRank}); else
+ *   `supergraph`.
  */
 import { checkedWorldRank, frontierWorldModel, frontierWorldRank } from './frontier-world.ts';
 import { isSelectorName, SELECTOR_NAMES, type SelectorName } from './selectors.ts';

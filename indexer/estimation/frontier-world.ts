@@ -182,10 +182,12 @@ export function frontierWorldRank(model: FrontierWorldModel, options: FrontierWo
 }
 
 export interface CheckedWorldOptions extends FrontierWorldOptions {
-  /** The earlier supergraph compared against: the local pages plus this share of the crawled ones (default 1/2). */
+  /** The earlier supergraph compared against: the local pages plus this share of the crawled ones (default 3/4). */
   prefixShare?: number;
-  /** The world estimate is used when the cosine of the check reaches this (default 0.25). */
+  /** The world estimate needs the cosine of the check to reach this (default 0.25) … */
   threshold?: number;
+  /** … and the crawl since the prefix to have realised at least this share of the predicted correction (default 0.03). */
+  minRealised?: number;
 }
 
 /** The checked world estimate and how it was decided; exported for tests and reports. */
@@ -195,11 +197,13 @@ export interface CheckedWorldResult {
   useWorld: boolean;
   /** Cosine between the crawl's movement of the local estimate and the correction the earlier world model predicted (NaN when either is zero). */
   cosine: number;
+  /** The share of the predicted correction the crawl realised: the movement projected on the correction, `⟨M, D⟩ / ⟨D, D⟩` (NaN when D is zero). */
+  realised: number;
   /** Size of the earlier supergraph (`localCount ≤ prefix < size`), 0 when no check was possible. */
   prefix: number;
 }
 
-/** The default scale of {@link checkedWorldRank} (docs/estimation.md: chosen on the 12 shared-graph domains). */
+/** The default scale of {@link checkedWorldRank} (docs/estimation.md: chosen on the 12 shared-graph domains, in-sample). */
 export const CHECKED_WORLD_SCALE = 0.75;
 
 /**
@@ -211,22 +215,24 @@ export const CHECKED_WORLD_SCALE = 0.75;
  * prefix, the world model predicts a correction `D = world(prefix) − PR(prefix)` of the local
  * estimate (both restricted to L, renormalised); the crawl since then actually moved the supergraph
  * estimate by `M = PR(F) − PR(prefix)`. If the world model's inflow is real, crawling uncovers part
- * of it and `M` points along `D`: the world estimate is used when `cos(M, D) ≥ threshold`, else the
- * supergraph PageRank `rank` is returned unchanged (also when nothing has been crawled, the frontier
- * is empty, or the crawl did not move the estimate).
+ * of it: `M` points along `D` and realises a part of it. The world estimate is used when
+ * `cos(M, D) ≥ threshold` and `⟨M, D⟩ / ⟨D, D⟩ ≥ minRealised`; else the supergraph PageRank `rank` is
+ * returned unchanged (also when nothing has been crawled, the frontier is empty, or the crawl did not
+ * move the estimate).
  *
  * Cost per call: two PageRank-sized power iterations on the prefix (plain and world) and one on `F`,
  * each step `O(|F| + links of F)`, plus `O(|F| + links + frontier links)` to build the models.
  */
 export function checkedWorldRank<K>(supergraph: Supergraph<K>, rank: Float64Array, options: CheckedWorldOptions = {}): CheckedWorldResult {
   const scale = options.scale ?? CHECKED_WORLD_SCALE;
-  const prefixShare = options.prefixShare ?? 0.5;
+  const prefixShare = options.prefixShare ?? 0.75;
   const threshold = options.threshold ?? 0.25;
+  const minRealised = options.minRealised ?? 0.03;
   const alpha = options.alpha ?? 0.85;
   const tolerance = options.tolerance ?? 1e-10;
   const local = supergraph.localCount;
   const crawled = supergraph.size - local;
-  const plain: CheckedWorldResult = { rank, useWorld: false, cosine: Number.NaN, prefix: 0 };
+  const plain: CheckedWorldResult = { rank, useWorld: false, cosine: Number.NaN, realised: Number.NaN, prefix: 0 };
   if (crawled === 0 || supergraph.frontierSize === 0) return plain;
   const prefix = local + Math.floor(prefixShare * crawled);
   const model = frontierWorldModelAt(supergraph, prefix);
@@ -246,8 +252,9 @@ export function checkedWorldRank<K>(supergraph: Supergraph<K>, rank: Float64Arra
     correction += d * d;
   }
   const cosine = moved > 0 && correction > 0 ? dot / Math.sqrt(moved * correction) : Number.NaN;
-  if (!(cosine >= threshold)) return { ...plain, cosine, prefix };
-  return { rank: frontierWorldRank(frontierWorldModel(supergraph), { ...options, alpha, tolerance, scale }), useWorld: true, cosine, prefix };
+  const realised = correction > 0 ? dot / correction : Number.NaN;
+  if (!(cosine >= threshold && realised >= minRealised)) return { ...plain, cosine, realised, prefix };
+  return { rank: frontierWorldRank(frontierWorldModel(supergraph), { ...options, alpha, tolerance, scale }), useWorld: true, cosine, realised, prefix };
 }
 
 /** `vector[0 … local-1]` renormalised to sum 1. */
