@@ -14,9 +14,12 @@ export const estimationSettingsSchema = z.object({
   iterations: z.number().int().min(1).max(10_000).default(50),
   /** Extra pages to crawl: a count (`1500`) or a multiple of the domain size (`2n`). */
   extra: z.string().regex(/^(\d+|(\d+(\.\d+)?|\.\d+)n)$/, 'a page count such as 1500 or a multiple such as 2n').default('2n'),
-  /** How rounds choose pages: a selector, or `best` (its selection and its estimate; docs/estimation.md). */
-  selector: z.enum(METHOD_NAMES).default('sc'),
-  /** The final estimate of a selector (`best` brings its own): the paper's `supergraph`, or `world`. */
+  /**
+   * How rounds choose pages: a selector, or `best` (its selection and its estimate; docs/estimation.md).
+   * Default `best` (OutlinkCount + the checked world estimate); `sc` is the paper's SC-Select.
+   */
+  selector: z.enum(METHOD_NAMES).default('best'),
+  /** The final estimate of a selector (`best` brings its own): the paper's `supergraph`, `world` or `checked`. */
   estimator: z.enum(ESTIMATOR_NAMES).default('supergraph'),
   /** Seed of the Random selector. */
   seed: z.number().int().default(1),

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { buildGraph } from '../indexer/graph.ts';
 import { pageRank } from '../indexer/pagerank.ts';
 import { l1Distance, restrictAndNormalise } from '../indexer/metrics.ts';
-import { frontierWorldModel, frontierWorldRank } from '../indexer/estimation/frontier-world.ts';
+import { checkedWorldRank, frontierWorldModel, frontierWorldModelAt, frontierWorldRank } from '../indexer/estimation/frontier-world.ts';
 import { estimateOverSupergraph } from '../indexer/estimation/estimators.ts';
 import { knownGraphSource, pageOfGraph, runExperiment } from '../indexer/estimation/experiment.ts';
 import { findGlobalPageRank } from '../indexer/estimation/find-global-pagerank.ts';
 import { createSelector } from '../indexer/estimation/selectors.ts';
 import { Supergraph } from '../indexer/estimation/supergraph.ts';
 import { seededRandom } from '../indexer/seeded-random.ts';
-import { denseStationary, randomEdgeList, type EdgeList } from './helpers/random-graphs.ts';
+import { densePageRankMatrix, denseStationary, randomEdgeList, type EdgeList } from './helpers/random-graphs.ts';
 
 const alpha = 0.85;
 
@@ -17,7 +17,7 @@ const alpha = 0.85;
  * The model of docs/estimation.md built densely from the global edge list (no Supergraph code):
  * nodes F (local first, then crawled, in that order) and W; returns the stationary vector over F.
  */
-function bruteForceWorld(list: EdgeList, local: number[], crawled: number[]): number[] {
+function bruteForceWorld(list: EdgeList, local: number[], crawled: number[], scale = 1): number[] {
   const F = [...local, ...crawled];
   const id = new Map(F.map((p, i) => [p, i]));
   const out = new Map<number, Set<number>>();
@@ -26,8 +26,8 @@ function bruteForceWorld(list: EdgeList, local: number[], crawled: number[]): nu
   for (const p of F) for (const t of out.get(p) ?? []) if (!id.has(t)) frontier.add(t);
   const m = F.length;
   const W = m;
-  const v = new Array(m + 1).fill(1 / (m + frontier.size));
-  v[W] = frontier.size / (m + frontier.size);
+  const v = new Array(m + 1).fill(1 / (m + scale * frontier.size));
+  v[W] = (scale * frontier.size) / (m + scale * frontier.size);
   const P = Array.from({ length: m + 1 }, () => new Array(m + 1).fill(0));
   const column = (col: number, weights: Map<number, number>) => {
     const total = [...weights.values()].reduce((a, b) => a + b, 0);
@@ -112,6 +112,131 @@ describe('frontier-world estimate', () => {
   });
 });
 
+/** PageRank of the plain supergraph F = local ∪ crawled (links among F only), densely; F's order. */
+function bruteForceSupergraph(list: EdgeList, local: number[], crawled: number[]): number[] {
+  const F = [...local, ...crawled];
+  const id = new Map(F.map((p, i) => [p, i]));
+  const edges = list.edges.filter(([a, b]) => id.has(a) && id.has(b)).map(([a, b]): [number, number] => [id.get(a)!, id.get(b)!]);
+  return denseStationary(densePageRankMatrix({ pages: F.length, edges }, alpha));
+}
+
+function localPart(vector: ArrayLike<number>, count: number): number[] {
+  const part = Array.from(vector).slice(0, count);
+  const sum = part.reduce((a, b) => a + b, 0);
+  return part.map((x) => x / sum);
+}
+
+describe('the world model of an earlier supergraph and the checked world estimate', () => {
+  function crawlOf(seed: number) {
+    const list = randomEdgeList(seed, 70, 0.05, 0.15);
+    const random = seededRandom(seed + 300);
+    const local = Array.from({ length: 15 }, (_, i) => i);
+    // Crawl order deliberately not the page order.
+    const crawled = Array.from({ length: 55 }, (_, i) => 69 - i).filter(() => random() < 0.5);
+    return { list, local, crawled };
+  }
+
+  it.each([1, 2, 3, 4, 5])('the prefix model equals the model of the supergraph built from the prefix alone, and the brute force (graph %i)', (seed) => {
+    const { list, local, crawled } = crawlOf(seed);
+    const supergraph = supergraphOf(list, local, crawled);
+    for (const keep of [0, 3, Math.floor(crawled.length / 2), crawled.length]) {
+      const model = frontierWorldModelAt(supergraph, local.length + keep);
+      const direct = frontierWorldModel(supergraphOf(list, local, crawled.slice(0, keep)));
+      expect(model.frontierPages).toBe(direct.frontierPages);
+      expect(Array.from(model.linksToWorld)).toEqual(Array.from(direct.linksToWorld));
+      expect(Array.from(model.worldOut)).toEqual(Array.from(direct.worldOut));
+      expect(Array.from(model.graph.outOffsets)).toEqual(Array.from(direct.graph.outOffsets));
+      expect(Array.from(model.graph.outTargets)).toEqual(Array.from(direct.graph.outTargets));
+      for (const scale of [0, 0.75, 2]) {
+        const estimate = frontierWorldRank(model, { alpha, tolerance: 1e-14, scale });
+        expect(l1Distance(estimate, bruteForceWorld(list, local, crawled.slice(0, keep), scale))).toBeLessThan(1e-10);
+      }
+    }
+    expect(() => frontierWorldModelAt(supergraph, local.length - 1)).toThrow(RangeError);
+    expect(() => frontierWorldModelAt(supergraph, supergraph.size + 1)).toThrow(RangeError);
+  });
+
+  it('decides as the dense reference does: the world estimate when the crawl moved the local estimate along the earlier world correction, by enough', () => {
+    const decisions: boolean[] = [];
+    const reasons = new Set<string>();
+    // The defaults, then other settings (so that every branch is reached on these small graphs).
+    const settings = [
+      { options: {}, share: 0.75, scale: 0.75, threshold: 0.25, minRealised: 0.03 },
+      { options: { prefixShare: 0.5, scale: 1.5, threshold: 0.1, minRealised: 0.6 }, share: 0.5, scale: 1.5, threshold: 0.1, minRealised: 0.6 },
+    ];
+    for (const { options, share, scale, threshold, minRealised } of settings) {
+      for (let seed = 1; seed <= 24; seed++) {
+        const { list, local, crawled } = crawlOf(seed);
+        const supergraph = supergraphOf(list, local, crawled);
+        const rank = pageRank(supergraph.graph(), { alpha, tolerance: 1e-14 }).rank;
+        const result = checkedWorldRank(supergraph, rank, { ...options, alpha, tolerance: 1e-14 });
+        // The reference: everything dense, from the edge list.
+        const earlier = crawled.slice(0, Math.floor(share * crawled.length));
+        const before = localPart(bruteForceSupergraph(list, local, earlier), local.length);
+        const predicted = localPart(bruteForceWorld(list, local, earlier, scale), local.length);
+        const now = localPart(bruteForceSupergraph(list, local, crawled), local.length);
+        const move = now.map((x, j) => x - before[j]);
+        const correction = predicted.map((x, j) => x - before[j]);
+        const dot = (a: number[], b: number[]) => a.reduce((s, x, j) => s + x * b[j], 0);
+        const cosine = dot(move, correction) / Math.sqrt(dot(move, move) * dot(correction, correction));
+        const realised = dot(move, correction) / dot(correction, correction);
+        expect(result.prefix).toBe(local.length + earlier.length);
+        expect(result.cosine).toBeCloseTo(cosine, 6);
+        expect(result.realised).toBeCloseTo(realised, 6);
+        expect(result.useWorld).toBe(cosine >= threshold && realised >= minRealised);
+        reasons.add(cosine < threshold ? 'direction' : realised < minRealised ? 'size' : 'world');
+        const expected = result.useWorld ? bruteForceWorld(list, local, crawled, scale) : Array.from(rank);
+        expect(l1Distance(result.rank, expected)).toBeLessThan(1e-9);
+        if (!result.useWorld) expect(result.rank).toBe(rank);
+        decisions.push(result.useWorld);
+      }
+    }
+    // The random graphs exercise both branches, and both reasons to keep the supergraph estimate.
+    expect(decisions).toContain(true);
+    expect(decisions).toContain(false);
+    expect([...reasons].sort()).toEqual(['direction', 'size', 'world']);
+  });
+
+  it('keeps the supergraph PageRank when nothing was crawled, the frontier is empty or the estimate did not move', () => {
+    const list = randomEdgeList(7, 40, 0.1, 0.1);
+    const all = Array.from({ length: 40 }, (_, i) => i);
+    const exhausted = supergraphOf(list, all.slice(0, 10), all.slice(10));
+    const rank = pageRank(exhausted.graph(), { alpha, tolerance: 1e-12 }).rank;
+    expect(checkedWorldRank(exhausted, rank)).toMatchObject({ rank, useWorld: false, prefix: 0 });
+    const fresh = supergraphOf(list, all.slice(0, 10), []);
+    const localRank = pageRank(fresh.graph(), { alpha, tolerance: 1e-12 }).rank;
+    expect(checkedWorldRank(fresh, localRank)).toMatchObject({ rank: localRank, useWorld: false, prefix: 0 });
+    // One crawled page that nothing local links to and that links nowhere in F: F's estimate of L does not move.
+    const edges: Array<[number, number]> = [[0, 1], [1, 0], [0, 2], [3, 4]];
+    const island = supergraphOf({ pages: 5, edges }, [0, 1], [3]);
+    const islandRank = pageRank(island.graph(), { alpha, tolerance: 1e-14 }).rank;
+    const result = checkedWorldRank(island, islandRank, { alpha, tolerance: 1e-14 });
+    expect(result.useWorld).toBe(false);
+    expect(result.rank).toBe(islandRank);
+  });
+
+  it('is the `checked` estimator of FindGlobalPR', async () => {
+    const { list, local } = crawlOf(3);
+    const graph = graphOf(list);
+    const seen: number[] = [];
+    await findGlobalPageRank({
+      localPages: local.map((p) => pageOfGraph(graph, p)),
+      source: knownGraphSource(graph),
+      selector: createSelector('outlink'),
+      estimator: 'checked',
+      iterations: 4,
+      extraPages: 20,
+      pageRank: { tolerance: 1e-12 },
+      onIteration: ({ supergraph, rank, estimate }) => {
+        const reference = restrictAndNormalise(checkedWorldRank(supergraph, rank, { tolerance: 1e-8 }).rank, local.map((_, i) => i));
+        seen.push(l1Distance(estimate, reference));
+      },
+    });
+    expect(seen).toHaveLength(5);
+    for (const d of seen) expect(d).toBeLessThan(1e-12);
+  });
+});
+
 describe('the estimator inside FindGlobalPR and the experiment', () => {
   const list = randomEdgeList(21, 400, 0.01, 0.1);
   const graph = graphOf(list);
@@ -140,15 +265,18 @@ describe('the estimator inside FindGlobalPR and the experiment', () => {
   });
 
   it('runs `best` next to the selectors, with local PageRank as the baseline whatever the estimate', async () => {
-    const web = { graph, ids: Int32Array.from({ length: 400 }, (_, i) => i), skippedLines: 0 };
+    // A graph where the check passes in the last iterations (on most uniform random graphs it does not).
+    const web = { graph: graphOf(randomEdgeList(23, 400, 0.01, 0.1)), ids: Int32Array.from({ length: 400 }, (_, i) => i), skippedLines: 0 };
     const settings = { iterations: 4, extra: { timesDomain: 1 }, alpha, tolerance: 1e-10, seed: 1 };
     const plain = await runExperiment(web, [{ spec: 'ids', pages: Int32Array.from(local) }], { ...settings, selectors: ['outlink', 'best'] });
-    const world = await runExperiment(web, [{ spec: 'ids', pages: Int32Array.from(local) }], { ...settings, selectors: ['outlink'], estimator: 'world' });
+    const world = await runExperiment(web, [{ spec: 'ids', pages: Int32Array.from(local) }], { ...settings, selectors: ['outlink'], estimator: 'checked' });
     const domain = plain.domains[0];
     expect(Object.keys(domain.selectors)).toEqual(['outlink', 'best']);
-    // best = OutlinkCount's crawl with the world estimate
+    // best = OutlinkCount's crawl with the checked world estimate
     expect(domain.selectors.best.final.l1).toBeCloseTo(world.domains[0].selectors.outlink.final.l1, 12);
-    expect(domain.selectors.best.final.l1).not.toBeCloseTo(domain.selectors.outlink.final.l1, 6);
+    domain.selectors.best.perIteration.forEach((it, i) => expect(it.l1).toBeCloseTo(world.domains[0].selectors.outlink.perIteration[i].l1, 12));
+    // … which is not OutlinkCount's supergraph estimate in the iterations where the check passes.
+    expect(domain.selectors.best.perIteration.some((it, i) => Math.abs(it.l1 - domain.selectors.outlink.perIteration[i].l1) > 1e-6)).toBe(true);
     expect(world.domains[0].baseline.l1).toBeCloseTo(domain.baseline.l1, 12);
     expect(domain.baseline.l1).toBeCloseTo(domain.selectors.outlink.perIteration[0].l1, 12);
   });

@@ -4,12 +4,15 @@
  *
  * - `supergraph`: PageRank of the supergraph F (the paper's estimate).
  * - `world`: the frontier-world estimate of {@link frontierWorldRank} (docs/estimation.md).
+ * - `checked`: the world estimate with `W` worth 0.75 of the frontier, used only when the crawl's
+ *   own movement since three quarters of the budget confirms it ({@link checkedWorldRank}); else
+ *   `supergraph`.
  */
-import { frontierWorldModel, frontierWorldRank } from './frontier-world.ts';
+import { checkedWorldRank, frontierWorldModel, frontierWorldRank } from './frontier-world.ts';
 import { isSelectorName, SELECTOR_NAMES, type SelectorName } from './selectors.ts';
 import type { Supergraph } from './supergraph.ts';
 
-export const ESTIMATOR_NAMES = ['supergraph', 'world'] as const;
+export const ESTIMATOR_NAMES = ['supergraph', 'world', 'checked'] as const;
 export type EstimatorName = (typeof ESTIMATOR_NAMES)[number];
 
 export function isEstimatorName(name: string): name is EstimatorName {
@@ -17,7 +20,7 @@ export function isEstimatorName(name: string): name is EstimatorName {
 }
 
 /** The project's best measured method (docs/estimation.md): its selection and its estimate. */
-export const BEST_METHOD = { selector: 'outlink', estimator: 'world' } as const satisfies { selector: SelectorName; estimator: EstimatorName };
+export const BEST_METHOD = { selector: 'outlink', estimator: 'checked' } as const satisfies { selector: SelectorName; estimator: EstimatorName };
 
 /** Every name a method can be run under: the selectors, and `best`. */
 export const METHOD_NAMES = [...SELECTOR_NAMES, 'best'] as const;
@@ -43,5 +46,7 @@ export function estimateOverSupergraph<K>(
   options: { alpha?: number; tolerance?: number; maxIterations?: number } = {},
 ): Float64Array {
   if (name === 'supergraph') return rank;
-  return frontierWorldRank(frontierWorldModel(supergraph), { alpha: options.alpha, tolerance: Math.min(options.tolerance ?? 1e-10, 1e-8), maxIterations: options.maxIterations });
+  const settings = { alpha: options.alpha, tolerance: Math.min(options.tolerance ?? 1e-10, 1e-8), maxIterations: options.maxIterations };
+  if (name === 'checked') return checkedWorldRank(supergraph, rank, settings).rank;
+  return frontierWorldRank(frontierWorldModel(supergraph), settings);
 }

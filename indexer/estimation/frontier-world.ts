@@ -18,12 +18,18 @@
  */
 import type { LinkGraph } from '../graph.ts';
 import type { Supergraph } from './supergraph.ts';
+import { pageRank } from '../pagerank.ts';
 
 export interface FrontierWorldOptions {
   alpha?: number;
   /** Stop when the L1 change of an iteration falls below this (default 1e-10). */
   tolerance?: number;
   maxIterations?: number;
+  /**
+   * The size of the inflow: `W` gets the teleport share of `scale · |frontier|` pages (default 1,
+   * the model above; 0 leaves `W` only the rank that `F` sends it).
+   */
+  scale?: number;
 }
 
 /** The weighted graph of `F ∪ {W}` in the form the solver needs; exported for tests. */
@@ -52,6 +58,60 @@ export function frontierWorldModel<K>(supergraph: Supergraph<K>): FrontierWorldM
 }
 
 /**
+ * The model of the supergraph as it was when it held its first `pages` pages (`localCount ≤ pages
+ * ≤ size`). Pages join `F` in crawl order and keep their ids, so that earlier supergraph is the
+ * prefix `0 … pages-1`: its internal links are the links among those ids, and its frontier is the
+ * current frontier's candidates linked from the prefix plus the later-crawled pages the prefix links
+ * to. Cost `O(|F| + links of F + frontier links)`. Pages marked unreachable since are not counted.
+ */
+export function frontierWorldModelAt<K>(supergraph: Supergraph<K>, pages: number): FrontierWorldModel {
+  const full = supergraph.graph();
+  const size = supergraph.size;
+  if (!(Number.isInteger(pages) && pages >= supergraph.localCount && pages <= size)) throw new RangeError(`prefix of ${pages} pages outside ${supergraph.localCount} … ${size}`);
+  const frontier = supergraph.frontierView();
+  const outOffsets = new Int32Array(pages + 1);
+  const linksToWorld = new Float64Array(pages);
+  const worldOut = new Float64Array(pages);
+  const linkedLater = new Uint8Array(size);
+  let later = 0;
+  for (let i = 0; i < pages; i++) {
+    let inside = 0;
+    for (let e = full.outOffsets[i]; e < full.outOffsets[i + 1]; e++) {
+      const t = full.outTargets[e];
+      if (t < pages) {
+        inside++;
+        if (i >= supergraph.localCount) worldOut[t]++;
+      } else {
+        linksToWorld[i]++;
+        if (!linkedLater[t]) {
+          linkedLater[t] = 1;
+          later++;
+        }
+      }
+    }
+    outOffsets[i + 1] = outOffsets[i] + inside;
+  }
+  const outTargets = new Int32Array(outOffsets[pages]);
+  for (let i = 0, w = 0; i < pages; i++) {
+    for (let e = full.outOffsets[i]; e < full.outOffsets[i + 1]; e++) if (full.outTargets[e] < pages) outTargets[w++] = full.outTargets[e];
+  }
+  let candidates = 0;
+  for (let c = 0; c + 1 < frontier.linkerOffsets.length; c++) {
+    let linked = false;
+    for (let e = frontier.linkerOffsets[c]; e < frontier.linkerOffsets[c + 1]; e++) {
+      const linker = frontier.linkers[e];
+      if (linker < pages) {
+        linksToWorld[linker]++;
+        linked = true;
+      }
+    }
+    if (linked) candidates++;
+  }
+  const graph: LinkGraph = { nodeCount: pages, edgeCount: outTargets.length, outOffsets, outTargets };
+  return { graph, linksToWorld, worldOut, frontierPages: candidates + later };
+}
+
+/**
  * The stationary vector of the model over the pages of `F` (W's own rank left out), normalised
  * to sum 1. Index `i` is page `i` of the supergraph, so `0 … localCount-1` are the local pages.
  */
@@ -59,6 +119,7 @@ export function frontierWorldRank(model: FrontierWorldModel, options: FrontierWo
   const alpha = options.alpha ?? 0.85;
   const tolerance = options.tolerance ?? 1e-10;
   const maxIterations = options.maxIterations ?? 1000;
+  const scale = options.scale ?? 1;
   const { graph, linksToWorld, worldOut, frontierPages } = model;
   const size = graph.nodeCount;
   if (size === 0) return new Float64Array(0);
@@ -74,9 +135,9 @@ export function frontierWorldRank(model: FrontierWorldModel, options: FrontierWo
   let worldWeight = 0;
   for (let j = 0; j < size; j++) worldWeight += worldOut[j];
   const worldShare = frontierPages > 0 && worldWeight > 0 ? 1 / worldWeight : 0;
-  // Teleport: 1 part per page of F, `frontierPages` parts for W.
-  const teleportPage = 1 / (size + frontierPages);
-  const teleportWorld = frontierPages * teleportPage;
+  // Teleport: 1 part per page of F, `scale · frontierPages` parts for W.
+  const teleportPage = 1 / (size + scale * frontierPages);
+  const teleportWorld = scale * frontierPages * teleportPage;
 
   let rank = new Float64Array(size).fill(teleportPage);
   let world = teleportWorld;
@@ -118,4 +179,89 @@ export function frontierWorldRank(model: FrontierWorldModel, options: FrontierWo
   for (let j = 0; j < size; j++) sum += rank[j];
   for (let j = 0; j < size; j++) rank[j] /= sum;
   return rank;
+}
+
+export interface CheckedWorldOptions extends FrontierWorldOptions {
+  /** The earlier supergraph compared against: the local pages plus this share of the crawled ones (default 3/4). */
+  prefixShare?: number;
+  /** The world estimate needs the cosine of the check to reach this (default 0.25) … */
+  threshold?: number;
+  /** … and the crawl since the prefix to have realised at least this share of the predicted correction (default 0.03). */
+  minRealised?: number;
+}
+
+/** The checked world estimate and how it was decided; exported for tests and reports. */
+export interface CheckedWorldResult {
+  /** Over the pages of `F`, normalised to sum 1: the world estimate if it passed the check, else `rank` itself. */
+  rank: Float64Array;
+  useWorld: boolean;
+  /** Cosine between the crawl's movement of the local estimate and the correction the earlier world model predicted (NaN when either is zero). */
+  cosine: number;
+  /** The share of the predicted correction the crawl realised: the movement projected on the correction, `⟨M, D⟩ / ⟨D, D⟩` (NaN when D is zero). */
+  realised: number;
+  /** Size of the earlier supergraph (`localCount ≤ prefix < size`), 0 when no check was possible. */
+  prefix: number;
+}
+
+/** The default scale of {@link checkedWorldRank} (docs/estimation.md: chosen on the 12 shared-graph domains, in-sample). */
+export const CHECKED_WORLD_SCALE = 0.75;
+
+/**
+ * The checked world estimate (issue 6; docs/estimation.md): the frontier-world estimate with
+ * `W` worth `scale · |frontier|` pages, used only when the crawl itself confirms it.
+ *
+ * The check uses the crawl as held-out data. Pages join `F` in crawl order, so the supergraph of
+ * an earlier iteration is a prefix of the current one ({@link frontierWorldModelAt}). At that
+ * prefix, the world model predicts a correction `D = world(prefix) − PR(prefix)` of the local
+ * estimate (both restricted to L, renormalised); the crawl since then actually moved the supergraph
+ * estimate by `M = PR(F) − PR(prefix)`. If the world model's inflow is real, crawling uncovers part
+ * of it: `M` points along `D` and realises a part of it. The world estimate is used when
+ * `cos(M, D) ≥ threshold` and `⟨M, D⟩ / ⟨D, D⟩ ≥ minRealised`; else the supergraph PageRank `rank` is
+ * returned unchanged (also when nothing has been crawled, the frontier is empty, or the crawl did not
+ * move the estimate).
+ *
+ * Cost per call: two PageRank-sized power iterations on the prefix (plain and world) and one on `F`,
+ * each step `O(|F| + links of F)`, plus `O(|F| + links + frontier links)` to build the models.
+ */
+export function checkedWorldRank<K>(supergraph: Supergraph<K>, rank: Float64Array, options: CheckedWorldOptions = {}): CheckedWorldResult {
+  const scale = options.scale ?? CHECKED_WORLD_SCALE;
+  const prefixShare = options.prefixShare ?? 0.75;
+  const threshold = options.threshold ?? 0.25;
+  const minRealised = options.minRealised ?? 0.03;
+  const alpha = options.alpha ?? 0.85;
+  const tolerance = options.tolerance ?? 1e-10;
+  const local = supergraph.localCount;
+  const crawled = supergraph.size - local;
+  const plain: CheckedWorldResult = { rank, useWorld: false, cosine: Number.NaN, realised: Number.NaN, prefix: 0 };
+  if (crawled === 0 || supergraph.frontierSize === 0) return plain;
+  const prefix = local + Math.floor(prefixShare * crawled);
+  const model = frontierWorldModelAt(supergraph, prefix);
+  const earlierPlain = pageRank(model.graph, { alpha, tolerance, maxIterations: options.maxIterations ?? 1000 }).rank;
+  const earlierWorld = frontierWorldRank(model, { ...options, alpha, tolerance, scale });
+  const now = localShare(rank, local);
+  const before = localShare(earlierPlain, local);
+  const predicted = localShare(earlierWorld, local);
+  let dot = 0;
+  let moved = 0;
+  let correction = 0;
+  for (let j = 0; j < local; j++) {
+    const m = now[j] - before[j];
+    const d = predicted[j] - before[j];
+    dot += m * d;
+    moved += m * m;
+    correction += d * d;
+  }
+  const cosine = moved > 0 && correction > 0 ? dot / Math.sqrt(moved * correction) : Number.NaN;
+  const realised = correction > 0 ? dot / correction : Number.NaN;
+  if (!(cosine >= threshold && realised >= minRealised)) return { ...plain, cosine, realised, prefix };
+  return { rank: frontierWorldRank(frontierWorldModel(supergraph), { ...options, alpha, tolerance, scale }), useWorld: true, cosine, realised, prefix };
+}
+
+/** `vector[0 … local-1]` renormalised to sum 1. */
+function localShare(vector: Float64Array, local: number): Float64Array {
+  const out = vector.slice(0, local);
+  let sum = 0;
+  for (let j = 0; j < local; j++) sum += out[j];
+  if (sum > 0) for (let j = 0; j < local; j++) out[j] /= sum;
+  return out;
 }

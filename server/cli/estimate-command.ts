@@ -21,8 +21,8 @@ export const estimateUsage = `lse estimate [--selector sc] [--iterations 50] [--
   crawl stored as local (by its URL scope or, for a topic crawl, by its topic); the pages a round
   fetches are stored as global on a topic-crawled data directory.
 
-  --selector NAME     ${METHOD_NAMES.join(', ')} (default sc; best = OutlinkCount with the
-                      frontier-world estimate, docs/estimation.md)
+  --selector NAME     ${METHOD_NAMES.join(', ')} (default best = OutlinkCount with the
+                      checked frontier-world estimate, docs/estimation.md; sc = the paper's)
   --estimator NAME    the final estimate: ${ESTIMATOR_NAMES.join(', ')} (default supergraph)
   --iterations T      iterations (default 50)
   --extra E           extra pages in all: a count or a multiple of the domain size (default 2n)

@@ -10,7 +10,7 @@ const DISPLAY_NAMES: Record<string, string> = {
   pf: 'PF-Select',
   outlink: 'OutlinkCount',
   random: 'Random',
-  best: 'Best (OutlinkCount + world)',
+  best: 'Best (OutlinkCount + checked world)',
 };
 
 /** `sc` → `SC-Select`; a method renamed `NAME+SUFFIX` (a second estimate of it) → `SC-Select + SUFFIX`. */

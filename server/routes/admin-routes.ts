@@ -42,7 +42,7 @@ const roundBody = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    selector: { type: 'string', enum: [...METHOD_NAMES], default: 'sc' },
+    selector: { type: 'string', enum: [...METHOD_NAMES], default: 'best' },
     estimator: { type: 'string', enum: [...ESTIMATOR_NAMES] },
     iterations: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
     pagesPerIteration: { type: 'integer', minimum: 1, maximum: 100_000 },
