@@ -93,10 +93,10 @@ export function formatSummaryMarkdown(experiments: ReadonlyArray<{ graph: string
     for (const d of result.domains) {
       const finals = names.map((n) => d.selectors[n]?.final);
       const best = Math.min(d.baseline.l1, ...finals.filter((f) => f !== undefined).map((f) => f.l1)).toFixed(4);
-      const cell = (f: { l1: number; tau: number } | undefined) => {
+      const cell = (f: { l1: number; linf: number; tau: number } | undefined) => {
         if (!f) return '';
         const l1 = f.l1.toFixed(4);
-        return `${l1 === best ? `**${l1}**` : l1} (τ ${f.tau.toFixed(3)})`;
+        return `${l1 === best ? `**${l1}**` : l1} (L∞ ${f.linf.toFixed(4)}, τ ${f.tau.toFixed(3)})`;
       };
       lines.push(`| ${graph} | \`${d.spec}\` | ${d.pages} | ${d.extraPages} / ${result.settings.iterations} | ${cell(d.baseline)} | ${finals.map(cell).join(' | ')} |`);
     }
