@@ -62,7 +62,7 @@ export const crawlerSettingsSchema = z
      * How far V8 lets the heap of a crawling process grow past what the last full collection
      * kept, in percent (0: V8's own choice, up to 300 %). Crawls allocate much and keep little.
      */
-    heapGrowthPercent: z.number().int().min(0).max(300).default(100),
+    heapGrowthPercent: z.number().int().min(0).max(300).default(50),
     /** Near-duplicate threshold on the MinHash resemblance estimate. */
     nearDuplicateThreshold: z.number().gt(0).max(1).default(0.9),
   })
