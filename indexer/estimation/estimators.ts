@@ -7,12 +7,15 @@
  * - `checked`: the world estimate with `W` worth 0.75 of the frontier, used only when the crawl's
  *   own movement since three quarters of the budget confirms it ({@link checkedWorldRank}); else
  *   `supergraph`.
+ * - `trajectory`: the supergraph estimate moved along the world model's correction (`W` worth 2 frontiers) by a
+ *   weight estimated from how far the crawl's last quarter and eighth moved it along the correction predicted
+ *   there, relative to the share of the outside they crawled ({@link trajectoryWorldRank}).
  */
-import { checkedWorldRank, frontierWorldModel, frontierWorldRank } from './frontier-world.ts';
+import { checkedWorldRank, frontierWorldModel, frontierWorldRank, trajectoryWorldRank } from './frontier-world.ts';
 import { isSelectorName, SELECTOR_NAMES, type SelectorName } from './selectors.ts';
 import type { Supergraph } from './supergraph.ts';
 
-export const ESTIMATOR_NAMES = ['supergraph', 'world', 'checked'] as const;
+export const ESTIMATOR_NAMES = ['supergraph', 'world', 'checked', 'trajectory'] as const;
 export type EstimatorName = (typeof ESTIMATOR_NAMES)[number];
 
 export function isEstimatorName(name: string): name is EstimatorName {
@@ -48,5 +51,6 @@ export function estimateOverSupergraph<K>(
   if (name === 'supergraph') return rank;
   const settings = { alpha: options.alpha, tolerance: Math.min(options.tolerance ?? 1e-10, 1e-8), maxIterations: options.maxIterations };
   if (name === 'checked') return checkedWorldRank(supergraph, rank, settings).rank;
+  if (name === 'trajectory') return trajectoryWorldRank(supergraph, rank, settings).rank;
   return frontierWorldRank(frontierWorldModel(supergraph), settings);
 }

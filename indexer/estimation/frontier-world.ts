@@ -265,3 +265,110 @@ function localShare(vector: Float64Array, local: number): Float64Array {
   if (sum > 0) for (let j = 0; j < local; j++) out[j] /= sum;
   return out;
 }
+
+export interface TrajectoryWorldOptions extends FrontierWorldOptions {
+  /** The earlier supergraphs compared against: the local pages plus these shares of the crawled ones (default 3/4 and 7/8). */
+  prefixShares?: readonly number[];
+  /** Upper bound on the weight of the correction (default 10; a safety bound, see docs/estimation.md). */
+  maxWeight?: number;
+}
+
+/** What the crawl's trajectory said at one earlier supergraph; exported for tests and reports. */
+export interface TrajectoryWindow {
+  /** Size of the earlier supergraph. */
+  prefix: number;
+  /** Cosine between the movement `M` of the local estimate since the prefix and the correction `D` the prefix's world model predicted (NaN when either is zero). */
+  cosine: number;
+  /** `⟨M, D⟩ / ⟨D, D⟩`: the share of `D` the crawl realised (NaN when D is zero). */
+  realised: number;
+  /** Pages crawled since the prefix over the prefix's frontier pages: the share of the outside crawled since. */
+  crawledShare: number;
+  /** `cosine · realised / crawledShare` when all three are positive, else 0. */
+  weight: number;
+}
+
+export interface TrajectoryWorldResult {
+  /** Over the pages of `F`; only its restriction to L is the estimate (the crawled global pages keep `rank`). */
+  rank: Float64Array;
+  /** λ: the mean of the windows' weights, capped at `maxWeight`; 0 when `rank` is returned unchanged. */
+  weight: number;
+  windows: TrajectoryWindow[];
+}
+
+/** The default size of `W` in {@link trajectoryWorldRank}: the world model only gives the direction of the correction. */
+export const TRAJECTORY_WORLD_SCALE = 2;
+
+/**
+ * The trajectory-weighted world estimate (issue 6; docs/estimation.md "The trajectory estimate"): the supergraph
+ * estimate moved along the world model's correction by a weight λ estimated from the crawl itself,
+ *
+ *     estimate|_L = max(0, PR(F)|_L + λ · (world_s(F)|_L − PR(F)|_L)), renormalised.
+ *
+ * λ comes from the earlier supergraphs (prefixes, {@link frontierWorldModelAt}). At a prefix, the world model predicts
+ * a correction `D = world_s(prefix)|_L − PR(prefix)|_L`; since then the crawl moved the supergraph estimate by
+ * `M = PR(F)|_L − PR(prefix)|_L`, and it crawled a share `q = (|F| − prefix) / (the prefix's frontier pages)` of the
+ * outside the prefix saw. If crawling a share `q` of the outside uncovers about a share `q` of the true remaining
+ * correction `T` (so `M ≈ q·T`), then `⟨M, D⟩ / ⟨D, D⟩ / q` estimates `⟨T, D⟩ / ⟨D, D⟩`, the least-squares weight of
+ * `D` in `T`; it is multiplied by `cos(M, D)` to shrink it when the movement is not along `D` (and is 0 when the crawl
+ * moved against `D`). λ is the mean of this weight over the prefixes, at most `maxWeight`. With λ = 0 (nothing crawled,
+ * empty frontier, no movement along `D`) `rank` is returned unchanged.
+ *
+ * Cost per call: per prefix a plain and a world power iteration on the prefix, plus one world power iteration on `F`,
+ * each step `O(|F| + links of F)`, and `O(|F| + links + frontier links)` per model built.
+ */
+export function trajectoryWorldRank<K>(supergraph: Supergraph<K>, rank: Float64Array, options: TrajectoryWorldOptions = {}): TrajectoryWorldResult {
+  const scale = options.scale ?? TRAJECTORY_WORLD_SCALE;
+  const prefixShares = options.prefixShares ?? [0.75, 0.875];
+  const maxWeight = options.maxWeight ?? 10;
+  const alpha = options.alpha ?? 0.85;
+  const tolerance = options.tolerance ?? 1e-10;
+  const maxIterations = options.maxIterations ?? 1000;
+  const local = supergraph.localCount;
+  const size = supergraph.size;
+  const crawled = size - local;
+  const plain: TrajectoryWorldResult = { rank, weight: 0, windows: [] };
+  if (crawled === 0 || supergraph.frontierSize === 0 || prefixShares.length === 0) return plain;
+  const now = localShare(rank, local);
+  const windows: TrajectoryWindow[] = [];
+  for (const share of prefixShares) {
+    const prefix = local + Math.floor(share * crawled);
+    if (prefix >= size) {
+      windows.push({ prefix, cosine: Number.NaN, realised: Number.NaN, crawledShare: 0, weight: 0 });
+      continue;
+    }
+    const model = frontierWorldModelAt(supergraph, prefix);
+    const before = localShare(pageRank(model.graph, { alpha, tolerance, maxIterations }).rank, local);
+    const predicted = localShare(frontierWorldRank(model, { ...options, alpha, tolerance, scale }), local);
+    let dot = 0;
+    let moved = 0;
+    let correction = 0;
+    for (let j = 0; j < local; j++) {
+      const m = now[j] - before[j];
+      const d = predicted[j] - before[j];
+      dot += m * d;
+      moved += m * m;
+      correction += d * d;
+    }
+    const cosine = moved > 0 && correction > 0 ? dot / Math.sqrt(moved * correction) : Number.NaN;
+    const realised = correction > 0 ? dot / correction : Number.NaN;
+    const crawledShare = model.frontierPages > 0 ? (size - prefix) / model.frontierPages : 0;
+    const weight = cosine > 0 && realised > 0 && crawledShare > 0 ? (cosine * realised) / crawledShare : 0;
+    windows.push({ prefix, cosine, realised, crawledShare, weight });
+  }
+  let weight = 0;
+  for (const w of windows) weight += w.weight;
+  weight = Math.min(maxWeight, weight / windows.length);
+  if (!(weight > 0)) return { ...plain, windows };
+  const world = localShare(frontierWorldRank(frontierWorldModel(supergraph), { ...options, alpha, tolerance, scale }), local);
+  const blended = new Float64Array(local);
+  let sum = 0;
+  for (let j = 0; j < local; j++) {
+    blended[j] = Math.max(0, now[j] + weight * (world[j] - now[j]));
+    sum += blended[j];
+  }
+  let localMass = 0;
+  for (let j = 0; j < local; j++) localMass += rank[j];
+  const out = rank.slice();
+  for (let j = 0; j < local; j++) out[j] = (blended[j] / sum) * localMass;
+  return { rank: out, weight, windows };
+}

@@ -1,0 +1,1 @@
+export const VALIDATION_CASES = [] as const;
