@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildGraph } from '../indexer/graph.ts';
 import { pageRank } from '../indexer/pagerank.ts';
 import { l1Distance, restrictAndNormalise } from '../indexer/metrics.ts';
-import { checkedWorldRank, frontierWorldModel, frontierWorldModelAt, frontierWorldRank } from '../indexer/estimation/frontier-world.ts';
+import { checkedWorldRank, frontierWorldModel, frontierWorldModelAt, frontierWorldRank, trajectoryWorldRank } from '../indexer/estimation/frontier-world.ts';
 import { estimateOverSupergraph } from '../indexer/estimation/estimators.ts';
 import { knownGraphSource, pageOfGraph, runExperiment } from '../indexer/estimation/experiment.ts';
 import { findGlobalPageRank } from '../indexer/estimation/find-global-pagerank.ts';
@@ -279,5 +279,117 @@ describe('the estimator inside FindGlobalPR and the experiment', () => {
     expect(domain.selectors.best.perIteration.some((it, i) => Math.abs(it.l1 - domain.selectors.outlink.perIteration[i].l1) > 1e-6)).toBe(true);
     expect(world.domains[0].baseline.l1).toBeCloseTo(domain.baseline.l1, 12);
     expect(domain.baseline.l1).toBeCloseTo(domain.selectors.outlink.perIteration[0].l1, 12);
+  });
+});
+
+describe('the trajectory estimate', () => {
+  function crawlOf(seed: number) {
+    const list = randomEdgeList(seed, 70, 0.05, 0.15);
+    const random = seededRandom(seed + 500);
+    const local = Array.from({ length: 15 }, (_, i) => i);
+    const crawled = Array.from({ length: 55 }, (_, i) => 69 - i).filter(() => random() < 0.5);
+    return { list, local, crawled };
+  }
+  const dot = (a: number[], b: number[]) => a.reduce((s, x, j) => s + x * b[j], 0);
+
+  /** Distinct pages linked from F = local ∪ crawled that are not in F, from the edge list. */
+  function frontierCount(list: EdgeList, local: number[], crawled: number[]): number {
+    const F = new Set([...local, ...crawled]);
+    const frontier = new Set<number>();
+    for (const [a, b] of list.edges) if (a !== b && F.has(a) && !F.has(b)) frontier.add(b);
+    return frontier.size;
+  }
+
+  it('equals a dense reference: the windows, the weight and the blended estimate', () => {
+    const weights: number[] = [];
+    let capped = 0;
+    const settings = [
+      { options: {}, shares: [0.75, 0.875], scale: 2, cap: 10 },
+      { options: { prefixShares: [0.5], scale: 0.75, maxWeight: 0.4 }, shares: [0.5], scale: 0.75, cap: 0.4 },
+    ];
+    for (const { options, shares, scale, cap } of settings) {
+      for (let seed = 1; seed <= 24; seed++) {
+        const { list, local, crawled } = crawlOf(seed);
+        const supergraph = supergraphOf(list, local, crawled);
+        const rank = pageRank(supergraph.graph(), { alpha, tolerance: 1e-14 }).rank;
+        const result = trajectoryWorldRank(supergraph, rank, { ...options, alpha, tolerance: 1e-14 });
+        const now = localPart(bruteForceSupergraph(list, local, crawled), local.length);
+        expect(result.windows).toHaveLength(shares.length);
+        let sum = 0;
+        shares.forEach((share, w) => {
+          const earlier = crawled.slice(0, Math.floor(share * crawled.length));
+          const before = localPart(bruteForceSupergraph(list, local, earlier), local.length);
+          const predicted = localPart(bruteForceWorld(list, local, earlier, scale), local.length);
+          const move = now.map((x, j) => x - before[j]);
+          const correction = predicted.map((x, j) => x - before[j]);
+          const cosine = dot(move, correction) / Math.sqrt(dot(move, move) * dot(correction, correction));
+          const realised = dot(move, correction) / dot(correction, correction);
+          const crawledShare = (crawled.length - earlier.length) / frontierCount(list, local, earlier);
+          const window = result.windows[w];
+          expect(window.prefix).toBe(local.length + earlier.length);
+          expect(window.cosine).toBeCloseTo(cosine, 6);
+          expect(window.realised).toBeCloseTo(realised, 6);
+          expect(window.crawledShare).toBeCloseTo(crawledShare, 12);
+          const weight = cosine > 0 && realised > 0 ? (cosine * realised) / crawledShare : 0;
+          expect(window.weight).toBeCloseTo(weight, 6);
+          sum += weight;
+        });
+        const lambda = Math.min(cap, sum / shares.length);
+        if (lambda === cap) capped++;
+        expect(result.weight).toBeCloseTo(lambda, 6);
+        weights.push(lambda);
+        const world = localPart(bruteForceWorld(list, local, crawled, scale), local.length);
+        const blended = now.map((x, j) => Math.max(0, x + lambda * (world[j] - x)));
+        const expected = lambda > 0 ? localPart(blended, local.length) : now;
+        expect(l1Distance(restrictAndNormalise(result.rank, local.map((_, i) => i)), expected)).toBeLessThan(1e-9);
+        if (lambda > 0) {
+          // The crawled global pages keep the supergraph PageRank; the vector still sums to 1.
+          for (let i = local.length; i < rank.length; i++) expect(result.rank[i]).toBe(rank[i]);
+          expect(result.rank.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+        } else {
+          expect(result.rank).toBe(rank);
+        }
+      }
+    }
+    // Both outcomes (the supergraph kept, a correction) and the cap are reached.
+    expect(weights.some((w) => w === 0)).toBe(true);
+    expect(weights.some((w) => w > 0)).toBe(true);
+    expect(capped).toBeGreaterThan(0);
+  });
+
+  it('keeps the supergraph PageRank when nothing was crawled or the frontier is empty', () => {
+    const list = randomEdgeList(7, 40, 0.1, 0.1);
+    const all = Array.from({ length: 40 }, (_, i) => i);
+    const exhausted = supergraphOf(list, all.slice(0, 10), all.slice(10));
+    const rank = pageRank(exhausted.graph(), { alpha, tolerance: 1e-12 }).rank;
+    expect(trajectoryWorldRank(exhausted, rank)).toEqual({ rank, weight: 0, windows: [] });
+    const fresh = supergraphOf(list, all.slice(0, 10), []);
+    const localRank = pageRank(fresh.graph(), { alpha, tolerance: 1e-12 }).rank;
+    expect(trajectoryWorldRank(fresh, localRank)).toEqual({ rank: localRank, weight: 0, windows: [] });
+  });
+
+  it('is the `trajectory` estimator of FindGlobalPR', async () => {
+    const { list, local } = crawlOf(3);
+    const graph = graphOf(list);
+    const seen: number[] = [];
+    const weights: number[] = [];
+    await findGlobalPageRank({
+      localPages: local.map((p) => pageOfGraph(graph, p)),
+      source: knownGraphSource(graph),
+      selector: createSelector('outlink'),
+      estimator: 'trajectory',
+      iterations: 4,
+      extraPages: 20,
+      pageRank: { tolerance: 1e-12 },
+      onIteration: ({ supergraph, rank, estimate }) => {
+        // FindGlobalPR passes its own tolerance (1e-12 here) to the estimate.
+        const direct = trajectoryWorldRank(supergraph, rank, { tolerance: 1e-12 });
+        weights.push(direct.weight);
+        seen.push(l1Distance(estimate, restrictAndNormalise(direct.rank, local.map((_, i) => i))));
+      },
+    });
+    expect(seen).toHaveLength(5);
+    for (const d of seen) expect(d).toBeLessThan(1e-12);
+    expect(weights.some((w) => w > 0)).toBe(true);
   });
 });
