@@ -2,7 +2,7 @@
 // known shared-graph domains (12 tuned + 12 held-out) at the issue's budgets; for each, the supergraph PageRank and the
 // world estimates (several sizes s of W) at prefixes 0, 1/4, 1/2, 3/4 and all of the crawl (restricted to L), a few
 // structural counts, the truth and SC-Select's final L1; writes out/traj/<graph>-<domain>.json for trajectory-rules.cjs.
-// Usage: node bin/run-ts.js scripts/research/trajectory-dump.ts [tuned|heldout|all]
+// Usage: node bin/run-ts.js scripts/research/trajectory-dump.ts [tuned|heldout|all|validation]   (validation: diagnostics after the one validation run; TRAJ_DIR for trajectory-rules.cjs)
 import { researchDomains } from './shared-domains.ts';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { pageRank } from '../../indexer/pagerank.ts';
@@ -12,12 +12,14 @@ import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experime
 import { createSelector } from '../../indexer/estimation/selectors.ts';
 import { checkedWorldRank, frontierWorldModelAt, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
 import { KNOWN_CASES } from './known-domains.ts';
+import { VALIDATION_CASES } from './validation-cases.ts';
 
 const which = process.argv[2] ?? 'all';
 const H = [0, 0.25, 0.5, 0.625, 0.75, 0.875, 1];
 const S = [0, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4, 6, 10, 20, 50];
-mkdirSync('out/traj', { recursive: true });
-const cases = KNOWN_CASES.filter((c) => which === 'all' || c.set === which);
+const dir = process.env.TRAJ_DIR ?? 'out/traj';
+mkdirSync(dir, { recursive: true });
+const cases = which === 'validation' ? VALIDATION_CASES : KNOWN_CASES.filter((c) => which === 'all' || c.set === which);
 for (const { graphCase: c, spec, web, pages, target, localIndices: L } of researchDomains(cases)) {
   const started = Date.now();
   const r = (v: Float64Array) => Array.from(restrictAndNormalise(v, L));
@@ -54,6 +56,6 @@ for (const { graphCase: c, spec, web, pages, target, localIndices: L } of resear
       rec.prefix[h] = p;
     }
   }
-  writeFileSync(`out/traj/${c.g}-${spec.replace(/[^a-z0-9]+/gi, '_')}.json`, JSON.stringify(rec));
+  writeFileSync(`${dir}/${c.g}-${spec.replace(/[^a-z0-9]+/gi, '_')}.json`, JSON.stringify(rec));
   console.log(c.set, spec, 'sc', rec.sc.toFixed(4), 'sg', l1Distance(rec.sgFinal, target).toFixed(4), 'checked', l1Distance(rec.checked, target).toFixed(4), `${((Date.now() - started) / 1000).toFixed(0)} s`);
 }

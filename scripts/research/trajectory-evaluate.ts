@@ -1,7 +1,7 @@
 // Research (docs/estimation.md, "The trajectory estimate"): final L1 of SC-Select, best (OutlinkCount + checked) and
 // OutlinkCount + the trajectory estimate (`--estimator trajectory`, run inside FindGlobalPR as `lse experiment` runs it)
 // on a set of domains, with the trajectory weight λ and its windows; means against SC-Select per set.
-// Usage: node bin/run-ts.js scripts/research/trajectory-evaluate.ts known|validation [half|issue|double]
+// Usage: node bin/run-ts.js scripts/research/trajectory-evaluate.ts known|validation [half|issue|double] [selector of the trajectory run, default outlink]
 import { researchDomains, type GraphCase } from './shared-domains.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
@@ -15,6 +15,7 @@ import { VALIDATION_CASES } from './validation-cases.ts';
 const which = process.argv[2] ?? 'known';
 const budget = process.argv[3] ?? 'issue';
 const factor = { half: 0.5, issue: 1, double: 2 }[budget]!;
+const trajectorySelector = process.argv[4] ?? 'outlink';
 const cases = (which === 'validation' ? VALIDATION_CASES : KNOWN_CASES) as readonly (GraphCase & { set: string; site: boolean })[];
 const f = (x: number, d = 4) => (Number.isNaN(x) ? 'NaN' : x.toFixed(d));
 const sums: Record<string, { sc: number; best: number; traj: number; n: number; worseBest: string[]; worseTraj: string[] }> = {};
@@ -27,7 +28,7 @@ for (const { graphCase: c, spec, web, pages, target, localIndices: L } of resear
   const run = (selector: string, estimator: EstimatorName) => findGlobalPageRank({ localPages, source: knownGraphSource(web.graph), selector: createSelector(selector as 'sc', { seed: 1 }), estimator, iterations, extraPages, pageRank: { alpha: 0.85, tolerance: 1e-6 } });
   const sc = l1Distance((await run('sc', 'supergraph')).estimate, target);
   const best = l1Distance((await run('outlink', 'checked')).estimate, target);
-  const out = await run('outlink', 'trajectory');
+  const out = await run(trajectorySelector, 'trajectory');
   const traj = l1Distance(out.estimate, target);
   const detail = trajectoryWorldRank(out.supergraph, out.rank, { tolerance: 1e-8 });
   if (Math.abs(l1Distance(restrictAndNormalise(detail.rank, L), target) - traj) > 1e-9) throw new Error(`${spec}: the estimator inside FindGlobalPR differs from a direct call`);
