@@ -3,7 +3,7 @@
 // world estimates (several sizes s of W) at prefixes 0, 1/4, 1/2, 3/4 and all of the crawl (restricted to L), a few
 // structural counts, the truth and SC-Select's final L1; writes out/traj/<graph>-<domain>.json for trajectory-rules.cjs.
 // Usage: node bin/run-ts.js scripts/research/trajectory-dump.ts [tuned|heldout|all|validation]   (validation: diagnostics after the one validation run; TRAJ_DIR for trajectory-rules.cjs)
-import { researchDomains } from './shared-domains.ts';
+import { researchDomains, type GraphCase } from './shared-domains.ts';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { pageRank } from '../../indexer/pagerank.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
@@ -19,7 +19,8 @@ const H = [0, 0.25, 0.5, 0.625, 0.75, 0.875, 1];
 const S = [0, 0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4, 6, 10, 20, 50];
 const dir = process.env.TRAJ_DIR ?? 'out/traj';
 mkdirSync(dir, { recursive: true });
-const cases = which === 'validation' ? VALIDATION_CASES : KNOWN_CASES.filter((c) => which === 'all' || c.set === which);
+type Case = GraphCase & { set: string; site: boolean };
+const cases: readonly Case[] = which === 'validation' ? VALIDATION_CASES : KNOWN_CASES.filter((c) => which === 'all' || c.set === which);
 for (const { graphCase: c, spec, web, pages, target, localIndices: L } of researchDomains(cases)) {
   const started = Date.now();
   const r = (v: Float64Array) => Array.from(restrictAndNormalise(v, L));
