@@ -9,8 +9,9 @@
 //         rrp pseudo-counts at the overall rate, divided by that rate): w ← (1−rr)·w + rr·rate/overall   default 0
 //   beta  sibling discount: a linker's weight becomes w / (1 + beta·u), u = candidates of this linker already picked
 //         in this iteration (lazy greedy)                                                        default 0
-import { outDegrees } from '../../indexer/graph.ts';
+import { outDegrees, type LinkGraph } from '../../indexer/graph.ts';
 import { pageRankFlowScores } from '../../indexer/estimation/baseline-selectors.ts';
+import { frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
 import { seededRandom } from '../../indexer/seeded-random.ts';
 import { candidateCount, topK, type PageSelector, type SelectionInput } from '../../indexer/estimation/selection.ts';
 
@@ -26,10 +27,16 @@ export interface Params {
   /** Ties only: a secondary score `tie` × (the rr-weighted score) / 1e6, or, with `jit` = seed > 0, a random jitter. */
   tie: number;
   jit: number;
+  /** Ties only: PF-Select's score (tpf=1), the summed F-in-degree of the linkers (tpf=2), or of the lamf weights (tpf=3). */
+  tpf: number;
+  /** Score = PF with each linker's term multiplied by its weight w (pfw=1) instead of the summed weights. */
+  pfw: number;
+  /** With pfw: the flow uses the frontier-world rank of F (W worth wpf·|frontier| pages) instead of F's PageRank. */
+  wpf: number;
 }
 
 export function parseParams(name: string): Params {
-  const p: Params = { mu: 1, lam: 0, lamf: 0, loc: 0, gamma: 0, beta: 0, rr: 0, rrp: 2, tie: 0, jit: 0 };
+  const p: Params = { mu: 1, lam: 0, lamf: 0, loc: 0, gamma: 0, beta: 0, rr: 0, rrp: 2, tie: 0, jit: 0, tpf: 0, pfw: 0, wpf: 0 };
   const body = name.replace(/^v:?/, '');
   for (const part of body.split(',').filter(Boolean)) {
     const [k, v] = part.split('=');
@@ -190,14 +197,79 @@ export function researchSelector(name: string): PageSelector {
     name,
     select(input, k) {
       const w = linkerWeights(input, p);
-      const base = baseScores(input, p, w);
+      const base = p.pfw > 0 ? weightedFlow(p.wpf > 0 ? { ...input, rank: worldRankOf(input, p.wpf) } : input, w) : baseScores(input, p, w);
       if (p.tie > 0) {
         const q = { ...p, rr: p.tie, tie: 0 };
         const second = baseScores(input, q, linkerWeights(input, q));
         for (let c = 0; c < base.length; c++) base[c] += second[c] * 1e-6;
       }
+      if (p.tpf > 0) {
+        let second: Float64Array;
+        if (p.tpf === 1) second = pageRankFlowScores(input);
+        else if (p.tpf === 2) {
+          const indeg = new Float64Array(input.graph.nodeCount);
+          for (let e = 0; e < input.graph.outTargets.length; e++) indeg[input.graph.outTargets[e]]++;
+          second = baseScores(input, { ...p, gamma: 0 }, indeg);
+        } else {
+          const q = { ...p, lamf: 5, gamma: 0 };
+          second = baseScores(input, q, linkerWeights(input, q));
+        }
+        let max = 0;
+        for (let c = 0; c < base.length; c++) max = Math.max(max, second[c]);
+        if (max > 0) for (let c = 0; c < base.length; c++) base[c] += (second[c] / max) * 1e-3;
+      }
       if (p.jit > 0) for (let c = 0; c < base.length; c++) base[c] += random() * 1e-6;
       return p.beta > 0 ? pickDiscounted(input, w, base, p, k) : topK(base, k);
+    },
+  };
+}
+
+/** PF-Select's flow with linker weights: `Σ_{k→c} w[k]·f[k] / (o[k] + 1)`. */
+export function weightedFlow(input: SelectionInput, w: Float64Array): Float64Array {
+  const degree = outDegrees(input.graph);
+  const count = candidateCount(input);
+  const s = new Float64Array(count);
+  for (let c = 0; c < count; c++) {
+    let sum = 0;
+    for (let e = input.linkerOffsets[c]; e < input.linkerOffsets[c + 1]; e++) {
+      const k = input.linkers[e];
+      sum += (w[k] * input.rank[k]) / (degree[k] + 1);
+    }
+    s[c] = sum;
+  }
+  return s;
+}
+
+/** The frontier-world rank of F built from the selection input alone (the model of frontier-world.ts). */
+export function worldRankOf(input: SelectionInput, scale: number): Float64Array {
+  const { graph, isLocal, linkers } = input;
+  const size = graph.nodeCount;
+  const linksToWorld = new Float64Array(size);
+  for (let e = 0; e < linkers.length; e++) linksToWorld[linkers[e]]++;
+  const worldOut = new Float64Array(size);
+  for (let i = 0; i < size; i++) if (!isLocal[i]) for (let e = graph.outOffsets[i]; e < graph.outOffsets[i + 1]; e++) worldOut[graph.outTargets[e]]++;
+  return frontierWorldRank({ graph, linksToWorld, worldOut, frontierPages: candidateCount(input) }, { alpha: input.alpha, tolerance: 1e-8, scale });
+}
+
+/**
+ * Research only (reads the truth): frontier pages by the rank they send into L in the true graph,
+ * `g[c]·(links of c into L)/o[c]`, OutlinkCount's score breaking ties (and ordering the rest).
+ */
+export function oracleSelector(graph: LinkGraph, truth: Float64Array, inL: Uint8Array, keysOf: () => readonly number[]): PageSelector {
+  return {
+    name: 'oracle',
+    select(input, k) {
+      const keys = keysOf();
+      const count = candidateCount(input);
+      const s = new Float64Array(count);
+      for (let c = 0; c < count; c++) {
+        const page = keys[c];
+        let into = 0;
+        const o = graph.outOffsets[page + 1] - graph.outOffsets[page];
+        for (let e = graph.outOffsets[page]; e < graph.outOffsets[page + 1]; e++) if (inL[graph.outTargets[e]]) into++;
+        s[c] = (o > 0 ? (truth[page] * into) / o : 0) * 1e6 + (input.linkerOffsets[c + 1] - input.linkerOffsets[c]) * 1e-9;
+      }
+      return topK(s, k);
     },
   };
 }
