@@ -15,12 +15,14 @@
 # No domain is dropped after its result is seen.
 # Usage: scripts/heldout-experiments.sh [OUT_DIR]   (default docs/results-heldout)
 #   SELECTORS=sc,outlink …   the methods (default: the four selectors and best)
+#   ESTIMATOR=checked        the final estimate of the named selectors (default supergraph)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=../shared/data/graphs
 out=${1:-docs/results-heldout}
 selectors=${SELECTORS:-sc,pf,outlink,random,best}
-lse() { node bin/lse.js "$@"; }
+estimator=${ESTIMATOR:-supergraph}
+lse() { node bin/lse.js "$@" --estimator "$estimator"; }
 
 lse experiment --nodes $data/hollins.nodes.tsv.gz --edges $data/hollins.edges.tsv.gz --selectors "$selectors" \
   --domain prefix:http://www1.hollins.edu/faculty --domain prefix:http://www1.hollins.edu/classes \

@@ -36,7 +36,7 @@ describe('lse experiment', () => {
     expect(result.domains).toHaveLength(2);
     const domain = result.domains[0];
     expect(domain).toMatchObject({ spec: 'host:local.example', pages: 40, baseline: { l1: expect.any(Number), linf: expect.any(Number), tau: expect.any(Number) } });
-    expect(Object.keys(domain.selectors)).toEqual(['sc', 'pf', 'outlink', 'random', 'best']);
+    expect(Object.keys(domain.selectors)).toEqual(['sc', 'pf', 'outlink', 'random', 'recipflow', 'best']);
     const sc = domain.selectors.sc;
     expect(sc.perIteration).toHaveLength(6);
     expect(Object.keys(sc.perIteration[1]).sort()).toEqual(['crawled', 'iteration', 'l1', 'linf', 'ms', 'pagerankIterations', 'tau']);
@@ -45,7 +45,7 @@ describe('lse experiment', () => {
     const charts = readdirSync(out).filter((f) => f.endsWith('.svg'));
     expect(charts).toHaveLength(2);
     const svg = readFileSync(join(out, charts[0]), 'utf8');
-    for (const text of ['SC-Select', 'PF-Select', 'OutlinkCount', 'Random', 'FindGlobalPR iteration', 'L1 distance']) expect(svg).toContain(text);
+    for (const text of ['SC-Select', 'PF-Select', 'OutlinkCount', 'Random', 'RecipFlow', 'FindGlobalPR iteration', 'L1 distance']) expect(svg).toContain(text);
   });
 
   it.each([

@@ -4,8 +4,9 @@
 import { outlinkCountSelector, pageRankFlowSelector, randomSelector } from './baseline-selectors.ts';
 import type { PageSelector } from './selection.ts';
 import { stochasticComplementSelector } from './stochastic-complement.ts';
+import { reciprocalFlowSelector } from './reciprocal-flow.ts';
 
-export const SELECTOR_NAMES = ['sc', 'pf', 'outlink', 'random'] as const;
+export const SELECTOR_NAMES = ['sc', 'pf', 'outlink', 'random', 'recipflow'] as const;
 export type SelectorName = (typeof SELECTOR_NAMES)[number];
 
 export interface SelectorSettings {
@@ -37,6 +38,8 @@ export function createSelector(name: string, settings: SelectorSettings = {}): P
       return outlinkCountSelector;
     case 'random':
       return randomSelector(settings.seed ?? 1);
+    case 'recipflow':
+      return reciprocalFlowSelector;
     default:
       throw new UnknownSelectorError(name);
   }

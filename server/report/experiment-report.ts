@@ -10,6 +10,7 @@ const DISPLAY_NAMES: Record<string, string> = {
   pf: 'PF-Select',
   outlink: 'OutlinkCount',
   random: 'Random',
+  recipflow: 'RecipFlow',
   best: 'Best (OutlinkCount + checked world)',
 };
 
