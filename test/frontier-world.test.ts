@@ -7,59 +7,21 @@ import { estimateOverSupergraph } from '../indexer/estimation/estimators.ts';
 import { knownGraphSource, pageOfGraph, runExperiment } from '../indexer/estimation/experiment.ts';
 import { findGlobalPageRank } from '../indexer/estimation/find-global-pagerank.ts';
 import { createSelector } from '../indexer/estimation/selectors.ts';
-import { Supergraph } from '../indexer/estimation/supergraph.ts';
 import { seededRandom } from '../indexer/seeded-random.ts';
 import { densePageRankMatrix, denseStationary, randomEdgeList, type EdgeList } from './helpers/random-graphs.ts';
+import { denseWorld, supergraphOf } from './helpers/dense-world.ts';
 
 const alpha = 0.85;
 
-/**
- * The model of docs/estimation.md built densely from the global edge list (no Supergraph code):
- * nodes F (local first, then crawled, in that order) and W; returns the stationary vector over F.
- */
+/** The dense reference model's stationary vector over F (test/helpers/dense-world.ts). */
 function bruteForceWorld(list: EdgeList, local: number[], crawled: number[], scale = 1): number[] {
-  const F = [...local, ...crawled];
-  const id = new Map(F.map((p, i) => [p, i]));
-  const out = new Map<number, Set<number>>();
-  for (const [a, b] of list.edges) if (a !== b) (out.get(a) ?? out.set(a, new Set()).get(a)!).add(b);
-  const frontier = new Set<number>();
-  for (const p of F) for (const t of out.get(p) ?? []) if (!id.has(t)) frontier.add(t);
-  const m = F.length;
-  const W = m;
-  const v = new Array(m + 1).fill(1 / (m + scale * frontier.size));
-  v[W] = (scale * frontier.size) / (m + scale * frontier.size);
-  const P = Array.from({ length: m + 1 }, () => new Array(m + 1).fill(0));
-  const column = (col: number, weights: Map<number, number>) => {
-    const total = [...weights.values()].reduce((a, b) => a + b, 0);
-    for (let row = 0; row <= m; row++) P[row][col] = total === 0 ? v[row] : (1 - alpha) * v[row];
-    if (total > 0) for (const [row, w] of weights) P[row][col] += (alpha * w) / total;
-  };
-  for (let i = 0; i < m; i++) {
-    const weights = new Map<number, number>();
-    for (const t of out.get(F[i]) ?? []) {
-      const target = id.get(t) ?? W;
-      weights.set(target, (weights.get(target) ?? 0) + 1);
-    }
-    column(i, weights);
-  }
-  const worldOut = new Map<number, number>();
-  if (frontier.size > 0) for (const p of crawled) for (const t of out.get(p) ?? []) if (id.has(t)) worldOut.set(id.get(t)!, (worldOut.get(id.get(t)!) ?? 0) + 1);
-  column(W, worldOut);
-  const x = denseStationary(P).slice(0, m);
-  const sum = x.reduce((a, b) => a + b, 0);
-  return x.map((value) => value / sum);
+  return denseWorld(list, local, crawled, scale, alpha).rank;
 }
 
 function graphOf(list: EdgeList) {
   return buildGraph(list.pages, list.edges.map((e) => e[0]), list.edges.map((e) => e[1]));
 }
 
-function supergraphOf(list: EdgeList, local: number[], crawled: number[]): Supergraph<number> {
-  const graph = graphOf(list);
-  const supergraph = new Supergraph(local.map((p) => pageOfGraph(graph, p)));
-  supergraph.addPages(crawled.map((p) => pageOfGraph(graph, p)));
-  return supergraph;
-}
 
 describe('frontier-world estimate', () => {
   it.each([1, 2, 3, 4, 5, 6])('equals a dense brute-force model of F ∪ {W} (random graph %i)', (seed) => {

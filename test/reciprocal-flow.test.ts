@@ -1,23 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { buildGraph } from '../indexer/graph.ts';
 import { pageRank } from '../indexer/pagerank.ts';
 import { frontierWorldModel } from '../indexer/estimation/frontier-world.ts';
 import { frontierWorldModelOfInput, reciprocalFlowScores, reciprocalFlowSelector, reciprocityWeights } from '../indexer/estimation/reciprocal-flow.ts';
 import { createSelector } from '../indexer/estimation/selectors.ts';
-import { pageOfGraph } from '../indexer/estimation/experiment.ts';
 import { selectionInput } from '../indexer/estimation/find-global-pagerank.ts';
-import { Supergraph } from '../indexer/estimation/supergraph.ts';
 import { seededRandom } from '../indexer/seeded-random.ts';
-import { denseStationary, randomEdgeList, type EdgeList } from './helpers/random-graphs.ts';
+import { randomEdgeList, type EdgeList } from './helpers/random-graphs.ts';
+import { denseWorld, supergraphOf } from './helpers/dense-world.ts';
 
 const alpha = 0.85;
 
-function supergraphOf(list: EdgeList, local: number[], crawled: number[]): Supergraph<number> {
-  const graph = buildGraph(list.pages, list.edges.map((e) => e[0]), list.edges.map((e) => e[1]));
-  const supergraph = new Supergraph(local.map((p) => pageOfGraph(graph, p)));
-  supergraph.addPages(crawled.map((p) => pageOfGraph(graph, p)));
-  return supergraph;
-}
 
 /**
  * RecipFlow's scores computed directly from the global edge list (no Supergraph, selection or frontier-world code):
@@ -25,33 +17,8 @@ function supergraphOf(list: EdgeList, local: number[], crawled: number[]): Super
  * then for every frontier page `Σ_{k→c} w[k] x[k] / (o[k] + 1)`. Returns the scores by frontier page.
  */
 function directScores(list: EdgeList, local: number[], crawled: number[], scale = 0.75, reciprocity = 5): Map<number, number> {
-  const F = [...local, ...crawled];
-  const id = new Map(F.map((p, i) => [p, i]));
+  const { F, id, out, frontier, rank } = denseWorld(list, local, crawled, scale, alpha);
   const isLocal = new Set(local);
-  const out = new Map<number, Set<number>>();
-  for (const [a, b] of list.edges) if (a !== b) (out.get(a) ?? out.set(a, new Set()).get(a)!).add(b);
-  const frontier = new Set<number>();
-  for (const p of F) for (const t of out.get(p) ?? []) if (!id.has(t)) frontier.add(t);
-  const m = F.length;
-  const W = m;
-  const v = new Array(m + 1).fill(1 / (m + scale * frontier.size));
-  v[W] = (scale * frontier.size) / (m + scale * frontier.size);
-  const P = Array.from({ length: m + 1 }, () => new Array(m + 1).fill(0));
-  const column = (col: number, weights: Map<number, number>) => {
-    const total = [...weights.values()].reduce((a, b) => a + b, 0);
-    for (let row = 0; row <= m; row++) P[row][col] = total === 0 ? v[row] : (1 - alpha) * v[row];
-    if (total > 0) for (const [row, w] of weights) P[row][col] += (alpha * w) / total;
-  };
-  for (let i = 0; i < m; i++) {
-    const weights = new Map<number, number>();
-    for (const t of out.get(F[i]) ?? []) weights.set(id.get(t) ?? W, (weights.get(id.get(t) ?? W) ?? 0) + 1);
-    column(i, weights);
-  }
-  const worldOut = new Map<number, number>();
-  if (frontier.size > 0) for (const p of crawled) for (const t of out.get(p) ?? []) if (id.has(t)) worldOut.set(id.get(t)!, (worldOut.get(id.get(t)!) ?? 0) + 1);
-  column(W, worldOut);
-  const x = denseStationary(P).slice(0, m);
-  const sum = x.reduce((a, b) => a + b, 0);
   const scores = new Map<number, number>();
   for (const c of frontier) {
     let score = 0;
@@ -60,7 +27,7 @@ function directScores(list: EdgeList, local: number[], crawled: number[], scale 
       const inside = [...(out.get(k) ?? [])].filter((t) => id.has(t));
       const intoL = inside.filter((t) => isLocal.has(t)).length;
       const w = isLocal.has(k) ? 1 : 1 + (inside.length > 0 ? (reciprocity * intoL) / inside.length : 0);
-      score += (w * x[id.get(k)!]) / sum / (inside.length + 1);
+      score += (w * rank[id.get(k)!]) / (inside.length + 1);
     }
     scores.set(c, score);
   }

@@ -235,12 +235,28 @@ export function checkedWorldRank<K>(supergraph: Supergraph<K>, rank: Float64Arra
   const plain: CheckedWorldResult = { rank, useWorld: false, cosine: Number.NaN, realised: Number.NaN, prefix: 0 };
   if (crawled === 0 || supergraph.frontierSize === 0) return plain;
   const prefix = local + Math.floor(prefixShare * crawled);
+  const { cosine, realised } = comparePrefix(supergraph, localShare(rank, local), prefix, { ...options, alpha, tolerance, scale, maxIterations: options.maxIterations ?? 1000 });
+  if (!(cosine >= threshold && realised >= minRealised)) return { ...plain, cosine, realised, prefix };
+  return { rank: frontierWorldRank(frontierWorldModel(supergraph), { ...options, alpha, tolerance, scale }), useWorld: true, cosine, realised, prefix };
+}
+
+/**
+ * What the crawl since an earlier supergraph (the prefix of `prefix` pages) says about the world
+ * model of that prefix: `D = world(prefix)|_L − PR(prefix)|_L` is the correction the model predicted,
+ * `M = now − PR(prefix)|_L` how the supergraph estimate actually moved since; returns `cos(M, D)`
+ * (NaN when either is zero) and the share of `D` realised, `⟨M, D⟩ / ⟨D, D⟩` (NaN when `D` is zero).
+ * `now` is the current supergraph estimate over L, renormalised.
+ */
+function comparePrefix<K>(
+  supergraph: Supergraph<K>,
+  now: Float64Array,
+  prefix: number,
+  options: FrontierWorldOptions & { alpha: number; tolerance: number; scale: number; maxIterations: number },
+): { model: FrontierWorldModel; cosine: number; realised: number } {
+  const local = supergraph.localCount;
   const model = frontierWorldModelAt(supergraph, prefix);
-  const earlierPlain = pageRank(model.graph, { alpha, tolerance, maxIterations: options.maxIterations ?? 1000 }).rank;
-  const earlierWorld = frontierWorldRank(model, { ...options, alpha, tolerance, scale });
-  const now = localShare(rank, local);
-  const before = localShare(earlierPlain, local);
-  const predicted = localShare(earlierWorld, local);
+  const before = localShare(pageRank(model.graph, { alpha: options.alpha, tolerance: options.tolerance, maxIterations: options.maxIterations }).rank, local);
+  const predicted = localShare(frontierWorldRank(model, options), local);
   let dot = 0;
   let moved = 0;
   let correction = 0;
@@ -251,10 +267,7 @@ export function checkedWorldRank<K>(supergraph: Supergraph<K>, rank: Float64Arra
     moved += m * m;
     correction += d * d;
   }
-  const cosine = moved > 0 && correction > 0 ? dot / Math.sqrt(moved * correction) : Number.NaN;
-  const realised = correction > 0 ? dot / correction : Number.NaN;
-  if (!(cosine >= threshold && realised >= minRealised)) return { ...plain, cosine, realised, prefix };
-  return { rank: frontierWorldRank(frontierWorldModel(supergraph), { ...options, alpha, tolerance, scale }), useWorld: true, cosine, realised, prefix };
+  return { model, cosine: moved > 0 && correction > 0 ? dot / Math.sqrt(moved * correction) : Number.NaN, realised: correction > 0 ? dot / correction : Number.NaN };
 }
 
 /** `vector[0 … local-1]` renormalised to sum 1. */
@@ -336,21 +349,7 @@ export function trajectoryWorldRank<K>(supergraph: Supergraph<K>, rank: Float64A
       windows.push({ prefix, cosine: Number.NaN, realised: Number.NaN, crawledShare: 0, weight: 0 });
       continue;
     }
-    const model = frontierWorldModelAt(supergraph, prefix);
-    const before = localShare(pageRank(model.graph, { alpha, tolerance, maxIterations }).rank, local);
-    const predicted = localShare(frontierWorldRank(model, { ...options, alpha, tolerance, scale }), local);
-    let dot = 0;
-    let moved = 0;
-    let correction = 0;
-    for (let j = 0; j < local; j++) {
-      const m = now[j] - before[j];
-      const d = predicted[j] - before[j];
-      dot += m * d;
-      moved += m * m;
-      correction += d * d;
-    }
-    const cosine = moved > 0 && correction > 0 ? dot / Math.sqrt(moved * correction) : Number.NaN;
-    const realised = correction > 0 ? dot / correction : Number.NaN;
+    const { model, cosine, realised } = comparePrefix(supergraph, now, prefix, { ...options, alpha, tolerance, scale, maxIterations });
     const crawledShare = model.frontierPages > 0 ? (size - prefix) / model.frontierPages : 0;
     const weight = cosine > 0 && realised > 0 && crawledShare > 0 ? (cosine * realised) / crawledShare : 0;
     windows.push({ prefix, cosine, realised, crawledShare, weight });
