@@ -14,13 +14,13 @@
 # Budgets as in the issue: sites 2n extra pages in 50 iterations, topic-like domains (balls) n in 25.
 # No domain is dropped after its result is seen.
 # Usage: scripts/heldout-experiments.sh [OUT_DIR]   (default docs/results-heldout)
-#   SELECTORS=sc,outlink …   the methods (default: the four selectors and best)
+#   SELECTORS=sc,outlink …   the methods (default: the five selectors and best)
 #   ESTIMATOR=checked        the final estimate of the named selectors (default supergraph)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=../shared/data/graphs
 out=${1:-docs/results-heldout}
-selectors=${SELECTORS:-sc,pf,outlink,random,best}
+selectors=${SELECTORS:-sc,pf,outlink,random,recipflow,best}
 estimator=${ESTIMATOR:-supergraph}
 lse() { node bin/lse.js "$@" --estimator "$estimator"; }
 

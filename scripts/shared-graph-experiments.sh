@@ -2,13 +2,13 @@
 # Re-runs the experiments whose results the README shows, on the graphs in ../shared/data/graphs:
 # sites get 2n extra pages in 50 iterations, topic domains n pages in 25 (as in the paper).
 # Usage: scripts/shared-graph-experiments.sh [OUT_DIR]   (default docs/results)
-#   SELECTORS=sc,outlink …   the methods (default: the four selectors and best)
+#   SELECTORS=sc,outlink …   the methods (default: the five selectors and best)
 #   ESTIMATOR=world          the final estimate of the selectors (default supergraph)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=../shared/data/graphs
 out=${1:-docs/results}
-selectors=${SELECTORS:-sc,pf,outlink,random,best}
+selectors=${SELECTORS:-sc,pf,outlink,random,recipflow,best}
 estimator=${ESTIMATOR:-supergraph}
 lse() { node bin/lse.js "$@" --estimator "$estimator"; }
 

@@ -21,7 +21,7 @@ export const estimateUsage = `lse estimate [--selector sc] [--iterations 50] [--
   crawl stored as local (by its URL scope or, for a topic crawl, by its topic); the pages a round
   fetches are stored as global on a topic-crawled data directory.
 
-  --selector NAME     ${METHOD_NAMES.join(', ')} (default best = OutlinkCount with the
+  --selector NAME     ${METHOD_NAMES.join(', ')} (default best = RecipFlow with the
                       checked frontier-world estimate, docs/estimation.md; sc = the paper's)
   --estimator NAME    the final estimate: ${ESTIMATOR_NAMES.join(', ')} (default supergraph)
   --iterations T      iterations (default 50)

@@ -11,7 +11,7 @@ const DISPLAY_NAMES: Record<string, string> = {
   outlink: 'OutlinkCount',
   random: 'Random',
   recipflow: 'RecipFlow',
-  best: 'Best (OutlinkCount + checked world)',
+  best: 'Best (RecipFlow + checked world)',
 };
 
 /** `sc` → `SC-Select`; a method renamed `NAME+SUFFIX` (a second estimate of it) → `SC-Select + SUFFIX`. */
