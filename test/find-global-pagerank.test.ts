@@ -118,6 +118,38 @@ describe('FindGlobalPR', () => {
     expect(result.records.slice(1).every((r) => r.fetched <= r.selected.length)).toBe(true);
   });
 
+  it('replaces pages the source cannot fetch within the iteration, so each iteration spends its budget', async () => {
+    const graph = graphOf(randomEdgeList(4, 300, 0.03));
+    const base = knownGraphSource(graph);
+    // Every other page cannot be fetched (robots, errors, a pay-level domain out of budget).
+    const source: PageSource<number> = { fetchPages: async (keys) => base.fetchPages(keys.filter((k) => k % 2 === 1)) };
+    const calls: number[] = [];
+    const counting: PageSource<number> = {
+      async fetchPages(keys) {
+        calls.push(keys.length);
+        return source.fetchPages(keys);
+      },
+    };
+    const result = await findGlobalPageRank({
+      localPages: Array.from({ length: 20 }, (_, p) => pageOfGraph(graph, p)),
+      source: counting,
+      selector: createSelector('pf'),
+      iterations: 5,
+      extraPages: 50,
+    });
+    for (const record of result.records.slice(1)) {
+      // Refused pages are replaced (up to MAX_REFILLS times): with half of them refused, 10 · (1 − 2^-4)
+      // pages on average instead of the 5 one choice would give; what was refused was chosen too.
+      if (record.frontier > 20) expect(record.fetched).toBeGreaterThanOrEqual(8);
+      expect(record.selected.length).toBeGreaterThan(record.fetched);
+      expect(record.selected.filter((k) => k % 2 === 1)).toHaveLength(record.fetched);
+    }
+    expect(calls.length).toBeGreaterThan(5);
+    // A known graph gives every page: one choice per iteration, as before.
+    const plain = await findGlobalPageRank({ localPages: Array.from({ length: 20 }, (_, p) => pageOfGraph(graph, p)), source: base, selector: createSelector('pf'), iterations: 5, extraPages: 50 });
+    for (const record of plain.records.slice(1)) expect(record.selected).toHaveLength(record.fetched);
+  });
+
   it('stops when cancelled', async () => {
     const graph = graphOf(randomEdgeList(2, 50, 0.08));
     const controller = new AbortController();

@@ -82,6 +82,9 @@ export class EstimationOptionError extends Error {
  * `k`, the pages crawled per iteration: `extra / T` rounded (the paper's Algorithm 2 takes a
  * fixed k). T·k can differ from `extra` by under T/2 pages.
  */
+/** How many times an iteration chooses again for pages a live crawl could not fetch. */
+export const MAX_REFILLS = 3;
+
 export function pagesPerIteration(iterations: number, extra: number): number {
   return iterations > 0 ? Math.round(extra / iterations) : 0;
 }
@@ -150,18 +153,37 @@ export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K
     signal?.throwIfAborted();
     started = performance.now();
     const want = pagesPerIteration(iterations, extraPages);
-    let selected: K[];
+    const selected: K[] = [];
+    const added: number[] = [];
+    /** Fetches and adds the pages; how many of them could not be fetched. */
+    const crawl = async (keys: K[]): Promise<number> => {
+      selected.push(...keys);
+      const pages = keys.length > 0 ? await source.fetchPages(keys, signal) : [];
+      added.push(...supergraph.addPages(pages));
+      const fetchedKeys = new Set(pages.map((p) => p.key));
+      const failed = keys.filter((key) => !fetchedKeys.has(key));
+      supergraph.markUnreachable(failed);
+      return failed.length;
+    };
     if (options.replay && i <= options.replay.length) {
-      selected = [...options.replay[i - 1]];
+      await crawl([...options.replay[i - 1]]);
     } else {
-      const frontier = supergraph.frontierView();
-      const chosen = want > 0 && frontier.keys.length > 0 ? selector.select(selectionInput(supergraph, rank, alpha), want) : new Int32Array(0);
-      selected = Array.from(chosen, (c) => frontier.keys[c]);
+      // Pages a live crawl cannot fetch (robots, errors, a pay-level domain out of budget) are
+      // replaced from the rest of the frontier, a few times at most, so an iteration spends its
+      // budget; a known graph gives every page and this never repeats (the paper's k pages per
+      // iteration). Replacements are chosen with the warm-start vector of the grown F
+      // (ALGORITHMS.md §3.4) instead of a new PageRank.
+      let request = want;
+      let selectionRank = rank;
+      for (let attempt = 0; attempt <= MAX_REFILLS && request > 0; attempt++) {
+        const frontier = supergraph.frontierView();
+        if (frontier.keys.length === 0) break;
+        if (selectionRank.length !== supergraph.size) selectionRank = extendStartVector(rank, supergraph.size, alpha);
+        const chosen = selector.select(selectionInput(supergraph, selectionRank, alpha), request);
+        if (chosen.length === 0) break;
+        request = await crawl(Array.from(chosen, (c) => frontier.keys[c]));
+      }
     }
-    const pages = selected.length > 0 ? await source.fetchPages(selected, signal) : [];
-    const added = supergraph.addPages(pages);
-    const fetchedKeys = new Set(pages.map((p) => p.key));
-    supergraph.markUnreachable(selected.filter((key) => !fetchedKeys.has(key)));
     if (added.length > 0) {
       result = pageRank(supergraph.graph(), {
         ...rankOptions,
