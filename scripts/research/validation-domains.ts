@@ -7,36 +7,7 @@
 // 500–5,000 pages and shares at most half of its pages with any of the 24 known domains (the 12 tuned ones of
 // docs/results and the 12 held-out ones of docs/results-heldout; on notredame these are balls) or with a validation ball
 // chosen before it. Budget as in the issue for topic-like domains: n extra pages in 25 iterations.
-import { resolveDomain } from '../../indexer/estimation/domain.ts';
-import { loadWebGraph } from '../../indexer/graph-files.ts';
-import { seededRandom } from '../../indexer/seeded-random.ts';
+import { printDrawnBalls } from './draw-balls.ts';
 import { KNOWN_CASES } from './known-domains.ts';
 
-const MIN = 500;
-const MAX = 5000;
-const COUNT = 10;
-const SEED = 2027;
-const web = loadWebGraph({ edges: '../shared/data/graphs/notredame.edges.tsv.gz' });
-const known = KNOWN_CASES.filter((c) => c.g === 'notredame').flatMap((c) => [...c.domains]);
-const taken: Set<number>[] = known.map((s) => new Set(resolveDomain(s, web)));
-const seen = new Set<string>(known);
-const random = seededRandom(SEED);
-const kept: { spec: string; pages: number; overlap: number }[] = [];
-const skipped: string[] = [];
-for (let draw = 0; draw < 100000 && kept.length < COUNT; draw++) {
-  const spec = `ball:${web.ids[Math.floor(random() * web.ids.length)]}:3`;
-  if (seen.has(spec)) continue;
-  seen.add(spec);
-  const pages = resolveDomain(spec, web);
-  if (pages.length < MIN || pages.length > MAX) continue;
-  const shared = taken.map((t) => pages.reduce((c, p) => c + (t.has(p) ? 1 : 0), 0));
-  const most = Math.max(0, ...shared);
-  if (most * 2 > pages.length) {
-    skipped.push(`${spec} (${pages.length} pages, ${most} shared)`);
-    continue;
-  }
-  taken.push(new Set(pages));
-  kept.push({ spec, pages: pages.length, overlap: most / pages.length });
-}
-for (const k of kept) console.log(`notredame\t${k.spec}\t${k.pages}\tlargest share in an earlier domain ${(100 * k.overlap).toFixed(1)} %`);
-for (const s of skipped) console.log(`# skipped ${s}`);
+printDrawnBalls({ seed: 2027, count: 10, known: KNOWN_CASES.filter((c) => c.g === 'notredame').flatMap((c) => [...c.domains]) });
