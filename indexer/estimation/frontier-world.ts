@@ -45,16 +45,25 @@ export interface FrontierWorldModel {
 }
 
 export function frontierWorldModel<K>(supergraph: Supergraph<K>): FrontierWorldModel {
-  const graph = supergraph.graph();
-  const size = supergraph.size;
   const frontier = supergraph.frontierView();
+  return frontierWorldModelOf(supergraph.graph(), supergraph.localMask(), frontier.linkers, frontier.keys.length);
+}
+
+/**
+ * The model from its parts: F's link graph, which of its pages are local, the linkers (ids in F)
+ * of every frontier link, and the number of frontier pages. Cost `O(|F| + links + frontier links)`.
+ */
+export function frontierWorldModelOf(graph: LinkGraph, isLocal: Uint8Array, linkers: Int32Array, frontierPages: number): FrontierWorldModel {
+  const size = graph.nodeCount;
   const linksToWorld = new Float64Array(size);
-  for (let e = 0; e < frontier.linkers.length; e++) linksToWorld[frontier.linkers[e]]++;
+  for (let e = 0; e < linkers.length; e++) linksToWorld[linkers[e]]++;
+  // W's rank leaves along the links the crawled global pages have into F.
   const worldOut = new Float64Array(size);
-  for (let i = supergraph.localCount; i < size; i++) {
+  for (let i = 0; i < size; i++) {
+    if (isLocal[i]) continue;
     for (let e = graph.outOffsets[i]; e < graph.outOffsets[i + 1]; e++) worldOut[graph.outTargets[e]]++;
   }
-  return { graph, linksToWorld, worldOut, frontierPages: frontier.keys.length };
+  return { graph, linksToWorld, worldOut, frontierPages };
 }
 
 /**

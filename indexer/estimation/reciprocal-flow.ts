@@ -17,7 +17,7 @@
  * (each step `O(|F| + links of F)`), the scores `O(frontier links)`, the top k `O(c log k)`.
  */
 import { outDegrees } from '../graph.ts';
-import { frontierWorldRank, type FrontierWorldModel } from './frontier-world.ts';
+import { frontierWorldModelOf, frontierWorldRank, type FrontierWorldModel } from './frontier-world.ts';
 import { candidateCount, scoringSelector, type PageSelector, type SelectionInput } from './selection.ts';
 
 export interface ReciprocalFlowOptions {
@@ -31,16 +31,7 @@ export interface ReciprocalFlowOptions {
 
 /** The frontier-world model of `F` from a selection input (the model `frontierWorldModel` builds from a supergraph). */
 export function frontierWorldModelOfInput(input: SelectionInput): FrontierWorldModel {
-  const { graph, isLocal, linkers } = input;
-  const size = graph.nodeCount;
-  const linksToWorld = new Float64Array(size);
-  for (let e = 0; e < linkers.length; e++) linksToWorld[linkers[e]]++;
-  const worldOut = new Float64Array(size);
-  for (let i = 0; i < size; i++) {
-    if (isLocal[i]) continue;
-    for (let e = graph.outOffsets[i]; e < graph.outOffsets[i + 1]; e++) worldOut[graph.outTargets[e]]++;
-  }
-  return { graph, linksToWorld, worldOut, frontierPages: candidateCount(input) };
+  return frontierWorldModelOf(input.graph, input.isLocal, input.linkers, candidateCount(input));
 }
 
 /** `w[k]`: 1 for local pages, `1 + reciprocity · (links into L) / (links inside F)` for crawled global pages. */

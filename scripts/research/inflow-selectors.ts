@@ -12,6 +12,7 @@
 import { outDegrees, type LinkGraph } from '../../indexer/graph.ts';
 import { pageRankFlowScores } from '../../indexer/estimation/baseline-selectors.ts';
 import { frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { frontierWorldModelOfInput } from '../../indexer/estimation/reciprocal-flow.ts';
 import { seededRandom } from '../../indexer/seeded-random.ts';
 import { candidateCount, topK, type PageSelector, type SelectionInput } from '../../indexer/estimation/selection.ts';
 
@@ -242,13 +243,7 @@ export function weightedFlow(input: SelectionInput, w: Float64Array): Float64Arr
 
 /** The frontier-world rank of F built from the selection input alone (the model of frontier-world.ts). */
 export function worldRankOf(input: SelectionInput, scale: number): Float64Array {
-  const { graph, isLocal, linkers } = input;
-  const size = graph.nodeCount;
-  const linksToWorld = new Float64Array(size);
-  for (let e = 0; e < linkers.length; e++) linksToWorld[linkers[e]]++;
-  const worldOut = new Float64Array(size);
-  for (let i = 0; i < size; i++) if (!isLocal[i]) for (let e = graph.outOffsets[i]; e < graph.outOffsets[i + 1]; e++) worldOut[graph.outTargets[e]]++;
-  return frontierWorldRank({ graph, linksToWorld, worldOut, frontierPages: candidateCount(input) }, { alpha: input.alpha, tolerance: 1e-8, scale });
+  return frontierWorldRank(frontierWorldModelOfInput(input), { alpha: input.alpha, tolerance: 1e-8, scale });
 }
 
 /**
