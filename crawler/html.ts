@@ -793,31 +793,16 @@ export class CollapsedText {
   }
 }
 
-/** Whitespace runs (JavaScript's `\s`) as one space, trimmed; most texts need no change, so no copy. */
+/** Whitespace runs (JavaScript's `\s`) as one space, trimmed; a text that needs no change is returned as it is. */
 export function collapse(text: string): string {
-  const last = text.length - 1;
-  let previousSpace = true; // a space at the start needs trimming
-  for (let i = 0; i <= last; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x20) {
-      if (previousSpace || i === last) return text.replace(WHITESPACE_RUN, ' ').trim();
-      previousSpace = true;
-    } else if (isJsWhitespace(c)) {
-      return text.replace(WHITESPACE_RUN, ' ').trim();
-    } else previousSpace = false;
-  }
-  return text;
+  const collapsed = new CollapsedText();
+  collapsed.add(text);
+  return collapsed.toString();
 }
 
-const WHITESPACE_RUN = /\s+/g;
-
+/** The code units of JavaScript's `\s` (WhiteSpace and LineTerminator). */
 function isWhitespaceUnit(c: number): boolean {
-  return c === 0x20 || isJsWhitespace(c);
-}
-
-/** The code units of JavaScript's `\s` (WhiteSpace and LineTerminator), other than the space itself. */
-function isJsWhitespace(c: number): boolean {
-  if (c < 0x80) return c >= 0x09 && c <= 0x0d;
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
