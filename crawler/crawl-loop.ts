@@ -210,6 +210,7 @@ export class Crawler {
     frontierEntries.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
     for (const [id, depth, hot] of frontierEntries) ordering.discover({ id, depth, hot });
 
+    /** URLs taken from the ordering, by host; a host is here only while it has URLs queued. */
     const hostQueues = new Map<string, number[]>();
     const retries = new Map<number, { count: number }>();
     let buffered = 0;
@@ -230,7 +231,6 @@ export class Crawler {
     // not past a window of `bufferCap` URLs without a new host (a single-site crawl keeps the
     // ordering's priorities as fresh as before) nor past `lookAheadCap` URLs in all.
     const lookAheadCap = 64 * bufferCap;
-    let hostsWithWork = 0;
     let sinceNewHost = 0;
     const epsilon = options.rankMassEpsilon ?? 0.01;
 
@@ -240,9 +240,20 @@ export class Crawler {
       return (options.ordering === 'rankmass' || options.ordering === 'windowed-rankmass') && c !== undefined && c >= 1 - epsilon;
     };
 
+    /** Queues a URL on its host (at the front: a page put back); whether the host had none queued. */
+    const enqueue = (host: string, id: number, atFront = false): boolean => {
+      const queue = hostQueues.get(host);
+      if (!queue) hostQueues.set(host, [id]);
+      else if (atFront) queue.unshift(id);
+      else queue.push(id);
+      buffered++;
+      gate.add(host);
+      return queue === undefined;
+    };
+
     /** Takes URLs from the ordering into host queues, replaying pages already stored. */
     const refill = () => {
-      while (stopReason === undefined && (buffered < bufferCap || (hostsWithWork < concurrency && sinceNewHost < bufferCap && buffered < lookAheadCap))) {
+      while (stopReason === undefined && (buffered < bufferCap || (hostQueues.size < concurrency && sinceNewHost < bufferCap && buffered < lookAheadCap))) {
         // Buffered URLs do not count towards the page limit: the crawl stops starting pages when
         // stored and in-flight pages reach it, so a host that must wait (Crawl-delay) at the end
         // does not hold up the last pages while other hosts could serve them.
@@ -266,15 +277,7 @@ export class Crawler {
           continue;
         }
         hostPages.set(host, (hostPages.get(host) ?? 0) + 1);
-        let queue = hostQueues.get(host);
-        if (!queue) hostQueues.set(host, (queue = []));
-        if (queue.length === 0) {
-          hostsWithWork++;
-          sinceNewHost = 0;
-        } else sinceNewHost++;
-        queue.push(id);
-        buffered++;
-        gate.add(host);
+        sinceNewHost = enqueue(host, id) ? 0 : sinceNewHost + 1;
       }
     };
 
@@ -343,11 +346,7 @@ export class Crawler {
       const slot = await fetchInSlot({ robots, gate, pageFetcher }, url, host, attempts, { mayFollow, onDownloaded, signal: options.signal });
       if (slot.kind === 'aborted') return;
       if (slot.kind === 'requeue') {
-        const queue = hostQueues.get(host)!;
-        if (queue.length === 0) hostsWithWork++;
-        queue.unshift(id);
-        buffered++;
-        gate.add(host);
+        enqueue(host, id, true);
         return;
       }
       const outcome = slot.outcome;
@@ -451,7 +450,7 @@ export class Crawler {
           gate.release(host);
           continue;
         }
-        if (queue!.length === 0) hostsWithWork--;
+        if (queue!.length === 0) hostQueues.delete(host);
         start(host, id);
       }
     };
