@@ -78,13 +78,13 @@ export class EstimationOptionError extends Error {
   }
 }
 
+/** How many times an iteration chooses again for pages a live crawl could not fetch. */
+export const MAX_REFILLS = 3;
+
 /**
  * `k`, the pages crawled per iteration: `extra / T` rounded (the paper's Algorithm 2 takes a
  * fixed k). T·k can differ from `extra` by under T/2 pages.
  */
-/** How many times an iteration chooses again for pages a live crawl could not fetch. */
-export const MAX_REFILLS = 3;
-
 export function pagesPerIteration(iterations: number, extra: number): number {
   return iterations > 0 ? Math.round(extra / iterations) : 0;
 }
