@@ -11,6 +11,8 @@
  *               time, so pages/s is the inverse of one round trip plus the processing).
  *   local-rankmass  the same site in RankMass order (its mass propagation on the hot path).
  *   multi-host  a `regex:` scope over every demo host, 8 000 pages, concurrency 16.
+ *   multi-host-v8-heap  the same with V8's own heap growth (`crawler.heapGrowthPercent: 0`):
+ *               what the default of 50 % saves in peak RSS, and what it costs in CPU.
  *   floor       a bare undici + cheerio loop over the URLs the multi-host case fetched (no
  *               robots, politeness, URL rules, store or duplicates): what parsing alone allows.
  *   docs-site   the issue's peer comparison: a documentation site of 3,200 pages and ~118 MB
@@ -38,7 +40,7 @@ const runTsBin = join(repoRoot, 'bin', 'run-ts.js');
 const thisFile = fileURLToPath(import.meta.url);
 const docsSiteFile = join(repoRoot, 'bench', 'docs-site.ts');
 
-const CASES = ['local', 'local-rankmass', 'multi-host', 'floor', 'docs-site'] as const;
+const CASES = ['local', 'local-rankmass', 'multi-host', 'multi-host-v8-heap', 'floor', 'docs-site'] as const;
 type CaseName = (typeof CASES)[number];
 
 const MULTI_HOST_PAGES = 8_000;
@@ -174,6 +176,8 @@ async function runCase(name: CaseName, port: number, dir: string): Promise<CaseF
       return crawlCase(port, join(dir, 'local-rankmass'), { scope: 'host:www.northfield-university.edu', maxPages: 5_000, keepUrls: false, ordering: 'rankmass' });
     case 'multi-host':
       return crawlCase(port, join(dir, 'multi-host'), { scope: 'regex:^http://', maxPages: MULTI_HOST_PAGES, keepUrls: true });
+    case 'multi-host-v8-heap':
+      return crawlCase(port, join(dir, 'multi-host-v8-heap'), { scope: 'regex:^http://', maxPages: MULTI_HOST_PAGES, keepUrls: false, heapGrowthPercent: 0 });
     case 'floor':
       return floorCase(port, readFileSync(join(dir, URL_LIST), 'utf8').split('\n').filter(Boolean));
     case 'docs-site':
@@ -184,7 +188,17 @@ async function runCase(name: CaseName, port: number, dir: string): Promise<CaseF
 async function crawlCase(
   port: number,
   storeDir: string,
-  options: { scope: string; maxPages: number; keepUrls: boolean; ordering?: 'bfs' | 'rankmass'; seed?: string; perHostConcurrency?: number; resolve?: Record<string, string> },
+  options: {
+    scope: string;
+    maxPages: number;
+    keepUrls: boolean;
+    ordering?: 'bfs' | 'rankmass';
+    seed?: string;
+    perHostConcurrency?: number;
+    resolve?: Record<string, string>;
+    /** Overrides `crawler.heapGrowthPercent` (default: the setting's default). */
+    heapGrowthPercent?: number;
+  },
 ): Promise<CaseFigures> {
   const { loadSettings } = await import('../config/load-settings.ts');
   const { DEMO_SEED_URL } = await import('../crawler/demo-web/generate.ts');
@@ -196,7 +210,7 @@ async function crawlCase(
   const settings = loadSettings({
     env: {},
     overrides: {
-      crawler: { resolve: options.resolve ?? demoWebResolvePins(port), allowPrivateNetworks: true, delaySeconds: 0, concurrency: CONCURRENCY, perHostConcurrency: options.perHostConcurrency ?? 1 },
+      crawler: { resolve: options.resolve ?? demoWebResolvePins(port), allowPrivateNetworks: true, delaySeconds: 0, concurrency: CONCURRENCY, perHostConcurrency: options.perHostConcurrency ?? 1, ...(options.heapGrowthPercent === undefined ? {} : { heapGrowthPercent: options.heapGrowthPercent }) },
     },
   });
   const store = await CrawlStore.open(storeDir);

@@ -5,9 +5,9 @@
  * itself, V8 lets the old generation grow to several times what survived the last full
  * collection before it collects again (~200 MB of heap for those 50 MB). A growth factor of
  * 1 + percent/100 collects sooner — each full collection is incremental and takes a few
- * milliseconds here — and keeps the old generation within that factor of the live set. The
- * default, 50 %, measured 236–256 MB peak RSS on that crawl (100 %: 260–285 MB; V8's own: ~350 MB)
- * at the same CPU per page.
+ * milliseconds here — and keeps the old generation within that factor of the live set.
+ * `npm run bench -- crawl/multi` prints the default (50 %) beside V8's own policy
+ * (`multi-host-v8-heap`): 233–260 against 286–317 MB peak RSS, for 4–9 % more CPU per page.
  */
 import { setFlagsFromString } from 'node:v8';
 
