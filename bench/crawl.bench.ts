@@ -215,6 +215,10 @@ async function crawlCase(
   });
   const store = await CrawlStore.open(storeDir);
   const stack = createCrawlStack(store, settings.crawler);
+  const { GCProfiler, getHeapStatistics } = await import('node:v8');
+  const heapBefore = getHeapStatistics().used_heap_size;
+  const gcProfiler = new GCProfiler();
+  gcProfiler.start();
   const cpuBefore = process.cpuUsage();
   const loopBefore = performance.eventLoopUtilization();
   const summary = await stack.crawler.crawl({
@@ -229,6 +233,7 @@ async function crawlCase(
   const cpu = process.cpuUsage(cpuBefore);
   const loop = performance.eventLoopUtilization(loopBefore);
   const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+  const heap = heapTraffic(gcProfiler.stop()?.statistics ?? [], heapBefore, getHeapStatistics().used_heap_size);
   await stack.close();
   const urls: string[] = [];
   const hosts = new Set<string>();
@@ -246,8 +251,35 @@ async function crawlCase(
     cpuMs: (cpu.user + cpu.system) / 1000,
     mainBusyMs: loop.active,
     peakRssMb,
-    detail: `${options.scope}, stopped: ${summary.stoppedBecause}; ${states}; ${hosts.size} hosts`,
+    detail: `${options.scope}, stopped: ${summary.stoppedBecause}; ${states}; ${hosts.size} hosts; heap: ${heap.allocatedMb} MB allocated, ${heap.promotedMb} MB promoted by scavenges, ${heap.fullCollections} full collections`,
   };
+}
+
+interface GcRecord {
+  gcType: string;
+  beforeGC: { heapStatistics: { usedHeapSize: number }; heapSpaceStatistics: Array<{ spaceName: string; spaceUsedSize: number }> };
+  afterGC: { heapStatistics: { usedHeapSize: number }; heapSpaceStatistics: Array<{ spaceName: string; spaceUsedSize: number }> };
+}
+
+/**
+ * What the crawl asked of the garbage collector, from V8's per-collection statistics: bytes
+ * allocated (heap growth between collections), bytes the scavenges moved into the old generation
+ * (what full collections must then reclaim), and the number of full collections.
+ */
+function heapTraffic(records: readonly GcRecord[], usedBefore: number, usedAfter: number): { allocatedMb: number; promotedMb: number; fullCollections: number } {
+  const oldSpace = (stats: GcRecord['beforeGC']) => stats.heapSpaceStatistics.find((space) => space.spaceName === 'old_space')?.spaceUsedSize ?? 0;
+  let allocated = 0;
+  let promoted = 0;
+  let full = 0;
+  let used = usedBefore;
+  for (const record of records) {
+    allocated += Math.max(0, record.beforeGC.heapStatistics.usedHeapSize - used);
+    used = record.afterGC.heapStatistics.usedHeapSize;
+    if (record.gcType === 'Scavenge') promoted += Math.max(0, oldSpace(record.afterGC) - oldSpace(record.beforeGC));
+    else if (record.gcType === 'MarkSweepCompact') full++;
+  }
+  allocated += Math.max(0, usedAfter - used);
+  return { allocatedMb: Math.round(allocated / 1048576), promotedMb: Math.round(promoted / 1048576), fullCollections: full };
 }
 
 /** The floor: fetch each URL with undici, parse with cheerio, resolve the links. Nothing else. */
