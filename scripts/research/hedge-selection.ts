@@ -1,0 +1,84 @@
+// Research (docs/estimation.md, "Hedged selection, and a third validation set"): RecipFlow with a share of every iteration's pages taken from a
+// second selector's ranking instead (SC-Select, OutlinkCount, PF-Select), paired with the checked estimate, on all 44
+// measured domains (tuned, held-out, validation, validation2) at the issue's budgets. SC-Select's final L1 per domain
+// is read from the committed results. Domains run in SHARDS processes (SHARD=i of SHARDS=n, default 0 of 1).
+// Usage: node bin/run-ts.js scripts/research/hedge-selection.ts VARIANT…   VARIANT = recipflow | SECOND:SHARE
+//   (e.g. sc:0.25 = a quarter of each iteration's pages from SC-Select's top, the rest from RecipFlow's)
+import { readFileSync } from 'node:fs';
+import { researchDomains } from './shared-domains.ts';
+import { KNOWN_CASES } from './known-domains.ts';
+import { VALIDATION_CASES } from './validation-cases.ts';
+import { VALIDATION2_CASES } from './validation2-cases.ts';
+import { VALIDATION3_CASES } from './validation3-cases.ts';
+import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
+import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
+import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
+import { createSelector } from '../../indexer/estimation/selectors.ts';
+import { checkedWorldRank, frontierWorldModel, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { candidateCount, type PageSelector } from '../../indexer/estimation/selection.ts';
+
+/** `share` of each iteration's k pages from `second`'s ranking, the rest from `first`'s, without repeats. */
+export function hedgedSelector(first: PageSelector, second: PageSelector, share: number): PageSelector {
+  return {
+    name: `${first.name}+${second.name}`,
+    select(input, k) {
+      const count = Math.min(k, candidateCount(input));
+      const a = first.select(input, count);
+      const b = second.select(input, count);
+      const fromSecond = Math.round(share * count);
+      const taken = new Uint8Array(candidateCount(input));
+      const out: number[] = [];
+      const take = (list: Int32Array, limit: number) => {
+        for (let i = 0; i < list.length && out.length < limit; i++) if (!taken[list[i]]) (taken[list[i]] = 1), out.push(list[i]);
+      };
+      take(a, count - fromSecond);
+      take(b, count);
+      take(a, count);
+      return Int32Array.from(out);
+    },
+  };
+}
+
+function variantSelector(name: string): PageSelector {
+  const [second, share] = name.split(':');
+  if (share === undefined) return createSelector(name);
+  return hedgedSelector(createSelector('recipflow'), createSelector(second), Number(share));
+}
+
+const sc = new Map<string, number>();
+for (const dir of ['docs/results', 'docs/results-heldout', 'docs/results-validation', 'docs/results-validation2', 'docs/results-validation3']) {
+  for (const g of ['hollins', 'california', 'polblogs', 'notredame']) {
+    let r: { domains: { spec: string; selectors: Record<string, { final: { l1: number } }> }[] };
+    try {
+      r = JSON.parse(readFileSync(`${dir}/${g}/result.json`, 'utf8'));
+    } catch {
+      continue;
+    }
+    for (const d of r.domains) sc.set(`${g} ${d.spec}`, d.selectors.sc.final.l1);
+  }
+}
+const shard = Number(process.env.SHARD ?? 0);
+const shards = Number(process.env.SHARDS ?? 1);
+const names = process.argv.slice(2);
+// SET=validation3: the third validation set (its SC-Select results from scripts/validation3-experiments.sh) instead.
+const cases = process.env.SET === 'validation3' ? [...VALIDATION3_CASES] : [...KNOWN_CASES, ...VALIDATION_CASES, ...VALIDATION2_CASES];
+let index = 0;
+for (const { graphCase: c, spec, web, pages, target, localIndices: L } of researchDomains(cases.map((c) => ({ ...c, domains: c.domains.filter(() => index++ % shards === shard) })))) {
+  const extraPages = (c.site ? 2 : 1) * pages.length;
+  const iterations = c.site ? 50 : 25;
+  const localPages = Array.from(pages, (p) => pageOfGraph(web.graph, p));
+  const scL1 = sc.get(`${c.g} ${spec}`)!;
+  const cells = [c.set, `${c.g} ${spec}`, scL1.toFixed(6)];
+  for (const name of names) {
+    const run = await findGlobalPageRank({ localPages, source: knownGraphSource(web.graph), selector: variantSelector(name), iterations, extraPages, pageRank: { alpha: 0.85, tolerance: 1e-6 } });
+    const checked = checkedWorldRank(run.supergraph, run.rank, { tolerance: 1e-8 });
+    const l1 = l1Distance(restrictAndNormalise(checked.rank, L), target);
+    const flag = run.supergraph.frontierSize === 0 ? 'E' : checked.useWorld ? 'W' : 'S';
+    // DIAG=1: the supergraph and world estimates' L1 and the check's cosine and realised share (docs/estimation.md).
+    const diag = process.env.DIAG
+      ? ` sg ${l1Distance(restrictAndNormalise(run.rank, L), target).toFixed(4)} w ${l1Distance(restrictAndNormalise(frontierWorldRank(frontierWorldModel(run.supergraph), { tolerance: 1e-8, scale: 0.75 }), L), target).toFixed(4)} cos ${checked.cosine.toFixed(2)} re ${checked.realised.toFixed(3)}`
+      : '';
+    cells.push(`${name}=${l1.toFixed(6)}${flag}${diag}`);
+  }
+  console.log(cells.join('\t'));
+}
