@@ -2,8 +2,9 @@
 // second selector's ranking instead (SC-Select, OutlinkCount, PF-Select), paired with the checked estimate, on all 44
 // measured domains (tuned, held-out, validation, validation2) at the issue's budgets. SC-Select's final L1 per domain
 // is read from the committed results. Domains run in SHARDS processes (SHARD=i of SHARDS=n, default 0 of 1).
-// Usage: node bin/run-ts.js scripts/research/hedge-selection.ts VARIANT…   VARIANT = recipflow | SECOND:SHARE
-//   (e.g. sc:0.25 = a quarter of each iteration's pages from SC-Select's top, the rest from RecipFlow's)
+// Usage: node bin/run-ts.js scripts/research/hedge-selection.ts VARIANT…   VARIANT = SELECTION[/ESTIMATOR], SELECTION =
+//   a selector name (recipflow, sc, …) | SECOND:SHARE (e.g. sc:0.25 = a quarter of each iteration's pages from
+//   SC-Select's top, the rest from RecipFlow's); ESTIMATOR = checked (default) | supergraph | world | trajectory
 import { readFileSync } from 'node:fs';
 import { researchDomains } from './shared-domains.ts';
 import { KNOWN_CASES } from './known-domains.ts';
@@ -15,6 +16,7 @@ import { findGlobalPageRank } from '../../indexer/estimation/find-global-pageran
 import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
 import { createSelector } from '../../indexer/estimation/selectors.ts';
 import { checkedWorldRank, frontierWorldModel, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { estimateOverSupergraph, type EstimatorName } from '../../indexer/estimation/estimators.ts';
 import { candidateCount, type PageSelector } from '../../indexer/estimation/selection.ts';
 
 /** `share` of each iteration's k pages from `second`'s ranking, the rest from `first`'s, without repeats. */
@@ -40,8 +42,8 @@ export function hedgedSelector(first: PageSelector, second: PageSelector, share:
 }
 
 function variantSelector(name: string): PageSelector {
-  const [second, share] = name.split(':');
-  if (share === undefined) return createSelector(name);
+  const [second, share] = name.split('/')[0].split(':');
+  if (share === undefined) return createSelector(second);
   return hedgedSelector(createSelector('recipflow'), createSelector(second), Number(share));
 }
 
@@ -72,8 +74,9 @@ for (const { graphCase: c, spec, web, pages, target, localIndices: L } of resear
   for (const name of names) {
     const run = await findGlobalPageRank({ localPages, source: knownGraphSource(web.graph), selector: variantSelector(name), iterations, extraPages, pageRank: { alpha: 0.85, tolerance: 1e-6 } });
     const checked = checkedWorldRank(run.supergraph, run.rank, { tolerance: 1e-8 });
-    const l1 = l1Distance(restrictAndNormalise(checked.rank, L), target);
-    const flag = run.supergraph.frontierSize === 0 ? 'E' : checked.useWorld ? 'W' : 'S';
+    const estimator = (name.split('/')[1] ?? 'checked') as EstimatorName;
+    const l1 = l1Distance(restrictAndNormalise(estimator === 'checked' ? checked.rank : estimateOverSupergraph(estimator, run.supergraph, run.rank), L), target);
+    const flag = run.supergraph.frontierSize === 0 ? 'E' : estimator !== 'checked' ? '' : checked.useWorld ? 'W' : 'S';
     // DIAG=1: the supergraph and world estimates' L1 and the check's cosine and realised share (docs/estimation.md).
     const diag = process.env.DIAG
       ? ` sg ${l1Distance(restrictAndNormalise(run.rank, L), target).toFixed(4)} w ${l1Distance(restrictAndNormalise(frontierWorldRank(frontierWorldModel(run.supergraph), { tolerance: 1e-8, scale: 0.75 }), L), target).toFixed(4)} cos ${checked.cosine.toFixed(2)} re ${checked.realised.toFixed(3)}`

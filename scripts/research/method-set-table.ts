@@ -1,22 +1,25 @@
 // Mean final L1 against SC-Select (supergraph estimate) per method and domain set, and the domains more than 5 % worse
 // than SC, from the committed result.json folders (docs/estimation.md, "RecipFlow with the trajectory estimate, and a
-// second validation set"). Usage: node bin/run-ts.js scripts/research/method-set-table.ts [--domains]
+// second validation set", and "Hedged selection, a survey sample for W, and a third validation set"). Usage: node bin/run-ts.js scripts/research/method-set-table.ts [--domains]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExperimentResult } from '../../indexer/estimation/experiment.ts';
 
-// Per set: the folder of SC-Select and best (default estimate), RecipFlow + checked, and the trajectory runs.
+// Per set: the folder of SC-Select (default estimate), OutlinkCount + checked (best until the second validation set),
+// RecipFlow + checked (best since), the trajectory runs, and SC-Select + trajectory.
 const SETS = {
-  tuned: { base: 'docs/results', checked: 'docs/results-recipflow', trajectory: 'docs/results-recipflow-trajectory/tuned' },
-  heldout: { base: 'docs/results-heldout', checked: 'docs/results-heldout-recipflow', trajectory: 'docs/results-recipflow-trajectory/heldout' },
-  validation: { base: 'docs/results-validation', checked: 'docs/results-validation-recipflow', trajectory: 'docs/results-recipflow-trajectory/validation' },
-  validation2: { base: 'docs/results-validation2', checked: 'docs/results-validation2-recipflow', trajectory: 'docs/results-recipflow-trajectory/validation2' },
+  tuned: { base: 'docs/results', outlinkChecked: 'docs/results-checked', checked: 'docs/results-recipflow', trajectory: 'docs/results-recipflow-trajectory/tuned', scTrajectory: 'docs/results-sc-trajectory/tuned' },
+  heldout: { base: 'docs/results-heldout', outlinkChecked: 'docs/results-heldout-checked', checked: 'docs/results-heldout-recipflow', trajectory: 'docs/results-recipflow-trajectory/heldout', scTrajectory: 'docs/results-sc-trajectory/heldout' },
+  validation: { base: 'docs/results-validation', outlinkChecked: 'docs/results-validation-checked', checked: 'docs/results-validation-recipflow', trajectory: 'docs/results-recipflow-trajectory/validation', scTrajectory: 'docs/results-sc-trajectory/validation' },
+  validation2: { base: 'docs/results-validation2', outlinkChecked: 'docs/results-validation2-checked', checked: 'docs/results-validation2-recipflow', trajectory: 'docs/results-recipflow-trajectory/validation2', scTrajectory: 'docs/results-sc-trajectory/validation2' },
+  validation3: { base: 'docs/results-validation3', outlinkChecked: 'docs/results-validation3-checked', checked: 'docs/results-validation3-recipflow', trajectory: 'docs/results-recipflow-trajectory/validation3', scTrajectory: 'docs/results-sc-trajectory/validation3' },
 } as const;
 const METHODS = [
   { name: 'SC-Select', folder: 'base', key: 'sc' },
-  { name: 'best (OutlinkCount + checked)', folder: 'base', key: 'best' },
+  { name: 'SC-Select + trajectory', folder: 'scTrajectory', key: 'sc' },
+  { name: 'OutlinkCount + checked', folder: 'outlinkChecked', key: 'outlink' },
   { name: 'OutlinkCount + trajectory', folder: 'trajectory', key: 'outlink' },
-  { name: 'RecipFlow + checked', folder: 'checked', key: 'recipflow' },
+  { name: 'RecipFlow + checked (best)', folder: 'checked', key: 'recipflow' },
   { name: 'RecipFlow + trajectory', folder: 'trajectory', key: 'recipflow' },
 ] as const;
 
@@ -43,7 +46,7 @@ for (const [set, folders] of Object.entries(SETS)) {
 const groups: Array<[string, string[]]> = [
   ['tuned 12', ['tuned']], ['held-out 12', ['heldout']], ['tuned + held-out 24', ['tuned', 'heldout']],
   ['validation 10', ['validation']], ['known 34', ['tuned', 'heldout', 'validation']], ['validation2 10', ['validation2']],
-  ['all 44', Object.keys(SETS)],
+  ['all 44', ['tuned', 'heldout', 'validation', 'validation2']], ['validation3 20', ['validation3']], ['all 64', Object.keys(SETS)],
 ];
 const pct = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(100 * x).toFixed(1)} %`;
 console.log(`| method | ${groups.map(([g]) => g).join(' | ')} |`);

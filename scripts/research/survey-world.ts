@@ -1,0 +1,117 @@
+// Research (docs/estimation.md, "A survey sample of the frontier for W"): the world node W is modelled on the crawled
+// global pages, but a selector picks those for their links into L, so they over-represent the pages linking into L.
+// Here a share of each iteration's pages is drawn uniformly from the frontier (a survey sample) and W's links into F
+// are taken from the sampled pages only; the rest of each iteration is RecipFlow's top. The checked estimate is then
+// run on that model (same check as checkedWorldRank: prefix at 3/4, cos ≥ 0.25, realised ≥ 3 %).
+// Usage: node bin/run-ts.js scripts/research/survey-world.ts SHARE…   (SET=validation3; SHARD / SHARDS)
+import { readFileSync } from 'node:fs';
+import { researchDomains } from './shared-domains.ts';
+import { KNOWN_CASES } from './known-domains.ts';
+import { VALIDATION_CASES } from './validation-cases.ts';
+import { VALIDATION2_CASES } from './validation2-cases.ts';
+import { VALIDATION3_CASES } from './validation3-cases.ts';
+import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
+import { pageRank } from '../../indexer/pagerank.ts';
+import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
+import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
+import { createSelector } from '../../indexer/estimation/selectors.ts';
+import { frontierWorldModel, frontierWorldModelAt, frontierWorldRank, type FrontierWorldModel } from '../../indexer/estimation/frontier-world.ts';
+import { candidateCount, type PageSelector } from '../../indexer/estimation/selection.ts';
+import { seededRandom } from '../../indexer/seeded-random.ts';
+import type { Supergraph } from '../../indexer/estimation/supergraph.ts';
+
+const sc = new Map<string, number>();
+for (const dir of ['docs/results', 'docs/results-heldout', 'docs/results-validation', 'docs/results-validation2', 'docs/results-validation3']) {
+  for (const g of ['hollins', 'california', 'polblogs', 'notredame']) {
+    let r: { domains: { spec: string; selectors: Record<string, { final: { l1: number } }> }[] };
+    try {
+      r = JSON.parse(readFileSync(`${dir}/${g}/result.json`, 'utf8'));
+    } catch {
+      continue;
+    }
+    for (const d of r.domains) sc.set(`${g} ${d.spec}`, d.selectors.sc.final.l1);
+  }
+}
+
+/** W's out-links from the sampled crawled pages only (`sampled[i]` for page i of F). */
+function surveyed(model: FrontierWorldModel, sampled: Uint8Array): FrontierWorldModel {
+  const { graph } = model;
+  const worldOut = new Float64Array(graph.nodeCount);
+  for (let i = 0; i < graph.nodeCount; i++) {
+    if (!sampled[i]) continue;
+    for (let e = graph.outOffsets[i]; e < graph.outOffsets[i + 1]; e++) worldOut[graph.outTargets[e]]++;
+  }
+  return { ...model, worldOut };
+}
+
+function localShare(v: Float64Array, local: number): Float64Array {
+  const out = v.slice(0, local);
+  const sum = out.reduce((a, b) => a + b, 0);
+  return out.map((x) => x / sum);
+}
+
+function checkedSurvey(supergraph: Supergraph<number>, rank: Float64Array, sampled: Uint8Array, scale: number) {
+  const local = supergraph.localCount;
+  const crawled = supergraph.size - local;
+  if (crawled === 0 || supergraph.frontierSize === 0) return { rank, flag: 'E' };
+  const prefix = local + Math.floor(0.75 * crawled);
+  const at = surveyed(frontierWorldModelAt(supergraph, prefix), sampled);
+  const before = localShare(pageRank(at.graph, { alpha: 0.85, tolerance: 1e-8, maxIterations: 1000 }).rank, local);
+  const predicted = localShare(frontierWorldRank(at, { tolerance: 1e-8, scale }), local);
+  const now = localShare(rank, local);
+  let dot = 0, moved = 0, correction = 0;
+  for (let j = 0; j < local; j++) {
+    const m = now[j] - before[j];
+    const d = predicted[j] - before[j];
+    dot += m * d;
+    moved += m * m;
+    correction += d * d;
+  }
+  const cosine = dot / Math.sqrt(moved * correction);
+  const realised = dot / correction;
+  if (!(cosine >= 0.25 && realised >= 0.03)) return { rank, flag: 'S' };
+  return { rank: frontierWorldRank(surveyed(frontierWorldModel(supergraph), sampled), { tolerance: 1e-8, scale }), flag: 'W' };
+}
+
+const shard = Number(process.env.SHARD ?? 0);
+const shards = Number(process.env.SHARDS ?? 1);
+const variants = process.argv.slice(2);
+const cases = process.env.SET === 'validation3' ? [...VALIDATION3_CASES] : [...KNOWN_CASES, ...VALIDATION_CASES, ...VALIDATION2_CASES];
+let index = 0;
+for (const { graphCase: c, spec, web, pages, target, localIndices: L } of researchDomains(cases.map((c) => ({ ...c, domains: c.domains.filter(() => index++ % shards === shard) })))) {
+  const localPages = Array.from(pages, (p) => pageOfGraph(web.graph, p));
+  const cells = [c.set, `${c.g} ${spec}`, sc.get(`${c.g} ${spec}`)!.toFixed(6)];
+  for (const variant of variants) {
+    // VARIANT = SHARE[@SCALE]: the sampled share of each iteration, and W's size in frontiers (default 0.75).
+    const [share, scale] = variant.split('@').map(Number);
+    const sampledKeys = new Set<number>();
+    let keys: () => readonly number[] = () => [];
+    const random = seededRandom(1);
+    const recip = createSelector('recipflow');
+    const selector: PageSelector = {
+      name: 'survey',
+      select(input, k) {
+        const count = candidateCount(input);
+        const top = recip.select(input, Math.min(count, k - Math.round(share * k)));
+        const taken = new Uint8Array(count);
+        for (const t of top) taken[t] = 1;
+        const rest: number[] = [];
+        for (let i = 0; i < count; i++) if (!taken[i]) rest.push(i);
+        const want = Math.min(rest.length, k - top.length);
+        const frontierKeys = keys();
+        for (let i = 0; i < want; i++) {
+          const j = i + Math.floor(random() * (rest.length - i));
+          [rest[i], rest[j]] = [rest[j], rest[i]];
+          sampledKeys.add(frontierKeys[rest[i]]);
+        }
+        return Int32Array.from([...top, ...rest.slice(0, want)]);
+      },
+    };
+    const run = await findGlobalPageRank({ localPages, source: knownGraphSource(web.graph), selector, iterations: c.site ? 50 : 25, extraPages: (c.site ? 2 : 1) * pages.length, pageRank: { alpha: 0.85, tolerance: 1e-6 }, onIteration: (state) => { keys = () => state.supergraph.frontierView().keys; } });
+    const sampled = new Uint8Array(run.supergraph.size);
+    for (let i = run.supergraph.localCount; i < run.supergraph.size; i++) sampled[i] = sampledKeys.has(run.supergraph.keyOf(i) as number) ? 1 : 0;
+    const est = checkedSurvey(run.supergraph as Supergraph<number>, run.rank, sampled, Number.isNaN(scale) || scale === undefined ? 0.75 : scale);
+    cells.push(`${variant}=${l1Distance(restrictAndNormalise(est.rank, L), target).toFixed(6)}${est.flag}`);
+  }
+  console.log(cells.join('\t'));
+}
