@@ -126,7 +126,10 @@ describe('politeness and safety', () => {
     await store.close();
     const times = server.requestLog.slice(before).filter((r) => r.host === web.localHost).map((r) => r.timeMs);
     expect(times.length).toBeGreaterThanOrEqual(10);
-    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(95);
+    // The server stamps a request when its event loop gets to it, so one stamp can come late under load and
+    // shorten the gap after it: each gap gets 20 ms of slack, and the whole span pins the delay to within 20 ms.
+    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(80);
+    expect(times[times.length - 1] - times[0]).toBeGreaterThanOrEqual(100 * (times.length - 1) - 20);
   });
 
   it('refuses loopback addresses unless private networks are allowed', async () => {

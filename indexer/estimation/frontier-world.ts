@@ -266,21 +266,29 @@ function comparePrefix<K>(
   const model = frontierWorldModelAt(supergraph, prefix);
   const before = localShare(pageRank(model.graph, { alpha: options.alpha, tolerance: options.tolerance, maxIterations: options.maxIterations }).rank, local);
   const predicted = localShare(frontierWorldRank(model, options), local);
+  return { model, ...correctionAlignment(now, before, predicted) };
+}
+
+/**
+ * How far a movement `now − before` went along a predicted correction `predicted − before` (vectors over L):
+ * the cosine of the two (NaN when either is zero) and the share realised, `⟨M, D⟩ / ⟨D, D⟩` (NaN when `D` is zero).
+ */
+export function correctionAlignment(now: Float64Array, before: Float64Array, predicted: Float64Array): { cosine: number; realised: number } {
   let dot = 0;
   let moved = 0;
   let correction = 0;
-  for (let j = 0; j < local; j++) {
+  for (let j = 0; j < now.length; j++) {
     const m = now[j] - before[j];
     const d = predicted[j] - before[j];
     dot += m * d;
     moved += m * m;
     correction += d * d;
   }
-  return { model, cosine: moved > 0 && correction > 0 ? dot / Math.sqrt(moved * correction) : Number.NaN, realised: correction > 0 ? dot / correction : Number.NaN };
+  return { cosine: moved > 0 && correction > 0 ? dot / Math.sqrt(moved * correction) : Number.NaN, realised: correction > 0 ? dot / correction : Number.NaN };
 }
 
 /** `vector[0 … local-1]` renormalised to sum 1. */
-function localShare(vector: Float64Array, local: number): Float64Array {
+export function localShare(vector: Float64Array, local: number): Float64Array {
   const out = vector.slice(0, local);
   let sum = 0;
   for (let j = 0; j < local; j++) sum += out[j];

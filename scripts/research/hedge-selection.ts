@@ -5,12 +5,8 @@
 // Usage: node bin/run-ts.js scripts/research/hedge-selection.ts VARIANT…   VARIANT = SELECTION[/ESTIMATOR], SELECTION =
 //   a selector name (recipflow, sc, …) | SECOND:SHARE (e.g. sc:0.25 = a quarter of each iteration's pages from
 //   SC-Select's top, the rest from RecipFlow's); ESTIMATOR = checked (default) | supergraph | world | trajectory
-import { readFileSync } from 'node:fs';
 import { researchDomains } from './shared-domains.ts';
-import { KNOWN_CASES } from './known-domains.ts';
-import { VALIDATION_CASES } from './validation-cases.ts';
-import { VALIDATION2_CASES } from './validation2-cases.ts';
-import { VALIDATION3_CASES } from './validation3-cases.ts';
+import { committedScL1, measuredCases } from './measured-sets.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
 import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
@@ -47,25 +43,9 @@ function variantSelector(name: string): PageSelector {
   return hedgedSelector(createSelector('recipflow'), createSelector(second), Number(share));
 }
 
-const sc = new Map<string, number>();
-for (const dir of ['docs/results', 'docs/results-heldout', 'docs/results-validation', 'docs/results-validation2', 'docs/results-validation3']) {
-  for (const g of ['hollins', 'california', 'polblogs', 'notredame']) {
-    let r: { domains: { spec: string; selectors: Record<string, { final: { l1: number } }> }[] };
-    try {
-      r = JSON.parse(readFileSync(`${dir}/${g}/result.json`, 'utf8'));
-    } catch {
-      continue;
-    }
-    for (const d of r.domains) sc.set(`${g} ${d.spec}`, d.selectors.sc.final.l1);
-  }
-}
-const shard = Number(process.env.SHARD ?? 0);
-const shards = Number(process.env.SHARDS ?? 1);
+const sc = committedScL1();
 const names = process.argv.slice(2);
-// SET=validation3: the third validation set (its SC-Select results from scripts/validation3-experiments.sh) instead.
-const cases = process.env.SET === 'validation3' ? [...VALIDATION3_CASES] : [...KNOWN_CASES, ...VALIDATION_CASES, ...VALIDATION2_CASES];
-let index = 0;
-for (const { graphCase: c, spec, web, pages, target, localIndices: L } of researchDomains(cases.map((c) => ({ ...c, domains: c.domains.filter(() => index++ % shards === shard) })))) {
+for (const { graphCase: c, spec, web, pages, target, localIndices: L } of researchDomains(measuredCases())) {
   const extraPages = (c.site ? 2 : 1) * pages.length;
   const iterations = c.site ? 50 : 25;
   const localPages = Array.from(pages, (p) => pageOfGraph(web.graph, p));

@@ -3,8 +3,9 @@
 // The 10 domains whose frontier empties within the budget (every selector crawls everything reachable) are ties
 // for every selector: their values are taken from docs/results* (SC-Select's, equal to every method's there).
 // Usage: node bin/run-ts.js scripts/research/inflow-selection.ts VARIANT…   (variants: see `variants` below)
-import { readFileSync } from 'node:fs';
 import { researchDomains } from './shared-domains.ts';
+import { committedScL1 } from './measured-sets.ts';
+import { KNOWN_CASES } from './known-domains.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
 import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
@@ -34,20 +35,14 @@ const cases = [
   },
 ].map((c) => ({ ...c, domains: BUDGET === 1 ? c.domains.filter((d) => !TIES.has(d)) : c.domains })).filter((c) => c.domains.length > 0);
 // SC-Select's final L1 per domain, and the tie domains, from the committed results.
+const committed = committedScL1();
 const sc = new Map<string, number>();
 const ties: { spec: string; set: 'tuned' | 'heldout'; l1: number }[] = [];
-for (const [dir, set] of [['docs/results', 'tuned'], ['docs/results-heldout', 'heldout']] as const) {
-  for (const g of ['hollins', 'california', 'polblogs', 'notredame']) {
-    let r: { domains: { spec: string; selectors: Record<string, { final: { l1: number } }> }[] };
-    try {
-      r = JSON.parse(readFileSync(`${dir}/${g}/result.json`, 'utf8'));
-    } catch {
-      continue;
-    }
-    for (const d of r.domains) {
-      sc.set(d.spec, d.selectors.sc.final.l1);
-      if (TIES.has(d.spec)) ties.push({ spec: d.spec, set, l1: d.selectors.sc.final.l1 });
-    }
+for (const c of KNOWN_CASES) {
+  for (const spec of c.domains) {
+    const l1 = committed.get(`${c.g} ${spec}`)!;
+    sc.set(spec, l1);
+    if (TIES.has(spec)) ties.push({ spec, set: c.set, l1 });
   }
 }
 const names = process.argv.slice(2);

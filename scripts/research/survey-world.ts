@@ -4,34 +4,19 @@
 // are taken from the sampled pages only; the rest of each iteration is RecipFlow's top. The checked estimate is then
 // run on that model (same check as checkedWorldRank: prefix at 3/4, cos ≥ 0.25, realised ≥ 3 %).
 // Usage: node bin/run-ts.js scripts/research/survey-world.ts SHARE…   (SET=validation3; SHARD / SHARDS)
-import { readFileSync } from 'node:fs';
 import { researchDomains } from './shared-domains.ts';
-import { KNOWN_CASES } from './known-domains.ts';
-import { VALIDATION_CASES } from './validation-cases.ts';
-import { VALIDATION2_CASES } from './validation2-cases.ts';
-import { VALIDATION3_CASES } from './validation3-cases.ts';
+import { committedScL1, measuredCases } from './measured-sets.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { pageRank } from '../../indexer/pagerank.ts';
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
 import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
 import { createSelector } from '../../indexer/estimation/selectors.ts';
-import { frontierWorldModel, frontierWorldModelAt, frontierWorldRank, type FrontierWorldModel } from '../../indexer/estimation/frontier-world.ts';
+import { correctionAlignment, frontierWorldModel, frontierWorldModelAt, frontierWorldRank, localShare, type FrontierWorldModel } from '../../indexer/estimation/frontier-world.ts';
 import { candidateCount, type PageSelector } from '../../indexer/estimation/selection.ts';
 import { seededRandom } from '../../indexer/seeded-random.ts';
 import type { Supergraph } from '../../indexer/estimation/supergraph.ts';
 
-const sc = new Map<string, number>();
-for (const dir of ['docs/results', 'docs/results-heldout', 'docs/results-validation', 'docs/results-validation2', 'docs/results-validation3']) {
-  for (const g of ['hollins', 'california', 'polblogs', 'notredame']) {
-    let r: { domains: { spec: string; selectors: Record<string, { final: { l1: number } }> }[] };
-    try {
-      r = JSON.parse(readFileSync(`${dir}/${g}/result.json`, 'utf8'));
-    } catch {
-      continue;
-    }
-    for (const d of r.domains) sc.set(`${g} ${d.spec}`, d.selectors.sc.final.l1);
-  }
-}
+const sc = committedScL1();
 
 /** W's out-links from the sampled crawled pages only (`sampled[i]` for page i of F). */
 function surveyed(model: FrontierWorldModel, sampled: Uint8Array): FrontierWorldModel {
@@ -44,12 +29,6 @@ function surveyed(model: FrontierWorldModel, sampled: Uint8Array): FrontierWorld
   return { ...model, worldOut };
 }
 
-function localShare(v: Float64Array, local: number): Float64Array {
-  const out = v.slice(0, local);
-  const sum = out.reduce((a, b) => a + b, 0);
-  return out.map((x) => x / sum);
-}
-
 function checkedSurvey(supergraph: Supergraph<number>, rank: Float64Array, sampled: Uint8Array, scale: number) {
   const local = supergraph.localCount;
   const crawled = supergraph.size - local;
@@ -59,26 +38,13 @@ function checkedSurvey(supergraph: Supergraph<number>, rank: Float64Array, sampl
   const before = localShare(pageRank(at.graph, { alpha: 0.85, tolerance: 1e-8, maxIterations: 1000 }).rank, local);
   const predicted = localShare(frontierWorldRank(at, { tolerance: 1e-8, scale }), local);
   const now = localShare(rank, local);
-  let dot = 0, moved = 0, correction = 0;
-  for (let j = 0; j < local; j++) {
-    const m = now[j] - before[j];
-    const d = predicted[j] - before[j];
-    dot += m * d;
-    moved += m * m;
-    correction += d * d;
-  }
-  const cosine = dot / Math.sqrt(moved * correction);
-  const realised = dot / correction;
+  const { cosine, realised } = correctionAlignment(now, before, predicted);
   if (!(cosine >= 0.25 && realised >= 0.03)) return { rank, flag: 'S' };
   return { rank: frontierWorldRank(surveyed(frontierWorldModel(supergraph), sampled), { tolerance: 1e-8, scale }), flag: 'W' };
 }
 
-const shard = Number(process.env.SHARD ?? 0);
-const shards = Number(process.env.SHARDS ?? 1);
 const variants = process.argv.slice(2);
-const cases = process.env.SET === 'validation3' ? [...VALIDATION3_CASES] : [...KNOWN_CASES, ...VALIDATION_CASES, ...VALIDATION2_CASES];
-let index = 0;
-for (const { graphCase: c, spec, web, pages, target, localIndices: L } of researchDomains(cases.map((c) => ({ ...c, domains: c.domains.filter(() => index++ % shards === shard) })))) {
+for (const { graphCase: c, spec, web, pages, target, localIndices: L } of researchDomains(measuredCases())) {
   const localPages = Array.from(pages, (p) => pageOfGraph(web.graph, p));
   const cells = [c.set, `${c.g} ${spec}`, sc.get(`${c.g} ${spec}`)!.toFixed(6)];
   for (const variant of variants) {
