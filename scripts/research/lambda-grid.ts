@@ -29,6 +29,16 @@ for (const { graphCase: c, spec, web, pages, target, localIndices: L } of resear
     }
   }
   const trajectory = trajectoryWorldRank(run.supergraph, run.rank, { tolerance: 1e-8 });
+  // The rule's λ scaled by k and capped (W worth 2 frontiers, as the rule's own world estimate).
+  const world2 = restrictAndNormalise(frontierWorldRank(frontierWorldModel(run.supergraph), { tolerance: 1e-8, scale: 2 }), L);
+  for (const k of [1, 2, 3, 4]) {
+    for (const cap of [1, 1.5]) {
+      const lambda = Math.min(cap, k * trajectory.weight);
+      const blended = now.map((x, j) => Math.max(0, x + lambda * (world2[j] - x)));
+      const sum = blended.reduce((a, b) => a + b, 0);
+      cells.push(`k${k}c${cap}=${l1Distance(blended.map((x) => x / sum), target).toFixed(6)}`);
+    }
+  }
   cells.push(`rule=${l1Distance(restrictAndNormalise(trajectory.rank, L), target).toFixed(6)}`, `ruleλ=${trajectory.weight.toFixed(3)}`);
   console.log(cells.join('\t'));
 }

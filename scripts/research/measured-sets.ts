@@ -1,6 +1,7 @@
 /**
  * The measured domain sets of docs/estimation.md for the research scripts that run a method on all of them:
- * the 44 known domains (tuned, held-out, validation, validation2) or, with SET=validation3, the third validation set;
+ * the 44 known domains (tuned, held-out, validation, validation2) or, with SET=validation3 / validation4, the third /
+ * fourth validation set;
  * split over processes by SHARD=i of SHARDS=n; and SC-Select's final L1 per domain from the committed results.
  */
 import { readFileSync } from 'node:fs';
@@ -8,8 +9,9 @@ import { KNOWN_CASES } from './known-domains.ts';
 import { VALIDATION_CASES } from './validation-cases.ts';
 import { VALIDATION2_CASES } from './validation2-cases.ts';
 import { VALIDATION3_CASES } from './validation3-cases.ts';
+import { VALIDATION4_CASES } from './validation4-cases.ts';
 
-const RESULT_DIRS = ['docs/results', 'docs/results-heldout', 'docs/results-validation', 'docs/results-validation2', 'docs/results-validation3'];
+const RESULT_DIRS = ['docs/results', 'docs/results-heldout', 'docs/results-validation', 'docs/results-validation2', 'docs/results-validation3', 'docs/results-validation4'];
 
 /** SC-Select's final L1 (supergraph estimate, default runs) by `graph spec`. */
 export function committedScL1(): Map<string, number> {
@@ -28,11 +30,12 @@ export function committedScL1(): Map<string, number> {
   return sc;
 }
 
-/** The 44 known domains, or the 20 of validation3 with SET=validation3; this process's shard of them. */
+/** The 44 known domains, or the 20 of validation3 / validation4 with SET=validation3 / validation4; this process's shard. */
 export function measuredCases() {
   const shard = Number(process.env.SHARD ?? 0);
   const shards = Number(process.env.SHARDS ?? 1);
-  const cases = process.env.SET === 'validation3' ? [...VALIDATION3_CASES] : [...KNOWN_CASES, ...VALIDATION_CASES, ...VALIDATION2_CASES];
+  const set = process.env.SET;
+  const cases = set === 'validation3' ? [...VALIDATION3_CASES] : set === 'validation4' ? [...VALIDATION4_CASES] : [...KNOWN_CASES, ...VALIDATION_CASES, ...VALIDATION2_CASES];
   let index = 0;
   return cases.map((c) => ({ ...c, domains: c.domains.filter(() => index++ % shards === shard) }));
 }
