@@ -13,6 +13,7 @@ const SETS = {
   validation: { base: 'docs/results-validation', outlinkChecked: 'docs/results-validation-checked', checked: 'docs/results-validation-recipflow', trajectory: 'docs/results-recipflow-trajectory/validation', scTrajectory: 'docs/results-sc-trajectory/validation' },
   validation2: { base: 'docs/results-validation2', outlinkChecked: 'docs/results-validation2-checked', checked: 'docs/results-validation2-recipflow', trajectory: 'docs/results-recipflow-trajectory/validation2', scTrajectory: 'docs/results-sc-trajectory/validation2' },
   validation3: { base: 'docs/results-validation3', outlinkChecked: 'docs/results-validation3-checked', checked: 'docs/results-validation3-recipflow', trajectory: 'docs/results-recipflow-trajectory/validation3', scTrajectory: 'docs/results-sc-trajectory/validation3' },
+  validation4: { base: 'docs/results-validation4', outlinkChecked: 'docs/results-validation4-checked', checked: 'docs/results-validation4-recipflow', trajectory: 'docs/results-recipflow-trajectory/validation4', scTrajectory: 'docs/results-sc-trajectory/validation4' },
 } as const;
 const METHODS = [
   { name: 'SC-Select', folder: 'base', key: 'sc' },
@@ -46,7 +47,8 @@ for (const [set, folders] of Object.entries(SETS)) {
 const groups: Array<[string, string[]]> = [
   ['tuned 12', ['tuned']], ['held-out 12', ['heldout']], ['tuned + held-out 24', ['tuned', 'heldout']],
   ['validation 10', ['validation']], ['known 34', ['tuned', 'heldout', 'validation']], ['validation2 10', ['validation2']],
-  ['all 44', ['tuned', 'heldout', 'validation', 'validation2']], ['validation3 20', ['validation3']], ['all 64', Object.keys(SETS)],
+  ['all 44', ['tuned', 'heldout', 'validation', 'validation2']], ['validation3 20', ['validation3']],
+  ['validation4 20', ['validation4']], ['all 84', Object.keys(SETS)],
 ];
 const pct = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(100 * x).toFixed(1)} %`;
 console.log(`| method | ${groups.map(([g]) => g).join(' | ')} |`);
