@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
-# Validation run (docs/estimation.md, "Selection for the inflow"): 10 notredame balls nobody had looked at, chosen by a
-# rule fixed before any method was run on them (scripts/research/validation-domains.ts applies it and prints this list):
-# balls of radius 3 around centres drawn uniformly from the page ids with the project's PRNG (seed 2027), the first 10
-# with 500–5,000 pages sharing at most half of their pages with any of the 24 known domains or an earlier validation
-# ball. Budget n extra pages in 25 iterations. No domain is dropped after its result is seen.
-# Usage: scripts/validation-experiments.sh [OUT_DIR]   (default docs/results-validation)
+# Validation runs (docs/estimation.md): notredame balls nobody had looked at, chosen by a rule committed before any
+# method was run on them, and run once per frozen method. Each set's rule is in scripts/research/SET-domains.ts (it
+# prints the list), the lists in scripts/research/validation-cases.ts:
+#   validation   seed 2027, 10 balls, disjoint enough from the 24 known domains ("The trajectory estimate");
+#   validation2  seed 2028, 10 balls, from the 34 known before it ("RecipFlow with the trajectory estimate, and a
+#                second validation set");
+#   validation3  seed 2029, 20 balls, from the 44 known before it ("Hedged selection, a survey sample for W, and a
+#                third validation set");
+#   validation4  seed 2030, 20 balls, from the 64 known before it ("A convex trajectory weight on SC-Select's crawl,
+#                and a fourth validation set").
+# The rule: balls of radius 3 around centres drawn uniformly from the page ids with the project's PRNG, the first
+# ones with 500–5,000 pages sharing at most half of their pages with any known domain or an earlier ball of the set.
+# Budget n extra pages in 25 iterations. No domain is dropped after its result is seen.
+# Usage: SET=validation2 scripts/validation-experiments.sh [OUT_DIR]   (SET default validation; OUT_DIR default
+#   docs/results-SET)
 #   SELECTORS=sc,outlink …   the methods (default: the selectors and best); ESTIMATOR=checked … their estimate
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=../shared/data/graphs
-out=${1:-docs/results-validation}
+set_name=${SET:-validation}
+out=${1:-docs/results-$set_name}
 selectors=${SELECTORS:-sc,pf,outlink,random,recipflow,best}
 estimator=${ESTIMATOR:-supergraph}
+domains=$(node bin/run-ts.js scripts/research/validation-cases.ts "$set_name")
+# shellcheck disable=SC2086 # the domain arguments are split on purpose
 node bin/lse.js experiment --edges $data/notredame.edges.tsv.gz --selectors "$selectors" --estimator "$estimator" \
-  --domain ball:224290:3 --domain ball:198699:3 --domain ball:62521:3 --domain ball:231499:3 --domain ball:200100:3 \
-  --domain ball:259772:3 --domain ball:253776:3 --domain ball:265087:3 --domain ball:160590:3 --domain ball:84495:3 \
-  --iterations 25 --extra 1n --out "$out/notredame"
+  $domains --iterations 25 --extra 1n --out "$out/notredame"

@@ -6,10 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { KNOWN_CASES } from './known-domains.ts';
-import { VALIDATION_CASES } from './validation-cases.ts';
-import { VALIDATION2_CASES } from './validation2-cases.ts';
-import { VALIDATION3_CASES } from './validation3-cases.ts';
-import { VALIDATION4_CASES } from './validation4-cases.ts';
+import { VALIDATION_CASES, VALIDATION2_CASES, VALIDATION3_CASES, VALIDATION4_CASES } from './validation-cases.ts';
 
 const RESULT_DIRS = ['docs/results', 'docs/results-heldout', 'docs/results-validation', 'docs/results-validation2', 'docs/results-validation3', 'docs/results-validation4'];
 

@@ -1,8 +1,54 @@
-// The 10 validation domains printed by scripts/research/validation-domains.ts (rule and seed there), fixed before any
-// method was run on them. Budget as in the issue for topic-like domains: n extra pages in 25 iterations.
-export const VALIDATION_CASES = [
-  {
-    set: 'validation', g: 'notredame', nodes: false, site: false,
-    domains: ['ball:224290:3', 'ball:198699:3', 'ball:62521:3', 'ball:231499:3', 'ball:200100:3', 'ball:259772:3', 'ball:253776:3', 'ball:265087:3', 'ball:160590:3', 'ball:84495:3'],
-  },
-] as const;
+/**
+ * The notredame balls of the four validation sets of docs/estimation.md, each printed by its rule
+ * (scripts/research/validation{,2,3,4}-domains.ts: the rule and the seed are there) and fixed before any method was
+ * run on it. Budget as in the issue for topic-like domains: n extra pages in 25 iterations.
+ * `node bin/run-ts.js scripts/research/validation-cases.ts SET` prints a set's `--domain` arguments for
+ * scripts/validation-experiments.sh.
+ */
+
+/** One validation set as the research scripts' graph cases: its balls on notredame, a topic-like budget. */
+function ballSet<S extends string>(set: S, domains: readonly string[]) {
+  return [{ set, g: 'notredame', nodes: false, site: false, domains }] as const;
+}
+
+// validation (seed 2027, 10 balls).
+export const VALIDATION_CASES = ballSet('validation', [
+  'ball:224290:3', 'ball:198699:3', 'ball:62521:3', 'ball:231499:3', 'ball:200100:3', 'ball:259772:3', 'ball:253776:3',
+  'ball:265087:3', 'ball:160590:3', 'ball:84495:3',
+]);
+
+// validation2 (seed 2028, 10 balls).
+export const VALIDATION2_CASES = ballSet('validation2', [
+  'ball:292971:3', 'ball:143184:3', 'ball:235297:3', 'ball:259462:3', 'ball:207943:3', 'ball:182989:3', 'ball:22941:3',
+  'ball:155127:3', 'ball:27470:3', 'ball:94927:3',
+]);
+
+// validation3 (seed 2029, 20 balls).
+export const VALIDATION3_CASES = ballSet('validation3', [
+  'ball:257700:3', 'ball:225285:3', 'ball:177630:3', 'ball:228520:3', 'ball:1160:3', 'ball:215584:3', 'ball:246972:3',
+  'ball:121432:3', 'ball:286296:3', 'ball:47246:3', 'ball:35158:3', 'ball:78327:3', 'ball:1216:3', 'ball:178050:3',
+  'ball:69569:3', 'ball:256108:3', 'ball:270002:3', 'ball:251759:3', 'ball:244511:3', 'ball:252877:3',
+]);
+
+// validation4 (seed 2030, 20 balls).
+export const VALIDATION4_CASES = ballSet('validation4', [
+  'ball:267849:3', 'ball:202275:3', 'ball:41612:3', 'ball:170897:3', 'ball:13290:3', 'ball:177303:3', 'ball:230377:3',
+  'ball:63746:3', 'ball:251865:3', 'ball:65442:3', 'ball:825:3', 'ball:171497:3', 'ball:309857:3', 'ball:179272:3',
+  'ball:252043:3', 'ball:37612:3', 'ball:244897:3', 'ball:256711:3', 'ball:34761:3', 'ball:189313:3',
+]);
+
+export const VALIDATION_SETS = {
+  validation: VALIDATION_CASES,
+  validation2: VALIDATION2_CASES,
+  validation3: VALIDATION3_CASES,
+  validation4: VALIDATION4_CASES,
+} as const;
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const set = process.argv[2] as keyof typeof VALIDATION_SETS;
+  if (!(set in VALIDATION_SETS)) {
+    console.error(`unknown validation set "${set}"; choose from ${Object.keys(VALIDATION_SETS).join(', ')}`);
+    process.exit(2);
+  }
+  console.log(VALIDATION_SETS[set][0].domains.map((d) => `--domain ${d}`).join(' '));
+}

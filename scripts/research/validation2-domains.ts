@@ -1,5 +1,5 @@
 // The second validation set of docs/estimation.md ("RecipFlow with the trajectory estimate, and a second validation
-// set"), chosen by a rule committed before any method was run on it; scripts/validation2-experiments.sh holds exactly
+// set"), chosen by a rule committed before any method was run on it; scripts/research/validation-cases.ts holds exactly
 // the list this prints. Usage: node bin/run-ts.js scripts/research/validation2-domains.ts
 //
 // The rule: notredame balls of radius 3 (`ball:ID:3`) around centres drawn uniformly (with replacement) from the

@@ -1,5 +1,5 @@
 // The third validation set of docs/estimation.md ("Hedged selection, and a third validation set"), chosen by a rule
-// committed before any method was run on it; scripts/research/validation3-cases.ts holds exactly the list this prints.
+// committed before any method was run on it; scripts/research/validation-cases.ts holds exactly the list this prints.
 // Usage: node bin/run-ts.js scripts/research/validation3-domains.ts
 //
 // The rule: as the second set (scripts/research/validation2-domains.ts) with seed 2029 and 20 balls instead of 10:
@@ -9,7 +9,6 @@
 // Budget as in the issue for topic-like domains: n extra pages in 25 iterations.
 import { printDrawnBalls } from './draw-balls.ts';
 import { KNOWN_CASES } from './known-domains.ts';
-import { VALIDATION_CASES } from './validation-cases.ts';
-import { VALIDATION2_CASES } from './validation2-cases.ts';
+import { VALIDATION_CASES, VALIDATION2_CASES } from './validation-cases.ts';
 
 printDrawnBalls({ seed: 2029, count: 20, known: [...KNOWN_CASES, ...VALIDATION_CASES, ...VALIDATION2_CASES].filter((c) => c.g === 'notredame').flatMap((c) => [...c.domains]) });

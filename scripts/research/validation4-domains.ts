@@ -1,5 +1,5 @@
 // The fourth validation set of docs/estimation.md ("A convex trajectory weight on SC-Select's crawl, and a fourth
-// validation set"), chosen by a rule committed before any method was run on it; scripts/research/validation4-cases.ts
+// validation set"), chosen by a rule committed before any method was run on it; scripts/research/validation-cases.ts
 // holds exactly the list this prints. Usage: node bin/run-ts.js scripts/research/validation4-domains.ts
 //
 // The rule: as the third set (scripts/research/validation3-domains.ts) with seed 2030: notredame balls of radius 3
@@ -9,9 +9,7 @@
 // Budget as in the issue for topic-like domains: n extra pages in 25 iterations.
 import { printDrawnBalls } from './draw-balls.ts';
 import { KNOWN_CASES } from './known-domains.ts';
-import { VALIDATION_CASES } from './validation-cases.ts';
-import { VALIDATION2_CASES } from './validation2-cases.ts';
-import { VALIDATION3_CASES } from './validation3-cases.ts';
+import { VALIDATION_CASES, VALIDATION2_CASES, VALIDATION3_CASES } from './validation-cases.ts';
 
 printDrawnBalls({
   seed: 2030,
