@@ -1,11 +1,14 @@
-// Research (docs/estimation.md, "Hedged selection, and a third validation set"): on a selector's crawl, the supergraph
-// estimate moved a fixed share λ of the way to the world estimate (W worth s frontiers), for a grid of λ and s; and
-// the trajectory rule's own λ. Prints per domain the L1 of each, and SC-Select's final L1 (from the committed results).
-// Usage: node bin/run-ts.js scripts/research/lambda-grid.ts SELECTOR   (SET=validation3 for the third validation set;
-//   SHARD / SHARDS as hedge-selection.ts)
+// Research (docs/estimation.md, "Hedged selection, a survey sample for W, and a third validation set" and "A convex
+// trajectory weight on SC-Select's crawl, and a fourth validation set"): on a selector's crawl, the supergraph estimate
+// moved a fixed share λ of the way to the world estimate (W worth s frontiers), for a grid of λ and s; the trajectory
+// rule's own λ scaled by k and capped; how far the crawl moved the estimate from local PageRank (M); and the rule's
+// estimate. Prints per domain the L1 of each, and SC-Select's final L1 (from the committed results).
+// Usage: node bin/run-ts.js scripts/research/lambda-grid.ts SELECTOR   (SET=validation3 | validation4; SHARD / SHARDS)
 import { researchDomains } from './shared-domains.ts';
 import { committedScL1, measuredCases } from './measured-sets.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
+import { pageRank } from '../../indexer/pagerank.ts';
+import { inducedSubgraph } from '../../indexer/graph.ts';
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
 import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
 import { createSelector } from '../../indexer/estimation/selectors.ts';
@@ -39,6 +42,9 @@ for (const { graphCase: c, spec, web, pages, target, localIndices: L } of resear
       cells.push(`k${k}c${cap}=${l1Distance(blended.map((x) => x / sum), target).toFixed(6)}`);
     }
   }
+  // M: how far the whole crawl moved the estimate from local PageRank (a nearly closed domain barely moves).
+  const localRank = pageRank(inducedSubgraph(web.graph, pages), { alpha: 0.85, tolerance: 1e-10 }).rank;
+  cells.push(`M=${l1Distance(now, localRank).toFixed(6)}`);
   cells.push(`rule=${l1Distance(restrictAndNormalise(trajectory.rank, L), target).toFixed(6)}`, `ruleλ=${trajectory.weight.toFixed(3)}`);
   console.log(cells.join('\t'));
 }
