@@ -1,7 +1,8 @@
-// Research (docs/estimation.md, "Hedged selection, and a third validation set"): RecipFlow with a share of every iteration's pages taken from a
-// second selector's ranking instead (SC-Select, OutlinkCount, PF-Select), paired with the checked estimate, on all 44
-// measured domains (tuned, held-out, validation, validation2) at the budgets. SC-Select's final L1 per domain
-// is read from the committed results. Domains run in SHARDS processes (SHARD=i of SHARDS=n, default 0 of 1).
+// Research (docs/estimation.md, "Hedged selection, a survey sample for W, and a third validation set"): RecipFlow with a
+// share of every iteration's pages taken from a second selector's ranking instead (SC-Select, OutlinkCount, PF-Select),
+// paired with the checked estimate, on the 44 known domains (tuned, held-out, validation, validation2) or SET=validation3
+// / validation4, at the budgets. SC-Select's final L1 per domain is read from the committed results. Domains
+// run in SHARDS processes (SHARD=i of SHARDS=n, default 0 of 1).
 // Usage: node bin/run-ts.js scripts/research/hedge-selection.ts VARIANT…   VARIANT = SELECTION[/ESTIMATOR], SELECTION =
 //   a selector name (recipflow, sc, …) | SECOND:SHARE (e.g. sc:0.25 = a quarter of each iteration's pages from
 //   SC-Select's top, the rest from RecipFlow's); ESTIMATOR = checked (default) | supergraph | world | trajectory

@@ -1,8 +1,9 @@
-// Research (docs/estimation.md, "A survey sample of the frontier for W"): the world node W is modelled on the crawled
-// global pages, but a selector picks those for their links into L, so they over-represent the pages linking into L.
-// Here a share of each iteration's pages is drawn uniformly from the frontier (a survey sample) and W's links into F
-// are taken from the sampled pages only; the rest of each iteration is RecipFlow's top. The checked estimate is then
-// run on that model (same check as checkedWorldRank: prefix at 3/4, cos ≥ 0.25, realised ≥ 3 %).
+// Research (docs/estimation.md, "Hedged selection, a survey sample for W, and a third validation set"): the world node
+// W is modelled on the crawled global pages, but a selector picks those for their links into L, so they over-represent
+// the pages linking into L. Here a share of each iteration's pages is drawn uniformly from the frontier (a survey
+// sample) and W's links into F are taken from the sampled pages only; the rest of each iteration is RecipFlow's top.
+// The checked estimate is then run on that model (same check as checkedWorldRank: prefix at 3/4, cos ≥ 0.25,
+// realised ≥ 3 %).
 // Usage: node bin/run-ts.js scripts/research/survey-world.ts SHARE…   (SET=validation3; SHARD / SHARDS)
 import { researchDomains } from './shared-domains.ts';
 import { committedScL1, measuredCases } from './measured-sets.ts';
