@@ -127,7 +127,7 @@ export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K
   const estimateNow = () => restrictAndNormalise(estimateOverSupergraph(estimator, supergraph, rank, rankOptions), localPages);
 
   const supergraph = new Supergraph(options.localPages);
-  const localPages = Int32Array.from({ length: supergraph.localCount }, (_, i) => i);
+  const localPages = supergraph.localIds();
   const records: IterationRecord<K>[] = [];
   let started = performance.now();
   let result = pageRank(supergraph.graph(), rankOptions);

@@ -19,6 +19,7 @@
 import type { LinkGraph } from '../graph.ts';
 import type { Supergraph } from './supergraph.ts';
 import { pageRank } from '../pagerank.ts';
+import { restrictAndNormalise } from '../metrics.ts';
 
 export interface FrontierWorldOptions {
   alpha?: number;
@@ -244,7 +245,7 @@ export function checkedWorldRank<K>(supergraph: Supergraph<K>, rank: Float64Arra
   const plain: CheckedWorldResult = { rank, useWorld: false, cosine: Number.NaN, realised: Number.NaN, prefix: 0 };
   if (crawled === 0 || supergraph.frontierSize === 0) return plain;
   const prefix = local + Math.floor(prefixShare * crawled);
-  const { cosine, realised } = comparePrefix(supergraph, localShare(rank, local), prefix, { ...options, alpha, tolerance, scale, maxIterations: options.maxIterations ?? 1000 });
+  const { cosine, realised } = comparePrefix(supergraph, restrictAndNormalise(rank, supergraph.localIds()), prefix, { ...options, alpha, tolerance, scale, maxIterations: options.maxIterations ?? 1000 });
   if (!(cosine >= threshold && realised >= minRealised)) return { ...plain, cosine, realised, prefix };
   return { rank: frontierWorldRank(frontierWorldModel(supergraph), { ...options, alpha, tolerance, scale }), useWorld: true, cosine, realised, prefix };
 }
@@ -262,10 +263,10 @@ function comparePrefix<K>(
   prefix: number,
   options: FrontierWorldOptions & { alpha: number; tolerance: number; scale: number; maxIterations: number },
 ): { model: FrontierWorldModel; cosine: number; realised: number } {
-  const local = supergraph.localCount;
+  const local = supergraph.localIds();
   const model = frontierWorldModelAt(supergraph, prefix);
-  const before = localShare(pageRank(model.graph, { alpha: options.alpha, tolerance: options.tolerance, maxIterations: options.maxIterations }).rank, local);
-  const predicted = localShare(frontierWorldRank(model, options), local);
+  const before = restrictAndNormalise(pageRank(model.graph, { alpha: options.alpha, tolerance: options.tolerance, maxIterations: options.maxIterations }).rank, local);
+  const predicted = restrictAndNormalise(frontierWorldRank(model, options), local);
   return { model, ...correctionAlignment(now, before, predicted) };
 }
 
@@ -285,15 +286,6 @@ export function correctionAlignment(now: Float64Array, before: Float64Array, pre
     correction += d * d;
   }
   return { cosine: moved > 0 && correction > 0 ? dot / Math.sqrt(moved * correction) : Number.NaN, realised: correction > 0 ? dot / correction : Number.NaN };
-}
-
-/** `vector[0 … local-1]` renormalised to sum 1. */
-export function localShare(vector: Float64Array, local: number): Float64Array {
-  const out = vector.slice(0, local);
-  let sum = 0;
-  for (let j = 0; j < local; j++) sum += out[j];
-  if (sum > 0) for (let j = 0; j < local; j++) out[j] /= sum;
-  return out;
 }
 
 export interface TrajectoryWorldOptions extends FrontierWorldOptions {
@@ -358,7 +350,7 @@ export function trajectoryWorldRank<K>(supergraph: Supergraph<K>, rank: Float64A
   const crawled = size - local;
   const plain: TrajectoryWorldResult = { rank, weight: 0, windows: [] };
   if (crawled === 0 || supergraph.frontierSize === 0 || prefixShares.length === 0) return plain;
-  const now = localShare(rank, local);
+  const now = restrictAndNormalise(rank, supergraph.localIds());
   const windows: TrajectoryWindow[] = [];
   for (const share of prefixShares) {
     const prefix = local + Math.floor(share * crawled);
@@ -375,7 +367,7 @@ export function trajectoryWorldRank<K>(supergraph: Supergraph<K>, rank: Float64A
   for (const w of windows) weight += w.weight;
   weight = Math.min(maxWeight, weight / windows.length);
   if (!(weight > 0)) return { ...plain, windows };
-  const world = localShare(frontierWorldRank(frontierWorldModel(supergraph), { ...options, alpha, tolerance, scale }), local);
+  const world = restrictAndNormalise(frontierWorldRank(frontierWorldModel(supergraph), { ...options, alpha, tolerance, scale }), supergraph.localIds());
   const blended = new Float64Array(local);
   let sum = 0;
   for (let j = 0; j < local; j++) {

@@ -122,6 +122,11 @@ export class Supergraph<K> {
     return this.cachedGraph;
   }
 
+  /** The local pages' ids, `0 … localCount-1` (they come first): the pages an estimate is restricted to. */
+  localIds(): Int32Array {
+    return Int32Array.from({ length: this.localCount }, (_, i) => i);
+  }
+
   /** 1 for local pages (ids below `localCount`). */
   localMask(): Uint8Array {
     const mask = new Uint8Array(this.keys.length);
