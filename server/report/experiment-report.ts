@@ -3,15 +3,21 @@
  * L1-per-iteration chart of every domain (the paper's Figure 2).
  */
 import type { DomainOutcome, ExperimentResult } from '../../indexer/estimation/experiment.ts';
+import { BEST_METHOD, type EstimatorName } from '../../indexer/estimation/estimators.ts';
 import { renderLineChartSvg } from './line-chart-svg.ts';
 
-const DISPLAY_NAMES: Record<string, string> = {
+const SELECTOR_DISPLAY_NAMES: Record<string, string> = {
   sc: 'SC-Select',
   pf: 'PF-Select',
   outlink: 'OutlinkCount',
   random: 'Random',
   recipflow: 'RecipFlow',
-  best: 'Best (RecipFlow + checked world)',
+};
+const ESTIMATOR_DISPLAY_NAMES: Record<EstimatorName, string> = { supergraph: 'supergraph', world: 'world', checked: 'checked world', trajectory: 'trajectory' };
+/** `best` is named after what it runs, so the name follows BEST_METHOD. */
+const DISPLAY_NAMES: Record<string, string> = {
+  ...SELECTOR_DISPLAY_NAMES,
+  best: `Best (${SELECTOR_DISPLAY_NAMES[BEST_METHOD.selector]} + ${ESTIMATOR_DISPLAY_NAMES[BEST_METHOD.estimator]})`,
 };
 
 /** `sc` → `SC-Select`; a method renamed `NAME+SUFFIX` (a second estimate of it) → `SC-Select + SUFFIX`. */
