@@ -7,10 +7,8 @@
 //   a selector name (recipflow, sc, …) | SECOND:SHARE (e.g. sc:0.25 = a quarter of each iteration's pages from
 //   SC-Select's top, the rest from RecipFlow's); ESTIMATOR = checked (default) | supergraph | world | trajectory
 import { researchDomains } from './shared-domains.ts';
-import { committedScL1, measuredCases } from './measured-sets.ts';
+import { committedScL1, crawlMeasured, measuredCases, printRow, printSummary, scOf, type MeasuredRow } from './measured-sets.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
-import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
-import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
 import { createSelector } from '../../indexer/estimation/selectors.ts';
 import { checkedWorldRank, frontierWorldModel, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
 import { estimateOverSupergraph, type EstimatorName } from '../../indexer/estimation/estimators.ts';
@@ -46,23 +44,25 @@ function variantSelector(name: string): PageSelector {
 
 const sc = committedScL1();
 const names = process.argv.slice(2);
-for (const { graphCase: c, spec, web, pages, target, localIndices: L } of researchDomains(measuredCases())) {
-  const extraPages = (c.site ? 2 : 1) * pages.length;
-  const iterations = c.site ? 50 : 25;
-  const localPages = Array.from(pages, (p) => pageOfGraph(web.graph, p));
-  const scL1 = sc.get(`${c.g} ${spec}`)!;
-  const cells = [c.set, `${c.g} ${spec}`, scL1.toFixed(6)];
+const rows: MeasuredRow[] = [];
+for (const domain of researchDomains(measuredCases())) {
+  const { graphCase: c, spec, target, localIndices: L } = domain;
+  const row: MeasuredRow = { set: c.set, domain: `${c.g} ${spec}`, sc: scOf(sc, domain), values: {}, notes: {} };
   for (const name of names) {
-    const run = await findGlobalPageRank({ localPages, source: knownGraphSource(web.graph), selector: variantSelector(name), iterations, extraPages, pageRank: { alpha: 0.85, tolerance: 1e-6 } });
-    const checked = checkedWorldRank(run.supergraph, run.rank, { tolerance: 1e-8 });
+    const run = await crawlMeasured(domain, variantSelector(name));
     const estimator = (name.split('/')[1] ?? 'checked') as EstimatorName;
-    const l1 = l1Distance(restrictAndNormalise(estimator === 'checked' ? checked.rank : estimateOverSupergraph(estimator, run.supergraph, run.rank), L), target);
-    const flag = run.supergraph.frontierSize === 0 ? 'E' : estimator !== 'checked' ? '' : checked.useWorld ? 'W' : 'S';
-    // DIAG=1: the supergraph and world estimates' L1 and the check's cosine and realised share (docs/estimation.md).
-    const diag = process.env.DIAG
-      ? ` sg ${l1Distance(restrictAndNormalise(run.rank, L), target).toFixed(4)} w ${l1Distance(restrictAndNormalise(frontierWorldRank(frontierWorldModel(run.supergraph), { tolerance: 1e-8, scale: 0.75 }), L), target).toFixed(4)} cos ${checked.cosine.toFixed(2)} re ${checked.realised.toFixed(3)}`
-      : '';
-    cells.push(`${name}=${l1.toFixed(6)}${flag}${diag}`);
+    const checked = estimator === 'checked' ? checkedWorldRank(run.supergraph, run.rank, { tolerance: 1e-8 }) : undefined;
+    row.values[name] = l1Distance(restrictAndNormalise(checked ? checked.rank : estimateOverSupergraph(estimator, run.supergraph, run.rank), L), target);
+    // E: the frontier emptied; W / S: the check chose the world / supergraph estimate. DIAG=1 adds the supergraph and
+    // world estimates' L1 and the check's cosine and realised share (docs/estimation.md).
+    const flag = run.supergraph.frontierSize === 0 ? 'E' : checked ? (checked.useWorld ? 'W' : 'S') : '';
+    const diag =
+      process.env.DIAG && checked
+        ? ` sg ${l1Distance(restrictAndNormalise(run.rank, L), target).toFixed(4)} w ${l1Distance(restrictAndNormalise(frontierWorldRank(frontierWorldModel(run.supergraph), { tolerance: 1e-8, scale: 0.75 }), L), target).toFixed(4)} cos ${checked.cosine.toFixed(2)} re ${checked.realised.toFixed(3)}`
+        : '';
+    if (flag || diag) row.notes![name] = `${flag}${diag}`;
   }
-  console.log(cells.join('\t'));
+  printRow(row);
+  rows.push(row);
 }
+printSummary(rows);

@@ -5,46 +5,44 @@
 // estimate. Prints per domain the L1 of each, and SC-Select's final L1 (from the committed results).
 // Usage: node bin/run-ts.js scripts/research/lambda-grid.ts SELECTOR   (SET=validation3 | validation4; SHARD / SHARDS)
 import { researchDomains } from './shared-domains.ts';
-import { committedScL1, measuredCases } from './measured-sets.ts';
+import { committedScL1, crawlMeasured, measuredCases, printRow, printSummary, scOf, type MeasuredRow } from './measured-sets.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { pageRank } from '../../indexer/pagerank.ts';
 import { inducedSubgraph } from '../../indexer/graph.ts';
-import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
-import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
 import { createSelector } from '../../indexer/estimation/selectors.ts';
 import { frontierWorldModel, frontierWorldRank, trajectoryWorldRank } from '../../indexer/estimation/frontier-world.ts';
 
 const sc = committedScL1();
 const LAMBDAS = [0, 0.25, 0.5, 0.75, 1, 1.5, 2];
 const SCALES = [0.75, 2];
+/** The rule's λ scaled by k and capped, on the world estimate the rule itself uses (W worth 2 frontiers). */
+const SCALED = [1, 2, 3, 4].flatMap((k) => [1, 1.5].map((cap) => ({ k, cap })));
+/** Scaled weights with the guard of docs/estimation.md: SC-Select's estimate kept when M < 0.03 (a knife edge). */
+const GUARDED = [2, 4];
+const GUARD = 0.03;
 const selectorName = process.argv[2] ?? 'sc';
-for (const { graphCase: c, spec, web, pages, target, localIndices: L } of researchDomains(measuredCases())) {
-  const localPages = Array.from(pages, (p) => pageOfGraph(web.graph, p));
-  const run = await findGlobalPageRank({ localPages, source: knownGraphSource(web.graph), selector: createSelector(selectorName), iterations: c.site ? 50 : 25, extraPages: (c.site ? 2 : 1) * pages.length, pageRank: { alpha: 0.85, tolerance: 1e-6 } });
+const rows: MeasuredRow[] = [];
+for (const domain of researchDomains(measuredCases())) {
+  const { graphCase: c, spec, web, pages, target, localIndices: L } = domain;
+  const run = await crawlMeasured(domain, createSelector(selectorName));
   const now = restrictAndNormalise(run.rank, L);
-  const cells = [c.set, `${c.g} ${spec}`, sc.get(`${c.g} ${spec}`)!.toFixed(6)];
-  for (const s of SCALES) {
-    const world = restrictAndNormalise(frontierWorldRank(frontierWorldModel(run.supergraph), { tolerance: 1e-8, scale: s }), L);
-    for (const lambda of LAMBDAS) {
-      const blended = now.map((x, j) => Math.max(0, x + lambda * (world[j] - x)));
-      const sum = blended.reduce((a, b) => a + b, 0);
-      cells.push(`s${s}l${lambda}=${l1Distance(blended.map((x) => x / sum), target).toFixed(6)}`);
-    }
-  }
+  /** L1 of the supergraph estimate moved a share λ of the way to `world`, clipped at 0 and renormalised. */
+  const blendL1 = (lambda: number, world: Float64Array) => {
+    const blended = now.map((x, j) => Math.max(0, x + lambda * (world[j] - x)));
+    const sum = blended.reduce((a, b) => a + b, 0);
+    return l1Distance(blended.map((x) => x / sum), target);
+  };
+  const worlds = new Map(SCALES.map((s) => [s, restrictAndNormalise(frontierWorldRank(frontierWorldModel(run.supergraph), { tolerance: 1e-8, scale: s }), L)]));
+  const row: MeasuredRow = { set: c.set, domain: `${c.g} ${spec}`, sc: scOf(sc, domain), values: {}, notes: {} };
+  for (const [s, world] of worlds) for (const lambda of LAMBDAS) row.values[`s${s}l${lambda}`] = blendL1(lambda, world);
   const trajectory = trajectoryWorldRank(run.supergraph, run.rank, { tolerance: 1e-8 });
-  // The rule's λ scaled by k and capped (W worth 2 frontiers, as the rule's own world estimate).
-  const world2 = restrictAndNormalise(frontierWorldRank(frontierWorldModel(run.supergraph), { tolerance: 1e-8, scale: 2 }), L);
-  for (const k of [1, 2, 3, 4]) {
-    for (const cap of [1, 1.5]) {
-      const lambda = Math.min(cap, k * trajectory.weight);
-      const blended = now.map((x, j) => Math.max(0, x + lambda * (world2[j] - x)));
-      const sum = blended.reduce((a, b) => a + b, 0);
-      cells.push(`k${k}c${cap}=${l1Distance(blended.map((x) => x / sum), target).toFixed(6)}`);
-    }
-  }
+  for (const { k, cap } of SCALED) row.values[`k${k}c${cap}`] = blendL1(Math.min(cap, k * trajectory.weight), worlds.get(2)!);
   // M: how far the whole crawl moved the estimate from local PageRank (a nearly closed domain barely moves).
-  const localRank = pageRank(inducedSubgraph(web.graph, pages), { alpha: 0.85, tolerance: 1e-10 }).rank;
-  cells.push(`M=${l1Distance(now, localRank).toFixed(6)}`);
-  cells.push(`rule=${l1Distance(restrictAndNormalise(trajectory.rank, L), target).toFixed(6)}`, `ruleλ=${trajectory.weight.toFixed(3)}`);
-  console.log(cells.join('\t'));
+  const moved = l1Distance(now, pageRank(inducedSubgraph(web.graph, pages), { alpha: 0.85, tolerance: 1e-10 }).rank);
+  for (const k of GUARDED) row.values[`k${k}c1 M≥${GUARD}`] = moved < GUARD ? blendL1(0, worlds.get(2)!) : row.values[`k${k}c1`];
+  row.values.rule = l1Distance(restrictAndNormalise(trajectory.rank, L), target);
+  row.notes = { M: moved.toFixed(6), 'ruleλ': trajectory.weight.toFixed(3) };
+  printRow(row);
+  rows.push(row);
 }
+printSummary(rows);

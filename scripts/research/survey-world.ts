@@ -6,13 +6,11 @@
 // realised ≥ 3 %).
 // Usage: node bin/run-ts.js scripts/research/survey-world.ts SHARE…   (SET=validation3; SHARD / SHARDS)
 import { researchDomains } from './shared-domains.ts';
-import { committedScL1, measuredCases } from './measured-sets.ts';
+import { committedScL1, crawlMeasured, measuredCases, printRow, printSummary, scOf, type MeasuredRow } from './measured-sets.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { pageRank } from '../../indexer/pagerank.ts';
-import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
-import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
 import { createSelector } from '../../indexer/estimation/selectors.ts';
-import { correctionAlignment, frontierWorldModel, frontierWorldModelAt, frontierWorldRank, localShare, type FrontierWorldModel } from '../../indexer/estimation/frontier-world.ts';
+import { correctionAlignment, frontierWorldModel, frontierWorldModelAt, frontierWorldRank, type FrontierWorldModel } from '../../indexer/estimation/frontier-world.ts';
 import { candidateCount, type PageSelector } from '../../indexer/estimation/selection.ts';
 import { seededRandom } from '../../indexer/seeded-random.ts';
 import type { Supergraph } from '../../indexer/estimation/supergraph.ts';
@@ -36,18 +34,20 @@ function checkedSurvey(supergraph: Supergraph<number>, rank: Float64Array, sampl
   if (crawled === 0 || supergraph.frontierSize === 0) return { rank, flag: 'E' };
   const prefix = local + Math.floor(0.75 * crawled);
   const at = surveyed(frontierWorldModelAt(supergraph, prefix), sampled);
-  const before = localShare(pageRank(at.graph, { alpha: 0.85, tolerance: 1e-8, maxIterations: 1000 }).rank, local);
-  const predicted = localShare(frontierWorldRank(at, { tolerance: 1e-8, scale }), local);
-  const now = localShare(rank, local);
+  const ids = Int32Array.from({ length: local }, (_, i) => i);
+  const before = restrictAndNormalise(pageRank(at.graph, { alpha: 0.85, tolerance: 1e-8, maxIterations: 1000 }).rank, ids);
+  const predicted = restrictAndNormalise(frontierWorldRank(at, { tolerance: 1e-8, scale }), ids);
+  const now = restrictAndNormalise(rank, ids);
   const { cosine, realised } = correctionAlignment(now, before, predicted);
   if (!(cosine >= 0.25 && realised >= 0.03)) return { rank, flag: 'S' };
   return { rank: frontierWorldRank(surveyed(frontierWorldModel(supergraph), sampled), { tolerance: 1e-8, scale }), flag: 'W' };
 }
 
 const variants = process.argv.slice(2);
-for (const { graphCase: c, spec, web, pages, target, localIndices: L } of researchDomains(measuredCases())) {
-  const localPages = Array.from(pages, (p) => pageOfGraph(web.graph, p));
-  const cells = [c.set, `${c.g} ${spec}`, sc.get(`${c.g} ${spec}`)!.toFixed(6)];
+const rows: MeasuredRow[] = [];
+for (const domain of researchDomains(measuredCases())) {
+  const { graphCase: c, spec, target, localIndices: L } = domain;
+  const row: MeasuredRow = { set: c.set, domain: `${c.g} ${spec}`, sc: scOf(sc, domain), values: {}, notes: {} };
   for (const variant of variants) {
     // VARIANT = SHARE[@SCALE]: the sampled share of each iteration, and W's size in frontiers (default 0.75).
     const [share, scale] = variant.split('@').map(Number);
@@ -74,11 +74,16 @@ for (const { graphCase: c, spec, web, pages, target, localIndices: L } of resear
         return Int32Array.from([...top, ...rest.slice(0, want)]);
       },
     };
-    const run = await findGlobalPageRank({ localPages, source: knownGraphSource(web.graph), selector, iterations: c.site ? 50 : 25, extraPages: (c.site ? 2 : 1) * pages.length, pageRank: { alpha: 0.85, tolerance: 1e-6 }, onIteration: (state) => { keys = () => state.supergraph.frontierView().keys; } });
+    const run = await crawlMeasured(domain, selector, (state) => {
+      keys = () => state.supergraph.frontierView().keys;
+    });
     const sampled = new Uint8Array(run.supergraph.size);
     for (let i = run.supergraph.localCount; i < run.supergraph.size; i++) sampled[i] = sampledKeys.has(run.supergraph.keyOf(i) as number) ? 1 : 0;
     const est = checkedSurvey(run.supergraph as Supergraph<number>, run.rank, sampled, Number.isNaN(scale) || scale === undefined ? 0.75 : scale);
-    cells.push(`${variant}=${l1Distance(restrictAndNormalise(est.rank, L), target).toFixed(6)}${est.flag}`);
+    row.values[variant] = l1Distance(restrictAndNormalise(est.rank, L), target);
+    row.notes![variant] = est.flag;
   }
-  console.log(cells.join('\t'));
+  printRow(row);
+  rows.push(row);
 }
+printSummary(rows);

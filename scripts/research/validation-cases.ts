@@ -5,6 +5,7 @@
  * `node bin/run-ts.js scripts/research/validation-cases.ts SET` prints a set's `--domain` arguments for
  * scripts/validation-experiments.sh.
  */
+import { fileURLToPath } from 'node:url';
 
 /** One validation set as the research scripts' graph cases: its balls on notredame, a topic-like budget. */
 function ballSet<S extends string>(set: S, domains: readonly string[]) {
@@ -44,7 +45,7 @@ export const VALIDATION_SETS = {
   validation4: VALIDATION4_CASES,
 } as const;
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const set = process.argv[2] as keyof typeof VALIDATION_SETS;
   if (!(set in VALIDATION_SETS)) {
     console.error(`unknown validation set "${set}"; choose from ${Object.keys(VALIDATION_SETS).join(', ')}`);

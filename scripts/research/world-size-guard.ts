@@ -4,24 +4,22 @@
 // decision, and the L1 of the supergraph and world estimates. Usage: node bin/run-ts.js
 // scripts/research/world-size-guard.ts [SELECTOR]   (SET=validation3 | validation4; SHARD / SHARDS)
 import { researchDomains } from './shared-domains.ts';
-import { committedScL1, measuredCases } from './measured-sets.ts';
+import { committedScL1, crawlMeasured, measuredCases, scOf } from './measured-sets.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { pageRank } from '../../indexer/pagerank.ts';
 import { inducedSubgraph } from '../../indexer/graph.ts';
-import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
-import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
 import { createSelector } from '../../indexer/estimation/selectors.ts';
 import { checkedWorldRank, frontierWorldModel, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
 
 const sc = committedScL1();
 const selectorName = process.argv[2] ?? 'recipflow';
-for (const { graphCase: c, spec, web, pages, target, localIndices: L } of researchDomains(measuredCases())) {
-  const localPages = Array.from(pages, (p) => pageOfGraph(web.graph, p));
-  const run = await findGlobalPageRank({ localPages, source: knownGraphSource(web.graph), selector: createSelector(selectorName), iterations: c.site ? 50 : 25, extraPages: (c.site ? 2 : 1) * pages.length, pageRank: { alpha: 0.85, tolerance: 1e-6 } });
+for (const domain of researchDomains(measuredCases())) {
+  const { graphCase: c, spec, web, pages, target, localIndices: L } = domain;
+  const run = await crawlMeasured(domain, createSelector(selectorName));
   const local = pageRank(inducedSubgraph(web.graph, pages), { alpha: 0.85, tolerance: 1e-10 }).rank;
   const sg = restrictAndNormalise(run.rank, L);
   const world = restrictAndNormalise(frontierWorldRank(frontierWorldModel(run.supergraph), { tolerance: 1e-8, scale: 0.75 }), L);
   const checked = checkedWorldRank(run.supergraph, run.rank, { tolerance: 1e-8 });
   const flag = run.supergraph.frontierSize === 0 ? 'E' : checked.useWorld ? 'W' : 'S';
-  console.log([c.set, `${c.g} ${spec}`, sc.get(`${c.g} ${spec}`)!.toFixed(4), flag, `M=${l1Distance(sg, local).toFixed(4)}`, `C=${l1Distance(world, sg).toFixed(4)}`, `sg=${l1Distance(sg, target).toFixed(4)}`, `w=${l1Distance(world, target).toFixed(4)}`, `local=${l1Distance(local, target).toFixed(4)}`].join('\t'));
+  console.log([c.set, `${c.g} ${spec}`, scOf(sc, domain).toFixed(4), flag, `M=${l1Distance(sg, local).toFixed(4)}`, `C=${l1Distance(world, sg).toFixed(4)}`, `sg=${l1Distance(sg, target).toFixed(4)}`, `w=${l1Distance(world, target).toFixed(4)}`, `local=${l1Distance(local, target).toFixed(4)}`].join('\t'));
 }
