@@ -6,6 +6,7 @@
 // tie-break, OutlinkCount + checked with ties broken at random (seeds 1–3) instead of by the lowest page id.
 // Usage: node bin/run-ts.js scripts/research/validation-run.ts
 import { researchDomains } from './shared-domains.ts';
+import { VALIDATION_CASES } from './validation-cases.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
 import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
@@ -18,18 +19,7 @@ import type { WebGraph } from '../../indexer/graph-files.ts';
 // The oracle's view of the current domain and run (set below).
 const current = {} as { web: WebGraph; truth: Float64Array; inL: Uint8Array; keys: () => readonly number[] };
 
-export const VALIDATION_BALLS = [
-  'ball:224290:3',
-  'ball:198699:3',
-  'ball:62521:3',
-  'ball:231499:3',
-  'ball:200100:3',
-  'ball:259772:3',
-  'ball:253776:3',
-  'ball:265087:3',
-  'ball:160590:3',
-  'ball:84495:3',
-];
+const VALIDATION_BALLS = VALIDATION_CASES[0].domains;
 const RECIP = 'v:pfw=1,wpf=0.75,lamf=5';
 const methods: { name: string; selector: () => ReturnType<typeof createSelector>; checked: boolean }[] = [
   { name: 'SC-Select', selector: () => createSelector('sc'), checked: false },
