@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildGraph } from '../indexer/graph.ts';
 import { pageRank } from '../indexer/pagerank.ts';
 import { l1Distance, restrictAndNormalise } from '../indexer/metrics.ts';
-import { checkedWorldRank, frontierWorldModel, frontierWorldModelAt, frontierWorldRank, trajectoryWorldRank } from '../indexer/estimation/frontier-world.ts';
+import { checkedWorldRank, CONSENSUS_TRAJECTORY, frontierWorldModel, frontierWorldModelAt, frontierWorldRank, trajectoryWorldRank } from '../indexer/estimation/frontier-world.ts';
 import { BEST_METHOD, estimateOverSupergraph } from '../indexer/estimation/estimators.ts';
 import { knownGraphSource, pageOfGraph, runExperiment } from '../indexer/estimation/experiment.ts';
 import { findGlobalPageRank } from '../indexer/estimation/find-global-pagerank.ts';
@@ -40,7 +40,7 @@ function crawlOf(seed: number, orderSeed: number) {
  */
 async function estimatorAgreement<R extends { rank: Float64Array }>(
   seed: number,
-  estimator: 'checked' | 'trajectory',
+  estimator: 'checked' | 'trajectory' | 'consensus',
   direct: (supergraph: Supergraph<number>, rank: Float64Array, options: { tolerance: number }) => R,
 ): Promise<{ distances: number[]; results: R[] }> {
   const graph = graphOf(randomEdgeList(seed, 70, 0.05, 0.15));
@@ -278,14 +278,25 @@ describe('the trajectory estimate', () => {
     return frontier.size;
   }
 
+  /** The reference's own median: the middle weight, or the mean of the two middle ones. */
+  const middle = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+
   it('equals a dense reference: the windows, the weight and the blended estimate', () => {
     const weights: number[] = [];
     let capped = 0;
+    let medianDiffers = 0;
     const settings = [
-      { options: {}, shares: [0.75, 0.875], scale: 2, cap: 10 },
-      { options: { prefixShares: [0.5], scale: 0.75, maxWeight: 0.4 }, shares: [0.5], scale: 0.75, cap: 0.4 },
+      { options: {}, shares: [0.75, 0.875], scale: 2, cap: 10, combine: (w: number[]) => w.reduce((a, b) => a + b, 0) / w.length },
+      { options: { prefixShares: [0.5], scale: 0.75, maxWeight: 0.4 }, shares: [0.5], scale: 0.75, cap: 0.4, combine: (w: number[]) => w[0] },
+      // The consensus estimate: six windows, three times their median, at most 1.
+      { options: CONSENSUS_TRAJECTORY, shares: [0.25, 0.375, 0.5, 0.625, 0.75, 0.875], scale: 2, cap: 1, combine: (w: number[]) => 3 * middle(w) },
+      // An odd number of windows: the median is one of them.
+      { options: { prefixShares: [0.3, 0.6, 0.9], aggregate: 'median', gain: 2 } as const, shares: [0.3, 0.6, 0.9], scale: 2, cap: 10, combine: (w: number[]) => 2 * middle(w) },
     ];
-    for (const { options, shares, scale, cap } of settings) {
+    for (const { options, shares, scale, cap, combine } of settings) {
       for (let seed = 1; seed <= 24; seed++) {
         const { list, local, crawled } = crawlOf(seed, seed + 500);
         const supergraph = supergraphOf(list, local, crawled);
@@ -293,7 +304,7 @@ describe('the trajectory estimate', () => {
         const result = trajectoryWorldRank(supergraph, rank, { ...options, alpha, tolerance: 1e-14 });
         const now = localPart(bruteForceSupergraph(list, local, crawled), local.length);
         expect(result.windows).toHaveLength(shares.length);
-        let sum = 0;
+        const windowWeights: number[] = [];
         shares.forEach((share, w) => {
           const earlier = crawled.slice(0, Math.floor(share * crawled.length));
           const before = localPart(bruteForceSupergraph(list, local, earlier), local.length);
@@ -310,10 +321,12 @@ describe('the trajectory estimate', () => {
           expect(window.crawledShare).toBeCloseTo(crawledShare, 12);
           const weight = cosine > 0 && realised > 0 ? (cosine * realised) / crawledShare : 0;
           expect(window.weight).toBeCloseTo(weight, 6);
-          sum += weight;
+          windowWeights.push(weight);
         });
-        const lambda = Math.min(cap, sum / shares.length);
+        const lambda = Math.min(cap, combine(windowWeights));
         if (lambda === cap) capped++;
+        // With several windows, the median is not the mean: the test tells them apart.
+        if (shares.length > 2 && Math.abs(middle(windowWeights) - windowWeights.reduce((a, b) => a + b, 0) / shares.length) > 1e-3) medianDiffers++;
         expect(result.weight).toBeCloseTo(lambda, 6);
         weights.push(lambda);
         const world = localPart(bruteForceWorld(list, local, crawled, scale), local.length);
@@ -333,6 +346,7 @@ describe('the trajectory estimate', () => {
     expect(weights.some((w) => w === 0)).toBe(true);
     expect(weights.some((w) => w > 0)).toBe(true);
     expect(capped).toBeGreaterThan(0);
+    expect(medianDiffers).toBeGreaterThan(0);
   });
 
   it('keeps the supergraph PageRank when nothing was crawled or the frontier is empty', () => {
@@ -351,5 +365,16 @@ describe('the trajectory estimate', () => {
     expect(distances).toHaveLength(5);
     for (const d of distances) expect(d).toBeLessThan(1e-12);
     expect(results.some((r) => r.weight > 0)).toBe(true);
+  });
+
+  it('is the `consensus` estimator of FindGlobalPR', async () => {
+    const consensus = (supergraph: Supergraph<number>, rank: Float64Array, options: { tolerance: number }) => trajectoryWorldRank(supergraph, rank, { ...options, ...CONSENSUS_TRAJECTORY });
+    const { distances, results } = await estimatorAgreement(3, 'consensus', consensus);
+    expect(distances).toHaveLength(5);
+    for (const d of distances) expect(d).toBeLessThan(1e-12);
+    expect(results.some((r) => r.weight > 0)).toBe(true);
+    // Six windows once anything was crawled, and λ at most 1.
+    for (const r of results) expect(r.windows.length === 0 || r.windows.length === 6).toBe(true);
+    for (const r of results) expect(r.weight).toBeLessThanOrEqual(1);
   });
 });

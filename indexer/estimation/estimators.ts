@@ -10,12 +10,14 @@
  * - `trajectory`: the supergraph estimate moved along the world model's correction (`W` worth 2 frontiers) by a
  *   weight estimated from how far the crawl's last quarter and eighth moved it along the correction predicted
  *   there, relative to the share of the outside they crawled ({@link trajectoryWorldRank}).
+ * - `consensus`: the trajectory estimate read at six points of the crawl's second three quarters, with the weight
+ *   min(1, 3 × their median) ({@link CONSENSUS_TRAJECTORY}).
  */
-import { checkedWorldRank, frontierWorldModel, frontierWorldRank, trajectoryWorldRank } from './frontier-world.ts';
+import { checkedWorldRank, CONSENSUS_TRAJECTORY, frontierWorldModel, frontierWorldRank, trajectoryWorldRank } from './frontier-world.ts';
 import { isSelectorName, SELECTOR_NAMES, type SelectorName } from './selectors.ts';
 import type { Supergraph } from './supergraph.ts';
 
-export const ESTIMATOR_NAMES = ['supergraph', 'world', 'checked', 'trajectory'] as const;
+export const ESTIMATOR_NAMES = ['supergraph', 'world', 'checked', 'trajectory', 'consensus'] as const;
 export type EstimatorName = (typeof ESTIMATOR_NAMES)[number];
 
 export function isEstimatorName(name: string): name is EstimatorName {
@@ -52,5 +54,6 @@ export function estimateOverSupergraph<K>(
   const settings = { alpha: options.alpha, tolerance: Math.min(options.tolerance ?? 1e-10, 1e-8), maxIterations: options.maxIterations };
   if (name === 'checked') return checkedWorldRank(supergraph, rank, settings).rank;
   if (name === 'trajectory') return trajectoryWorldRank(supergraph, rank, settings).rank;
+  if (name === 'consensus') return trajectoryWorldRank(supergraph, rank, { ...settings, ...CONSENSUS_TRAJECTORY }).rank;
   return frontierWorldRank(frontierWorldModel(supergraph), settings);
 }

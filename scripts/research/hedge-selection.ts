@@ -9,38 +9,10 @@
 import { researchDomains } from './shared-domains.ts';
 import { committedScL1, crawlMeasured, measuredCases, printRow, printSummary, scOf, type MeasuredRow } from './measured-sets.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
-import { createSelector } from '../../indexer/estimation/selectors.ts';
 import { checkedWorldRank, frontierWorldModel, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
 import { estimateOverSupergraph, type EstimatorName } from '../../indexer/estimation/estimators.ts';
-import { candidateCount, type PageSelector } from '../../indexer/estimation/selection.ts';
+import { researchSelector } from './hedged-selector.ts';
 
-/** `share` of each iteration's k pages from `second`'s ranking, the rest from `first`'s, without repeats. */
-export function hedgedSelector(first: PageSelector, second: PageSelector, share: number): PageSelector {
-  return {
-    name: `${first.name}+${second.name}`,
-    select(input, k) {
-      const count = Math.min(k, candidateCount(input));
-      const a = first.select(input, count);
-      const b = second.select(input, count);
-      const fromSecond = Math.round(share * count);
-      const taken = new Uint8Array(candidateCount(input));
-      const out: number[] = [];
-      const take = (list: Int32Array, limit: number) => {
-        for (let i = 0; i < list.length && out.length < limit; i++) if (!taken[list[i]]) (taken[list[i]] = 1), out.push(list[i]);
-      };
-      take(a, count - fromSecond);
-      take(b, count);
-      take(a, count);
-      return Int32Array.from(out);
-    },
-  };
-}
-
-function variantSelector(name: string): PageSelector {
-  const [second, share] = name.split('/')[0].split(':');
-  if (share === undefined) return createSelector(second);
-  return hedgedSelector(createSelector('recipflow'), createSelector(second), Number(share));
-}
 
 const sc = committedScL1();
 const names = process.argv.slice(2);
@@ -49,7 +21,7 @@ for (const domain of researchDomains(measuredCases())) {
   const { graphCase: c, spec, target, localIndices: L } = domain;
   const row: MeasuredRow = { set: c.set, domain: `${c.g} ${spec}`, sc: scOf(sc, domain), values: {}, notes: {} };
   for (const name of names) {
-    const run = await crawlMeasured(domain, variantSelector(name));
+    const run = await crawlMeasured(domain, researchSelector(name.split('/')[0]));
     const estimator = (name.split('/')[1] ?? 'checked') as EstimatorName;
     const checked = estimator === 'checked' ? checkedWorldRank(run.supergraph, run.rank, { tolerance: 1e-8 }) : undefined;
     row.values[name] = l1Distance(restrictAndNormalise(checked ? checked.rank : estimateOverSupergraph(estimator, run.supergraph, run.rank), L), target);

@@ -1,6 +1,6 @@
 /**
- * The notredame balls of the four validation sets of docs/estimation.md, each printed by its rule
- * (scripts/research/validation{,2,3,4}-domains.ts: the rule and the seed are there) and fixed before any method was
+ * The notredame balls of the five validation sets of docs/estimation.md, each printed by its rule
+ * (scripts/research/validation{,2,3,4,5}-domains.ts: the rule and the seed are there) and fixed before any method was
  * run on it. Budget as in the issue for topic-like domains: n extra pages in 25 iterations.
  * `node bin/run-ts.js scripts/research/validation-cases.ts SET` prints a set's `--domain` arguments for
  * scripts/validation-experiments.sh.
@@ -38,11 +38,22 @@ export const VALIDATION4_CASES = ballSet('validation4', [
   'ball:252043:3', 'ball:37612:3', 'ball:244897:3', 'ball:256711:3', 'ball:34761:3', 'ball:189313:3',
 ]);
 
+// validation5 (seed 2031, 40 balls).
+export const VALIDATION5_CASES = ballSet('validation5', [
+  'ball:289235:3', 'ball:47245:3', 'ball:164055:3', 'ball:226500:3', 'ball:38014:3', 'ball:187490:3',
+  'ball:324744:3', 'ball:6396:3', 'ball:256731:3', 'ball:239499:3', 'ball:317611:3', 'ball:319602:3',
+  'ball:105220:3', 'ball:26056:3', 'ball:1275:3', 'ball:91273:3', 'ball:291185:3', 'ball:269063:3', 'ball:217629:3',
+  'ball:7:3', 'ball:32847:3', 'ball:264436:3', 'ball:222712:3', 'ball:226421:3', 'ball:54990:3', 'ball:88505:3',
+  'ball:104020:3', 'ball:282043:3', 'ball:5945:3', 'ball:150144:3', 'ball:91408:3', 'ball:222691:3', 'ball:53791:3',
+  'ball:287352:3', 'ball:291351:3', 'ball:21836:3', 'ball:110618:3', 'ball:16591:3', 'ball:208477:3', 'ball:9950:3',
+]);
+
 export const VALIDATION_SETS = {
   validation: VALIDATION_CASES,
   validation2: VALIDATION2_CASES,
   validation3: VALIDATION3_CASES,
   validation4: VALIDATION4_CASES,
+  validation5: VALIDATION5_CASES,
 } as const;
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -13,7 +13,7 @@ const SELECTOR_DISPLAY_NAMES: Record<string, string> = {
   random: 'Random',
   recipflow: 'RecipFlow',
 };
-const ESTIMATOR_DISPLAY_NAMES: Record<EstimatorName, string> = { supergraph: 'supergraph', world: 'world', checked: 'checked world', trajectory: 'trajectory' };
+const ESTIMATOR_DISPLAY_NAMES: Record<EstimatorName, string> = { supergraph: 'supergraph', world: 'world', checked: 'checked world', trajectory: 'trajectory', consensus: 'consensus trajectory' };
 /** `best` is named after what it runs, so the name follows BEST_METHOD. */
 const DISPLAY_NAMES: Record<string, string> = {
   ...SELECTOR_DISPLAY_NAMES,

@@ -1,0 +1,27 @@
+// Research (docs/estimation.md, "Trajectory windows on SC-Select's crawl"): on a selector's crawl at the issue's
+// budget, dumps per domain the final supergraph estimate on L, the world estimate (W worth 2 frontiers), the truth,
+// and the trajectory windows at six prefixes, so that weight rules can be evaluated offline (window-rules.ts).
+// Usage: node bin/run-ts.js scripts/research/window-dump.ts SELECTOR OUT.jsonl   (SET=validation3 | validation4 …; SHARD / SHARDS)
+//   SELECTOR: a selector name, or SECOND:SHARE (RecipFlow with SHARE of each iteration from SECOND; hedged-selector.ts)
+//   WINDOWS=0.25,0.5,…  other prefixes (default the six below); SCALE=s  W worth s frontiers (default 2)
+import { appendFileSync } from 'node:fs';
+import { researchDomains } from './shared-domains.ts';
+import { committedScL1, crawlMeasured, measuredCases, scOf } from './measured-sets.ts';
+import { restrictAndNormalise } from '../../indexer/metrics.ts';
+import { researchSelector } from './hedged-selector.ts';
+import { frontierWorldModel, frontierWorldRank, trajectoryWorldRank } from '../../indexer/estimation/frontier-world.ts';
+
+export const WINDOW_SHARES = process.env.WINDOWS ? process.env.WINDOWS.split(",").map(Number) : [0.25, 0.375, 0.5, 0.625, 0.75, 0.875];
+const SCALE = Number(process.env.SCALE ?? 2);
+const [selectorName = 'sc', out = 'window-dump.jsonl'] = process.argv.slice(2);
+const sc = committedScL1();
+for (const domain of researchDomains(measuredCases())) {
+  const { graphCase: c, spec, target, localIndices: L } = domain;
+  const run = await crawlMeasured(domain, researchSelector(selectorName));
+  const now = restrictAndNormalise(run.rank, L);
+  const world = restrictAndNormalise(frontierWorldRank(frontierWorldModel(run.supergraph), { tolerance: 1e-8, scale: SCALE }), L);
+  const { windows } = trajectoryWorldRank(run.supergraph, run.rank, { tolerance: 1e-8, scale: SCALE, prefixShares: WINDOW_SHARES });
+  const row = { set: c.set, domain: `${c.g} ${spec}`, sc: scOf(sc, domain), now: [...now], world: [...world], target: [...target], windows };
+  appendFileSync(out, `${JSON.stringify(row)}\n`);
+  console.log(row.set, row.domain, windows.map((w) => w.weight.toFixed(3)).join(' '));
+}

@@ -1,0 +1,53 @@
+// Research (docs/estimation.md, "The consensus trajectory estimate, and a fifth validation set"): weight rules for the
+// trajectory estimate evaluated offline on the rows window-dump.ts wrote (the crawl's final supergraph estimate on L,
+// the world estimate with W worth 2 frontiers, the truth, and the windows at six prefixes). For each rule: mean final
+// L1 against SC-Select's per set and over all, and the domains more than 5 % worse (measured-sets.ts's summary).
+// Usage: node bin/run-ts.js scripts/research/window-rules.ts FILE.jsonl…
+import { readFileSync } from 'node:fs';
+import { l1Distance } from '../../indexer/metrics.ts';
+import { printSummary, type MeasuredRow } from './measured-sets.ts';
+
+interface DumpRow {
+  set: string;
+  domain: string;
+  sc: number;
+  now: number[];
+  world: number[];
+  target: number[];
+  windows: { weight: number }[];
+}
+
+const rows: DumpRow[] = process.argv.slice(2).flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as DumpRow));
+if (rows.length === 0) {
+  console.error('usage: node bin/run-ts.js scripts/research/window-rules.ts FILE.jsonl…   (rows written by window-dump.ts)');
+  process.exit(2);
+}
+
+/** L1 of the supergraph estimate moved a share λ of the way to the world estimate, clipped at 0 and renormalised. */
+function blendL1(r: DumpRow, lambda: number): number {
+  const blended = r.now.map((x, j) => Math.max(0, x + lambda * (r.world[j] - x)));
+  const sum = blended.reduce((a, b) => a + b, 0);
+  return l1Distance(Float64Array.from(blended, (x) => x / sum), Float64Array.from(r.target));
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const weights = (r: DumpRow) => r.windows.map((w) => w.weight);
+/** The windows at 3/4 and 7/8 (the last two of window-dump.ts's six) are the trajectory estimate's own. */
+const lastTwo = (r: DumpRow) => (r.windows.length === 0 ? 0 : (weights(r)[4] + weights(r)[5]) / 2);
+const sixWindows = rows.every((r) => r.windows.length === 0 || r.windows.length === 6);
+const rules: Record<string, (r: DumpRow) => number> = {};
+if (sixWindows) {
+  rules['trajectory (mean of 3/4, 7/8)'] = lastTwo;
+  rules['min(1, 2 · mean of 3/4, 7/8)'] = (r) => Math.min(1, 2 * lastTwo(r));
+}
+for (const k of [1, 2, 2.5, 3, 3.5, 4]) rules[`min(1, ${k} · median)`] = (r) => (r.windows.length === 0 ? 0 : Math.min(1, k * median(weights(r))));
+for (const k of [3]) rules[`min(1.5, ${k} · median)`] = (r) => (r.windows.length === 0 ? 0 : Math.min(1.5, k * median(weights(r))));
+/** The ceiling of the family: the best λ in [0, 1] (steps of 0.05) per domain, read off the truth. */
+const oracle = (r: DumpRow) => Array.from({ length: 21 }, (_, i) => i / 20).reduce((best, l) => (blendL1(r, l) < blendL1(r, best) ? l : best), 0);
+rules['oracle λ in [0, 1]'] = oracle;
+
+printSummary(rows.map((r): MeasuredRow => ({ set: r.set, domain: r.domain, sc: r.sc, values: Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, blendL1(r, rule(r))])) })));
