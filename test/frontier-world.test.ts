@@ -249,7 +249,7 @@ describe('the estimator inside FindGlobalPR and the experiment', () => {
   });
 
   it('runs `best` next to the selectors, with local PageRank as the baseline whatever the estimate', async () => {
-    // A graph where the check passes in the last iterations (on most uniform random graphs it does not).
+    // A graph where best's estimate departs from its selector's supergraph PageRank in some iterations.
     const web = { graph: graphOf(randomEdgeList(29, 400, 0.01, 0.1)), ids: Int32Array.from({ length: 400 }, (_, i) => i), skippedLines: 0 };
     const settings = { iterations: 4, extra: { timesDomain: 1 }, alpha, tolerance: 1e-10, seed: 1 };
     const selector = BEST_METHOD.selector;

@@ -49,7 +49,7 @@ for (const set of SET_NAMES) {
     }
   }
 }
-const groups: Array<[string, string[]]> = [
+const groups: Array<[string, readonly string[]]> = [
   ['tuned 12', ['tuned']], ['held-out 12', ['heldout']], ['tuned + held-out 24', ['tuned', 'heldout']],
   ['validation 10', ['validation']], ['known 34', ['tuned', 'heldout', 'validation']], ['validation2 10', ['validation2']],
   ['all 44', ['tuned', 'heldout', 'validation', 'validation2']], ['validation3 20', ['validation3']],

@@ -22,7 +22,7 @@ export const estimateUsage = `lse estimate [--selector sc] [--iterations 50] [--
   fetches are stored as global on a topic-crawled data directory.
 
   --selector NAME     ${METHOD_NAMES.join(', ')} (default best = RecipFlow with the
-                      checked frontier-world estimate, docs/estimation.md; sc = the paper's)
+                      consensus trajectory estimate, docs/estimation.md; sc = the paper's)
   --estimator NAME    the final estimate: ${ESTIMATOR_NAMES.join(', ')} (default supergraph)
   --iterations T      iterations (default 50)
   --extra E           extra pages in all: a count or a multiple of the domain size (default 2n)

@@ -27,7 +27,7 @@ export const experimentUsage = `lse experiment --edges FILE [--nodes FILE] --dom
   --domain SPEC     host:SUFFIX | prefix:URL | label:NAME | ids:FILE | ball:ID:R (repeatable)
   --selectors LIST  comma-separated, from ${METHOD_NAMES.join(', ')} (default: all); best is
                     the project's best method, its selection and its estimate together
-                    (RecipFlow + the checked frontier-world estimate; docs/estimation.md)
+                    (RecipFlow + the consensus trajectory estimate; docs/estimation.md)
   --estimator E     the final estimate of the named selectors: ${ESTIMATOR_NAMES.join(' or ')}
                     (default supergraph, the paper's; world adds the frontier as one node;
                     checked uses the world only when the crawl's own movement confirms it;
