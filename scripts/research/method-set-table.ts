@@ -26,6 +26,7 @@ const METHODS: Array<{ name: string; sources: Partial<Record<(typeof SET_NAMES)[
   { name: 'RecipFlow + trajectory', sources: Object.fromEntries(SET_NAMES.map((set) => [set, run(`docs/results-recipflow-trajectory/${set}`, 'recipflow')])) },
   { name: 'OutlinkCount + checked', sources: { ...Object.fromEntries(SET_NAMES.map((set) => [set, run(`${BASE[set]}-checked`, 'outlink')])), tuned: run('docs/results-checked', 'outlink') } },
   { name: 'OutlinkCount + trajectory', sources: Object.fromEntries(SET_NAMES.map((set) => [set, run(`docs/results-recipflow-trajectory/${set}`, 'outlink')])) },
+  { name: 'OutlinkCount (supergraph)', sources: Object.fromEntries(SET_NAMES.map((set) => [set, run(BASE[set], 'outlink')])) },
 ];
 
 type Row = { set: string; domain: string; l1: Record<string, number> };
