@@ -6,6 +6,8 @@
  * - profile: where a run's time goes (a replica of the loop of find-global-pagerank.ts, timed
  *   phase by phase);
  * - sc-select: SC-Select alone on a ~100k-page supergraph;
+ * - estimators: one call of each final estimate (supergraph, world, checked, trajectory, consensus) on the
+ *   supergraph of a finished run, against one PageRank of it (FindGlobalPR calls the estimate every iteration);
  * - experiment: the four-selector experiment on a ~4.5k-page notredame domain.
  */
 import { join } from 'node:path';
@@ -19,6 +21,7 @@ import { runExperiment, knownGraphSource, pageOfGraph } from '../indexer/estimat
 import { extendStartVector, findGlobalPageRank, pagesPerIteration, selectionInput } from '../indexer/estimation/find-global-pagerank.ts';
 import { topK } from '../indexer/estimation/selection.ts';
 import { createSelector } from '../indexer/estimation/selectors.ts';
+import { ESTIMATOR_NAMES, estimateOverSupergraph } from '../indexer/estimation/estimators.ts';
 import { stochasticComplementScores } from '../indexer/estimation/stochastic-complement.ts';
 import { Supergraph } from '../indexer/estimation/supergraph.ts';
 import type { BenchContext } from './run.ts';
@@ -148,6 +151,32 @@ export async function estimationBenchmarks(bench: BenchContext): Promise<void> {
       ['stochasticComplementScores, per selection (median)', scores.median * 1000],
       [`topK (k = ${k})`, top.median * 1000],
     ]);
+  }
+
+  if (bench.wants('estimators')) {
+    const { web } = load('notredame');
+    for (const spec of [SMALL_BALL, MEDIUM_BALL]) {
+      const domain = resolveDomain(spec, web);
+      // The supergraph of a finished run: RecipFlow (best's selection), 2n extra pages in 25 iterations.
+      const run = await findGlobalPageRank({
+        localPages: Array.from(domain, (page) => pageOfGraph(web.graph, page)),
+        source: knownGraphSource(web.graph),
+        selector: createSelector('recipflow'),
+        iterations: 25,
+        extraPages: 2 * domain.length,
+        pageRank: { alpha: ALPHA, tolerance: 1e-6 },
+      });
+      const graph = run.supergraph.graph();
+      bench.heading(`One final estimate on the supergraph of a finished run: notredame ${spec} (n = ${domain.length.toLocaleString('en-US')}, |F| = ${graph.nodeCount.toLocaleString('en-US')}, ${graph.edgeCount.toLocaleString('en-US')} links, frontier ${run.supergraph.frontierSize.toLocaleString('en-US')})`);
+      const plain = await bench.time(() => pageRank(graph, { alpha: ALPHA, tolerance: 1e-6 }), { runs: 3, warmup: 1 });
+      const rows: Array<Array<string | number>> = [['estimate', 'ms (median of 3)', '× one PageRank of F (δ = 1e-6, uniform start)']];
+      rows.push(['PageRank of F', plain.median * 1000, 1]);
+      for (const name of ESTIMATOR_NAMES) {
+        const timing = await bench.time(() => estimateOverSupergraph(name, run.supergraph, run.rank, { alpha: ALPHA, tolerance: 1e-6 }), { runs: 3, warmup: 1 });
+        rows.push([name, timing.median * 1000, timing.median / plain.median]);
+      }
+      bench.table(rows);
+    }
   }
 
   if (bench.wants('experiment')) {

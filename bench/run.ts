@@ -50,7 +50,7 @@ const SUITES: Record<string, SuiteEntry> = {
   },
   estimation: {
     load: async () => (await import('./estimation.bench.ts')).estimationBenchmarks,
-    about: 'FindGlobalPR warm vs cold starts, where its time goes, SC-Select alone, the four-selector experiment',
+    about: 'FindGlobalPR warm vs cold starts, where its time goes, SC-Select alone, the cost of each final estimate, the four-selector experiment',
   },
   crawl: {
     load: async () => (await import('./crawl.bench.ts')).crawlBenchmarks,

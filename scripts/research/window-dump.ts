@@ -7,21 +7,38 @@
 import { appendFileSync } from 'node:fs';
 import { researchDomains } from './shared-domains.ts';
 import { committedScL1, crawlMeasured, measuredCases, scOf } from './measured-sets.ts';
-import { restrictAndNormalise } from '../../indexer/metrics.ts';
+import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { researchSelector } from './hedged-selector.ts';
-import { frontierWorldModel, frontierWorldRank, trajectoryWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { frontierWorldModel, frontierWorldModelAt, frontierWorldRank, trajectoryWorldRank, type FrontierWorldModel } from '../../indexer/estimation/frontier-world.ts';
+import { pageRank } from '../../indexer/pagerank.ts';
 
 export const WINDOW_SHARES = process.env.WINDOWS ? process.env.WINDOWS.split(",").map(Number) : [0.25, 0.375, 0.5, 0.625, 0.75, 0.875];
 const SCALE = Number(process.env.SCALE ?? 2);
+/** RECENT=r: W's links into F taken from the last share r of the crawled pages only (default 1: all of them). */
+const RECENT = Number(process.env.RECENT ?? 1);
+
+/** The model with W's out-links rebuilt from the pages crawled last (ids are in crawl order). */
+function recentWorld(model: FrontierWorldModel, localCount: number): FrontierWorldModel {
+  if (RECENT >= 1) return model;
+  const { graph } = model;
+  const from = graph.nodeCount - Math.ceil(RECENT * (graph.nodeCount - localCount));
+  const worldOut = new Float64Array(graph.nodeCount);
+  for (let i = Math.max(from, localCount); i < graph.nodeCount; i++) for (let e = graph.outOffsets[i]; e < graph.outOffsets[i + 1]; e++) worldOut[graph.outTargets[e]]++;
+  return { ...model, worldOut };
+}
 const [selectorName = 'sc', out = 'window-dump.jsonl'] = process.argv.slice(2);
 const sc = committedScL1();
 for (const domain of researchDomains(measuredCases())) {
   const { graphCase: c, spec, target, localIndices: L } = domain;
   const run = await crawlMeasured(domain, researchSelector(selectorName));
   const now = restrictAndNormalise(run.rank, L);
-  const world = restrictAndNormalise(frontierWorldRank(frontierWorldModel(run.supergraph), { tolerance: 1e-8, scale: SCALE }), L);
+  const world = restrictAndNormalise(frontierWorldRank(recentWorld(frontierWorldModel(run.supergraph), run.supergraph.localCount), { tolerance: 1e-8, scale: SCALE }), L);
   const { windows } = trajectoryWorldRank(run.supergraph, run.rank, { tolerance: 1e-8, scale: SCALE, prefixShares: WINDOW_SHARES });
-  const row = { set: c.set, domain: `${c.g} ${spec}`, sc: scOf(sc, domain), now: [...now], world: [...world], target: [...target], windows };
+  // How far the crawl moved the estimate: from local PageRank to now, and since each window's prefix (L1 on L).
+  const localRank = pageRank(frontierWorldModelAt(run.supergraph, run.supergraph.localCount).graph, { alpha: 0.85, tolerance: 1e-10 }).rank;
+  const moved = l1Distance(now, restrictAndNormalise(localRank, L));
+  const movedSince = windows.map((w) => l1Distance(now, restrictAndNormalise(pageRank(frontierWorldModelAt(run.supergraph, w.prefix).graph, { alpha: 0.85, tolerance: 1e-10 }).rank, L)));
+  const row = { set: c.set, domain: `${c.g} ${spec}`, sc: scOf(sc, domain), now: [...now], world: [...world], target: [...target], windows, moved, movedSince };
   appendFileSync(out, `${JSON.stringify(row)}\n`);
   console.log(row.set, row.domain, windows.map((w) => w.weight.toFixed(3)).join(' '));
 }
