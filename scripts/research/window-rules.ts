@@ -14,7 +14,7 @@ interface DumpRow {
   now: number[];
   world: number[];
   target: number[];
-  windows: { weight: number }[];
+  windows: { weight: number; cosine: number; realised: number; crawledShare: number }[];
 }
 
 const rows: DumpRow[] = process.argv.slice(2).flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as DumpRow));
@@ -46,6 +46,23 @@ if (sixWindows) {
 }
 for (const k of [1, 2, 2.5, 3, 3.5, 4]) rules[`min(1, ${k} · median)`] = (r) => (r.windows.length === 0 ? 0 : Math.min(1, k * median(weights(r))));
 for (const k of [3]) rules[`min(1.5, ${k} · median)`] = (r) => (r.windows.length === 0 ? 0 : Math.min(1.5, k * median(weights(r))));
+/**
+ * A least-squares weight: the windows' realised share (times the cosine) fitted as λ · the share of the frontier
+ * fetched since, through the origin, so windows that fetched more count more (a crawl that stopped moving early
+ * reads as little confirmation instead of a growing ratio).
+ */
+const leastSquares = (r: DumpRow) => {
+  let xy = 0;
+  let xx = 0;
+  for (const w of r.windows) {
+    if (!(w.crawledShare > 0)) continue;
+    const y = w.cosine > 0 && w.realised > 0 ? w.cosine * w.realised : 0;
+    xy += y * w.crawledShare;
+    xx += w.crawledShare * w.crawledShare;
+  }
+  return xx > 0 ? xy / xx : 0;
+};
+for (const k of [1, 2, 3]) rules[`min(1, ${k} · least squares)`] = (r) => Math.min(1, k * leastSquares(r));
 /** The ceiling of the family: the best λ in [0, 1] (steps of 0.05) per domain, read off the truth. */
 const oracle = (r: DumpRow) => Array.from({ length: 21 }, (_, i) => i / 20).reduce((best, l) => (blendL1(r, l) < blendL1(r, best) ? l : best), 0);
 rules['oracle λ in [0, 1]'] = oracle;
