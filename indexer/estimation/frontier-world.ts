@@ -291,7 +291,7 @@ export function correctionAlignment(now: Float64Array, before: Float64Array, pre
 export interface TrajectoryWorldOptions extends FrontierWorldOptions {
   /** The earlier supergraphs compared against: the local pages plus these shares of the crawled ones (default 3/4 and 7/8). */
   prefixShares?: readonly number[];
-  /** Upper bound on the weight of the correction (default 10; a safety bound, see docs/estimation.md). */
+  /** Upper bound on the weight of the correction (default {@link TRAJECTORY_MAX_WEIGHT}; a safety bound, see docs/estimation.md). */
   maxWeight?: number;
   /** How the windows' weights are combined: their `mean` (default) or their `median` (one stretch of the crawl cannot carry it). */
   aggregate?: 'mean' | 'median';
@@ -324,6 +324,9 @@ export interface TrajectoryWorldResult {
 /** The default size of `W` in {@link trajectoryWorldRank}: the world model only gives the direction of the correction. */
 export const TRAJECTORY_WORLD_SCALE = 2;
 
+/** The default cap on the trajectory estimate's weight λ. */
+export const TRAJECTORY_MAX_WEIGHT = 10;
+
 /**
  * The consensus trajectory estimate (docs/estimation.md, "The consensus trajectory estimate"): six windows spread over
  * the second three quarters of the crawl, λ = min(1, 3 · their median weight). The median asks most of the crawl to
@@ -354,7 +357,7 @@ export const CONSENSUS_TRAJECTORY = { prefixShares: [0.25, 0.375, 0.5, 0.625, 0.
 export function trajectoryWorldRank<K>(supergraph: Supergraph<K>, rank: Float64Array, options: TrajectoryWorldOptions = {}): TrajectoryWorldResult {
   const scale = options.scale ?? TRAJECTORY_WORLD_SCALE;
   const prefixShares = options.prefixShares ?? [0.75, 0.875];
-  const maxWeight = options.maxWeight ?? 10;
+  const maxWeight = options.maxWeight ?? TRAJECTORY_MAX_WEIGHT;
   const gain = options.gain ?? 1;
   const alpha = options.alpha ?? 0.85;
   const tolerance = options.tolerance ?? 1e-10;

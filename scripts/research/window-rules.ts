@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { l1Distance } from '../../indexer/metrics.ts';
 import { printSummary, type MeasuredRow } from './measured-sets.ts';
+import { TRAJECTORY_MAX_WEIGHT } from '../../indexer/estimation/frontier-world.ts';
 
 interface DumpRow {
   set: string;
@@ -41,7 +42,7 @@ const lastTwo = (r: DumpRow) => (r.windows.length === 0 ? 0 : (weights(r)[4] + w
 const sixWindows = rows.every((r) => r.windows.length === 0 || r.windows.length === 6);
 const rules: Record<string, (r: DumpRow) => number> = {};
 if (sixWindows) {
-  rules['trajectory (mean of 3/4, 7/8)'] = lastTwo;
+  rules['trajectory (mean of 3/4, 7/8)'] = (r) => Math.min(TRAJECTORY_MAX_WEIGHT, lastTwo(r));
   rules['min(1, 2 · mean of 3/4, 7/8)'] = (r) => Math.min(1, 2 * lastTwo(r));
 }
 for (const k of [1, 2, 2.5, 3, 3.5, 4]) rules[`min(1, ${k} · median)`] = (r) => (r.windows.length === 0 ? 0 : Math.min(1, k * median(weights(r))));
