@@ -12,6 +12,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from '../indexer/metrics.ts';
 
 export interface Timing<T> {
   /** Median and fastest of the timed runs, seconds. */
@@ -105,10 +106,7 @@ function context(sharedDataDir: string | undefined, caseFilters: readonly string
         result = await work();
         seconds.push((performance.now() - started) / 1000);
       }
-      seconds.sort((a, b) => a - b);
-      const middle = seconds.length >> 1;
-      const median = seconds.length % 2 === 1 ? seconds[middle] : (seconds[middle - 1] + seconds[middle]) / 2;
-      return { median, min: seconds[0], runs, result };
+      return { median: median(seconds), min: Math.min(...seconds), runs, result };
     },
     heading(title) {
       console.log(`\n## ${title}`);

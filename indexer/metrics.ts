@@ -22,6 +22,14 @@ export function maxDistance(a: ArrayLike<number>, b: ArrayLike<number>): number 
   return max;
 }
 
+/** The middle value of `values` (the mean of the two middle ones for an even count; NaN when empty). */
+export function median(values: ArrayLike<number>): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = Float64Array.from(values).sort();
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 /** `E_L x / ‖E_L x‖₁`: the entries of `vector` at `pages`, in that order, scaled to sum 1. */
 export function restrictAndNormalise(vector: ArrayLike<number>, pages: ArrayLike<number>): Float64Array {
   const out = new Float64Array(pages.length);

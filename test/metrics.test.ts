@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../indexer/seeded-random.ts';
-import { compareRankings, kendallTauB, l1Distance, maxDistance, restrictAndNormalise } from '../indexer/metrics.ts';
+import { compareRankings, kendallTauB, l1Distance, maxDistance, median, restrictAndNormalise } from '../indexer/metrics.ts';
 
 /** τ-b by counting every pair: the O(n²) definition. */
 function bruteTauB(x: number[], y: number[]): number {
@@ -55,5 +55,17 @@ describe('distances', () => {
     const [a, b] = restrictAndNormalise([0.1, 0.2, 0.3, 0.4], [3, 1]);
     expect(a).toBeCloseTo(2 / 3, 15);
     expect(b).toBeCloseTo(1 / 3, 15);
+  });
+});
+
+describe('median', () => {
+  it('is the middle value, numerically sorted, and the mean of the two middle ones for an even count', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([10, 9, 1, 2])).toBe(5.5);
+    expect(median([0.5])).toBe(0.5);
+    expect(median([])).toBeNaN();
+    const input = [3, 1, 2];
+    median(input);
+    expect(input).toEqual([3, 1, 2]);
   });
 });

@@ -19,7 +19,7 @@
 import type { LinkGraph } from '../graph.ts';
 import type { Supergraph } from './supergraph.ts';
 import { pageRank } from '../pagerank.ts';
-import { restrictAndNormalise } from '../metrics.ts';
+import { median, restrictAndNormalise } from '../metrics.ts';
 
 export interface FrontierWorldOptions {
   alpha?: number;
@@ -383,28 +383,31 @@ export function trajectoryWorldRank<K>(supergraph: Supergraph<K>, rank: Float64A
   const weight = Math.min(maxWeight, gain * (options.aggregate === 'median' ? median(windows.map((w) => w.weight)) : mean(windows.map((w) => w.weight))));
   if (!(weight > 0)) return { ...plain, windows };
   const world = restrictAndNormalise(frontierWorldRank(frontierWorldModel(supergraph), { ...options, alpha, tolerance, scale }), supergraph.localIds());
-  const blended = new Float64Array(local);
-  let sum = 0;
-  for (let j = 0; j < local; j++) {
-    blended[j] = Math.max(0, now[j] + weight * (world[j] - now[j]));
-    sum += blended[j];
-  }
+  const blended = moveTowardsWorld(now, world, weight);
   let localMass = 0;
   for (let j = 0; j < local; j++) localMass += rank[j];
   const out = rank.slice();
-  for (let j = 0; j < local; j++) out[j] = (blended[j] / sum) * localMass;
+  for (let j = 0; j < local; j++) out[j] = blended[j] * localMass;
   return { rank: out, weight, windows };
+}
+
+/**
+ * The local estimate `now` moved a share `weight` of the way to `world` (both over L, summing to 1), clipped at 0 and
+ * renormalised: `max(0, now + weight · (world − now)) / sum`.
+ */
+export function moveTowardsWorld(now: ArrayLike<number>, world: ArrayLike<number>, weight: number): Float64Array {
+  const blended = new Float64Array(now.length);
+  let sum = 0;
+  for (let j = 0; j < now.length; j++) {
+    blended[j] = Math.max(0, now[j] + weight * (world[j] - now[j]));
+    sum += blended[j];
+  }
+  for (let j = 0; j < blended.length; j++) blended[j] /= sum;
+  return blended;
 }
 
 function mean(xs: readonly number[]): number {
   let sum = 0;
   for (const x of xs) sum += x;
   return sum / xs.length;
-}
-
-/** The middle value (the mean of the two middle ones for an even count). */
-function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }

@@ -10,7 +10,7 @@ import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { pageRank } from '../../indexer/pagerank.ts';
 import { inducedSubgraph } from '../../indexer/graph.ts';
 import { createSelector } from '../../indexer/estimation/selectors.ts';
-import { frontierWorldModel, frontierWorldRank, trajectoryWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { frontierWorldModel, frontierWorldRank, moveTowardsWorld, trajectoryWorldRank } from '../../indexer/estimation/frontier-world.ts';
 
 const sc = committedScL1();
 const LAMBDAS = [0, 0.25, 0.5, 0.75, 1, 1.5, 2];
@@ -27,11 +27,7 @@ for (const domain of researchDomains(measuredCases())) {
   const run = await crawlMeasured(domain, createSelector(selectorName));
   const now = restrictAndNormalise(run.rank, L);
   /** L1 of the supergraph estimate moved a share λ of the way to `world`, clipped at 0 and renormalised. */
-  const blendL1 = (lambda: number, world: Float64Array) => {
-    const blended = now.map((x, j) => Math.max(0, x + lambda * (world[j] - x)));
-    const sum = blended.reduce((a, b) => a + b, 0);
-    return l1Distance(blended.map((x) => x / sum), target);
-  };
+  const blendL1 = (lambda: number, world: Float64Array) => l1Distance(moveTowardsWorld(now, world, lambda), target);
   const worlds = new Map(SCALES.map((s) => [s, restrictAndNormalise(frontierWorldRank(frontierWorldModel(run.supergraph), { tolerance: 1e-8, scale: s }), L)]));
   const row: MeasuredRow = { set: c.set, domain: `${c.g} ${spec}`, sc: scOf(sc, domain), values: {}, notes: {} };
   for (const [s, world] of worlds) for (const lambda of LAMBDAS) row.values[`s${s}l${lambda}`] = blendL1(lambda, world);

@@ -4,9 +4,9 @@
 // L1 against SC-Select's per set and over all, and the domains more than 5 % worse (measured-sets.ts's summary).
 // Usage: node bin/run-ts.js scripts/research/window-rules.ts FILE.jsonl…
 import { readFileSync } from 'node:fs';
-import { l1Distance } from '../../indexer/metrics.ts';
+import { l1Distance, median } from '../../indexer/metrics.ts';
 import { printSummary, type MeasuredRow } from './measured-sets.ts';
-import { TRAJECTORY_MAX_WEIGHT } from '../../indexer/estimation/frontier-world.ts';
+import { moveTowardsWorld, TRAJECTORY_MAX_WEIGHT } from '../../indexer/estimation/frontier-world.ts';
 
 interface DumpRow {
   set: string;
@@ -24,18 +24,9 @@ if (rows.length === 0) {
   process.exit(2);
 }
 
-/** L1 of the supergraph estimate moved a share λ of the way to the world estimate, clipped at 0 and renormalised. */
-function blendL1(r: DumpRow, lambda: number): number {
-  const blended = r.now.map((x, j) => Math.max(0, x + lambda * (r.world[j] - x)));
-  const sum = blended.reduce((a, b) => a + b, 0);
-  return l1Distance(Float64Array.from(blended, (x) => x / sum), Float64Array.from(r.target));
-}
+/** L1 of the supergraph estimate moved a share λ of the way to the world estimate (frontier-world.ts). */
+const blendL1 = (r: DumpRow, lambda: number) => l1Distance(moveTowardsWorld(r.now, r.world, lambda), r.target);
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const weights = (r: DumpRow) => r.windows.map((w) => w.weight);
 /** The windows at 3/4 and 7/8 (the last two of window-dump.ts's six) are the trajectory estimate's own. */
 const lastTwo = (r: DumpRow) => (r.windows.length === 0 ? 0 : (weights(r)[4] + weights(r)[5]) / 2);
