@@ -7,7 +7,7 @@
 //   a selector name (recipflow, sc, …) | SECOND:SHARE (e.g. sc:0.25 = a quarter of each iteration's pages from
 //   SC-Select's top, the rest from RecipFlow's); ESTIMATOR = checked (default) | supergraph | world | trajectory
 import { researchDomains } from './shared-domains.ts';
-import { committedScL1, crawlMeasured, measuredCases, printRow, printSummary, scOf, type MeasuredRow } from './measured-sets.ts';
+import { committedScL1, crawlMeasured, measuredCases, printRow, printSummary, measuredRow, type MeasuredRow } from './measured-sets.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { checkedWorldRank, frontierWorldModel, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
 import { estimateOverSupergraph, type EstimatorName } from '../../indexer/estimation/estimators.ts';
@@ -18,8 +18,8 @@ const sc = committedScL1();
 const names = process.argv.slice(2);
 const rows: MeasuredRow[] = [];
 for (const domain of researchDomains(measuredCases())) {
-  const { graphCase: c, spec, target, localIndices: L } = domain;
-  const row: MeasuredRow = { set: c.set, domain: `${c.g} ${spec}`, sc: scOf(sc, domain), values: {}, notes: {} };
+  const { target, localIndices: L } = domain;
+  const row = measuredRow(domain, sc);
   for (const name of names) {
     const run = await crawlMeasured(domain, researchSelector(name.split('/')[0]));
     const estimator = (name.split('/')[1] ?? 'checked') as EstimatorName;

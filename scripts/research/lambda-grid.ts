@@ -5,7 +5,7 @@
 // estimate. Prints per domain the L1 of each, and SC-Select's final L1 (from the committed results).
 // Usage: node bin/run-ts.js scripts/research/lambda-grid.ts SELECTOR   (SET=validation3 | validation4; SHARD / SHARDS)
 import { researchDomains } from './shared-domains.ts';
-import { committedScL1, crawlMeasured, measuredCases, printRow, printSummary, scOf, type MeasuredRow } from './measured-sets.ts';
+import { committedScL1, crawlMeasured, measuredCases, printRow, printSummary, measuredRow, type MeasuredRow } from './measured-sets.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { pageRank } from '../../indexer/pagerank.ts';
 import { inducedSubgraph } from '../../indexer/graph.ts';
@@ -23,13 +23,13 @@ const GUARD = 0.03;
 const selectorName = process.argv[2] ?? 'sc';
 const rows: MeasuredRow[] = [];
 for (const domain of researchDomains(measuredCases())) {
-  const { graphCase: c, spec, web, pages, target, localIndices: L } = domain;
+  const { web, pages, target, localIndices: L } = domain;
   const run = await crawlMeasured(domain, createSelector(selectorName));
   const now = restrictAndNormalise(run.rank, L);
   /** L1 of the supergraph estimate moved a share λ of the way to `world`, clipped at 0 and renormalised. */
   const blendL1 = (lambda: number, world: Float64Array) => l1Distance(moveTowardsWorld(now, world, lambda), target);
   const worlds = new Map(SCALES.map((s) => [s, restrictAndNormalise(frontierWorldRank(frontierWorldModel(run.supergraph), { tolerance: 1e-8, scale: s }), L)]));
-  const row: MeasuredRow = { set: c.set, domain: `${c.g} ${spec}`, sc: scOf(sc, domain), values: {}, notes: {} };
+  const row = measuredRow(domain, sc);
   for (const [s, world] of worlds) for (const lambda of LAMBDAS) row.values[`s${s}l${lambda}`] = blendL1(lambda, world);
   const trajectory = trajectoryWorldRank(run.supergraph, run.rank, { tolerance: 1e-8 });
   for (const { k, cap } of SCALED) row.values[`k${k}c${cap}`] = blendL1(Math.min(cap, k * trajectory.weight), worlds.get(2)!);

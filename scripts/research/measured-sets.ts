@@ -1,8 +1,7 @@
 /**
  * The measured domain sets of docs/estimation.md for the research scripts that run a method on all of them:
- * the 44 known domains (tuned, held-out, validation, validation2) or, with SET=validation3 / validation4 / validation5, the third,
- * fourth or fifth validation set; split over processes by SHARD=i of SHARDS=n; SC-Select's final L1 per domain from the
- * committed results; and the rows those scripts print, with the summary the docs quote (mean final L1 against
+ * the 44 known domains (tuned, held-out, validation, validation2) or, with SET=NAME, the balls of one validation
+ * set; split over processes by SHARD=i of SHARDS=n; SC-Select's final L1 per domain from the committed results; and the rows those scripts print, with the summary the docs quote (mean final L1 against
  * SC-Select per set and over all, and the domains more than 5 % worse).
  * `node bin/run-ts.js scripts/research/measured-sets.ts FILE…` prints that summary for saved rows (e.g. one file per
  * shard).
@@ -14,9 +13,10 @@ import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experime
 import type { PageSelector } from '../../indexer/estimation/selection.ts';
 import type { ResearchDomain } from './shared-domains.ts';
 import { KNOWN_CASES } from './known-domains.ts';
-import { VALIDATION_CASES, VALIDATION2_CASES, VALIDATION3_CASES, VALIDATION4_CASES, VALIDATION5_CASES } from './validation-cases.ts';
+import { isValidationSet, VALIDATION_CASES, VALIDATION2_CASES, VALIDATION_SETS } from './validation-cases.ts';
 
-const RESULT_DIRS = ['docs/results', 'docs/results-heldout', 'docs/results-validation', 'docs/results-validation2', 'docs/results-validation3', 'docs/results-validation4', 'docs/results-validation5'];
+/** The default runs of the tuned, held-out and validation sets. */
+const RESULT_DIRS = ['docs/results', 'docs/results-heldout', ...Object.keys(VALIDATION_SETS).map((set) => `docs/results-${set}`)];
 
 /** SC-Select's final L1 (supergraph estimate, default runs) by `graph spec`. */
 export function committedScL1(): Map<string, number> {
@@ -35,13 +35,12 @@ export function committedScL1(): Map<string, number> {
   return sc;
 }
 
-/** The 44 known domains, or the balls of validation3 / validation4 / validation5 with SET=…; this process's shard. */
+/** The 44 known domains (tuned, held-out, validation, validation2), or with SET=NAME the balls of one validation set; this process's shard. */
 export function measuredCases() {
   const shard = Number(process.env.SHARD ?? 0);
   const shards = Number(process.env.SHARDS ?? 1);
   const set = process.env.SET;
-  const cases =
-    set === 'validation3' ? [...VALIDATION3_CASES] : set === 'validation4' ? [...VALIDATION4_CASES] : set === 'validation5' ? [...VALIDATION5_CASES] : [...KNOWN_CASES, ...VALIDATION_CASES, ...VALIDATION2_CASES];
+  const cases = isValidationSet(set) ? [...VALIDATION_SETS[set]] : [...KNOWN_CASES, ...VALIDATION_CASES, ...VALIDATION2_CASES];
   let index = 0;
   return cases.map((c) => ({ ...c, domains: c.domains.filter(() => index++ % shards === shard) }));
 }
@@ -65,6 +64,11 @@ export function crawlMeasured(domain: ResearchDomain<MeasuredCase>, selector: Pa
 /** SC-Select's committed final L1 on a measured domain. */
 export function scOf(sc: Map<string, number>, domain: ResearchDomain<MeasuredCase>): number {
   return sc.get(`${domain.graphCase.g} ${domain.spec}`)!;
+}
+
+/** An empty row for a measured domain: its set, `graph spec` and SC-Select's committed final L1. */
+export function measuredRow(domain: ResearchDomain<MeasuredCase>, sc: Map<string, number>): MeasuredRow {
+  return { set: domain.graphCase.set, domain: `${domain.graphCase.g} ${domain.spec}`, sc: scOf(sc, domain), values: {}, notes: {} };
 }
 
 /** One domain's row: each method's final L1 (`values`), and diagnostics that are not L1 values (`notes`). */

@@ -4,43 +4,34 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExperimentResult } from '../../indexer/estimation/experiment.ts';
 
-/** Where a method's result of a set is: a folder of result.json files and the method's key in them. */
-type Source = { dir: string; key: string };
-const run = (dir: string, key: string): Source => ({ dir, key });
 const SET_NAMES = ['tuned', 'heldout', 'validation', 'validation2', 'validation3', 'validation4', 'validation5'] as const;
-/** The default runs of each set (SC-Select, the other selectors and best). */
-const BASE: Record<(typeof SET_NAMES)[number], string> = {
-  tuned: 'docs/results', heldout: 'docs/results-heldout', validation: 'docs/results-validation', validation2: 'docs/results-validation2',
-  validation3: 'docs/results-validation3', validation4: 'docs/results-validation4', validation5: 'docs/results-validation5',
-};
-/** Per method, its source in each set (a set without it would show "—"). */
-const METHODS: Array<{ name: string; sources: Partial<Record<(typeof SET_NAMES)[number], Source>> }> = [
-  { name: 'SC-Select', sources: Object.fromEntries(SET_NAMES.map((set) => [set, run(BASE[set], 'sc')])) },
-  { name: 'RecipFlow + consensus', sources: Object.fromEntries(SET_NAMES.map((set) => [set, run(`docs/results-recipflow-consensus/${set}`, 'recipflow')])) },
-  { name: 'SC-Select + consensus', sources: Object.fromEntries(SET_NAMES.map((set) => [set, run(`docs/results-sc-consensus/${set}`, 'sc')])) },
-  {
-    name: 'RecipFlow + checked',
-    sources: { ...Object.fromEntries(SET_NAMES.map((set) => [set, run(`${BASE[set]}-recipflow`, 'recipflow')])), tuned: run('docs/results-recipflow', 'recipflow') },
-  },
-  { name: 'SC-Select + trajectory', sources: Object.fromEntries(SET_NAMES.map((set) => [set, run(`docs/results-sc-trajectory/${set}`, 'sc')])) },
-  { name: 'RecipFlow + trajectory', sources: Object.fromEntries(SET_NAMES.map((set) => [set, run(`docs/results-recipflow-trajectory/${set}`, 'recipflow')])) },
-  { name: 'OutlinkCount + checked', sources: { ...Object.fromEntries(SET_NAMES.map((set) => [set, run(`${BASE[set]}-checked`, 'outlink')])), tuned: run('docs/results-checked', 'outlink') } },
-  { name: 'OutlinkCount + trajectory', sources: Object.fromEntries(SET_NAMES.map((set) => [set, run(`docs/results-recipflow-trajectory/${set}`, 'outlink')])) },
-  { name: 'OutlinkCount (supergraph)', sources: Object.fromEntries(SET_NAMES.map((set) => [set, run(BASE[set], 'outlink')])) },
+type SetName = (typeof SET_NAMES)[number];
+/** The default runs of a set (SC-Select, the other selectors and best). */
+const base = (set: SetName) => (set === 'tuned' ? 'docs/results' : `docs/results-${set}`);
+/** Per method, the folder of its result.json files in each set and its key in them. */
+const METHODS: Array<{ name: string; key: string; dir: (set: SetName) => string }> = [
+  { name: 'SC-Select', key: 'sc', dir: base },
+  { name: 'RecipFlow + consensus', key: 'recipflow', dir: (set) => `docs/results-recipflow-consensus/${set}` },
+  { name: 'SC-Select + consensus', key: 'sc', dir: (set) => `docs/results-sc-consensus/${set}` },
+  { name: 'RecipFlow + checked', key: 'recipflow', dir: (set) => `${base(set)}-recipflow` },
+  { name: 'SC-Select + trajectory', key: 'sc', dir: (set) => `docs/results-sc-trajectory/${set}` },
+  { name: 'RecipFlow + trajectory', key: 'recipflow', dir: (set) => `docs/results-recipflow-trajectory/${set}` },
+  { name: 'OutlinkCount + checked', key: 'outlink', dir: (set) => `${base(set)}-checked` },
+  { name: 'OutlinkCount + trajectory', key: 'outlink', dir: (set) => `docs/results-recipflow-trajectory/${set}` },
+  { name: 'OutlinkCount (supergraph)', key: 'outlink', dir: base },
 ];
 
 type Row = { set: string; domain: string; l1: Record<string, number> };
 const rows: Row[] = [];
 for (const set of SET_NAMES) {
   for (const method of METHODS) {
-    const source = method.sources[set];
-    if (!source) continue;
-    for (const graph of readdirSync(source.dir).sort()) {
-      const file = join(source.dir, graph, 'result.json');
+    const dir = method.dir(set);
+    for (const graph of readdirSync(dir).sort()) {
+      const file = join(dir, graph, 'result.json');
       if (!existsSync(file)) continue;
       const result = JSON.parse(readFileSync(file, 'utf8')) as ExperimentResult;
       for (const d of result.domains) {
-        const outcome = d.selectors[source.key];
+        const outcome = d.selectors[method.key];
         if (!outcome) continue;
         const domain = `${graph} ${d.spec}`;
         let row = rows.find((r) => r.set === set && r.domain === domain);
@@ -62,8 +53,7 @@ console.log(`| --- | ${groups.map(() => '---').join(' | ')} |`);
 for (const method of METHODS) {
   const cells = groups.map(([, sets]) => {
     const rs = rows.filter((r) => sets.includes(r.set));
-    if (rs.some((r) => r.l1['SC-Select'] === undefined)) throw new Error(`SC-Select missing in ${sets}`);
-    if (rs.some((r) => r.l1[method.name] === undefined)) return '—';
+    if (rs.some((r) => r.l1[method.name] === undefined || r.l1['SC-Select'] === undefined)) throw new Error(`missing ${method.name} in ${sets}`);
     const mean = (k: string) => rs.reduce((s, r) => s + r.l1[k], 0) / rs.length;
     const worse = rs.filter((r) => r.l1[method.name] > 1.05 * r.l1['SC-Select']);
     return method.name === 'SC-Select' ? `${mean(method.name).toFixed(4)} (n = ${rs.length})` : `${pct(mean(method.name) / mean('SC-Select') - 1)}, ${worse.length}`;
@@ -72,7 +62,7 @@ for (const method of METHODS) {
 }
 console.log('\nDomains more than 5 % worse than SC-Select (final L1, ratio):');
 for (const method of METHODS.slice(1)) {
-  const worse = rows.filter((r) => r.l1[method.name] !== undefined && r.l1[method.name] > 1.05 * r.l1['SC-Select']);
+  const worse = rows.filter((r) => r.l1[method.name] > 1.05 * r.l1['SC-Select']);
   console.log(`- ${method.name}: ${worse.map((r) => `${r.set} ${r.domain} ${r.l1[method.name].toFixed(4)} vs ${r.l1['SC-Select'].toFixed(4)} (${(r.l1[method.name] / r.l1['SC-Select']).toFixed(2)}×)`).join('; ') || 'none'}`);
 }
 if (process.argv.includes('--domains')) {
@@ -80,7 +70,6 @@ if (process.argv.includes('--domains')) {
   console.log(`| --- | --- | ${METHODS.map(() => '---').join(' | ')} |`);
   const cell = (r: Row, name: string) => {
     const l1 = r.l1[name];
-    if (l1 === undefined) return '—';
     return name === 'SC-Select' ? l1.toFixed(4) : `${l1.toFixed(4)} (${(l1 / r.l1['SC-Select']).toFixed(2)}×)`;
   };
   for (const r of rows) console.log(`| ${r.set} | ${r.domain} | ${METHODS.map((m) => cell(r, m.name)).join(' | ')} |`);

@@ -6,7 +6,7 @@
 // realised ≥ 3 %).
 // Usage: node bin/run-ts.js scripts/research/survey-world.ts SHARE…   (SET=validation3; SHARD / SHARDS)
 import { researchDomains } from './shared-domains.ts';
-import { committedScL1, crawlMeasured, measuredCases, printRow, printSummary, scOf, type MeasuredRow } from './measured-sets.ts';
+import { committedScL1, crawlMeasured, measuredCases, printRow, printSummary, measuredRow, type MeasuredRow } from './measured-sets.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { pageRank } from '../../indexer/pagerank.ts';
 import { createSelector } from '../../indexer/estimation/selectors.ts';
@@ -46,8 +46,8 @@ function checkedSurvey(supergraph: Supergraph<number>, rank: Float64Array, sampl
 const variants = process.argv.slice(2);
 const rows: MeasuredRow[] = [];
 for (const domain of researchDomains(measuredCases())) {
-  const { graphCase: c, spec, target, localIndices: L } = domain;
-  const row: MeasuredRow = { set: c.set, domain: `${c.g} ${spec}`, sc: scOf(sc, domain), values: {}, notes: {} };
+  const { target, localIndices: L } = domain;
+  const row = measuredRow(domain, sc);
   for (const variant of variants) {
     // VARIANT = SHARE[@SCALE]: the sampled share of each iteration, and W's size in frontiers (default 0.75).
     const [share, scale] = variant.split('@').map(Number);

@@ -56,9 +56,13 @@ export const VALIDATION_SETS = {
   validation5: VALIDATION5_CASES,
 } as const;
 
+export function isValidationSet(name: string | undefined): name is keyof typeof VALIDATION_SETS {
+  return name !== undefined && Object.hasOwn(VALIDATION_SETS, name);
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const set = process.argv[2] as keyof typeof VALIDATION_SETS;
-  if (!(set in VALIDATION_SETS)) {
+  const set = process.argv[2];
+  if (!isValidationSet(set)) {
     console.error(`unknown validation set "${set}"; choose from ${Object.keys(VALIDATION_SETS).join(', ')}`);
     process.exit(2);
   }

@@ -1,18 +1,19 @@
-// Research (docs/estimation.md, "Trajectory windows on SC-Select's crawl"): on a selector's crawl at the issue's
-// budget, dumps per domain the final supergraph estimate on L, the world estimate (W worth 2 frontiers), the truth,
-// and the trajectory windows at six prefixes, so that weight rules can be evaluated offline (window-rules.ts).
+// Research (docs/estimation.md, "The consensus trajectory estimate, and a fifth validation set"): on a selector's crawl
+// at the budget, dumps per domain the final supergraph estimate on L, the world estimate (W worth 2 frontiers),
+// the truth, the trajectory windows at the consensus estimate's six prefixes, and how far the crawl moved the estimate,
+// so that weight rules can be evaluated offline (window-rules.ts). OUT is rewritten.
 // Usage: node bin/run-ts.js scripts/research/window-dump.ts SELECTOR OUT.jsonl   (SET=validation3 | validation4 …; SHARD / SHARDS)
 //   SELECTOR: a selector name, or SECOND:SHARE (RecipFlow with SHARE of each iteration from SECOND; hedged-selector.ts)
-//   WINDOWS=0.25,0.5,…  other prefixes (default the six below); SCALE=s  W worth s frontiers (default 2)
-import { appendFileSync } from 'node:fs';
+//   WINDOWS=0.25,0.5,…  other prefixes (default the consensus estimate's six); SCALE=s  W worth s frontiers (default 2)
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { researchDomains } from './shared-domains.ts';
 import { committedScL1, crawlMeasured, measuredCases, scOf } from './measured-sets.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { researchSelector } from './hedged-selector.ts';
-import { frontierWorldModel, frontierWorldModelAt, frontierWorldRank, trajectoryWorldRank, type FrontierWorldModel } from '../../indexer/estimation/frontier-world.ts';
+import { CONSENSUS_TRAJECTORY, frontierWorldModel, frontierWorldModelAt, frontierWorldRank, trajectoryWorldRank, type FrontierWorldModel } from '../../indexer/estimation/frontier-world.ts';
 import { pageRank } from '../../indexer/pagerank.ts';
 
-export const WINDOW_SHARES = process.env.WINDOWS ? process.env.WINDOWS.split(",").map(Number) : [0.25, 0.375, 0.5, 0.625, 0.75, 0.875];
+const WINDOW_SHARES = process.env.WINDOWS ? process.env.WINDOWS.split(',').map(Number) : CONSENSUS_TRAJECTORY.prefixShares;
 const SCALE = Number(process.env.SCALE ?? 2);
 /** RECENT=r: W's links into F taken from the last share r of the crawled pages only (default 1: all of them). */
 const RECENT = Number(process.env.RECENT ?? 1);
@@ -28,12 +29,14 @@ function recentWorld(model: FrontierWorldModel, localCount: number): FrontierWor
 }
 const [selectorName = 'sc', out = 'window-dump.jsonl'] = process.argv.slice(2);
 const sc = committedScL1();
+writeFileSync(out, '');
 for (const domain of researchDomains(measuredCases())) {
   const { graphCase: c, spec, target, localIndices: L } = domain;
   const run = await crawlMeasured(domain, researchSelector(selectorName));
   const now = restrictAndNormalise(run.rank, L);
   const world = restrictAndNormalise(frontierWorldRank(recentWorld(frontierWorldModel(run.supergraph), run.supergraph.localCount), { tolerance: 1e-8, scale: SCALE }), L);
-  const { windows } = trajectoryWorldRank(run.supergraph, run.rank, { tolerance: 1e-8, scale: SCALE, prefixShares: WINDOW_SHARES });
+  // Only the windows: with the cap at 0 the estimator does not build the world estimate a second time.
+  const { windows } = trajectoryWorldRank(run.supergraph, run.rank, { tolerance: 1e-8, scale: SCALE, prefixShares: WINDOW_SHARES, maxWeight: 0 });
   // How far the crawl moved the estimate: from local PageRank to now, and since each window's prefix (L1 on L).
   const localRank = pageRank(frontierWorldModelAt(run.supergraph, run.supergraph.localCount).graph, { alpha: 0.85, tolerance: 1e-10 }).rank;
   const moved = l1Distance(now, restrictAndNormalise(localRank, L));
