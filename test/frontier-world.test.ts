@@ -23,14 +23,18 @@ function graphOf(list: EdgeList) {
   return buildGraph(list.pages, list.edges.map((e) => e[0]), list.edges.map((e) => e[1]));
 }
 
-/** A random 70-page graph, pages 0–14 local, and about half the rest crawled in an order drawn with `orderSeed`. */
+/**
+ * A random 70-page graph, pages 0–14 local, and about half the rest crawled in an order drawn with `orderSeed`: the edge
+ * list, the crawl, its supergraph and the supergraph's PageRank (to 1e-14).
+ */
 function crawlOf(seed: number, orderSeed: number) {
   const list = randomEdgeList(seed, 70, 0.05, 0.15);
   const random = seededRandom(orderSeed);
   const local = Array.from({ length: 15 }, (_, i) => i);
   // Crawl order deliberately not the page order.
   const crawled = Array.from({ length: 55 }, (_, i) => 69 - i).filter(() => random() < 0.5);
-  return { list, local, crawled };
+  const supergraph = supergraphOf(list, local, crawled);
+  return { list, local, crawled, supergraph, rank: pageRank(supergraph.graph(), { alpha, tolerance: 1e-14 }).rank };
 }
 
 /**
@@ -133,8 +137,7 @@ function localPart(vector: ArrayLike<number>, count: number): number[] {
 describe('the world model of an earlier supergraph and the checked world estimate', () => {
 
   it.each([1, 2, 3, 4, 5])('the prefix model equals the model of the supergraph built from the prefix alone, and the brute force (graph %i)', (seed) => {
-    const { list, local, crawled } = crawlOf(seed, seed + 300);
-    const supergraph = supergraphOf(list, local, crawled);
+    const { list, local, crawled, supergraph } = crawlOf(seed, seed + 300);
     for (const keep of [0, 3, Math.floor(crawled.length / 2), crawled.length]) {
       const model = frontierWorldModelAt(supergraph, local.length + keep);
       const direct = frontierWorldModel(supergraphOf(list, local, crawled.slice(0, keep)));
@@ -162,9 +165,7 @@ describe('the world model of an earlier supergraph and the checked world estimat
     ];
     for (const { options, share, scale, threshold, minRealised } of settings) {
       for (let seed = 1; seed <= 24; seed++) {
-        const { list, local, crawled } = crawlOf(seed, seed + 300);
-        const supergraph = supergraphOf(list, local, crawled);
-        const rank = pageRank(supergraph.graph(), { alpha, tolerance: 1e-14 }).rank;
+        const { list, local, crawled, supergraph, rank } = crawlOf(seed, seed + 300);
         const result = checkedWorldRank(supergraph, rank, { ...options, alpha, tolerance: 1e-14 });
         // The reference: everything dense, from the edge list.
         const earlier = crawled.slice(0, Math.floor(share * crawled.length));
@@ -298,9 +299,7 @@ describe('the trajectory estimate', () => {
     ];
     for (const { options, shares, scale, cap, combine } of settings) {
       for (let seed = 1; seed <= 24; seed++) {
-        const { list, local, crawled } = crawlOf(seed, seed + 500);
-        const supergraph = supergraphOf(list, local, crawled);
-        const rank = pageRank(supergraph.graph(), { alpha, tolerance: 1e-14 }).rank;
+        const { list, local, crawled, supergraph, rank } = crawlOf(seed, seed + 500);
         const result = trajectoryWorldRank(supergraph, rank, { ...options, alpha, tolerance: 1e-14 });
         const now = localPart(bruteForceSupergraph(list, local, crawled), local.length);
         expect(result.windows).toHaveLength(shares.length);
