@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAdminSite, type AdminSite } from './helpers/admin-site.ts';
+import { BEST_METHOD_NAME } from '../server/report/experiment-report.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -82,6 +83,8 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the admin page in Chromium' : `the 
     expect(Number(await page.locator('#status-hosts').innerText())).toBeGreaterThanOrEqual(1);
     expect(await page.locator('#status-rank-version').innerText()).toBe('0');
     expect(await page.locator('#status-last-round').innerText()).toBe('none yet');
+    // The round form names what `best` runs, as the server says.
+    expect(await page.locator('#selector option[value="best"]').textContent()).toBe(`Best: ${BEST_METHOD_NAME}`);
 
     // Both schedules, with their cron expressions and a way to run them now.
     const schedules = page.locator('#schedules-table tbody tr');

@@ -233,6 +233,9 @@ async function refreshStatus() {
 $('refresh-status').addEventListener('click', () => void refreshStatus());
 
 function renderStatus(status) {
+  // What `best` runs comes from the server, so the form never names an older method.
+  const best = $('selector').querySelector('option[value="best"]');
+  if (best && typeof status.bestMethod === 'string') best.textContent = `Best: ${status.bestMethod}`;
   // Pages by role and state: one row per role, one column per state seen.
   const roles = Object.keys(status.pages ?? {}).sort((a, b) => (a === 'local' ? -1 : b === 'local' ? 1 : a.localeCompare(b)));
   const states = [...new Set(roles.flatMap((role) => Object.keys(status.pages[role])))].sort();

@@ -9,6 +9,7 @@ import { fetchFlagOptions, fetchFlagOverrides, fetchFlagsUsage, settingsForDataD
 import { createCrawlStack } from './crawl-setup.ts';
 import { numberFlag, parseFlags } from './flags.ts';
 import { createProgress } from './progress.ts';
+import { BEST_METHOD_NAME } from '../report/experiment-report.ts';
 import { newRoundId, runEstimationRound } from '../jobs/estimation-round.ts';
 import { dataDirDomain, missingLocalPages, type DataDirDomain } from '../jobs/local-domain.ts';
 
@@ -21,8 +22,9 @@ export const estimateUsage = `lse estimate [--selector sc] [--iterations 50] [--
   crawl stored as local (by its URL scope or, for a topic crawl, by its topic); the pages a round
   fetches are stored as global on a topic-crawled data directory.
 
-  --selector NAME     ${METHOD_NAMES.join(', ')} (default best = RecipFlow with the
-                      consensus trajectory estimate, docs/estimation.md; sc = the paper's)
+  --selector NAME     ${METHOD_NAMES.join(', ')}
+                      (default best = ${BEST_METHOD_NAME}, docs/estimation.md;
+                      sc = the paper's)
   --estimator NAME    the final estimate: ${ESTIMATOR_NAMES.join(', ')} (default supergraph)
   --iterations T      iterations (default 50)
   --extra E           extra pages in all: a count or a multiple of the domain size (default 2n)

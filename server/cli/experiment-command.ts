@@ -9,7 +9,7 @@ import { loadWebGraph } from '../../indexer/graph-files.ts';
 import { DomainSpecError, resolveDomain } from '../../indexer/estimation/domain.ts';
 import { parseExtraPages, runExperiment, type ExperimentDomain } from '../../indexer/estimation/experiment.ts';
 import { ESTIMATOR_NAMES, isEstimatorName, isMethodName, METHOD_NAMES } from '../../indexer/estimation/estimators.ts';
-import { domainSlug, experimentChartSvg, formatExperimentTable } from '../report/experiment-report.ts';
+import { BEST_METHOD_NAME, domainSlug, experimentChartSvg, formatExperimentTable } from '../report/experiment-report.ts';
 import { CliError } from './cli-error.ts';
 import { checkedSettings, numberFlag, parseFlags } from './flags.ts';
 import { createProgress } from './progress.ts';
@@ -27,7 +27,7 @@ export const experimentUsage = `lse experiment --edges FILE [--nodes FILE] --dom
   --domain SPEC     host:SUFFIX | prefix:URL | label:NAME | ids:FILE | ball:ID:R (repeatable)
   --selectors LIST  comma-separated, from ${METHOD_NAMES.join(', ')} (default: all); best is
                     the project's best method, its selection and its estimate together
-                    (RecipFlow + the consensus trajectory estimate; docs/estimation.md)
+                    (${BEST_METHOD_NAME}; docs/estimation.md)
   --estimator E     the final estimate of the named selectors: ${ESTIMATOR_NAMES.join(' or ')}
                     (default supergraph, the paper's; world adds the frontier as one node;
                     checked uses the world only when the crawl's own movement confirms it;

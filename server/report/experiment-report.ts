@@ -14,11 +14,9 @@ const SELECTOR_DISPLAY_NAMES: Record<string, string> = {
   recipflow: 'RecipFlow',
 };
 const ESTIMATOR_DISPLAY_NAMES: Record<EstimatorName, string> = { supergraph: 'supergraph', world: 'world', checked: 'checked world', trajectory: 'trajectory', consensus: 'consensus trajectory' };
-/** `best` is named after what it runs, so the name follows BEST_METHOD. */
-const DISPLAY_NAMES: Record<string, string> = {
-  ...SELECTOR_DISPLAY_NAMES,
-  best: `Best (${SELECTOR_DISPLAY_NAMES[BEST_METHOD.selector]} + ${ESTIMATOR_DISPLAY_NAMES[BEST_METHOD.estimator]})`,
-};
+/** What `best` runs, in words (`RecipFlow + consensus trajectory`): built from BEST_METHOD, never kept by hand. */
+export const BEST_METHOD_NAME = `${SELECTOR_DISPLAY_NAMES[BEST_METHOD.selector]} + ${ESTIMATOR_DISPLAY_NAMES[BEST_METHOD.estimator]}`;
+const DISPLAY_NAMES: Record<string, string> = { ...SELECTOR_DISPLAY_NAMES, best: `Best (${BEST_METHOD_NAME})` };
 
 /** `sc` → `SC-Select`; a method renamed `NAME+SUFFIX` (a second estimate of it) → `SC-Select + SUFFIX`. */
 export function selectorDisplayName(name: string): string {

@@ -12,6 +12,7 @@ import type { TextIndex } from '../../indexer/text-index/text-index.ts';
 import type { RoundStatus } from '../jobs/estimation-round.ts';
 import type { JobRunner, JobStatus } from '../jobs/job-runner.ts';
 import type { Schedules } from '../jobs/schedules.ts';
+import { BEST_METHOD_NAME } from '../report/experiment-report.ts';
 
 export interface AdminDeps {
   token: string;
@@ -189,6 +190,8 @@ async function status(deps: AdminDeps) {
     lastRound: rounds[0] ? roundView(rounds[0]) : null,
     jobs: deps.runner.list().slice(0, 20),
     schedules: deps.schedules?.list() ?? [],
+    /** What `selector: best` runs, for the round form. */
+    bestMethod: BEST_METHOD_NAME,
   };
 }
 
