@@ -13,7 +13,6 @@ import { checkedWorldRank, frontierWorldModel, frontierWorldRank } from '../../i
 import { estimateOverSupergraph, type EstimatorName } from '../../indexer/estimation/estimators.ts';
 import { researchSelector } from './hedged-selector.ts';
 
-
 const sc = committedScL1();
 const names = process.argv.slice(2);
 const rows: MeasuredRow[] = [];
