@@ -19,7 +19,7 @@ export const estimationSettingsSchema = z.object({
    * Default `best` (RecipFlow + the consensus trajectory estimate); `sc` is the paper's SC-Select.
    */
   selector: z.enum(METHOD_NAMES).default('best'),
-  /** The final estimate of a selector (`best` brings its own): the paper's `supergraph`, `world`, `checked`, `trajectory` or `consensus`. */
+  /** The final estimate of a selector (`best` brings its own): the paper's `supergraph`, `world`, `checked`, `trajectory`, `consensus` or `gated`. */
   estimator: z.enum(ESTIMATOR_NAMES).default('supergraph'),
   /** Seed of the Random selector. */
   seed: z.number().int().default(1),

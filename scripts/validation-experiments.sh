@@ -10,7 +10,9 @@
 #   validation4  seed 2030, 20 balls, from the 64 known before it ("A convex trajectory weight on SC-Select's crawl,
 #                and a fourth validation set");
 #   validation5  seed 2031, 40 balls, from the 84 known before it ("The consensus trajectory estimate, and a fifth
-#                validation set").
+#                validation set");
+#   validation6  seed 2032, 40 balls, from the 124 known before it ("An open-domain gate, and a sixth validation
+#                set").
 # The rule: balls of radius 3 around centres drawn uniformly from the page ids with the project's PRNG, the first
 # ones with 500–5,000 pages sharing at most half of their pages with any known domain or an earlier ball of the set.
 # Budget n extra pages in 25 iterations. No domain is dropped after its result is seen.

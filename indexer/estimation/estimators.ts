@@ -12,12 +12,15 @@
  *   there, relative to the share of the outside they crawled ({@link trajectoryWorldRank}).
  * - `consensus`: the trajectory estimate read at six points of the crawl's second three quarters, with the weight
  *   min(1, 3 × their median) ({@link CONSENSUS_TRAJECTORY}).
+ * - `gated`: `consensus` where the crawl shows the domain open to the rest of the web ({@link worldCorrectionApplies}:
+ *   enough crawled pages two steps out link back into L, but not nearly all of them), `supergraph` elsewhere.
  */
 import { checkedWorldRank, CONSENSUS_TRAJECTORY, frontierWorldModel, frontierWorldRank, trajectoryWorldRank } from './frontier-world.ts';
+import { farBackLinks, worldCorrectionApplies } from './openness.ts';
 import { isSelectorName, SELECTOR_NAMES, type SelectorName } from './selectors.ts';
 import type { Supergraph } from './supergraph.ts';
 
-export const ESTIMATOR_NAMES = ['supergraph', 'world', 'checked', 'trajectory', 'consensus'] as const;
+export const ESTIMATOR_NAMES = ['supergraph', 'world', 'checked', 'trajectory', 'consensus', 'gated'] as const;
 export type EstimatorName = (typeof ESTIMATOR_NAMES)[number];
 
 export function isEstimatorName(name: string): name is EstimatorName {
@@ -54,6 +57,9 @@ export function estimateOverSupergraph<K>(
   const settings = { alpha: options.alpha, tolerance: Math.min(options.tolerance ?? 1e-10, 1e-8), maxIterations: options.maxIterations };
   if (name === 'checked') return checkedWorldRank(supergraph, rank, settings).rank;
   if (name === 'trajectory') return trajectoryWorldRank(supergraph, rank, settings).rank;
-  if (name === 'consensus') return trajectoryWorldRank(supergraph, rank, { ...settings, ...CONSENSUS_TRAJECTORY }).rank;
+  if (name === 'consensus' || name === 'gated') {
+    if (name === 'gated' && !worldCorrectionApplies(farBackLinks(supergraph.graph(), supergraph.localMask()))) return rank;
+    return trajectoryWorldRank(supergraph, rank, { ...settings, ...CONSENSUS_TRAJECTORY }).rank;
+  }
   return frontierWorldRank(frontierWorldModel(supergraph), settings);
 }

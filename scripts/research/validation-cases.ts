@@ -1,6 +1,6 @@
 /**
- * The notredame balls of the five validation sets of docs/estimation.md, each printed by its rule
- * (scripts/research/validation{,2,3,4,5}-domains.ts: the rule and the seed are there) and fixed before any method was
+ * The notredame balls of the six validation sets of docs/estimation.md, each printed by its rule
+ * (scripts/research/validation{,2,3,4,5,6}-domains.ts: the rule and the seed are there) and fixed before any method was
  * run on it. Budget as in the issue for topic-like domains: n extra pages in 25 iterations.
  * `node bin/run-ts.js scripts/research/validation-cases.ts SET` prints a set's `--domain` arguments for
  * scripts/validation-experiments.sh.
@@ -48,12 +48,23 @@ export const VALIDATION5_CASES = ballSet('validation5', [
   'ball:287352:3', 'ball:291351:3', 'ball:21836:3', 'ball:110618:3', 'ball:16591:3', 'ball:208477:3', 'ball:9950:3',
 ]);
 
+// validation6 (seed 2032, 40 balls).
+export const VALIDATION6_CASES = ballSet('validation6', [
+  'ball:163193:3', 'ball:248788:3', 'ball:62994:3', 'ball:10228:3', 'ball:185739:3', 'ball:62080:3', 'ball:1690:3',
+  'ball:37075:3', 'ball:26507:3', 'ball:175930:3', 'ball:25397:3', 'ball:313618:3', 'ball:64078:3', 'ball:72154:3',
+  'ball:170:3', 'ball:75528:3', 'ball:51560:3', 'ball:16331:3', 'ball:5619:3', 'ball:213574:3', 'ball:239911:3',
+  'ball:24399:3', 'ball:187071:3', 'ball:172076:3', 'ball:88115:3', 'ball:260801:3', 'ball:39359:3', 'ball:80582:3',
+  'ball:266295:3', 'ball:301663:3', 'ball:97734:3', 'ball:95686:3', 'ball:215314:3', 'ball:20821:3', 'ball:68953:3',
+  'ball:291144:3', 'ball:200819:3', 'ball:149539:3', 'ball:39322:3', 'ball:7900:3',
+]);
+
 export const VALIDATION_SETS = {
   validation: VALIDATION_CASES,
   validation2: VALIDATION2_CASES,
   validation3: VALIDATION3_CASES,
   validation4: VALIDATION4_CASES,
   validation5: VALIDATION5_CASES,
+  validation6: VALIDATION6_CASES,
 } as const;
 
 export function isValidationSet(name: string | undefined): name is keyof typeof VALIDATION_SETS {

@@ -1,7 +1,8 @@
 // Research (docs/estimation.md, "The consensus trajectory estimate, and a fifth validation set"): on a selector's crawl
 // at the issue's budget, dumps per domain the final supergraph estimate on L, the world estimate (W worth 2 frontiers),
 // the truth, the trajectory windows at the consensus estimate's six prefixes, and how far the crawl moved the estimate,
-// so that weight rules can be evaluated offline (window-rules.ts). OUT is rewritten.
+// and how open the domain looks at the end (openness.ts: far pages and their links back), so that weight rules can be
+// evaluated offline (window-rules.ts). OUT is rewritten.
 // Usage: node bin/run-ts.js scripts/research/window-dump.ts SELECTOR OUT.jsonl   (SET=validation3 | validation4 …; SHARD / SHARDS)
 //   SELECTOR: a selector name, or SECOND:SHARE (RecipFlow with SHARE of each iteration from SECOND; hedged-selector.ts)
 //   WINDOWS=0.25,0.5,…  other prefixes (default the consensus estimate's six); SCALE=s  W worth s frontiers (default 2)
@@ -12,6 +13,7 @@ import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { researchSelector } from './hedged-selector.ts';
 import { CONSENSUS_TRAJECTORY, frontierWorldModel, frontierWorldModelAt, frontierWorldRank, trajectoryWorldRank, type FrontierWorldModel } from '../../indexer/estimation/frontier-world.ts';
 import { pageRank } from '../../indexer/pagerank.ts';
+import { farBackLinks } from '../../indexer/estimation/openness.ts';
 
 const WINDOW_SHARES = process.env.WINDOWS ? process.env.WINDOWS.split(',').map(Number) : CONSENSUS_TRAJECTORY.prefixShares;
 const SCALE = Number(process.env.SCALE ?? 2);
@@ -41,7 +43,7 @@ for (const domain of researchDomains(measuredCases())) {
   const localRank = pageRank(frontierWorldModelAt(run.supergraph, run.supergraph.localCount).graph, { alpha: 0.85, tolerance: 1e-10 }).rank;
   const moved = l1Distance(now, restrictAndNormalise(localRank, L));
   const movedSince = windows.map((w) => l1Distance(now, restrictAndNormalise(pageRank(frontierWorldModelAt(run.supergraph, w.prefix).graph, { alpha: 0.85, tolerance: 1e-10 }).rank, L)));
-  const row = { set: c.set, domain: `${c.g} ${spec}`, sc: scOf(sc, domain), now: [...now], world: [...world], target: [...target], windows, moved, movedSince };
+  const row = { set: c.set, domain: `${c.g} ${spec}`, sc: scOf(sc, domain), now: [...now], world: [...world], target: [...target], windows, moved, movedSince, ...farBackLinks(run.supergraph.graph(), run.supergraph.localMask()) };
   appendFileSync(out, `${JSON.stringify(row)}\n`);
   console.log(row.set, row.domain, windows.map((w) => w.weight.toFixed(3)).join(' '));
 }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { l1Distance, median } from '../../indexer/metrics.ts';
 import { printSummary, type MeasuredRow } from './measured-sets.ts';
 import { moveTowardsWorld, TRAJECTORY_MAX_WEIGHT } from '../../indexer/estimation/frontier-world.ts';
+import { worldCorrectionApplies } from '../../indexer/estimation/openness.ts';
 
 interface DumpRow {
   set: string;
@@ -16,6 +17,9 @@ interface DumpRow {
   world: number[];
   target: number[];
   windows: { weight: number; cosine: number; realised: number; crawledShare: number }[];
+  /** How open the domain looks at the end (openness.ts); absent in dumps written before it. */
+  far?: number;
+  back?: number;
 }
 
 const rows: DumpRow[] = process.argv.slice(2).flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as DumpRow));
@@ -55,6 +59,10 @@ const leastSquares = (r: DumpRow) => {
   return xx > 0 ? xy / xx : 0;
 };
 for (const k of [1, 2, 3]) rules[`min(1, ${k} · least squares)`] = (r) => Math.min(1, k * leastSquares(r));
+/** The gated estimate: the consensus weight where the crawl shows the domain open (openness.ts), else 0. */
+if (rows.every((r) => r.far !== undefined && r.back !== undefined)) {
+  rules['gated: min(1, 3 · median) if open'] = (r) => (r.windows.length === 0 || !worldCorrectionApplies({ far: r.far!, back: r.back! }) ? 0 : Math.min(1, 3 * median(weights(r))));
+}
 /** The ceiling of the family: the best λ in [0, 1] (steps of 0.05) per domain, read off the truth. */
 const oracle = (r: DumpRow) => Array.from({ length: 21 }, (_, i) => i / 20).reduce((best, l) => (blendL1(r, l) < blendL1(r, best) ? l : best), 0);
 rules['oracle λ in [0, 1]'] = oracle;

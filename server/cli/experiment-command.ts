@@ -15,7 +15,7 @@ import { checkedSettings, numberFlag, parseFlags } from './flags.ts';
 import { createProgress } from './progress.ts';
 
 export const experimentUsage = `lse experiment --edges FILE [--nodes FILE] --domain SPEC [--domain SPEC …]
-               [--selectors sc,pf,outlink,random,recipflow,best] [--estimator supergraph|world|checked|trajectory|consensus]
+               [--selectors sc,pf,outlink,random,recipflow,adaptive,best] [--estimator supergraph|world|checked|trajectory|consensus|gated]
                [--iterations 50] [--extra 2n]
                [--alpha 0.85] [--tolerance 1e-6] [--seed 1] [--buckets C] [--cold-start] [--out DIR]
 
@@ -33,7 +33,8 @@ export const experimentUsage = `lse experiment --edges FILE [--nodes FILE] --dom
                     checked uses the world only when the crawl's own movement confirms it;
                     trajectory moves the estimate along the world's correction by a weight
                     the crawl's trajectory gives; consensus takes that weight from six points
-                    of the crawl, their median, capped)
+                    of the crawl, their median, capped; gated is consensus where the crawl shows
+                    the domain open to the web, supergraph elsewhere)
   --iterations T    FindGlobalPR iterations (default 50)
   --extra E         extra pages: a count (1500) or a multiple of the domain size (2n, 0.5n);
                     k = round(E / T) pages per iteration
