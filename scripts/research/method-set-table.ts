@@ -4,13 +4,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExperimentResult } from '../../indexer/estimation/experiment.ts';
 
-const SET_NAMES = ['tuned', 'heldout', 'validation', 'validation2', 'validation3', 'validation4', 'validation5'] as const;
+const SET_NAMES = ['tuned', 'heldout', 'validation', 'validation2', 'validation3', 'validation4', 'validation5', 'validation6'] as const;
 type SetName = (typeof SET_NAMES)[number];
 /** The default runs of a set (SC-Select, the other selectors and best). */
 const base = (set: SetName) => (set === 'tuned' ? 'docs/results' : `docs/results-${set}`);
 /** Per method, the folder of its result.json files in each set and its key in them. */
 const METHODS: Array<{ name: string; key: string; dir: (set: SetName) => string }> = [
   { name: 'SC-Select', key: 'sc', dir: base },
+  { name: 'Adaptive + gated', key: 'best', dir: base },
   { name: 'RecipFlow + consensus', key: 'recipflow', dir: (set) => `docs/results-recipflow-consensus/${set}` },
   { name: 'SC-Select + consensus', key: 'sc', dir: (set) => `docs/results-sc-consensus/${set}` },
   { name: 'RecipFlow + checked', key: 'recipflow', dir: (set) => `${base(set)}-recipflow` },
@@ -45,7 +46,8 @@ const groups: Array<[string, readonly string[]]> = [
   ['tuned 12', ['tuned']], ['held-out 12', ['heldout']], ['tuned + held-out 24', ['tuned', 'heldout']],
   ['validation 10', ['validation']], ['known 34', ['tuned', 'heldout', 'validation']], ['validation2 10', ['validation2']],
   ['all 44', ['tuned', 'heldout', 'validation', 'validation2']], ['validation3 20', ['validation3']],
-  ['validation4 20', ['validation4']], ['all 84', SET_NAMES.slice(0, 6)], ['validation5 40', ['validation5']], ['all 124', SET_NAMES],
+  ['validation4 20', ['validation4']], ['all 84', SET_NAMES.slice(0, 6)], ['validation5 40', ['validation5']], ['all 124', SET_NAMES.slice(0, 7)],
+  ['validation6 40', ['validation6']], ['all 164', SET_NAMES],
 ];
 const pct = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(100 * x).toFixed(1)} %`;
 console.log(`| method | ${groups.map(([g]) => g).join(' | ')} |`);
