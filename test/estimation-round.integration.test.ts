@@ -85,14 +85,14 @@ describe('estimation rounds through the admin API', () => {
     expect(divergence.body.pages).toHaveLength(5);
   });
 
-  it('runs the best method (RecipFlow + the consensus trajectory estimate) and refuses an unknown estimator', async () => {
+  it('runs the best method (the adaptive selection + the gated consensus estimate) and refuses an unknown estimator', async () => {
     const { status, body } = await call(serving.url, '/api/admin/rounds', { method: 'POST', body: JSON.stringify({ selector: 'best', iterations: 3, pagesPerIteration: 10 }) });
     expect(status).toBe(202);
     const round = await waitForRound(serving.url, body.id, (r) => r.state !== 'queued' && r.state !== 'running');
     expect(round).toMatchObject({ state: 'done', iteration: 3, selector: 'best' });
     expect(round.history[3].l1ToTruth).toBeGreaterThan(0);
     const stored = await store.latestRanks('estimate');
-    expect(stored?.info).toMatchObject({ round: body.id, selector: 'best', estimator: 'consensus' });
+    expect(stored?.info).toMatchObject({ round: body.id, selector: 'best', estimator: 'gated' });
     let sum = 0;
     for (const value of stored!.values) sum += value;
     expect(sum).toBeCloseTo(1, 9);

@@ -15,7 +15,7 @@ const SELECTOR_DISPLAY_NAMES: Record<string, string> = {
   adaptive: 'Adaptive',
 };
 const ESTIMATOR_DISPLAY_NAMES: Record<EstimatorName, string> = { supergraph: 'supergraph', world: 'world', checked: 'checked world', trajectory: 'trajectory', consensus: 'consensus trajectory', gated: 'gated consensus' };
-/** What `best` runs, in words (`RecipFlow + consensus trajectory`): built from BEST_METHOD, never kept by hand. */
+/** What `best` runs, in words (`Adaptive + gated consensus`): built from BEST_METHOD, never kept by hand. */
 export const BEST_METHOD_NAME = `${SELECTOR_DISPLAY_NAMES[BEST_METHOD.selector]} + ${ESTIMATOR_DISPLAY_NAMES[BEST_METHOD.estimator]}`;
 const DISPLAY_NAMES: Record<string, string> = { ...SELECTOR_DISPLAY_NAMES, best: `Best (${BEST_METHOD_NAME})` };
 
