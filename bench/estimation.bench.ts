@@ -6,8 +6,9 @@
  * - profile: where a run's time goes (a replica of the loop of find-global-pagerank.ts, timed
  *   phase by phase);
  * - sc-select: SC-Select alone on a ~100k-page supergraph;
- * - estimators: one call of each final estimate (supergraph, world, checked, trajectory, consensus) on the
- *   supergraph of a finished run, against one PageRank of it (FindGlobalPR calls the estimate every iteration);
+ * - estimators: one call of each final estimate (supergraph, world, checked, trajectory, consensus, gated) on the
+ *   supergraph of a finished run, against one PageRank of it (FindGlobalPR calls the estimate every iteration),
+ *   and the openness count the adaptive selection makes every iteration;
  * - experiment: the four-selector experiment on a ~4.5k-page notredame domain.
  */
 import { join } from 'node:path';
@@ -21,7 +22,8 @@ import { runExperiment, knownGraphSource, pageOfGraph } from '../indexer/estimat
 import { extendStartVector, findGlobalPageRank, pagesPerIteration, selectionInput } from '../indexer/estimation/find-global-pagerank.ts';
 import { topK } from '../indexer/estimation/selection.ts';
 import { createSelector } from '../indexer/estimation/selectors.ts';
-import { ESTIMATOR_NAMES, estimateOverSupergraph } from '../indexer/estimation/estimators.ts';
+import { BEST_METHOD, ESTIMATOR_NAMES, estimateOverSupergraph } from '../indexer/estimation/estimators.ts';
+import { farBackLinks } from '../indexer/estimation/openness.ts';
 import { stochasticComplementScores } from '../indexer/estimation/stochastic-complement.ts';
 import { Supergraph } from '../indexer/estimation/supergraph.ts';
 import type { BenchContext } from './run.ts';
@@ -157,11 +159,11 @@ export async function estimationBenchmarks(bench: BenchContext): Promise<void> {
     const { web } = load('notredame');
     for (const spec of [SMALL_BALL, MEDIUM_BALL]) {
       const domain = resolveDomain(spec, web);
-      // The supergraph of a finished run: RecipFlow (best's selection), 2n extra pages in 25 iterations.
+      // The supergraph of a finished run: best's selection, 2n extra pages in 25 iterations.
       const run = await findGlobalPageRank({
         localPages: Array.from(domain, (page) => pageOfGraph(web.graph, page)),
         source: knownGraphSource(web.graph),
-        selector: createSelector('recipflow'),
+        selector: createSelector(BEST_METHOD.selector),
         iterations: 25,
         extraPages: 2 * domain.length,
         pageRank: { alpha: ALPHA, tolerance: 1e-6 },
@@ -175,6 +177,9 @@ export async function estimationBenchmarks(bench: BenchContext): Promise<void> {
         const timing = await bench.time(() => estimateOverSupergraph(name, run.supergraph, run.rank, { alpha: ALPHA, tolerance: 1e-6 }), { runs: 3, warmup: 1 });
         rows.push([name, timing.median * 1000, timing.median / plain.median]);
       }
+      const count = await bench.time(() => farBackLinks(graph, run.supergraph.localMask()), { runs: 3, warmup: 1 });
+      const { far, back } = farBackLinks(graph, run.supergraph.localMask());
+      rows.push([`openness count (far ${far}, back ${back})`, count.median * 1000, count.median / plain.median]);
       bench.table(rows);
     }
   }
