@@ -57,9 +57,8 @@ export function estimateOverSupergraph<K>(
   const settings = { alpha: options.alpha, tolerance: Math.min(options.tolerance ?? 1e-10, 1e-8), maxIterations: options.maxIterations };
   if (name === 'checked') return checkedWorldRank(supergraph, rank, settings).rank;
   if (name === 'trajectory') return trajectoryWorldRank(supergraph, rank, settings).rank;
-  if (name === 'consensus' || name === 'gated') {
-    if (name === 'gated' && !worldCorrectionApplies(farBackLinks(supergraph.graph(), supergraph.localMask()))) return rank;
-    return trajectoryWorldRank(supergraph, rank, { ...settings, ...CONSENSUS_TRAJECTORY }).rank;
-  }
+  // `gated` is `consensus` where the gate opens and the supergraph estimate elsewhere.
+  if (name === 'gated' && !worldCorrectionApplies(farBackLinks(supergraph.graph(), supergraph.localMask()))) return rank;
+  if (name === 'consensus' || name === 'gated') return trajectoryWorldRank(supergraph, rank, { ...settings, ...CONSENSUS_TRAJECTORY }).rank;
   return frontierWorldRank(frontierWorldModel(supergraph), settings);
 }
