@@ -4,15 +4,12 @@
 // share sent by the pages OutlinkCount crawls at the budget (n pages, 25 iterations). Reads the truth.
 // Usage: node bin/run-ts.js scripts/research/inflow-reach.ts
 import { researchDomains } from './shared-domains.ts';
-import { pageRank } from '../../indexer/pagerank.ts';
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
 import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
 import { createSelector } from '../../indexer/estimation/selectors.ts';
 const cases = [{ g: 'notredame', nodes: false, domains: ['ball:1:3', 'ball:29911:3', 'ball:198404:3', 'ball:1479:3', 'ball:255448:3', 'ball:87663:3', 'ball:232421:3', 'ball:88784:3'] }];
-let truth: Float64Array | undefined;
-for (const { spec, web, pages } of researchDomains(cases)) {
+for (const { spec, web, pages, truth } of researchDomains(cases)) {
   const G = web.graph;
-  truth ??= pageRank(G, { alpha: 0.85, tolerance: 1e-10, maxIterations: 10000 }).rank;
   const N = G.nodeCount;
   const inL = new Uint8Array(N); for (const p of pages) inL[p] = 1;
   // inflow per outside page

@@ -13,9 +13,7 @@ import { createSelector } from '../../indexer/estimation/selectors.ts';
 import { checkedWorldRank, frontierWorldModel, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
 import type { PageSelector } from '../../indexer/estimation/selection.ts';
 import { oracleSelector, researchSelector } from './inflow-selectors.ts';
-import { pageRank } from '../../indexer/pagerank.ts';
 
-const truths = new Map<string, Float64Array>();
 
 const TUNED = new Set(['host:www.hollins.edu', 'prefix:http://www1.hollins.edu/docs', 'prefix:http://www1.hollins.edu/registrar', 'host:edu', 'host:gov', 'host:com', 'label:liberal', 'label:conservative', 'ball:1:3', 'ball:29911:3', 'ball:133599:3', 'ball:198404:3']);
 // Frontier empty at the end of every run (docs/estimation.md): every selector crawls the same pages.
@@ -50,7 +48,7 @@ const sums: Record<string, { tuned: number; heldout: number; worse: string[] }> 
 const scSum = { tuned: 0, heldout: 0 };
 if (BUDGET === 1) for (const t of ties) scSum[t.set] += t.l1;
 const f = (x: number) => x.toFixed(4);
-for (const { graphCase: c, spec, web, pages, target, localIndices: L } of researchDomains(cases)) {
+for (const { graphCase: c, spec, web, pages, truth, target, localIndices: L } of researchDomains(cases)) {
   const set = TUNED.has(spec) ? 'tuned' : 'heldout';
   const extraPages = Math.round(BUDGET * (c.site ? 2 : 1) * pages.length);
   const iterations = BUDGET === 1 ? (c.site ? 50 : 25) : BUDGET < 1 ? (c.site ? 25 : 13) : 50;
@@ -65,8 +63,7 @@ for (const { graphCase: c, spec, web, pages, target, localIndices: L } of resear
     let current: { supergraph: { frontierView(): { keys: readonly number[] } } } | undefined;
     const inL = new Uint8Array(web.graph.nodeCount);
     for (const q of pages) inL[q] = 1;
-    if (!truths.has(c.g)) truths.set(c.g, pageRank(web.graph, { alpha: 0.85, tolerance: 1e-10, maxIterations: 10000 }).rank);
-    const selector: PageSelector = name === 'oracle' ? oracleSelector(web.graph, truths.get(c.g)!, inL, () => current!.supergraph.frontierView().keys) : name === 'outlink' || name === 'sc' || name === 'pf' ? createSelector(name) : researchSelector(name);
+    const selector: PageSelector = name === 'oracle' ? oracleSelector(web.graph, truth, inL, () => current!.supergraph.frontierView().keys) : name === 'outlink' || name === 'sc' || name === 'pf' ? createSelector(name) : researchSelector(name);
     const run = await findGlobalPageRank({ localPages, source: knownGraphSource(web.graph), selector, iterations, extraPages, pageRank: { alpha: 0.85, tolerance: 1e-6 }, onIteration: (state) => { current = state; } });
     const r = (v: Float64Array) => restrictAndNormalise(v, L);
     const sg = l1Distance(r(run.rank), target);
@@ -74,7 +71,7 @@ for (const { graphCase: c, spec, web, pages, target, localIndices: L } of resear
     const ch = l1Distance(r(checked.rank), target);
     const wo = l1Distance(r(frontierWorldRank(frontierWorldModel(run.supergraph), { tolerance: 1e-8, scale: 0.75 })), target);
     // Diagnostic (truth): the share of the true inflow into L sent by the crawled pages.
-    const g = truths.get(c.g)!;
+    const g = truth;
     let inflowAll = 0;
     let inflowGot = 0;
     const crawledMask = new Uint8Array(web.graph.nodeCount);

@@ -8,71 +8,83 @@ import { researchDomains } from './shared-domains.ts';
 import { committedScL1, crawlMeasured, measuredCases, scOf } from './measured-sets.ts';
 import { researchSelector } from './hedged-selector.ts';
 import { frontierWorldModel } from '../../indexer/estimation/frontier-world.ts';
-import { pageRank } from '../../indexer/pagerank.ts';
+import { farBackLinks } from '../../indexer/estimation/openness.ts';
+import type { LinkGraph } from '../../indexer/graph.ts';
+
+const ALPHA = 0.85;
+
+/**
+ * Rank flowing into the pages marked `inL` from the other pages of `graph` (α · x[g] · links into L / out-degree of g),
+ * as a share of L's own rank, and the pages that send it: how many, and how many of them a page of L links to.
+ */
+function inflow(graph: LinkGraph, rank: ArrayLike<number>, inL: Uint8Array) {
+  const linkedFromL = new Uint8Array(graph.nodeCount);
+  let massL = 0;
+  for (let p = 0; p < graph.nodeCount; p++) {
+    if (!inL[p]) continue;
+    massL += rank[p];
+    for (let e = graph.outOffsets[p]; e < graph.outOffsets[p + 1]; e++) linkedFromL[graph.outTargets[e]] = 1;
+  }
+  let flow = 0;
+  let inlinkers = 0;
+  let inlinkersLinkedFromL = 0;
+  for (let g = 0; g < graph.nodeCount; g++) {
+    if (inL[g]) continue;
+    const degree = graph.outOffsets[g + 1] - graph.outOffsets[g];
+    let intoL = 0;
+    for (let e = graph.outOffsets[g]; e < graph.outOffsets[g + 1]; e++) if (inL[graph.outTargets[e]]) intoL++;
+    if (intoL === 0) continue;
+    flow += (ALPHA * rank[g] * intoL) / degree;
+    inlinkers++;
+    if (linkedFromL[g]) inlinkersLinkedFromL++;
+  }
+  return { share: flow / massL, inlinkers, inlinkersLinkedFromL };
+}
 
 const [selectorName = 'sc', out = 'inflow-survey.jsonl'] = process.argv.slice(2);
 const sc = committedScL1();
 writeFileSync(out, '');
-let lastWeb: unknown = null;
-let truth: Float64Array = new Float64Array(0);
-let outdeg: Int32Array = new Int32Array(0);
 for (const domain of researchDomains(measuredCases())) {
-  const { graphCase: c, spec, pages, web } = domain;
-  const G = web.graph;
-  if (lastWeb !== web) {
-    lastWeb = web;
-    truth = pageRank(G, { alpha: 0.85, tolerance: 1e-10, maxIterations: 10000 }).rank;
-    outdeg = new Int32Array(G.nodeCount);
-    for (let i = 0; i < G.nodeCount; i++) outdeg[i] = G.outOffsets[i + 1] - G.outOffsets[i];
-  }
-  const inL = new Uint8Array(G.nodeCount);
+  const { graphCase: c, spec, pages, web, truth } = domain;
+  const inL = new Uint8Array(web.graph.nodeCount);
   for (const p of pages) inL[p] = 1;
-  // True inflow share of L, and its in-linker count.
-  let massL = 0, inflowTrue = 0, inlinkers = 0, inlinkersLinkedFromL = 0;
-  const linkedFromL = new Uint8Array(G.nodeCount);
-  let outLinksL = 0, leaveL = 0;
-  for (const p of pages) { massL += truth[p]; for (let e = G.outOffsets[p]; e < G.outOffsets[p + 1]; e++) { outLinksL++; const t = G.outTargets[e]; if (!inL[t]) { leaveL++; linkedFromL[t] = 1; } } }
-  for (let g = 0; g < G.nodeCount; g++) {
-    if (inL[g]) continue;
-    let k = 0;
-    for (let e = G.outOffsets[g]; e < G.outOffsets[g + 1]; e++) if (inL[G.outTargets[e]]) k++;
-    if (k > 0) { inflowTrue += 0.85 * truth[g] * k / outdeg[g]; inlinkers++; if (linkedFromL[g]) inlinkersLinkedFromL++; }
-  }
+  const truthInflow = inflow(web.graph, truth, inL);
+
   const run = await crawlMeasured(domain, researchSelector(selectorName));
-  const sg = run.supergraph;
-  const F = sg.graph();
-  const nL = sg.localCount, nF = F.nodeCount;
-  const model = frontierWorldModel(sg);
-  const rank = run.rank;
-  // supergraph inflow share into L from G
-  let massLF = 0, inflowF = 0, gLinksIntoL = 0, gLinksIntoF = 0, gLinksAll = 0, gLinkersOfL = 0, gToFrontier = 0;
-  for (let j = 0; j < nL; j++) massLF += rank[j];
-  for (let i = nL; i < nF; i++) {
-    const deg = F.outOffsets[i + 1] - F.outOffsets[i];
-    let k = 0;
-    for (let e = F.outOffsets[i]; e < F.outOffsets[i + 1]; e++) if (F.outTargets[e] < nL) k++;
-    if (deg > 0) inflowF += 0.85 * rank[i] * k / deg;
-    gLinksIntoL += k; gLinksIntoF += deg; if (k > 0) gLinkersOfL++;
-    gLinksAll += deg + model.linksToWorld[i]; gToFrontier += model.linksToWorld[i];
+  const F = run.supergraph.graph();
+  const isLocal = run.supergraph.localMask();
+  const crawlInflow = inflow(F, run.rank, isLocal);
+  // Crawled global pages: `far` ones no local page links to, the rest linked from L; and those of each linking back.
+  const { far, back } = farBackLinks(F, isLocal);
+  const crawled = F.nodeCount - run.supergraph.localCount;
+  // Frontier pages that a local page links to.
+  const frontier = run.supergraph.frontierView();
+  let frontierLinkedFromL = 0;
+  for (let k = 0; k + 1 < frontier.linkerOffsets.length; k++) {
+    for (let e = frontier.linkerOffsets[k]; e < frontier.linkerOffsets[k + 1]; e++) {
+      if (isLocal[frontier.linkers[e]]) {
+        frontierLinkedFromL++;
+        break;
+      }
+    }
   }
-  // crawled globals' true global outdegree vs in-F outdegree, true rank vs supergraph rank
-  let trueMassG = 0, sgMassG = 0, trueOutG = 0;
-  for (let i = nL; i < nF; i++) { const gid = sg.keyOf(i) as number; trueMassG += truth[gid]; sgMassG += rank[i]; trueOutG += outdeg[gid]; }
-  let lToWorld = 0, lLinks = 0;
-  for (let j = 0; j < nL; j++) { lToWorld += model.linksToWorld[j]; lLinks += F.outOffsets[j + 1] - F.outOffsets[j] + model.linksToWorld[j]; }
-  const fromL = new Uint8Array(nF);
-  for (let j = 0; j < nL; j++) for (let e = F.outOffsets[j]; e < F.outOffsets[j + 1]; e++) fromL[F.outTargets[e]] = 1;
-  let d1 = 0, d1Back = 0, d2 = 0, d2Back = 0;
-  for (let i = nL; i < nF; i++) {
-    let back = false;
-    for (let e = F.outOffsets[i]; e < F.outOffsets[i + 1]; e++) if (F.outTargets[e] < nL) back = true;
-    if (fromL[i]) { d1++; if (back) d1Back++; } else { d2++; if (back) d2Back++; }
-  }
-  const fv = sg.frontierView();
-  let frontD1 = 0;
-  for (let k = 0; k + 1 < fv.linkerOffsets.length; k++) { for (let e = fv.linkerOffsets[k]; e < fv.linkerOffsets[k + 1]; e++) if (fv.linkers[e] < nL) { frontD1++; break; } }
-  const row = { d1, d1Back, d2, d2Back, frontD1, set: c.set, domain: `${c.g} ${spec}`, sc: scOf(sc, domain), nL, nF, frontier: model.frontierPages, massLtrue: massL, inflowShareTrue: inflowTrue / massL, inlinkers, inlinkersLinkedFromL, linkedFromL: linkedFromL.reduce((a, b) => a + b, 0), leaveShareL: leaveL / Math.max(1, outLinksL),
-    inflowShareF: inflowF / massLF, gLinksIntoL, gLinksIntoF, gLinksAll, gLinkersOfL, gToFrontier, lToWorld, lLinks, trueMassGoverL: trueMassG / massL, sgMassGoverL: sgMassG / massLF, trueOutG };
+  const row = {
+    set: c.set,
+    domain: `${c.g} ${spec}`,
+    sc: scOf(sc, domain),
+    nL: run.supergraph.localCount,
+    nF: F.nodeCount,
+    frontier: frontierWorldModel(run.supergraph).frontierPages,
+    inflowShareTrue: truthInflow.share,
+    inlinkers: truthInflow.inlinkers,
+    inlinkersLinkedFromL: truthInflow.inlinkersLinkedFromL,
+    inflowShareF: crawlInflow.share,
+    d1: crawled - far,
+    d1Back: crawlInflow.inlinkers - back,
+    far,
+    back,
+    frontD1: frontierLinkedFromL,
+  };
   appendFileSync(out, `${JSON.stringify(row)}\n`);
   console.log(row.domain, row.inflowShareTrue.toFixed(3), row.inflowShareF.toFixed(3));
 }

@@ -23,6 +23,8 @@ export interface ResearchDomain<C extends GraphCase> {
   web: WebGraph;
   /** Global ids of the domain's pages. */
   pages: Int32Array;
+  /** The true global PageRank of the whole graph (shared by the graph's domains). */
+  truth: Float64Array;
   /** The true global PageRank restricted to the pages, renormalised. */
   target: Float64Array;
   /** 0 … |L|−1: the local pages' positions in a supergraph (they come first). */
@@ -35,7 +37,7 @@ export function* researchDomains<C extends GraphCase>(cases: readonly C[]): Gene
     const truth = pageRank(web.graph, { alpha: 0.85, tolerance: 1e-10, maxIterations: 10000 }).rank;
     for (const spec of graphCase.domains) {
       const pages = resolveDomain(spec, web);
-      yield { graphCase, spec, web, pages, target: restrictAndNormalise(truth, pages), localIndices: Int32Array.from({ length: pages.length }, (_, i) => i) };
+      yield { graphCase, spec, web, pages, truth, target: restrictAndNormalise(truth, pages), localIndices: Int32Array.from({ length: pages.length }, (_, i) => i) };
     }
   }
 }

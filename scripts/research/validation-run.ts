@@ -13,7 +13,6 @@ import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experime
 import { createSelector } from '../../indexer/estimation/selectors.ts';
 import { checkedWorldRank } from '../../indexer/estimation/frontier-world.ts';
 import { oracleSelector, researchSelector } from './inflow-selectors.ts';
-import { pageRank } from '../../indexer/pagerank.ts';
 import type { WebGraph } from '../../indexer/graph-files.ts';
 
 // The oracle's view of the current domain and run (set below).
@@ -35,10 +34,10 @@ const methods: { name: string; selector: () => ReturnType<typeof createSelector>
 const sums = new Map<string, { sum: number; worse: string[] }>();
 const f = (x: number) => x.toFixed(4);
 console.log(['domain', 'n', ...methods.map((m) => m.name)].join('\t'));
-for (const { spec, web, pages, target, localIndices: L } of researchDomains([{ g: 'notredame', nodes: false, domains: VALIDATION_BALLS }])) {
+for (const { spec, web, pages, truth, target, localIndices: L } of researchDomains([{ g: 'notredame', nodes: false, domains: VALIDATION_BALLS }])) {
   const localPages = Array.from(pages, (p) => pageOfGraph(web.graph, p));
   current.web = web;
-  current.truth ??= pageRank(web.graph, { alpha: 0.85, tolerance: 1e-10, maxIterations: 10000 }).rank;
+  current.truth = truth;
   current.inL = new Uint8Array(web.graph.nodeCount);
   for (const p of pages) current.inL[p] = 1;
   const row: string[] = [spec, String(pages.length)];
