@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { l1Distance, median } from '../../indexer/metrics.ts';
 import { printSummary, type MeasuredRow } from './measured-sets.ts';
-import { moveTowardsWorld, TRAJECTORY_MAX_WEIGHT } from '../../indexer/estimation/frontier-world.ts';
-import { worldCorrectionApplies } from '../../indexer/estimation/openness.ts';
+import { CONSENSUS_TRAJECTORY, moveTowardsWorld, TRAJECTORY_MAX_WEIGHT } from '../../indexer/estimation/frontier-world.ts';
+import { looksOpen, OPENNESS, worldCorrectionApplies } from '../../indexer/estimation/openness.ts';
 
 interface DumpRow {
   set: string;
@@ -22,9 +22,10 @@ interface DumpRow {
   back?: number;
 }
 
-const rows: DumpRow[] = process.argv.slice(2).flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as DumpRow));
+const SHARES = process.argv.includes('--shares');
+const rows: DumpRow[] = process.argv.slice(2).filter((a) => a !== '--shares').flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as DumpRow));
 if (rows.length === 0) {
-  console.error('usage: node bin/run-ts.js scripts/research/window-rules.ts FILE.jsonl…   (rows written by window-dump.ts)');
+  console.error('usage: node bin/run-ts.js scripts/research/window-rules.ts [--shares] FILE.jsonl…   (rows written by window-dump.ts)');
   process.exit(2);
 }
 
@@ -59,12 +60,33 @@ const leastSquares = (r: DumpRow) => {
   return xx > 0 ? xy / xx : 0;
 };
 for (const k of [1, 2, 3]) rules[`min(1, ${k} · least squares)`] = (r) => Math.min(1, k * leastSquares(r));
-/** The gated estimate: the consensus weight where the crawl shows the domain open (openness.ts), else 0. */
+/**
+ * The gated estimate: the consensus weight (gain, cap) where the crawl shows the domain open (openness.ts), else 0;
+ * also with another upper share or gain, to show how much the chosen ones matter.
+ */
 if (rows.every((r) => r.far !== undefined && r.back !== undefined)) {
-  rules['gated: min(1, 3 · median) if open'] = (r) => (r.windows.length === 0 || !worldCorrectionApplies({ far: r.far!, back: r.back! }) ? 0 : Math.min(1, 3 * median(weights(r))));
+  const { gain, maxWeight } = CONSENSUS_TRAJECTORY;
+  const gated = (applies: (links: { far: number; back: number }) => boolean, k: number) => (r: DumpRow) =>
+    r.windows.length === 0 || !applies({ far: r.far!, back: r.back! }) ? 0 : Math.min(maxWeight, k * median(weights(r)));
+  rules[`gated: min(${maxWeight}, ${gain} · median) if open`] = gated(worldCorrectionApplies, gain);
+  for (const maxShare of [0.45, 0.6]) {
+    if (maxShare !== OPENNESS.maxShare) rules[`gated, upper share ${maxShare}`] = gated((l) => looksOpen(l) && l.back <= maxShare * l.far, gain);
+  }
+  rules[`gated, gain ${gain + 1}`] = gated(worldCorrectionApplies, gain + 1);
 }
 /** The ceiling of the family: the best λ in [0, 1] (steps of 0.05) per domain, read off the truth. */
 const oracle = (r: DumpRow) => Array.from({ length: 21 }, (_, i) => i / 20).reduce((best, l) => (blendL1(r, l) < blendL1(r, best) ? l : best), 0);
 rules['oracle λ in [0, 1]'] = oracle;
 
 printSummary(rows.map((r): MeasuredRow => ({ set: r.set, domain: r.domain, sc: r.sc, values: Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, blendL1(r, rule(r))])) })));
+
+/** --shares: per domain, by the share of far pages linking back, the final L1 against SC-Select at λ = 0 and 1 and the oracle λ. */
+if (SHARES) {
+  console.log('\n| domain | back / far | share | λ = 0 | λ = 1 | oracle λ |\n| --- | --- | --- | --- | --- | --- |');
+  const share = (r: DumpRow) => (r.far! > 0 ? r.back! / r.far! : 0);
+  for (const r of [...rows].filter((r) => r.far !== undefined && r.windows.length > 0).sort((a, b) => share(a) - share(b))) {
+    const ratio = (l: number) => `${(blendL1(r, l) / r.sc).toFixed(2)}×`;
+    console.log(`| ${r.domain} | ${r.back} / ${r.far} | ${(100 * share(r)).toFixed(2)} % | ${ratio(0)} | ${ratio(1)} | ${oracle(r).toFixed(2)} |`);
+  }
+}
+
