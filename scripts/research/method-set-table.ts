@@ -3,6 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExperimentResult } from '../../indexer/estimation/experiment.ts';
+import { BEST_METHOD_NAME } from '../../server/report/experiment-report.ts';
 
 const SET_NAMES = ['tuned', 'heldout', 'validation', 'validation2', 'validation3', 'validation4', 'validation5', 'validation6'] as const;
 type SetName = (typeof SET_NAMES)[number];
@@ -11,7 +12,8 @@ const base = (set: SetName) => (set === 'tuned' ? 'docs/results' : `docs/results
 /** Per method, the folder of its result.json files in each set and its key in them. */
 const METHODS: Array<{ name: string; key: string; dir: (set: SetName) => string }> = [
   { name: 'SC-Select', key: 'sc', dir: base },
-  { name: 'Adaptive + gated', key: 'best', dir: base },
+  // The default runs are redone whenever best changes, so their `best` is what BEST_METHOD names now.
+  { name: `best (${BEST_METHOD_NAME})`, key: 'best', dir: base },
   { name: 'RecipFlow + consensus', key: 'recipflow', dir: (set) => `docs/results-recipflow-consensus/${set}` },
   { name: 'SC-Select + consensus', key: 'sc', dir: (set) => `docs/results-sc-consensus/${set}` },
   { name: 'RecipFlow + checked', key: 'recipflow', dir: (set) => `${base(set)}-recipflow` },
