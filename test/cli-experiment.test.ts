@@ -36,7 +36,7 @@ describe('lse experiment', () => {
     expect(result.domains).toHaveLength(2);
     const domain = result.domains[0];
     expect(domain).toMatchObject({ spec: 'host:local.example', pages: 40, baseline: { l1: expect.any(Number), linf: expect.any(Number), tau: expect.any(Number) } });
-    expect(Object.keys(domain.selectors)).toEqual(['sc', 'pf', 'outlink', 'random', 'recipflow', 'adaptive', 'best']);
+    expect(Object.keys(domain.selectors)).toEqual(['sc', 'pf', 'outlink', 'random', 'recipflow', 'adaptive', 'adaptive-hedged', 'best']);
     const sc = domain.selectors.sc;
     expect(sc.perIteration).toHaveLength(6);
     expect(Object.keys(sc.perIteration[1]).sort()).toEqual(['crawled', 'iteration', 'l1', 'linf', 'ms', 'pagerankIterations', 'tau']);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { pageRank } from '../indexer/pagerank.ts';
-import { farBackLinks, looksOpen, OPENNESS, worldCorrectionApplies } from '../indexer/estimation/openness.ts';
+import { farBackLinks, looksDense, looksOpen, OPENNESS, worldCorrectionApplies } from '../indexer/estimation/openness.ts';
 import { createSelector } from '../indexer/estimation/selectors.ts';
+import { relativeReciprocalFlowSelector } from '../indexer/estimation/reciprocal-flow.ts';
+import { combinedSelection } from '../indexer/estimation/selection.ts';
 import { estimateOverSupergraph } from '../indexer/estimation/estimators.ts';
 import { CONSENSUS_TRAJECTORY, trajectoryWorldRank } from '../indexer/estimation/frontier-world.ts';
 import { selectionInput } from '../indexer/estimation/find-global-pagerank.ts';
@@ -33,6 +35,18 @@ function sparseCrawl(seed: number, crawledCount: number) {
   return { list, local, crawled, supergraph, rank, input: selectionInput(supergraph, rank, alpha) };
 }
 
+/** `sparseCrawl` with every crawled page given a link to local page 0: every far page links back (a dense community). */
+function denseCrawl(seed: number, crawledCount: number) {
+  const base = randomEdgeList(seed, 400, 0.01, 0.1);
+  const random = seededRandom(seed + 900);
+  const local = Array.from({ length: 20 }, (_, i) => i);
+  const crawled = Array.from({ length: 380 }, (_, i) => i + 20).sort(() => random() - 0.5).slice(0, crawledCount);
+  const list: EdgeList = { pages: base.pages, edges: [...base.edges, ...crawled.map((c): [number, number] => [c, 0])] };
+  const supergraph = supergraphOf(list, local, crawled);
+  const rank = pageRank(supergraph.graph(), { alpha, tolerance: 1e-12 }).rank;
+  return { list, local, crawled, supergraph, rank, input: selectionInput(supergraph, rank, alpha) };
+}
+
 describe('openness of the local domain', () => {
   it.each([1, 2, 3, 4, 5, 6])('counts far pages and their links back as a direct count from the edge list (crawl %i)', (seed) => {
     const { list, local, crawled, supergraph } = sparseCrawl(seed, 40 + 30 * seed);
@@ -58,6 +72,9 @@ describe('openness of the local domain', () => {
     expect(worldCorrectionApplies({ far: m / maxShare - 1, back: m })).toBe(false); // nearly every far page links back
     expect(looksOpen({ far: m / maxShare - 1, back: m })).toBe(true);
     expect(worldCorrectionApplies({ far: m / minShare + 1, back: m })).toBe(false);
+    expect(looksDense({ far: m / maxShare - 1, back: m })).toBe(true);
+    expect(looksDense({ far: m / maxShare, back: m })).toBe(false); // exactly the share: still corrected, not dense
+    expect(looksDense({ far: m - 1, back: m - 1 })).toBe(false); // every far page links back, but too few to count
   });
 });
 
@@ -87,5 +104,42 @@ describe('adaptive selector and gated estimate', () => {
       if (applies) expect(Array.from(gated)).toEqual(Array.from(estimateOverSupergraph('consensus', supergraph, rank)));
     }
     expect([...branches].sort()).toEqual([false, true]);
+  });
+});
+
+describe('hedged adaptive selector', () => {
+  const crawls = [...[1, 2, 3, 4, 5, 6, 7, 8].map((seed) => sparseCrawl(seed, 20 * seed)), ...[1, 2, 3].map((seed) => denseCrawl(seed, 40 * seed))];
+
+  it("picks SC-Select's pages when closed, relative RecipFlow's when open, and half of each when dense", () => {
+    const states = new Set<string>();
+    let hedgeMattered = 0;
+    for (const k of [5, 6]) {
+      for (const { input, list, local, crawled } of crawls) {
+        const links = directCounts(list, local, crawled);
+        const state = !looksOpen(links) ? 'closed' : looksDense(links) ? 'dense' : 'open';
+        states.add(state);
+        const sc = Array.from(createSelector('sc').select(input, k));
+        const relative = Array.from(relativeReciprocalFlowSelector.select(input, k));
+        // Dense: SC-Select's best ⌈k/2⌉ (round half up), then RecipFlow's best not among them.
+        const half = Math.round(k / 2);
+        const expected = state === 'closed' ? sc : state === 'open' ? relative : [...sc.slice(0, half), ...relative.filter((c) => !sc.slice(0, half).includes(c))].slice(0, k);
+        const picked = Array.from(createSelector('adaptive-hedged').select(input, k));
+        expect(picked).toEqual(expected);
+        expect(new Set(picked).size).toBe(picked.length);
+        if (state === 'dense' && picked.join() !== relative.join()) hedgeMattered++;
+      }
+    }
+    expect([...states].sort()).toEqual(['closed', 'dense', 'open']);
+    expect(hedgeMattered).toBeGreaterThan(0); // the dense branch differs from RecipFlow's own pick somewhere
+    expect(createSelector('adaptive-hedged').name).toBe('adaptive-hedged');
+  });
+
+  it('combines two rankings without repeats, filling from the first when the second runs short', () => {
+    const { input } = sparseCrawl(3, 60);
+    const fixed = (name: string, ranking: number[]) => ({ name, select: (_: unknown, k: number) => Int32Array.from(ranking.slice(0, k)) });
+    const first = fixed('first', [4, 2, 9, 7, 1]);
+    expect(Array.from(combinedSelection(input, 5, first, fixed('second', [2, 3, 8, 5]), 2))).toEqual([4, 2, 3, 8, 5]);
+    expect(Array.from(combinedSelection(input, 5, first, fixed('second', [2, 4]), 2))).toEqual([4, 2, 9, 7, 1]);
+    expect(Array.from(combinedSelection(input, 3, first, fixed('second', [6]), 0))).toEqual([6, 4, 2]);
   });
 });

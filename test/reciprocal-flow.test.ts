@@ -16,18 +16,20 @@ const alpha = 0.85;
  * F = local then crawled pages, W = the frontier as one node worth `scale · |frontier|` pages (dense stationary vector),
  * then for every frontier page `Σ_{k→c} w[k] x[k] / (o[k] + 1)`. Returns the scores by frontier page.
  */
-function directScores(list: EdgeList, local: number[], crawled: number[], scale = 0.75, reciprocity = 5): Map<number, number> {
+function directScores(list: EdgeList, local: number[], crawled: number[], scale = 0.75, reciprocity = 5, relative = false): Map<number, number> {
   const { F, id, out, frontier, rank } = denseWorld(list, local, crawled, scale, alpha);
   const isLocal = new Set(local);
+  const inside = (k: number) => [...(out.get(k) ?? [])].filter((t) => id.has(t));
+  const share = (k: number) => (inside(k).length > 0 ? inside(k).filter((t) => isLocal.has(t)).length / inside(k).length : 0);
+  // Relative reciprocity: a crawled page's share counts above the mean share of all crawled pages.
+  const mean = relative ? crawled.reduce((s, k) => s + share(k), 0) / crawled.length : 0;
   const scores = new Map<number, number>();
   for (const c of frontier) {
     let score = 0;
     for (const k of F) {
       if (!(out.get(k) ?? new Set()).has(c)) continue;
-      const inside = [...(out.get(k) ?? [])].filter((t) => id.has(t));
-      const intoL = inside.filter((t) => isLocal.has(t)).length;
-      const w = isLocal.has(k) ? 1 : 1 + (inside.length > 0 ? (reciprocity * intoL) / inside.length : 0);
-      score += (w * rank[id.get(k)!]) / (inside.length + 1);
+      const w = isLocal.has(k) ? 1 : 1 + (reciprocity * Math.max(0, share(k) - mean)) / (1 - mean);
+      score += (w * rank[id.get(k)!]) / (inside(k).length + 1);
     }
     scores.set(c, score);
   }
@@ -57,6 +59,14 @@ describe('RecipFlow selector', () => {
     const other = directScores(list, local, crawled, 2, 0.5);
     const otherScores = reciprocalFlowScores(input, { tolerance: 1e-15, scale: 2, reciprocity: 0.5 });
     keys.forEach((key, c) => expect(otherScores[c]).toBeCloseTo(other.get(key)!, 12));
+    // Relative reciprocity, with the defaults and with other constants.
+    const relative = directScores(list, local, crawled, 0.75, 5, true);
+    const relativeScores = reciprocalFlowScores(input, { tolerance: 1e-15, relative: true });
+    keys.forEach((key, c) => expect(relativeScores[c]).toBeCloseTo(relative.get(key)!, 12));
+    const otherRelative = directScores(list, local, crawled, 2, 3, true);
+    const otherRelativeScores = reciprocalFlowScores(input, { tolerance: 1e-15, scale: 2, reciprocity: 3, relative: true });
+    keys.forEach((key, c) => expect(otherRelativeScores[c]).toBeCloseTo(otherRelative.get(key)!, 12));
+    expect(Array.from(relativeScores)).not.toEqual(Array.from(scores));
   });
 
   it.each([11, 12, 13, 14])('picks the k frontier pages of highest direct score, best first (random crawl %i)', (seed) => {
@@ -87,6 +97,18 @@ describe('RecipFlow selector', () => {
     const supergraph = supergraphOf(list, [0, 1], [2, 3, 4]);
     const weights = reciprocityWeights({ graph: supergraph.graph(), isLocal: supergraph.localMask() }, 5);
     expect(Array.from(weights)).toEqual([1, 1, 1 + 5 * 0.5, 1, 1]);
+    // Relative: the mean share of the three crawled pages is 1/6, so page 2 counts (1/2 − 1/6) / (1 − 1/6) = 2/5 of it.
+    const relative = reciprocityWeights({ graph: supergraph.graph(), isLocal: supergraph.localMask() }, 5, true);
+    expect(Array.from(relative).map((w) => Number(w.toFixed(12)))).toEqual([1, 1, 3, 1, 1]);
+  });
+
+  it('gives every page weight 1 when every crawled page links only into L (relative reciprocity)', () => {
+    // L = {0, 1}; crawled 2 and 3 link only into L: the mean share is 1 and nothing stands out.
+    const list: EdgeList = { pages: 5, edges: [[0, 2], [1, 3], [2, 0], [3, 1], [3, 0], [0, 4]] };
+    const supergraph = supergraphOf(list, [0, 1], [2, 3]);
+    const relative = reciprocityWeights({ graph: supergraph.graph(), isLocal: supergraph.localMask() }, 5, true);
+    expect(Array.from(relative)).toEqual([1, 1, 1, 1]);
+    expect(Array.from(reciprocityWeights({ graph: supergraph.graph(), isLocal: supergraph.localMask() }, 5))).toEqual([1, 1, 6, 6]);
   });
 
   it('returns no scores for an empty frontier', () => {

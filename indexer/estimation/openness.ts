@@ -57,7 +57,12 @@ export function looksOpen(links: FarBackLinks): boolean {
   return links.back >= OPENNESS.minBackLinks && links.back >= OPENNESS.minShare * links.far;
 }
 
+/** Open, and more than `maxShare` of the far pages link back: `L` sits inside a dense community the crawl samples. */
+export function looksDense(links: FarBackLinks): boolean {
+  return looksOpen(links) && links.back > OPENNESS.maxShare * links.far;
+}
+
 /** Open, but not a dense community where nearly every far page links back: the world correction applies. */
 export function worldCorrectionApplies(links: FarBackLinks): boolean {
-  return looksOpen(links) && links.back <= OPENNESS.maxShare * links.far;
+  return looksOpen(links) && !looksDense(links);
 }

@@ -27,6 +27,11 @@ export interface ReciprocalFlowOptions {
   reciprocity?: number;
   /** Tolerance of the world model's power iteration (default 1e-8). */
   tolerance?: number;
+  /**
+   * Count a crawled global page's share of links into `L` only above the crawl's mean share, as a fraction of what
+   * is left above it (default false; {@link reciprocityWeights}).
+   */
+  relative?: boolean;
 }
 
 /** The frontier-world model of `F` from a selection input (the model `frontierWorldModel` builds from a supergraph). */
@@ -34,20 +39,38 @@ export function frontierWorldModelOfInput(input: SelectionInput): FrontierWorldM
   return frontierWorldModelOf(input.graph, input.isLocal, input.linkers, candidateCount(input));
 }
 
-/** `w[k]`: 1 for local pages, `1 + reciprocity · (links into L) / (links inside F)` for crawled global pages. */
-export function reciprocityWeights(input: Pick<SelectionInput, 'graph' | 'isLocal'>, reciprocity: number): Float64Array {
+/**
+ * `w[k]`: 1 for local pages, `1 + reciprocity · s[k]` for a crawled global page whose share of links inside F that go
+ * into L is `s[k]` (0 without links inside F).
+ *
+ * `relative`: `1 + reciprocity · max(0, s[k] − s̄) / (1 − s̄)` instead, with `s̄` the mean of `s` over the crawled global
+ * pages. Why: in a dense community nearly every crawled page links back, so the absolute share singles out nothing
+ * and only inflates the weight of the whole crawl; measured against the mean, a page counts for linking back more
+ * often than its neighbourhood does (docs/estimation.md, "A dense-community hedge").
+ */
+export function reciprocityWeights(input: Pick<SelectionInput, 'graph' | 'isLocal'>, reciprocity: number, relative = false): Float64Array {
   const { graph, isLocal } = input;
   const size = graph.nodeCount;
   const weights = new Float64Array(size);
+  const shares = new Float64Array(size);
+  let shareSum = 0;
+  let globalCount = 0;
   for (let k = 0; k < size; k++) {
-    if (isLocal[k]) {
-      weights[k] = 1;
-      continue;
-    }
+    if (isLocal[k]) continue;
     const degree = graph.outOffsets[k + 1] - graph.outOffsets[k];
     let intoL = 0;
     for (let e = graph.outOffsets[k]; e < graph.outOffsets[k + 1]; e++) if (isLocal[graph.outTargets[e]]) intoL++;
-    weights[k] = 1 + (degree > 0 ? (reciprocity * intoL) / degree : 0);
+    shares[k] = degree > 0 ? intoL / degree : 0;
+    shareSum += shares[k];
+    globalCount++;
+  }
+  const mean = relative && globalCount > 0 ? shareSum / globalCount : 0;
+  // With every share equal to 1 nothing stands out: the weights stay 1.
+  const room = 1 - mean;
+  for (let k = 0; k < size; k++) {
+    if (isLocal[k]) weights[k] = 1;
+    else if (!relative) weights[k] = 1 + reciprocity * shares[k];
+    else weights[k] = room > 0 ? 1 + (reciprocity * Math.max(0, shares[k] - mean)) / room : 1;
   }
   return weights;
 }
@@ -57,7 +80,7 @@ export function reciprocalFlowScores(input: SelectionInput, options: ReciprocalF
   const scores = new Float64Array(count);
   if (count === 0) return scores;
   const rank = frontierWorldRank(frontierWorldModelOfInput(input), { alpha: input.alpha, tolerance: options.tolerance ?? 1e-8, scale: options.scale ?? 0.75 });
-  const weights = reciprocityWeights(input, options.reciprocity ?? 5);
+  const weights = reciprocityWeights(input, options.reciprocity ?? 5, options.relative ?? false);
   const degree = outDegrees(input.graph);
   const { linkerOffsets, linkers } = input;
   for (let c = 0; c < count; c++) {
@@ -72,3 +95,6 @@ export function reciprocalFlowScores(input: SelectionInput, options: ReciprocalF
 }
 
 export const reciprocalFlowSelector: PageSelector = scoringSelector('recipflow', (input) => reciprocalFlowScores(input));
+
+/** RecipFlow with the reciprocity counted against the crawl's mean share ({@link reciprocityWeights} `relative`). */
+export const relativeReciprocalFlowSelector: PageSelector = scoringSelector('recipflow-relative', (input) => reciprocalFlowScores(input, { relative: true }));

@@ -80,3 +80,28 @@ export function topK(scores: Float64Array, k: number): Int32Array {
 export function scoringSelector(name: string, scoreCandidates: (input: SelectionInput) => Float64Array): PageSelector {
   return { name, select: (input, k) => topK(scoreCandidates(input), k) };
 }
+
+/**
+ * Up to `k` distinct candidates, taken from two rankings: `first`'s best `firstCount`, then `second`'s best not yet
+ * taken, then `first`'s if `second` ran short. A hedge: part of every iteration follows one selector whatever the other
+ * prefers.
+ */
+export function combinedSelection(input: SelectionInput, k: number, first: PageSelector, second: PageSelector, firstCount: number): Int32Array {
+  const count = Math.min(k, candidateCount(input));
+  const taken = new Uint8Array(candidateCount(input));
+  const picks: number[] = [];
+  const take = (ranking: Int32Array, limit: number) => {
+    for (let i = 0; i < ranking.length && picks.length < limit; i++) {
+      if (taken[ranking[i]]) continue;
+      taken[ranking[i]] = 1;
+      picks.push(ranking[i]);
+    }
+  };
+  // Both rankings are asked for every time, so that a selector with state (Random) advances as when used alone.
+  const firstRanking = first.select(input, count);
+  const secondRanking = second.select(input, count);
+  take(firstRanking, Math.max(0, Math.min(count, firstCount)));
+  take(secondRanking, count);
+  take(firstRanking, count);
+  return Int32Array.from(picks);
+}

@@ -58,6 +58,16 @@ export const VALIDATION6_CASES = ballSet('validation6', [
   'ball:291144:3', 'ball:200819:3', 'ball:149539:3', 'ball:39322:3', 'ball:7900:3',
 ]);
 
+// validation7 (seed 2033, 40 balls).
+export const VALIDATION7_CASES = ballSet('validation7', [
+  'ball:215297:3', 'ball:18270:3', 'ball:300017:3', 'ball:5435:3', 'ball:141875:3', 'ball:5903:3', 'ball:16471:3',
+  'ball:12254:3', 'ball:120313:3', 'ball:112474:3', 'ball:6029:3', 'ball:209357:3', 'ball:32104:3', 'ball:62785:3',
+  'ball:219:3', 'ball:154478:3', 'ball:5376:3', 'ball:314663:3', 'ball:117249:3', 'ball:14957:3', 'ball:9:3',
+  'ball:116422:3', 'ball:130849:3', 'ball:190405:3', 'ball:237022:3', 'ball:32954:3', 'ball:24914:3',
+  'ball:215329:3', 'ball:11303:3', 'ball:245940:3', 'ball:18977:3', 'ball:14534:3', 'ball:24911:3', 'ball:307383:3',
+  'ball:39175:3', 'ball:221938:3', 'ball:1003:3', 'ball:32477:3', 'ball:131166:3', 'ball:53991:3',
+]);
+
 export const VALIDATION_SETS = {
   validation: VALIDATION_CASES,
   validation2: VALIDATION2_CASES,
@@ -65,6 +75,7 @@ export const VALIDATION_SETS = {
   validation4: VALIDATION4_CASES,
   validation5: VALIDATION5_CASES,
   validation6: VALIDATION6_CASES,
+  validation7: VALIDATION7_CASES,
 } as const;
 
 export function isValidationSet(name: string | undefined): name is keyof typeof VALIDATION_SETS {

@@ -15,7 +15,7 @@ import { checkedSettings, numberFlag, parseFlags } from './flags.ts';
 import { createProgress } from './progress.ts';
 
 export const experimentUsage = `lse experiment --edges FILE [--nodes FILE] --domain SPEC [--domain SPEC …]
-               [--selectors sc,pf,outlink,random,recipflow,adaptive,best] [--estimator supergraph|world|checked|trajectory|consensus|gated]
+               [--selectors sc,pf,outlink,random,recipflow,adaptive,adaptive-hedged,best] [--estimator supergraph|world|checked|trajectory|consensus|gated]
                [--iterations 50] [--extra 2n]
                [--alpha 0.85] [--tolerance 1e-6] [--seed 1] [--buckets C] [--cold-start] [--out DIR]
 
