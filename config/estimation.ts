@@ -16,7 +16,7 @@ export const estimationSettingsSchema = z.object({
   extra: z.string().regex(/^(\d+|(\d+(\.\d+)?|\.\d+)n)$/, 'a page count such as 1500 or a multiple such as 2n').default('2n'),
   /**
    * How rounds choose pages: a selector, or `best` (its selection and its estimate; docs/estimation.md).
-   * Default `best` (the adaptive selection + the gated consensus estimate); `sc` is the paper's SC-Select.
+   * Default `best` (the hedged adaptive selection + the gated consensus estimate); `sc` is the paper's SC-Select.
    */
   selector: z.enum(METHOD_NAMES).default('best'),
   /** The final estimate of a selector (`best` brings its own): the paper's `supergraph`, `world`, `checked`, `trajectory`, `consensus` or `gated`. */

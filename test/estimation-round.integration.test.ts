@@ -85,7 +85,7 @@ describe('estimation rounds through the admin API', () => {
     expect(divergence.body.pages).toHaveLength(5);
   });
 
-  it('runs the best method (the adaptive selection + the gated consensus estimate) and refuses an unknown estimator', async () => {
+  it('runs the best method (the hedged adaptive selection + the gated consensus estimate) and refuses an unknown estimator', async () => {
     const { status, body } = await call(serving.url, '/api/admin/rounds', { method: 'POST', body: JSON.stringify({ selector: 'best', iterations: 3, pagesPerIteration: 10 }) });
     expect(status).toBe(202);
     const round = await waitForRound(serving.url, body.id, (r) => r.state !== 'queued' && r.state !== 'running');

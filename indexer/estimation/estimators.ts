@@ -28,7 +28,7 @@ export function isEstimatorName(name: string): name is EstimatorName {
 }
 
 /** The project's best measured method (docs/estimation.md): its selection and its estimate. */
-export const BEST_METHOD = { selector: 'adaptive', estimator: 'gated' } as const satisfies { selector: SelectorName; estimator: EstimatorName };
+export const BEST_METHOD = { selector: 'adaptive-hedged', estimator: 'gated' } as const satisfies { selector: SelectorName; estimator: EstimatorName };
 
 /** Every name a method can be run under: the selectors, and `best`. */
 export const METHOD_NAMES = [...SELECTOR_NAMES, 'best'] as const;

@@ -13,7 +13,7 @@ const SELECTOR_DISPLAY_NAMES: Record<string, string> = {
   random: 'Random',
   recipflow: 'RecipFlow',
   adaptive: 'Adaptive',
-  'adaptive-hedged': 'Adaptive, hedged',
+  'adaptive-hedged': 'Hedged adaptive',
 };
 const ESTIMATOR_DISPLAY_NAMES: Record<EstimatorName, string> = { supergraph: 'supergraph', world: 'world', checked: 'checked world', trajectory: 'trajectory', consensus: 'consensus trajectory', gated: 'gated consensus' };
 /** What `best` runs, in words (`Adaptive + gated consensus`): built from BEST_METHOD, never kept by hand. */
