@@ -50,38 +50,46 @@ export function createSelector(name: string, settings: SelectorSettings = {}): P
   }
 }
 
+/** The selection for each state of the crawl ({@link looksOpen}, {@link looksDense}). */
+interface OpennessBranches {
+  closed: PageSelector;
+  open: PageSelector;
+  /** While open and dense (default `open`). */
+  dense?: PageSelector;
+}
+
 /**
- * `adaptive` (issue 6, docs/estimation.md "An open-domain gate"): each iteration, `closed`'s choice (SC-Select) while
- * the crawl has not shown the domain open ({@link looksOpen}), `open`'s (RecipFlow) once it has. On a nearly closed
- * domain the crawl is SC-Select's, whose estimate is already close to the truth there; elsewhere RecipFlow aims the
- * rest of the budget at the inflow. Extra cost per iteration: one pass over F's links.
+ * Each iteration, the selection for the state the crawl shows the domain in (issue 6, docs/estimation.md "An open-domain
+ * gate"): closed, open, or open inside a dense community. Extra cost per iteration: one pass over F's links.
  */
-export function adaptiveSelector(closed: PageSelector, open: PageSelector): PageSelector {
+function opennessSelector(name: string, { closed, open, dense = open }: OpennessBranches): PageSelector {
   return {
-    name: 'adaptive',
+    name,
     select(input, k) {
-      return (looksOpen(farBackLinks(input.graph, input.isLocal)) ? open : closed).select(input, k);
+      const links = farBackLinks(input.graph, input.isLocal);
+      const branch = !looksOpen(links) ? closed : looksDense(links) ? dense : open;
+      return branch.select(input, k);
     },
   };
 }
 
 /**
- * `adaptive-hedged` (issue 6, docs/estimation.md "A dense-community hedge"): as {@link adaptiveSelector} with
- * `closed` (SC-Select) while the domain looks closed and `open` (RecipFlow with relative reciprocity) while it looks
- * open, but while it looks like a dense community ({@link looksDense}: more than half of the far pages link back)
- * half of every iteration's pages are `closed`'s. There the gated estimate makes no correction, so the final estimate
+ * `adaptive` (docs/estimation.md "An open-domain gate"): `closed`'s choice (SC-Select) while the crawl has not shown the
+ * domain open, `open`'s (RecipFlow) once it has. On a nearly closed domain the crawl is SC-Select's, whose estimate is
+ * already close to the truth there; elsewhere RecipFlow aims the rest of the budget at the inflow.
+ */
+export function adaptiveSelector(closed: PageSelector, open: PageSelector): PageSelector {
+  return opennessSelector('adaptive', { closed, open });
+}
+
+/**
+ * `adaptive-hedged` (docs/estimation.md "A dense-community hedge"): as `adaptive`, with `open` RecipFlow with relative
+ * reciprocity, but while the domain looks like a dense community (more than half of the far pages link back) the first
+ * ⌈k/2⌉ pages of every iteration are `closed`'s. There the gated estimate makes no correction, so the final estimate
  * is the supergraph PageRank, the estimate SC-Select's crawl is made for; RecipFlow's own crawl ended up to 1.17×
- * worse than SC-Select's on such domains. Extra cost per iteration: one pass over F's links, and in the dense state
- * both selections.
+ * worse than SC-Select's on such domains. In the dense state both selections run.
  */
 export function hedgedAdaptiveSelector(closed: PageSelector, open: PageSelector): PageSelector {
-  return {
-    name: 'adaptive-hedged',
-    select(input, k) {
-      const links = farBackLinks(input.graph, input.isLocal);
-      if (!looksOpen(links)) return closed.select(input, k);
-      if (!looksDense(links)) return open.select(input, k);
-      return combinedSelection(input, k, closed, open, Math.round(k / 2));
-    },
-  };
+  const dense: PageSelector = { name: 'hedge', select: (input, k) => combinedSelection(input, k, closed, open, Math.round(k / 2)) };
+  return opennessSelector('adaptive-hedged', { closed, open, dense });
 }
