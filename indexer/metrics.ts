@@ -22,6 +22,13 @@ export function maxDistance(a: ArrayLike<number>, b: ArrayLike<number>): number 
   return max;
 }
 
+/** The arithmetic mean of `values` (NaN when empty). */
+export function mean(values: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i];
+  return sum / values.length;
+}
+
 /** The middle value of `values` (the mean of the two middle ones for an even count; NaN when empty). */
 export function median(values: ArrayLike<number>): number {
   if (values.length === 0) return Number.NaN;

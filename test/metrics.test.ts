@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../indexer/seeded-random.ts';
-import { compareRankings, kendallTauB, l1Distance, maxDistance, median, restrictAndNormalise } from '../indexer/metrics.ts';
+import { compareRankings, kendallTauB, l1Distance, maxDistance, mean, median, restrictAndNormalise } from '../indexer/metrics.ts';
 
 /** τ-b by counting every pair: the O(n²) definition. */
 function bruteTauB(x: number[], y: number[]): number {
@@ -67,5 +67,13 @@ describe('median', () => {
     const input = [3, 1, 2];
     median(input);
     expect(input).toEqual([3, 1, 2]);
+  });
+});
+
+describe('mean', () => {
+  it('is the sum over the count, NaN when empty', () => {
+    expect(mean([3, 1, 2])).toBe(2);
+    expect(mean(Float64Array.from([0.5, 1.5, 4]))).toBe(2);
+    expect(mean([])).toBeNaN();
   });
 });

@@ -19,7 +19,7 @@
 import type { LinkGraph } from '../graph.ts';
 import type { Supergraph } from './supergraph.ts';
 import { pageRank } from '../pagerank.ts';
-import { median, restrictAndNormalise } from '../metrics.ts';
+import { mean, median, restrictAndNormalise } from '../metrics.ts';
 
 export interface FrontierWorldOptions {
   alpha?: number;
@@ -404,10 +404,4 @@ export function moveTowardsWorld(now: ArrayLike<number>, world: ArrayLike<number
   }
   for (let j = 0; j < blended.length; j++) blended[j] /= sum;
   return blended;
-}
-
-function mean(xs: readonly number[]): number {
-  let sum = 0;
-  for (const x of xs) sum += x;
-  return sum / xs.length;
 }

@@ -4,6 +4,7 @@
  */
 import type { DomainOutcome, ExperimentResult } from '../../indexer/estimation/experiment.ts';
 import { BEST_METHOD, type EstimatorName } from '../../indexer/estimation/estimators.ts';
+import { mean } from '../../indexer/metrics.ts';
 import { renderLineChartSvg } from './line-chart-svg.ts';
 
 const SELECTOR_DISPLAY_NAMES: Record<string, string> = {
@@ -118,7 +119,6 @@ export function formatSummaryMarkdown(experiments: ReadonlyArray<{ graph: string
 export function formatComparisonMarkdown(experiments: ReadonlyArray<{ graph: string; result: ExperimentResult }>, reference: string): string {
   const domains = experiments.flatMap((e) => e.result.domains);
   const names = [...new Set(domains.flatMap((d) => Object.keys(d.selectors)))];
-  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
   const referenceL1 = domains.map((d) => d.selectors[reference]?.final.l1 ?? Number.NaN);
   const referenceMean = mean(referenceL1);
   const lines = [
