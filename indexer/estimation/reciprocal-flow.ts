@@ -51,8 +51,8 @@ export function frontierWorldModelOfInput(input: SelectionInput): FrontierWorldM
 export function reciprocityWeights(input: Pick<SelectionInput, 'graph' | 'isLocal'>, reciprocity: number, relative = false): Float64Array {
   const { graph, isLocal } = input;
   const size = graph.nodeCount;
+  // First the shares s[k], then the weights in place.
   const weights = new Float64Array(size);
-  const shares = new Float64Array(size);
   let shareSum = 0;
   let globalCount = 0;
   for (let k = 0; k < size; k++) {
@@ -60,17 +60,18 @@ export function reciprocityWeights(input: Pick<SelectionInput, 'graph' | 'isLoca
     const degree = graph.outOffsets[k + 1] - graph.outOffsets[k];
     let intoL = 0;
     for (let e = graph.outOffsets[k]; e < graph.outOffsets[k + 1]; e++) if (isLocal[graph.outTargets[e]]) intoL++;
-    shares[k] = degree > 0 ? intoL / degree : 0;
-    shareSum += shares[k];
+    weights[k] = degree > 0 ? intoL / degree : 0;
+    shareSum += weights[k];
     globalCount++;
   }
   const mean = relative && globalCount > 0 ? shareSum / globalCount : 0;
   // With every share equal to 1 nothing stands out: the weights stay 1.
   const room = 1 - mean;
   for (let k = 0; k < size; k++) {
+    const share = weights[k];
     if (isLocal[k]) weights[k] = 1;
-    else if (!relative) weights[k] = 1 + reciprocity * shares[k];
-    else weights[k] = room > 0 ? 1 + (reciprocity * Math.max(0, shares[k] - mean)) / room : 1;
+    else if (!relative) weights[k] = 1 + reciprocity * share;
+    else weights[k] = room > 0 ? 1 + (reciprocity * Math.max(0, share - mean)) / room : 1;
   }
   return weights;
 }

@@ -4,10 +4,12 @@
  */
 import type { DomainOutcome, ExperimentResult } from '../../indexer/estimation/experiment.ts';
 import { BEST_METHOD, type EstimatorName } from '../../indexer/estimation/estimators.ts';
+import type { SelectorName } from '../../indexer/estimation/selectors.ts';
 import { mean } from '../../indexer/metrics.ts';
 import { renderLineChartSvg } from './line-chart-svg.ts';
 
-const SELECTOR_DISPLAY_NAMES: Record<string, string> = {
+// Typed by the selector names, so that a new selector cannot go without a display name.
+const SELECTOR_DISPLAY_NAMES: Record<SelectorName, string> = {
   sc: 'SC-Select',
   pf: 'PF-Select',
   outlink: 'OutlinkCount',
@@ -17,7 +19,7 @@ const SELECTOR_DISPLAY_NAMES: Record<string, string> = {
   'adaptive-hedged': 'Hedged adaptive',
 };
 const ESTIMATOR_DISPLAY_NAMES: Record<EstimatorName, string> = { supergraph: 'supergraph', world: 'world', checked: 'checked world', trajectory: 'trajectory', consensus: 'consensus trajectory', gated: 'gated consensus' };
-/** What `best` runs, in words (`Adaptive + gated consensus`): built from BEST_METHOD, never kept by hand. */
+/** What `best` runs, in words (`Hedged adaptive + gated consensus`): built from BEST_METHOD, never kept by hand. */
 export const BEST_METHOD_NAME = `${SELECTOR_DISPLAY_NAMES[BEST_METHOD.selector]} + ${ESTIMATOR_DISPLAY_NAMES[BEST_METHOD.estimator]}`;
 const DISPLAY_NAMES: Record<string, string> = { ...SELECTOR_DISPLAY_NAMES, best: `Best (${BEST_METHOD_NAME})` };
 
