@@ -14,7 +14,9 @@
 #   validation6  seed 2032, 40 balls, from the 124 known before it ("An open-domain gate, and a sixth validation
 #                set");
 #   validation7  seed 2033, 40 balls, from the 164 known before it ("A dense-community hedge, and a seventh
-#                validation set").
+#                validation set");
+#   validation8  seed 2034, 40 balls, from the 204 known before it ("How much of the no-harm half is tie order,
+#                and an eighth validation set").
 # The rule: balls of radius 3 around centres drawn uniformly from the page ids with the project's PRNG, the first
 # ones with 500–5,000 pages sharing at most half of their pages with any known domain or an earlier ball of the set.
 # Budget n extra pages in 25 iterations. No domain is dropped after its result is seen.

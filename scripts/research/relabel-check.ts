@@ -6,37 +6,12 @@
 // Usage: node bin/run-ts.js scripts/research/relabel-check.ts [SEED …]   (default 1 2 3)
 import { resolveDomain } from '../../indexer/estimation/domain.ts';
 import { runExperiment } from '../../indexer/estimation/experiment.ts';
-import { buildGraph } from '../../indexer/graph.ts';
-import { loadWebGraph, type WebGraph } from '../../indexer/graph-files.ts';
-import { seededRandom } from '../../indexer/seeded-random.ts';
+import { loadWebGraph } from '../../indexer/graph-files.ts';
 import { KNOWN_CASES } from './known-domains.ts';
+import { permutation, relabelled } from './relabel.ts';
 
 const METHODS = ['sc', 'outlink', 'recipflow', 'best'];
 const seeds = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [1, 2, 3];
-
-/** A uniformly random relabelling of 0 … n−1 (Fisher–Yates with the project's PRNG). */
-function permutation(n: number, seed: number): Int32Array {
-  const random = seededRandom(seed);
-  const p = Int32Array.from({ length: n }, (_, i) => i);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [p[i], p[j]] = [p[j], p[i]];
-  }
-  return p;
-}
-
-function relabelled(web: WebGraph, to: Int32Array): WebGraph {
-  const { graph } = web;
-  const sources = new Int32Array(graph.edgeCount);
-  const targets = new Int32Array(graph.edgeCount);
-  for (let i = 0, e = 0; i < graph.nodeCount; i++) {
-    for (let k = graph.outOffsets[i]; k < graph.outOffsets[i + 1]; k++, e++) {
-      sources[e] = to[i];
-      targets[e] = to[graph.outTargets[k]];
-    }
-  }
-  return { ...web, graph: buildGraph(graph.nodeCount, sources, targets) };
-}
 
 const sums = new Map<string, number>();
 const add = (key: string, value: number) => sums.set(key, (sums.get(key) ?? 0) + value);

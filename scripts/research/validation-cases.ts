@@ -1,7 +1,7 @@
 /**
- * The notredame balls of the six validation sets of docs/estimation.md, each printed by its rule
- * (scripts/research/validation{,2,3,4,5,6}-domains.ts: the rule and the seed are there) and fixed before any method was
- * run on it. Budget as in the issue for topic-like domains: n extra pages in 25 iterations.
+ * The notredame balls of the eight validation sets of docs/estimation.md, each printed by its rule
+ * (scripts/research/validation{,2,3,4,5,6,7,8}-domains.ts: the rule and the seed are there) and fixed before any
+ * method was run on it. Budget as in the issue for topic-like domains: n extra pages in 25 iterations.
  * `node bin/run-ts.js scripts/research/validation-cases.ts SET` prints a set's `--domain` arguments for
  * scripts/validation-experiments.sh.
  */
@@ -68,6 +68,16 @@ export const VALIDATION7_CASES = ballSet('validation7', [
   'ball:39175:3', 'ball:221938:3', 'ball:1003:3', 'ball:32477:3', 'ball:131166:3', 'ball:53991:3',
 ]);
 
+// validation8 (seed 2034, 40 balls).
+export const VALIDATION8_CASES = ballSet('validation8', [
+  'ball:242:3', 'ball:11982:3', 'ball:7753:3', 'ball:172072:3', 'ball:67289:3', 'ball:43694:3', 'ball:284076:3',
+  'ball:116248:3', 'ball:162617:3', 'ball:1239:3', 'ball:73156:3', 'ball:12834:3', 'ball:14981:3', 'ball:320323:3',
+  'ball:149448:3', 'ball:13385:3', 'ball:26217:3', 'ball:25807:3', 'ball:1727:3', 'ball:91527:3', 'ball:94807:3',
+  'ball:25963:3', 'ball:42503:3', 'ball:47623:3', 'ball:63118:3', 'ball:51589:3', 'ball:70980:3', 'ball:205916:3',
+  'ball:174005:3', 'ball:13664:3', 'ball:830:3', 'ball:47714:3', 'ball:1958:3', 'ball:20771:3', 'ball:124461:3',
+  'ball:33010:3', 'ball:156663:3', 'ball:177306:3', 'ball:131239:3', 'ball:5434:3',
+]);
+
 export const VALIDATION_SETS = {
   validation: VALIDATION_CASES,
   validation2: VALIDATION2_CASES,
@@ -76,6 +86,7 @@ export const VALIDATION_SETS = {
   validation5: VALIDATION5_CASES,
   validation6: VALIDATION6_CASES,
   validation7: VALIDATION7_CASES,
+  validation8: VALIDATION8_CASES,
 } as const;
 
 export function isValidationSet(name: string | undefined): name is keyof typeof VALIDATION_SETS {
