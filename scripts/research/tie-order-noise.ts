@@ -33,14 +33,18 @@ async function measure(seed: number, out: string): Promise<void> {
   // One relabelled copy per graph (the research domains share their graph's object).
   const copies = new WeakMap<WebGraph, { web: WebGraph; to: Int32Array }>();
   for (const domain of researchDomains(measuredCases())) {
-    let copy = copies.get(domain.web);
-    if (!copy) {
-      const to = seed === 0 ? Int32Array.from({ length: domain.web.graph.nodeCount }, (_, i) => i) : permutation(domain.web.graph.nodeCount, seed);
-      copy = { web: seed === 0 ? domain.web : relabelled(domain.web, to), to };
-      copies.set(domain.web, copy);
+    let shuffled = domain;
+    if (seed !== 0) {
+      let copy = copies.get(domain.web);
+      if (!copy) {
+        const to = permutation(domain.web.graph.nodeCount, seed);
+        copy = { web: relabelled(domain.web, to), to };
+        copies.set(domain.web, copy);
+      }
+      // Local pages keep their order, so the target (the truth restricted to them) is unchanged.
+      const { to } = copy;
+      shuffled = { ...domain, web: copy.web, pages: Int32Array.from(domain.pages, (p) => to[p]) };
     }
-    // Local pages keep their order, so the target (the truth restricted to them) is unchanged.
-    const shuffled = { ...domain, web: copy.web, pages: Int32Array.from(domain.pages, (p) => copy.to[p]) };
     const finalL1 = (rank: Float64Array) => l1Distance(restrictAndNormalise(rank, domain.localIndices), domain.target);
     const sc = await crawlMeasured(shuffled, createSelector('sc'));
     const best = await crawlMeasured(shuffled, createSelector(BEST_METHOD.selector));
