@@ -73,6 +73,11 @@ if (rows.every((r) => r.far !== undefined && r.back !== undefined)) {
     if (maxShare !== OPENNESS.maxShare) rules[`gated, upper share ${maxShare}`] = gated((l) => looksOpen(l) && l.back <= maxShare * l.far, gain);
   }
   rules[`gated, gain ${gain + 1}`] = gated(worldCorrectionApplies, gain + 1);
+  // A floor on λ for open domains ("Closing issue 6"): the open balls whose windows all read 0 disagree on the right λ.
+  for (const floor of [0.05, 0.1, 0.25]) {
+    const base = gated(worldCorrectionApplies, gain);
+    rules[`gated, floor ${floor} if open`] = (r) => (r.windows.length === 0 || !worldCorrectionApplies({ far: r.far!, back: r.back! }) ? 0 : Math.max(floor, base(r)));
+  }
 }
 /** The ceiling of the family: the best λ in [0, 1] (steps of 0.05) per domain, read off the truth. */
 const oracle = (r: DumpRow) => Array.from({ length: 21 }, (_, i) => i / 20).reduce((best, l) => (blendL1(r, l) < blendL1(r, best) ? l : best), 0);
