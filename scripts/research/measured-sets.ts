@@ -15,8 +15,13 @@ import type { ResearchDomain } from './shared-domains.ts';
 import { KNOWN_CASES } from './known-domains.ts';
 import { isValidationSet, VALIDATION_CASES, VALIDATION2_CASES, VALIDATION_SETS } from './validation-cases.ts';
 
-/** The default runs of the tuned, held-out and validation sets. */
-const RESULT_DIRS = ['docs/results', 'docs/results-heldout', ...Object.keys(VALIDATION_SETS).map((set) => `docs/results-${set}`)];
+/** Every measured set, in the order the docs list them: the tuned and held-out domains, then the validation sets. */
+export const SET_NAMES: readonly string[] = ['tuned', 'heldout', ...Object.keys(VALIDATION_SETS)];
+
+/** The folder of a set's default runs (SC-Select, the other selectors and best). */
+export const defaultRunsDir = (set: string) => (set === 'tuned' ? 'docs/results' : `docs/results-${set}`);
+
+const RESULT_DIRS = SET_NAMES.map(defaultRunsDir);
 
 /** SC-Select's final L1 (supergraph estimate, default runs) by `graph spec`. */
 export function committedScL1(): Map<string, number> {

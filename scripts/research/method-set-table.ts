@@ -4,25 +4,22 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExperimentResult } from '../../indexer/estimation/experiment.ts';
 import { BEST_METHOD_NAME } from '../../server/report/experiment-report.ts';
+import { defaultRunsDir, SET_NAMES } from './measured-sets.ts';
 
-const SET_NAMES = ['tuned', 'heldout', 'validation', 'validation2', 'validation3', 'validation4', 'validation5', 'validation6', 'validation7', 'validation8'] as const;
-type SetName = (typeof SET_NAMES)[number];
-/** The default runs of a set (SC-Select, the other selectors and best). */
-const base = (set: SetName) => (set === 'tuned' ? 'docs/results' : `docs/results-${set}`);
 /** Per method, the folder of its result.json files in each set and its key in them. */
-const METHODS: Array<{ name: string; key: string; dir: (set: SetName) => string }> = [
-  { name: 'SC-Select', key: 'sc', dir: base },
+const METHODS: Array<{ name: string; key: string; dir: (set: string) => string }> = [
+  { name: 'SC-Select', key: 'sc', dir: defaultRunsDir },
   // The default runs are redone whenever best changes, so their `best` is what BEST_METHOD names now.
-  { name: `best (${BEST_METHOD_NAME})`, key: 'best', dir: base },
+  { name: `best (${BEST_METHOD_NAME})`, key: 'best', dir: defaultRunsDir },
   { name: 'Adaptive + gated', key: 'adaptive', dir: (set) => `docs/results-adaptive-gated/${set}` },
   { name: 'RecipFlow + consensus', key: 'recipflow', dir: (set) => `docs/results-recipflow-consensus/${set}` },
   { name: 'SC-Select + consensus', key: 'sc', dir: (set) => `docs/results-sc-consensus/${set}` },
-  { name: 'RecipFlow + checked', key: 'recipflow', dir: (set) => `${base(set)}-recipflow` },
+  { name: 'RecipFlow + checked', key: 'recipflow', dir: (set) => `${defaultRunsDir(set)}-recipflow` },
   { name: 'SC-Select + trajectory', key: 'sc', dir: (set) => `docs/results-sc-trajectory/${set}` },
   { name: 'RecipFlow + trajectory', key: 'recipflow', dir: (set) => `docs/results-recipflow-trajectory/${set}` },
-  { name: 'OutlinkCount + checked', key: 'outlink', dir: (set) => `${base(set)}-checked` },
+  { name: 'OutlinkCount + checked', key: 'outlink', dir: (set) => `${defaultRunsDir(set)}-checked` },
   { name: 'OutlinkCount + trajectory', key: 'outlink', dir: (set) => `docs/results-recipflow-trajectory/${set}` },
-  { name: 'OutlinkCount (supergraph)', key: 'outlink', dir: base },
+  { name: 'OutlinkCount (supergraph)', key: 'outlink', dir: defaultRunsDir },
 ];
 
 type Row = { set: string; domain: string; l1: Record<string, number> };

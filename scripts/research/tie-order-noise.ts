@@ -13,12 +13,9 @@ import { BEST_METHOD, estimateOverSupergraph } from '../../indexer/estimation/es
 import { createSelector } from '../../indexer/estimation/selectors.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import type { WebGraph } from '../../indexer/graph-files.ts';
-import { crawlMeasured, measuredCases } from './measured-sets.ts';
+import { crawlMeasured, measuredCases, SET_NAMES } from './measured-sets.ts';
 import { permutation, relabelled } from './relabel.ts';
 import { researchDomains } from './shared-domains.ts';
-
-/** The order the docs list the sets in. */
-const SET_ORDER = ['tuned', 'heldout', 'validation', 'validation2', 'validation3', 'validation4', 'validation5', 'validation6', 'validation7', 'validation8'];
 
 interface NoiseRow {
   seed: number;
@@ -79,7 +76,7 @@ function summarise(files: readonly string[]): void {
     const most = largest ? `; largest ${largest[1].toFixed(3)}× (${short(largest[0])})` : '';
     return `${pct(mean)}, ${worse.length} more than 5 % worse${worse.length > 0 ? ` (${worse.join(', ')})` : ''}${most}`;
   };
-  const sets = [...new Set(complete.map(([, m]) => m.get(0)!.set))].sort((a, b) => SET_ORDER.indexOf(a) - SET_ORDER.indexOf(b));
+  const sets = [...new Set(complete.map(([, m]) => m.get(0)!.set))].sort((a, b) => SET_NAMES.indexOf(a) - SET_NAMES.indexOf(b));
   for (const set of [...sets, 'all']) {
     const domains = complete.filter(([, m]) => set === 'all' || m.get(0)!.set === set);
     console.log(`\n${set} (${domains.length} domains; seed 0 is the labelled order)`);

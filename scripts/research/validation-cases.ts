@@ -6,6 +6,7 @@
  * scripts/validation-experiments.sh.
  */
 import { fileURLToPath } from 'node:url';
+import { KNOWN_CASES } from './known-domains.ts';
 
 /** One validation set as the research scripts' graph cases: its balls on notredame, a topic-like budget. */
 function ballSet<S extends string>(set: S, domains: readonly string[]) {
@@ -91,6 +92,17 @@ export const VALIDATION_SETS = {
 
 export function isValidationSet(name: string | undefined): name is keyof typeof VALIDATION_SETS {
   return name !== undefined && Object.hasOwn(VALIDATION_SETS, name);
+}
+
+/**
+ * The notredame balls known when `set` was drawn, which its balls may share at most half their pages with: the tuned
+ * and held-out ones and those of every validation set before it.
+ */
+export function ballsKnownBefore(set: keyof typeof VALIDATION_SETS): string[] {
+  const names = Object.keys(VALIDATION_SETS) as Array<keyof typeof VALIDATION_SETS>;
+  type Case = { readonly g: string; readonly domains: readonly string[] };
+  const earlier = names.slice(0, names.indexOf(set)).flatMap((name): readonly Case[] => VALIDATION_SETS[name]);
+  return [...KNOWN_CASES, ...earlier].filter((c) => c.g === 'notredame').flatMap((c) => [...c.domains]);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

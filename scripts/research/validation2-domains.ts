@@ -9,7 +9,6 @@
 // on notredame these are balls) or with a validation2 ball chosen before it. Budget as in the issue for topic-like
 // domains: n extra pages in 25 iterations.
 import { printDrawnBalls } from './draw-balls.ts';
-import { KNOWN_CASES } from './known-domains.ts';
-import { VALIDATION_CASES } from './validation-cases.ts';
+import { ballsKnownBefore } from './validation-cases.ts';
 
-printDrawnBalls({ seed: 2028, count: 10, known: [...KNOWN_CASES, ...VALIDATION_CASES].filter((c) => c.g === 'notredame').flatMap((c) => [...c.domains]) });
+printDrawnBalls({ seed: 2028, count: 10, known: ballsKnownBefore('validation2') });

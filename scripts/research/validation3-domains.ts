@@ -8,7 +8,6 @@
 // known domains (12 tuned, 12 held-out, 10 validation, 10 validation2) or with a validation3 ball chosen before it.
 // Budget as in the issue for topic-like domains: n extra pages in 25 iterations.
 import { printDrawnBalls } from './draw-balls.ts';
-import { KNOWN_CASES } from './known-domains.ts';
-import { VALIDATION_CASES, VALIDATION2_CASES } from './validation-cases.ts';
+import { ballsKnownBefore } from './validation-cases.ts';
 
-printDrawnBalls({ seed: 2029, count: 20, known: [...KNOWN_CASES, ...VALIDATION_CASES, ...VALIDATION2_CASES].filter((c) => c.g === 'notredame').flatMap((c) => [...c.domains]) });
+printDrawnBalls({ seed: 2029, count: 20, known: ballsKnownBefore('validation3') });

@@ -8,11 +8,6 @@
 // held-out, 10 validation, 10 validation2, 20 validation3) or with a validation4 ball chosen before it.
 // Budget as in the issue for topic-like domains: n extra pages in 25 iterations.
 import { printDrawnBalls } from './draw-balls.ts';
-import { KNOWN_CASES } from './known-domains.ts';
-import { VALIDATION_CASES, VALIDATION2_CASES, VALIDATION3_CASES } from './validation-cases.ts';
+import { ballsKnownBefore } from './validation-cases.ts';
 
-printDrawnBalls({
-  seed: 2030,
-  count: 20,
-  known: [...KNOWN_CASES, ...VALIDATION_CASES, ...VALIDATION2_CASES, ...VALIDATION3_CASES].filter((c) => c.g === 'notredame').flatMap((c) => [...c.domains]),
-});
+printDrawnBalls({ seed: 2030, count: 20, known: ballsKnownBefore('validation4') });

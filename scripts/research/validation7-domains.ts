@@ -9,13 +9,6 @@
 // tuned, 12 held-out, 10 validation, 10 validation2, 20 validation3, 20 validation4, 40 validation5, 40 validation6)
 // or with a validation7 ball chosen before it. Budget as in the issue for topic-like domains: n extra pages in 25 iterations.
 import { printDrawnBalls } from './draw-balls.ts';
-import { KNOWN_CASES } from './known-domains.ts';
-import { VALIDATION_CASES, VALIDATION2_CASES, VALIDATION3_CASES, VALIDATION4_CASES, VALIDATION5_CASES, VALIDATION6_CASES } from './validation-cases.ts';
+import { ballsKnownBefore } from './validation-cases.ts';
 
-printDrawnBalls({
-  seed: 2033,
-  count: 40,
-  known: [...KNOWN_CASES, ...VALIDATION_CASES, ...VALIDATION2_CASES, ...VALIDATION3_CASES, ...VALIDATION4_CASES, ...VALIDATION5_CASES, ...VALIDATION6_CASES]
-    .filter((c) => c.g === 'notredame')
-    .flatMap((c) => [...c.domains]),
-});
+printDrawnBalls({ seed: 2033, count: 40, known: ballsKnownBefore('validation7') });
