@@ -35,6 +35,8 @@ const TUNED: Record<string, string[]> = {
 interface Chosen {
   kept: { spec: string; pages: number }[];
   skipped: string[];
+  /** Candidates above the size limit, so that the report shows every domain of 500 pages or more. */
+  over: string[];
 }
 
 /** Applies the size and overlap rules to candidates in order; returns the kept specs with their sizes. */
@@ -42,6 +44,7 @@ function choose(web: WebGraph, graph: string, candidates: Iterable<string>, limi
   const taken: Set<number>[] = TUNED[graph].map((s) => new Set(resolveDomain(s, web)));
   const kept: { spec: string; pages: number }[] = [];
   const skipped: string[] = [];
+  const over: string[] = [];
   const seen = new Set<string>(TUNED[graph]);
   for (const spec of candidates) {
     if (kept.length >= limit) break;
@@ -53,6 +56,7 @@ function choose(web: WebGraph, graph: string, candidates: Iterable<string>, limi
     } catch {
       continue;
     }
+    if (pages.length > MAX) over.push(`${spec} (${pages.length} pages)`);
     if (pages.length < MIN || pages.length > MAX) continue;
     const clash = taken.findIndex((t) => pages.reduce((c, p) => c + (t.has(p) ? 1 : 0), 0) * 2 > pages.length);
     if (clash >= 0) {
@@ -62,7 +66,7 @@ function choose(web: WebGraph, graph: string, candidates: Iterable<string>, limi
     taken.push(new Set(pages));
     kept.push({ spec, pages: pages.length });
   }
-  return { kept, skipped };
+  return { kept, skipped, over };
 }
 
 function byCount(values: Iterable<string>): string[] {
@@ -71,9 +75,10 @@ function byCount(values: Iterable<string>): string[] {
   return [...count.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([v]) => v);
 }
 
-function report(graph: string, { kept, skipped }: Chosen): void {
+function report(graph: string, { kept, skipped, over }: Chosen): void {
   for (const k of kept) console.log(`${graph}\t${k.spec}\t${k.pages}`);
   for (const s of skipped) console.log(`# ${graph} skipped ${s}`);
+  for (const s of over) console.log(`# ${graph} over ${MAX} pages: ${s}`);
 }
 
 {

@@ -66,18 +66,16 @@ for (const k of [1, 2, 3]) rules[`min(1, ${k} · least squares)`] = (r) => Math.
  */
 if (rows.every((r) => r.far !== undefined && r.back !== undefined)) {
   const { gain, maxWeight } = CONSENSUS_TRAJECTORY;
-  const gated = (applies: (links: { far: number; back: number }) => boolean, k: number) => (r: DumpRow) =>
-    r.windows.length === 0 || !applies({ far: r.far!, back: r.back! }) ? 0 : Math.min(maxWeight, k * median(weights(r)));
+  /** λ where `applies`, at least `floor` there; 0 elsewhere. */
+  const gated = (applies: (links: { far: number; back: number }) => boolean, k: number, floor = 0) => (r: DumpRow) =>
+    r.windows.length === 0 || !applies({ far: r.far!, back: r.back! }) ? 0 : Math.max(floor, Math.min(maxWeight, k * median(weights(r))));
   rules[`gated: min(${maxWeight}, ${gain} · median) if open`] = gated(worldCorrectionApplies, gain);
   for (const maxShare of [0.45, 0.6]) {
     if (maxShare !== OPENNESS.maxShare) rules[`gated, upper share ${maxShare}`] = gated((l) => looksOpen(l) && l.back <= maxShare * l.far, gain);
   }
   rules[`gated, gain ${gain + 1}`] = gated(worldCorrectionApplies, gain + 1);
   // A floor on λ for open domains ("Closing issue 6"): the open balls whose windows all read 0 disagree on the right λ.
-  for (const floor of [0.05, 0.1, 0.25]) {
-    const base = gated(worldCorrectionApplies, gain);
-    rules[`gated, floor ${floor} if open`] = (r) => (r.windows.length === 0 || !worldCorrectionApplies({ far: r.far!, back: r.back! }) ? 0 : Math.max(floor, base(r)));
-  }
+  for (const floor of [0.05, 0.1, 0.25]) rules[`gated, floor ${floor} if open`] = gated(worldCorrectionApplies, gain, floor);
 }
 /** The ceiling of the family: the best λ in [0, 1] (steps of 0.05) per domain, read off the truth. */
 const oracle = (r: DumpRow) => Array.from({ length: 21 }, (_, i) => i / 20).reduce((best, l) => (blendL1(r, l) < blendL1(r, best) ? l : best), 0);
@@ -85,13 +83,17 @@ rules['oracle λ in [0, 1]'] = oracle;
 
 printSummary(rows.map((r): MeasuredRow => ({ set: r.set, domain: r.domain, sc: r.sc, values: Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, blendL1(r, rule(r))])) })));
 
-/** --shares: per domain, by the share of far pages linking back, the final L1 against SC-Select at λ = 0 and 1 and the oracle λ. */
+/**
+ * --shares: per domain, by the share of far pages linking back, the final L1 against SC-Select at λ = 0 and 1, the
+ * oracle λ, and each window's weight and cosine (how the crawl moved the estimate against the correction).
+ */
 if (SHARES) {
-  console.log('\n| domain | back / far | share | λ = 0 | λ = 1 | oracle λ |\n| --- | --- | --- | --- | --- | --- |');
+  console.log('\n| domain | back / far | share | λ = 0 | λ = 1 | oracle λ | window weights | window cosines |\n| --- | --- | --- | --- | --- | --- | --- | --- |');
   const share = (r: DumpRow) => (r.far! > 0 ? r.back! / r.far! : 0);
   for (const r of [...rows].filter((r) => r.far !== undefined && r.windows.length > 0).sort((a, b) => share(a) - share(b))) {
     const ratio = (l: number) => `${(blendL1(r, l) / r.sc).toFixed(2)}×`;
-    console.log(`| ${r.domain} | ${r.back} / ${r.far} | ${(100 * share(r)).toFixed(2)} % | ${ratio(0)} | ${ratio(1)} | ${oracle(r).toFixed(2)} |`);
+    const list = (key: 'weight' | 'cosine', digits: number) => r.windows.map((w) => w[key].toFixed(digits)).join(', ');
+    console.log(`| ${r.domain} | ${r.back} / ${r.far} | ${(100 * share(r)).toFixed(2)} % | ${ratio(0)} | ${ratio(1)} | ${oracle(r).toFixed(2)} | ${list('weight', 2)} | ${list('cosine', 4)} |`);
   }
 }
 
