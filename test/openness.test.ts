@@ -23,29 +23,22 @@ function directCounts(list: EdgeList, local: number[], crawled: number[]) {
   return { far: far.length, back: back.length };
 }
 
-/** A sparse random web: 20 local pages, `crawledCount` crawled pages drawn from the other 380. */
-function sparseCrawl(seed: number, crawledCount: number) {
-  const list = randomEdgeList(seed, 400, 0.01, 0.1);
-  const random = seededRandom(seed + 900);
-  const local = Array.from({ length: 20 }, (_, i) => i);
-  const others = Array.from({ length: 380 }, (_, i) => i + 20).sort(() => random() - 0.5);
-  const crawled = others.slice(0, crawledCount);
-  const supergraph = supergraphOf(list, local, crawled);
-  const rank = pageRank(supergraph.graph(), { alpha, tolerance: 1e-12 }).rank;
-  return { list, local, crawled, supergraph, rank, input: selectionInput(supergraph, rank, alpha) };
-}
-
-/** `sparseCrawl` with every crawled page given a link to local page 0: every far page links back (a dense community). */
-function denseCrawl(seed: number, crawledCount: number) {
+/**
+ * A sparse random web: 20 local pages, `crawledCount` crawled pages drawn from the other 380. With `linkBack`, every
+ * crawled page also links to local page 0: every far page links back (a dense community).
+ */
+function crawlOf(seed: number, crawledCount: number, linkBack = false) {
   const base = randomEdgeList(seed, 400, 0.01, 0.1);
   const random = seededRandom(seed + 900);
   const local = Array.from({ length: 20 }, (_, i) => i);
   const crawled = Array.from({ length: 380 }, (_, i) => i + 20).sort(() => random() - 0.5).slice(0, crawledCount);
-  const list: EdgeList = { pages: base.pages, edges: [...base.edges, ...crawled.map((c): [number, number] => [c, 0])] };
+  const list: EdgeList = linkBack ? { pages: base.pages, edges: [...base.edges, ...crawled.map((c): [number, number] => [c, 0])] } : base;
   const supergraph = supergraphOf(list, local, crawled);
   const rank = pageRank(supergraph.graph(), { alpha, tolerance: 1e-12 }).rank;
   return { list, local, crawled, supergraph, rank, input: selectionInput(supergraph, rank, alpha) };
 }
+const sparseCrawl = (seed: number, crawledCount: number) => crawlOf(seed, crawledCount);
+const denseCrawl = (seed: number, crawledCount: number) => crawlOf(seed, crawledCount, true);
 
 describe('openness of the local domain', () => {
   it.each([1, 2, 3, 4, 5, 6])('counts far pages and their links back as a direct count from the edge list (crawl %i)', (seed) => {
