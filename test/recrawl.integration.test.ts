@@ -30,42 +30,49 @@ function mutableSite() {
   return { pages, log, server };
 }
 
-describe('re-crawls, schedules and the admin API', () => {
-  const site = mutableSite();
-  let settings: Settings;
-  let store: CrawlStore;
-  let serving: Serving;
-  const token = 'a-test-admin-token-0123456789';
-  let base: string;
+const token = 'a-test-admin-token-0123456789';
 
+/** Serves a fresh data directory for the site, with the given schedules; `api` calls its HTTP API. */
+async function serveSite(site: ReturnType<typeof mutableSite>, schedules: Partial<Settings['schedules']>) {
+  await new Promise<void>((resolve) => site.server.listen(0, '127.0.0.1', resolve));
+  const port = (site.server.address() as AddressInfo).port;
+  const dataDir = mkdtempSync(join(tmpdir(), 'lse-recrawl-'));
+  const settings = loadSettings({
+    env: {},
+    overrides: {
+      dataDir,
+      crawler: { seeds: ['http://site.test/'], scope: ['host:site.test'], resolve: { 'site.test:80': `127.0.0.1:${port}` }, allowPrivateNetworks: true, delaySeconds: 0 },
+      schedules,
+    },
+  });
+  const store = await CrawlStore.open(dataDir);
+  await rememberCrawlerSettings(store, settings.crawler);
+  const serving = await serveStore(store, settings, { listen: { host: '127.0.0.1', port: 0 }, adminToken: token, index: (await buildIndex(store, settings)).index });
   const api = async (path: string, init: RequestInit = {}, auth = token) => {
-    const response = await fetch(`${base}${path}`, { ...init, headers: { ...(auth ? { authorization: `Bearer ${auth}` } : {}), 'content-type': 'application/json', ...init.headers } });
+    const response = await fetch(`${serving.url}${path}`, { ...init, headers: { ...(auth ? { authorization: `Bearer ${auth}` } : {}), 'content-type': 'application/json', ...init.headers } });
     return { status: response.status, body: response.status === 204 ? null : await response.json() };
   };
+  const close = async () => {
+    await serving.close();
+    await store.close();
+    site.server.close();
+  };
+  return { settings, serving, api, close };
+}
+
+describe('re-crawls and the admin API', () => {
+  const site = mutableSite();
+  let settings: Settings;
+  let serving: Serving;
+  let api: Awaited<ReturnType<typeof serveSite>>['api'];
+  let close: (() => Promise<void>) | undefined;
   const search = async (q: string) => (await api(`/api/search?q=${encodeURIComponent(q)}`, {}, '')).body as { total: number; hits: Array<{ url: string }> };
 
+  // No schedule here: a scheduled re-crawl between the edits and the test's own re-crawl would take its changes.
   beforeAll(async () => {
-    await new Promise<void>((resolve) => site.server.listen(0, '127.0.0.1', resolve));
-    const port = (site.server.address() as AddressInfo).port;
-    const dataDir = mkdtempSync(join(tmpdir(), 'lse-recrawl-'));
-    settings = loadSettings({
-      env: {},
-      overrides: {
-        dataDir,
-        crawler: { seeds: ['http://site.test/'], scope: ['host:site.test'], resolve: { 'site.test:80': `127.0.0.1:${port}` }, allowPrivateNetworks: true, delaySeconds: 0 },
-        schedules: { recrawl: '*/1 * * * * *', recrawlBudget: 10 },
-      },
-    });
-    store = await CrawlStore.open(dataDir);
-    await rememberCrawlerSettings(store, settings.crawler);
-    serving = await serveStore(store, settings, { listen: { host: '127.0.0.1', port: 0 }, adminToken: token, index: (await buildIndex(store, settings)).index });
-    base = serving.url;
+    ({ settings, serving, api, close } = await serveSite(site, {}));
   });
-  afterAll(async () => {
-    await serving?.close();
-    await store?.close();
-    site.server.close();
-  });
+  afterAll(async () => close?.());
 
   const waitFor = async (id: string) => {
     for (;;) {
@@ -94,9 +101,10 @@ describe('re-crawls, schedules and the admin API', () => {
     site.pages.delete('/b');
     site.pages.set('/', '<title>Home</title><a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a> welcome home');
     site.pages.set('/c', '<title>Gamma</title><p>gamma is new here</p>');
-    serving.runner.submitRecrawl({ budget: 10, policy: 'uniform' });
+    const id = serving.runner.submitRecrawl({ budget: 10, policy: 'uniform' });
     await serving.runner.idle();
-    const recrawl = serving.runner.list().find((j) => j.kind === 'recrawl' && j.state === 'done')!;
+    const recrawl = serving.runner.status(id)!;
+    expect(recrawl.state).toBe('done');
     expect(recrawl.recrawl).toMatchObject({ visited: 3, gone: 1, newPages: 1 });
     expect(recrawl.recrawl!.changed).toBeGreaterThanOrEqual(2);
     expect((await search('zebra')).hits.map((h) => h.url)).toEqual(['http://site.test/a']);
@@ -108,6 +116,39 @@ describe('re-crawls, schedules and the admin API', () => {
     await waitFor(crawl.body.id);
     expect((await search('gamma')).hits.map((h) => h.url)).toEqual(['http://site.test/c']);
   });
+
+  it('validates admin input', async () => {
+    expect((await api('/api/admin/rounds', { method: 'POST', body: JSON.stringify({ selector: 'magic' }) })).status).toBe(400);
+    expect((await api('/api/admin/rounds', { method: 'POST', body: JSON.stringify({ iterations: 0 }) })).status).toBe(400);
+    expect((await api('/api/admin/rounds', { method: 'POST', body: JSON.stringify({ pagesPerIteration: 5, extraPages: 50 }) })).status).toBe(400);
+    expect((await api('/api/admin/rounds/round-nope')).status).toBe(404);
+    expect((await api('/api/admin/recrawls', { method: 'POST', body: JSON.stringify({ budget: -1 }) })).status).toBe(400);
+  });
+
+  it('gives every job its own id, even when two are submitted in the same millisecond', async () => {
+    const ids = [serving.runner.submitRecrawl({ budget: 1 }), serving.runner.submitRecrawl({ budget: 1 }), serving.runner.submitCrawl(1), serving.runner.submitCrawl(1)];
+    expect(new Set(ids).size).toBe(4);
+    await serving.runner.idle();
+    expect(ids.map((id) => serving.runner.status(id)?.state)).toEqual(['done', 'done', 'done', 'done']);
+  });
+
+  it('keeps the scope it was crawled with', () => {
+    expect(parseScope(settings.crawler.scope).isLocal('http://site.test/x')).toBe(true);
+  });
+});
+
+describe('scheduled re-crawls', () => {
+  const site = mutableSite();
+  let serving: Serving;
+  let api: Awaited<ReturnType<typeof serveSite>>['api'];
+  let close: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    ({ serving, api, close } = await serveSite(site, { recrawl: '*/1 * * * * *', recrawlBudget: 10 }));
+    serving.runner.submitCrawl();
+    await serving.runner.idle();
+  });
+  afterAll(async () => close?.());
 
   it('runs the scheduled re-crawl, shows its next run, and never piles up jobs of one kind', async () => {
     const { body } = await api('/api/admin/status');
@@ -125,17 +166,5 @@ describe('re-crawls, schedules and the admin API', () => {
     expect([202, 409]).toContain(now.status); // 409 only if the every-second schedule fired in between
     expect((await api('/api/admin/schedules/nothing/run', { method: 'POST', body: '{}' })).status).toBe(404);
     await serving.runner.idle();
-  });
-
-  it('validates admin input', async () => {
-    expect((await api('/api/admin/rounds', { method: 'POST', body: JSON.stringify({ selector: 'magic' }) })).status).toBe(400);
-    expect((await api('/api/admin/rounds', { method: 'POST', body: JSON.stringify({ iterations: 0 }) })).status).toBe(400);
-    expect((await api('/api/admin/rounds', { method: 'POST', body: JSON.stringify({ pagesPerIteration: 5, extraPages: 50 }) })).status).toBe(400);
-    expect((await api('/api/admin/rounds/round-nope')).status).toBe(404);
-    expect((await api('/api/admin/recrawls', { method: 'POST', body: JSON.stringify({ budget: -1 }) })).status).toBe(400);
-  });
-
-  it('keeps the scope it was crawled with', () => {
-    expect(parseScope(settings.crawler.scope).isLocal('http://site.test/x')).toBe(true);
   });
 });

@@ -58,6 +58,7 @@ export class JobRunner extends EventEmitter {
   private readonly jobs = new Map<string, QueuedJob>();
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
+  private submitted = 0;
 
   constructor(private readonly context: JobContext) {
     super();
@@ -78,7 +79,8 @@ export class JobRunner extends EventEmitter {
   }
 
   submitRound(parameters: RoundParameters): string {
-    const id = newRoundId();
+    let id = newRoundId();
+    while (this.jobs.has(id)) id = newRoundId();
     const job = this.enqueue('round', id, (j) => this.runRound(j, parameters));
     const queued: RoundStatus = {
       id,
@@ -101,11 +103,16 @@ export class JobRunner extends EventEmitter {
   }
 
   submitCrawl(maxPages?: number): string {
-    return this.enqueue('crawl', `crawl-${Date.now().toString(36)}`, (job) => this.runCrawl(job, maxPages)).status.id;
+    return this.enqueue('crawl', this.newJobId('crawl'), (job) => this.runCrawl(job, maxPages)).status.id;
   }
 
   submitRecrawl(parameters: RecrawlParameters): string {
-    return this.enqueue('recrawl', `recrawl-${Date.now().toString(36)}`, (job) => this.runRecrawlJob(job, parameters)).status.id;
+    return this.enqueue('recrawl', this.newJobId('recrawl'), (job) => this.runRecrawlJob(job, parameters)).status.id;
+  }
+
+  /** The time alone is not unique: a schedule and an admin request can submit in the same millisecond. */
+  private newJobId(kind: 'crawl' | 'recrawl'): string {
+    return `${kind}-${Date.now().toString(36)}-${(++this.submitted).toString(36)}`;
   }
 
   /** Is a job of this kind queued or running (schedules skip rather than pile up)? */
@@ -168,6 +175,7 @@ export class JobRunner extends EventEmitter {
   }
 
   private enqueue(kind: JobKind, id: string, run: (job: QueuedJob) => Promise<void>): QueuedJob {
+    if (this.jobs.has(id)) throw new Error(`job ${id} already exists`);
     const job: QueuedJob = { status: { id, kind, state: 'queued', queuedAt: Date.now() }, controller: new AbortController(), run };
     this.jobs.set(id, job);
     this.queue = this.queue.then(async () => {
