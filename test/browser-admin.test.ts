@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildAdminSite, type AdminSite } from './helpers/admin-site.ts';
+import { ADMIN_SITE_SCHEDULES, buildAdminSite, type AdminSite } from './helpers/admin-site.ts';
 import { BEST_METHOD_NAME } from '../server/report/experiment-report.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -89,8 +89,8 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the admin page in Chromium' : `the 
     // Both schedules, with their cron expressions and a way to run them now.
     const schedules = page.locator('#schedules-table tbody tr');
     expect(await schedules.count()).toBe(2);
-    expect(await schedules.nth(0).innerText()).toContain('0 3 * * *');
-    expect(await schedules.nth(1).innerText()).toContain('30 4 * * 0');
+    expect(await schedules.nth(0).innerText()).toContain(ADMIN_SITE_SCHEDULES.recrawl);
+    expect(await schedules.nth(1).innerText()).toContain(ADMIN_SITE_SCHEDULES.estimate);
     expect(await page.getByRole('button', { name: 'Run the re-crawl schedule now' }).isEnabled()).toBe(true);
 
     // No round yet: the chart says what to do.

@@ -18,6 +18,7 @@ import { main } from '../server/cli/main.ts';
 import { serveStore, type Serving } from '../server/cli/serve-command.ts';
 import { dataDirDomain, roundRoleOf } from '../server/jobs/local-domain.ts';
 import { runRecrawl } from '../server/jobs/recrawl.ts';
+import { farOffSchedules } from './helpers/far-off-schedules.ts';
 
 const TOPIC = 'astronomy,telescope,planet,comet,orbit';
 
@@ -176,7 +177,7 @@ describe('jobs on a topic-crawled data directory', () => {
       expect((await lse(['index', '--data', dataDir])).code).toBe(0);
       const config = join(dataDir, '..', `lse-topic-jobs-${port}.json`);
       // Far-off firings: the test runs the schedules on demand.
-      writeFileSync(config, JSON.stringify({ estimation: { iterations: 3, extra: '2n' }, schedules: { estimate: '30 4 * * 0', recrawl: '0 3 * * *', recrawlBudget: 50 } }));
+      writeFileSync(config, JSON.stringify({ estimation: { iterations: 3, extra: '2n' }, schedules: { ...farOffSchedules(), recrawlBudget: 50 } }));
       // The settings `lse serve --data DIR` uses: remembered by the crawl, fetch flags given again.
       const opened = await settingsForDataDir({ data: dataDir, config }, { resolve: { '*:80': `127.0.0.1:${port}` }, allowPrivateNetworks: true, delaySeconds: 0 });
       store = opened.store;

@@ -7,6 +7,7 @@
 import { demoTruth } from '../../server/cli/demo-command.ts';
 import { serveStore, type Serving } from '../../server/cli/serve-command.ts';
 import { buildDemoDataDir } from './demo-data-dir.ts';
+import { farOffSchedules } from './far-off-schedules.ts';
 
 export interface AdminSite {
   /** `http://127.0.0.1:PORT`: the search page at /, the admin page at /admin. */
@@ -24,14 +25,15 @@ export interface AdminSiteOptions {
 }
 
 export const ADMIN_SITE_TOKEN = 'admin-page-test-token-0123456789';
+/** The site's two schedules: the page shows them and runs them on demand; they never fire during a test. */
+export const ADMIN_SITE_SCHEDULES = farOffSchedules();
 
 export async function buildAdminSite(options: AdminSiteOptions = {}): Promise<AdminSite> {
   const data = await buildDemoDataDir({
     pages: options.pages ?? 350,
     settings: {
       server: { siteName: 'Northfield University', ...(options.adminRateLimitPerMinute ? { adminRateLimitPerMinute: options.adminRateLimitPerMinute } : {}) },
-      // Far-off firings: the page shows them and runs them on demand; they never fire during a test.
-      schedules: { recrawl: '0 3 * * *', estimate: '30 4 * * 0', recrawlBudget: 60 },
+      schedules: { ...ADMIN_SITE_SCHEDULES, recrawlBudget: 60 },
     },
   });
   let serving: Serving | undefined;
