@@ -19,7 +19,8 @@ import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { createCrawlStack } from '../server/cli/crawl-setup.ts';
 import { demoTruth } from '../server/cli/demo-command.ts';
 import { buildIndex } from '../server/cli/serve-command.ts';
-import { newRoundId, runEstimationRound } from '../server/jobs/estimation-round.ts';
+import { runEstimationRound } from '../server/jobs/estimation-round.ts';
+import { newJobId } from '../server/jobs/job-id.ts';
 import type { BenchContext } from './run.ts';
 
 /** NDCG@k of `ranking` against `ideal`, the ideal's i-th item graded k − i. */
@@ -40,7 +41,7 @@ export async function rankingBenchmarks(bench: BenchContext): Promise<void> {
   const scope = parseScope(`host:${web.localHost}`);
   try {
     await stack.crawler.crawl({ seeds: [`http://${web.localHost}/`], scope, ordering: 'bfs', maxPages: 5000, maxDepth: 50, hostPageBudget: 5000, concurrency: 8 });
-    const round = await runEstimationRound({ store, stack, settings, scope, truthOf: demoTruth(web) }, newRoundId(), { selector: 'sc', iterations: 10, extra: '1n' });
+    const round = await runEstimationRound({ store, stack, settings, scope, truthOf: demoTruth(web) }, newJobId('round'), { selector: 'sc', iterations: 10, extra: '1n' });
     const { index } = await buildIndex(store, settings);
     const estimate = await loadRankSnapshot(store);
     const ids = [...estimate.local.keys()];

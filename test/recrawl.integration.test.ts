@@ -10,6 +10,8 @@ import { parseScope } from '../crawler/scope.ts';
 import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { rememberCrawlerSettings } from '../server/cli/crawl-setup.ts';
 import { serveStore, buildIndex, type Serving } from '../server/cli/serve-command.ts';
+import { isRoundKey } from '../server/jobs/estimation-round.ts';
+import { newJobId } from '../server/jobs/job-id.ts';
 
 /** A tiny site whose pages the test edits: a page changes, one disappears, one is added. */
 function mutableSite() {
@@ -130,6 +132,12 @@ describe('re-crawls and the admin API', () => {
     expect(new Set(ids).size).toBe(4);
     await serving.runner.idle();
     expect(ids.map((id) => serving.runner.status(id)?.state)).toEqual(['done', 'done', 'done', 'done']);
+  });
+
+  it('makes ids unique within one millisecond for every kind, with round ids recognised as round records', () => {
+    const ids = (['round', 'crawl', 'recrawl'] as const).flatMap((kind) => Array.from({ length: 500 }, () => newJobId(kind)));
+    expect(new Set(ids).size).toBe(1500);
+    expect(ids.filter(isRoundKey)).toHaveLength(500);
   });
 
   it('keeps the scope it was crawled with', () => {

@@ -15,7 +15,8 @@ import { formatCrawlSummary } from './crawl-command.ts';
 import { numberFlag, parseFlags } from './flags.ts';
 import { createProgress } from './progress.ts';
 import { buildIndex, serveStore, untilSignalled } from './serve-command.ts';
-import { newRoundId, runEstimationRound } from '../jobs/estimation-round.ts';
+import { runEstimationRound } from '../jobs/estimation-round.ts';
+import { newJobId } from '../jobs/job-id.ts';
 import type { DemoWeb } from '../../crawler/demo-web/generate.ts';
 
 export const demoUsage = `lse demo [--data data/demo] [--host 127.0.0.1] [--port 8080] [--fresh]
@@ -93,7 +94,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
       const roundProgress = createProgress(iterations, 'estimate');
       const round = await runEstimationRound(
         { store, stack, settings, scope, truthOf: demoTruth(web) },
-        newRoundId(),
+        newJobId('round'),
         { selector: settings.estimation.selector, iterations, extra: '1n' },
         { onProgress: (s) => roundProgress.update(s.iteration, `crawled ${s.crawled} | L1 to truth ${s.l1ToTruth?.toFixed(4) ?? '?'}`) },
       );

@@ -10,7 +10,8 @@ import { createCrawlStack } from './crawl-setup.ts';
 import { numberFlag, parseFlags } from './flags.ts';
 import { createProgress } from './progress.ts';
 import { BEST_METHOD_NAME } from '../report/experiment-report.ts';
-import { newRoundId, runEstimationRound } from '../jobs/estimation-round.ts';
+import { runEstimationRound } from '../jobs/estimation-round.ts';
+import { newJobId } from '../jobs/job-id.ts';
 import { dataDirDomain, missingLocalPages, type DataDirDomain } from '../jobs/local-domain.ts';
 
 export const estimateUsage = `lse estimate [--selector sc] [--iterations 50] [--extra 2n | --per-iteration K] [fetch flags]
@@ -75,7 +76,7 @@ export async function estimateCommand(argv: string[]): Promise<number> {
   try {
     const status = await runEstimationRound(
       { store, stack, settings, scope: domain.scope, domain },
-      newRoundId(),
+      newJobId('round'),
       { selector, estimator, iterations, extra: flags.extra, pagesPerIteration: perIteration },
       { signal: controller.signal, onProgress: (s) => progress.update(s.iteration, `crawled ${s.crawled} | frontier ${s.frontier} | change ${s.change.toExponential(2)}`) },
     );

@@ -112,10 +112,6 @@ export function l1ToTruth(estimate: Float64Array, truth: Float64Array): number {
   return l1Distance(restrictAndNormalise(estimate, known), restrictAndNormalise(truth, known));
 }
 
-export function newRoundId(): string {
-  return `round-${Date.now().toString(36)}-${Math.floor(Math.random() * 1296).toString(36).padStart(2, '0')}`;
-}
-
 const iterationKey = (id: string, iteration: number) => `${id}/iteration/${String(iteration).padStart(5, '0')}`;
 const localKey = (id: string) => `${id}/local`;
 

@@ -13,9 +13,10 @@ import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { isIndexablePage, pageToDocument } from '../../indexer/text-index/store-adapter.ts';
 import type { TextIndex } from '../../indexer/text-index/text-index.ts';
 import type { CrawlStack } from '../cli/crawl-setup.ts';
-import { isRoundKey, newRoundId, resumeEstimationRound, runEstimationRound, type RoundParameters, type RoundStatus } from './estimation-round.ts';
+import { isRoundKey, resumeEstimationRound, runEstimationRound, type RoundParameters, type RoundStatus } from './estimation-round.ts';
 import type { DataDirDomain } from './local-domain.ts';
 import { storeLocalPageRank } from './local-pagerank.ts';
+import { newJobId } from './job-id.ts';
 import { runRecrawl, type RecrawlParameters, type RecrawlResult } from './recrawl.ts';
 
 export type JobKind = 'round' | 'crawl' | 'recrawl';
@@ -58,7 +59,6 @@ export class JobRunner extends EventEmitter {
   private readonly jobs = new Map<string, QueuedJob>();
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
-  private submitted = 0;
 
   constructor(private readonly context: JobContext) {
     super();
@@ -79,8 +79,7 @@ export class JobRunner extends EventEmitter {
   }
 
   submitRound(parameters: RoundParameters): string {
-    let id = newRoundId();
-    while (this.jobs.has(id)) id = newRoundId();
+    const id = newJobId('round');
     const job = this.enqueue('round', id, (j) => this.runRound(j, parameters));
     const queued: RoundStatus = {
       id,
@@ -103,16 +102,11 @@ export class JobRunner extends EventEmitter {
   }
 
   submitCrawl(maxPages?: number): string {
-    return this.enqueue('crawl', this.newJobId('crawl'), (job) => this.runCrawl(job, maxPages)).status.id;
+    return this.enqueue('crawl', newJobId('crawl'), (job) => this.runCrawl(job, maxPages)).status.id;
   }
 
   submitRecrawl(parameters: RecrawlParameters): string {
-    return this.enqueue('recrawl', this.newJobId('recrawl'), (job) => this.runRecrawlJob(job, parameters)).status.id;
-  }
-
-  /** The time alone is not unique: a schedule and an admin request can submit in the same millisecond. */
-  private newJobId(kind: 'crawl' | 'recrawl'): string {
-    return `${kind}-${Date.now().toString(36)}-${(++this.submitted).toString(36)}`;
+    return this.enqueue('recrawl', newJobId('recrawl'), (job) => this.runRecrawlJob(job, parameters)).status.id;
   }
 
   /** Is a job of this kind queued or running (schedules skip rather than pile up)? */

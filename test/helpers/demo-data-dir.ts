@@ -16,7 +16,8 @@ import { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import type { TextIndex } from '../../indexer/text-index/text-index.ts';
 import { createCrawlStack, rememberCrawlerSettings, type CrawlStack } from '../../server/cli/crawl-setup.ts';
 import { buildIndex } from '../../server/cli/serve-command.ts';
-import { newRoundId, runEstimationRound } from '../../server/jobs/estimation-round.ts';
+import { runEstimationRound } from '../../server/jobs/estimation-round.ts';
+import { newJobId } from '../../server/jobs/job-id.ts';
 
 export interface DemoDataDir {
   web: DemoWeb;
@@ -76,7 +77,7 @@ export async function buildDemoDataDir(options: DemoDataDirOptions = {}): Promis
     await rememberCrawlerSettings(store, settings.crawler);
     await stack.crawler.crawl({ seeds: settings.crawler.seeds, scope, ordering: 'bfs', maxPages: settings.crawler.maxPages, maxDepth: 50, hostPageBudget: 5000, concurrency: 8 });
     if (options.round) {
-      const round = await runEstimationRound({ store, stack, settings, scope }, newRoundId(), { selector: settings.estimation.selector, ...options.round });
+      const round = await runEstimationRound({ store, stack, settings, scope }, newJobId('round'), { selector: settings.estimation.selector, ...options.round });
       if (round.state !== 'done') throw new Error(`the estimation round ${round.state}: ${round.error ?? ''}`);
     }
     const built = await buildIndex(store, settings);
