@@ -92,10 +92,11 @@ async function reactive(domain: Domain, scL1: Map<string, number>): Promise<void
       name: 'reactive',
       select(input, k) {
         const links = farBackLinks(input.graph, input.isLocal);
+        const halfAndHalf = () => combinedSelection(input, k, sc, relativeReciprocalFlowSelector, Math.round(k / 2));
         if (!looksOpen(links)) return sc.select(input, k);
-        const half = looksDense(links) || hedge.below(weight);
-        if (half && hedge.all && !looksDense(links)) return sc.select(input, k);
-        return half ? combinedSelection(input, k, sc, relativeReciprocalFlowSelector, Math.round(k / 2)) : relativeReciprocalFlowSelector.select(input, k);
+        if (looksDense(links)) return halfAndHalf();
+        if (hedge.below(weight)) return hedge.all ? sc.select(input, k) : halfAndHalf();
+        return relativeReciprocalFlowSelector.select(input, k);
       },
     };
     const run = await crawlMeasured(domain, selector, ({ supergraph, rank }) => {
