@@ -11,6 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_SITE_SCHEDULES, buildAdminSite, type AdminSite } from './helpers/admin-site.ts';
 import { BEST_METHOD_NAME } from '../server/report/experiment-report.ts';
+import { METHOD_NAMES } from '../indexer/estimation/estimators.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -85,6 +86,8 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the admin page in Chromium' : `the 
     expect(await page.locator('#status-last-round').innerText()).toBe('none yet');
     // The round form names what `best` runs, as the server says.
     expect(await page.locator('#selector option[value="best"]').textContent()).toBe(`Best: ${BEST_METHOD_NAME}`);
+    // The form's options are written by hand: every method the server runs, and nothing else.
+    expect((await page.locator('#selector option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).sort()).toEqual([...METHOD_NAMES].sort());
 
     // Both schedules, with their cron expressions and a way to run them now.
     const schedules = page.locator('#schedules-table tbody tr');
