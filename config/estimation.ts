@@ -23,6 +23,11 @@ export const estimationSettingsSchema = z.object({
   estimator: z.enum(ESTIMATOR_NAMES).default('supergraph'),
   /** Seed of the Random selector. */
   seed: z.number().int().default(1),
+  /**
+   * Per-pay-level-domain budgets on the pages a round fetches (the crawler's `pldBudget*`
+   * settings). Off, a round selects exactly what the offline algorithm selects on the same pages.
+   */
+  pldBudgets: z.boolean().default(true),
 });
 
 export type EstimationSettings = z.infer<typeof estimationSettingsSchema>;

@@ -62,7 +62,8 @@ export class PldBudget {
 
 export interface CrawledPageSourceOptions {
   concurrency: number;
-  budget: PldBudget;
+  /** Per-PLD budgets; without one every chosen page is fetched. */
+  budget?: PldBudget;
 }
 
 export class CrawledPageSource implements PageSource<string> {
@@ -74,9 +75,13 @@ export class CrawledPageSource implements PageSource<string> {
     private readonly options: CrawledPageSourceOptions,
   ) {}
 
+  /**
+   * The pages in the order of `keys` (stored ones and fetched ones alike), so F numbers them
+   * as the selector ranked them whatever the store already held.
+   */
   async fetchPages(keys: readonly string[], signal?: AbortSignal): Promise<ReadonlyArray<FetchedPage<string>>> {
     const { store } = this.deps;
-    const found: FetchedPage<string>[] = [];
+    const found = new Map<string, FetchedPage<string>>();
     const toFetch: string[] = [];
     // One read for the known pages of the batch, not one per URL.
     const ids = keys.map((url) => store.idOf(url));
@@ -87,9 +92,9 @@ export class CrawledPageSource implements PageSource<string> {
       const id = ids[k];
       const page = id === undefined ? undefined : records.get(id);
       if (id !== undefined && hasLinks(page)) {
-        found.push({ key: url, links: followedLinkUrls(store, await store.getLinks(id)) });
+        found.set(url, { key: url, links: followedLinkUrls(store, await store.getLinks(id)) });
       } else if (page === undefined) {
-        if (this.options.budget.take(url)) toFetch.push(url);
+        if (!this.options.budget || this.options.budget.take(url)) toFetch.push(url);
         else this.overBudget++;
       }
       // A stored page without links (error, disallowed, not HTML) cannot join F.
@@ -98,8 +103,8 @@ export class CrawledPageSource implements PageSource<string> {
     for (const url of toFetch) {
       const result = recorded.get(url);
       if (!result || !(result.state === 'fetched' || result.state === 'not-modified' || result.state === 'redirect')) continue;
-      found.push({ key: url, links: result.links.filter((l) => l.follow).map((l) => l.url) });
+      found.set(url, { key: url, links: result.links.filter((l) => l.follow).map((l) => l.url) });
     }
-    return found;
+    return keys.flatMap((url) => found.get(url) ?? []);
   }
 }

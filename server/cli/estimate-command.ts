@@ -30,6 +30,8 @@ export const estimateUsage = `lse estimate [--selector sc] [--iterations 50] [--
   --iterations T      iterations (default 50)
   --extra E           extra pages in all: a count or a multiple of the domain size (default 2n)
   --per-iteration K   or: pages per iteration
+  --no-budgets        no per-pay-level-domain budgets (setting estimation.pldBudgets): the
+                      round then picks what the offline algorithm picks on the same pages
 ${fetchFlagsUsage}`;
 
 export const ranksUsage = `lse ranks [--data DIR]
@@ -40,7 +42,7 @@ export const ranksUsage = `lse ranks [--data DIR]
 export async function estimateCommand(argv: string[]): Promise<number> {
   const flags = parseFlags(
     argv,
-    { ...fetchFlagOptions, selector: { type: 'string' }, estimator: { type: 'string' }, iterations: { type: 'string' }, extra: { type: 'string' }, 'per-iteration': { type: 'string' } },
+    { ...fetchFlagOptions, selector: { type: 'string' }, estimator: { type: 'string' }, iterations: { type: 'string' }, extra: { type: 'string' }, 'per-iteration': { type: 'string' }, 'no-budgets': { type: 'boolean' } },
     'estimate',
   );
   const { settings, store } = await settingsForDataDir(flags, fetchFlagOverrides(flags));
@@ -77,7 +79,7 @@ export async function estimateCommand(argv: string[]): Promise<number> {
     const status = await runEstimationRound(
       { store, stack, settings, scope: domain.scope, domain },
       newJobId('round'),
-      { selector, estimator, iterations, extra: flags.extra, pagesPerIteration: perIteration },
+      { selector, estimator, iterations, extra: flags.extra, pagesPerIteration: perIteration, budgets: flags['no-budgets'] ? false : undefined },
       { signal: controller.signal, onProgress: (s) => progress.update(s.iteration, `crawled ${s.crawled} | frontier ${s.frontier} | change ${s.change.toExponential(2)}`) },
     );
     progress.stop();

@@ -28,6 +28,8 @@ export interface RoundParameters {
   /** Total extra pages (`2n`, `500`), or pages per iteration. */
   extra?: string;
   pagesPerIteration?: number;
+  /** Per-pay-level-domain budgets on the pages fetched (default: the settings' `pldBudgets`). */
+  budgets?: boolean;
 }
 
 export interface RoundStatus {
@@ -76,12 +78,15 @@ export async function loadLocalDomain(store: CrawlStore, only?: readonly number[
   }
   const linksOf = new Map<number, string[]>();
   for await (const [id, links] of store.allLinks()) linksOf.set(id, followedLinkUrls(store, links));
+  const found: Array<{ id: number; page: FetchedPage<string> }> = [];
   for await (const [id, page] of store.pages()) {
     if (page.role !== 'local' || !(page.state === 'fetched' || page.state === 'not-modified')) continue;
-    ids.push(id);
-    pages.push({ key: page.url, links: linksOf.get(id) ?? [] });
+    found.push({ id, page: { key: page.url, links: linksOf.get(id) ?? [] } });
   }
-  return { ids: Int32Array.from(ids), pages };
+  // L in URL order, not the crawl's discovery order: the round then numbers its pages as an
+  // offline run over the same pages does, and a re-crawl that changes nothing changes no id.
+  found.sort((a, b) => (a.page.key < b.page.key ? -1 : a.page.key > b.page.key ? 1 : 0));
+  return { ids: Int32Array.from(found, (f) => f.id), pages: found.map((f) => f.page) };
 }
 
 export interface RoundContext {
@@ -200,7 +205,9 @@ async function executeRound(
       { store, pageFetcher: stack.pageFetcher, robots: stack.robots, gate: stack.gate, recorder },
       {
         concurrency: settings.crawler.concurrency,
-        budget: new PldBudget(links, { topCount: settings.crawler.pldTopCount, topBudget: settings.crawler.pldBudgetTop, restBudget: settings.crawler.pldBudgetRest }),
+        budget: (parameters.budgets ?? settings.estimation.pldBudgets)
+          ? new PldBudget(links, { topCount: settings.crawler.pldTopCount, topBudget: settings.crawler.pldBudgetTop, restBudget: settings.crawler.pldBudgetRest })
+          : undefined,
       },
     );
     const truth = context.truthOf?.(domain.pages.map((p) => p.key));
