@@ -100,6 +100,33 @@ describe('estimation rounds through the admin API', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('continues from the supergraph of the rounds before unless fresh, and reports the history of the estimate', async () => {
+    const post = async (body: object) => {
+      const { body: started } = await call(serving.url, '/api/admin/rounds', { method: 'POST', body: JSON.stringify(body) });
+      return waitForRound(serving.url, started.id, (r) => r.state !== 'queued' && r.state !== 'running');
+    };
+    const first = await post({ selector: 'sc', iterations: 3, pagesPerIteration: 20, fresh: true });
+    expect(first).toMatchObject({ state: 'done', startPages: 0, fresh: true });
+    const next = await post({ selector: 'sc', iterations: 2, pagesPerIteration: 10 });
+    expect(next).toMatchObject({ state: 'done', fresh: false });
+    // Every page of the first round's F is in the next one: in L (a page of the local domain
+    // the crawl had not reached is local once a round fetched it) or among its global pages.
+    expect(next.startPages).toBeGreaterThan(0);
+    expect(next.localPages + next.startPages).toBe(first.localPages + first.crawled);
+    expect(next.crawled).toBeGreaterThan(first.crawled);
+    expect(next.continuedFrom).toBeGreaterThan(0);
+    expect(next.roundChange).toBeGreaterThan(0);
+    const again = await post({ selector: 'sc', iterations: 2, pagesPerIteration: 10, fresh: true });
+    expect(again).toMatchObject({ state: 'done', startPages: 0 });
+    const { body: status } = await call(serving.url, '/api/admin/status');
+    const ids = status.roundHistory.map((r: { id: string }) => r.id);
+    expect(ids.slice(-3)).toEqual([first.id, next.id, again.id]);
+    expect(status.roundHistory.at(-2)).toMatchObject({ crawled: next.crawled, newPages: next.crawled - next.startPages, roundChange: next.roundChange });
+    expect(status.roundHistory.at(-1).l1ToTruth).toBeGreaterThan(0);
+    const { body: list } = await call(serving.url, '/api/admin/rounds');
+    expect(list.history).toEqual(status.roundHistory);
+  });
+
   it('streams progress as server-sent events until the round ends', async () => {
     const { body } = await call(serving.url, '/api/admin/rounds', { method: 'POST', body: JSON.stringify({ iterations: 3, pagesPerIteration: 5 }) });
     const response = await fetch(`${serving.url}/api/admin/rounds/${body.id}/events`, { headers: { authorization: `Bearer ${token}` } });

@@ -2,8 +2,9 @@
  * A live round equals the offline algorithm: a shared graph with URLs served over HTTP on
  * loopback, one host crawled with `lse crawl`, a round run with `lse estimate --no-budgets`,
  * and the same local pages run offline (FindGlobalPR on the known graph, and `lse experiment`).
+ * Rounds that continue from the supergraph the earlier ones built equal one long round.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -14,7 +15,11 @@ import { loadWebGraph } from '../indexer/graph-files.ts';
 import { l1Distance, restrictAndNormalise } from '../indexer/metrics.ts';
 import { pageRank } from '../indexer/pagerank.ts';
 import { CrawlStore } from '../indexer/store/crawl-store.ts';
-import { isRoundKey } from '../server/jobs/estimation-round.ts';
+import { isRoundKey, resumeEstimationRound, runEstimationRound, type RoundParameters, type RoundStatus } from '../server/jobs/estimation-round.ts';
+import { newJobId } from '../server/jobs/job-id.ts';
+import { dataDirDomain } from '../server/jobs/local-domain.ts';
+import { fetchFlagOverrides, settingsForDataDir } from '../server/cli/crawl-command.ts';
+import { createCrawlStack } from '../server/cli/crawl-setup.ts';
 import { main } from '../server/cli/main.ts';
 import { crawlableGraph, serveGraphWeb, writeGraphFiles, type CrawlableGraph, type GraphWebServer } from './helpers/graph-web.ts';
 import { hasSharedData, sharedDataSkipReason, sharedGraphFile } from './helpers/shared-data.ts';
@@ -33,6 +38,32 @@ async function quietly<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Every round of a data directory, oldest first, with the pages each iteration picked. */
+async function roundsOf(dataDir: string): Promise<Array<RoundStatus & { picks: string[][] }>> {
+  const store = await CrawlStore.open(dataDir);
+  try {
+    const rounds: Array<RoundStatus & { picks: string[][] }> = [];
+    for await (const [key, value] of store.jobs<RoundStatus>()) if (isRoundKey(key)) rounds.push({ ...value, picks: [] });
+    rounds.sort((a, b) => a.startedAt - b.startedAt);
+    for (const round of rounds) {
+      for (let i = 1; i <= round.iterations; i++) round.picks.push((await store.getJob<{ selected: string[] }>(`${round.id}/iteration/${String(i).padStart(5, '0')}`))!.selected);
+    }
+    return rounds;
+  } finally {
+    await store.close();
+  }
+}
+
+async function latestEstimate(dataDir: string): Promise<Map<string, number>> {
+  const store = await CrawlStore.open(dataDir);
+  try {
+    const stored = (await store.latestRanks('estimate'))!;
+    return new Map(Array.from(stored.ids, (id, i) => [store.urlOf(id)!, stored.values[i]]));
+  } finally {
+    await store.close();
+  }
+}
+
 if (!hasSharedData) console.warn(`live = offline: ${sharedDataSkipReason}`);
 
 describe.skipIf(!hasSharedData)('a live round with the budgets off equals the offline run on the same pages (hollins)', () => {
@@ -42,22 +73,31 @@ describe.skipIf(!hasSharedData)('a live round with the budgets off equals the of
   let dataDir: string;
   let files: { nodes: string; edges: string };
   let resolve: string[];
+  let crawled: string;
+  let onRequest: (() => void) | undefined;
+  const copyOfCrawl = (name: string) => {
+    const copy = join(dir, name);
+    cpSync(crawled, copy, { recursive: true });
+    return copy;
+  };
+  const estimate = (dataDir: string, iterations: number, perIteration: number) =>
+    quietly(() => main(['estimate', '--data', dataDir, '--selector', 'sc', '--estimator', 'supergraph', '--iterations', String(iterations), '--per-iteration', String(perIteration), '--no-budgets', ...resolve, '--delay', '0']));
 
   beforeAll(async () => {
     view = crawlableGraph(loadWebGraph({ edges: sharedGraphFile('hollins', 'edges'), nodes: sharedGraphFile('hollins', 'nodes') }));
-    server = await serveGraphWeb(view);
+    server = await serveGraphWeb(view, () => onRequest?.());
     dir = mkdtempSync(join(tmpdir(), 'lse-live-offline-'));
-    dataDir = join(dir, 'data');
+    crawled = join(dir, 'crawled');
     files = writeGraphFiles(view, dir);
     resolve = ['--resolve', `*:80:127.0.0.1:${server.port}`, '--allow-private-networks'];
-    const crawl = ['crawl', '--data', dataDir, '--seed', 'http://www.hollins.edu/', ...resolve, '--delay', '0', '--max-pages', '5000'];
+    const crawl = ['crawl', '--data', crawled, '--seed', 'http://www.hollins.edu/', ...resolve, '--delay', '0', '--max-pages', '5000'];
     expect(await quietly(() => main(crawl))).toBe(0);
+    dataDir = copyOfCrawl('live');
   }, 300_000);
   afterAll(async () => server?.close());
 
   it('picks the same pages in every iteration and ends with the same estimate (1e-9)', async () => {
-    const estimate = ['estimate', '--data', dataDir, '--selector', 'sc', '--estimator', 'supergraph', '--iterations', String(ITERATIONS), '--per-iteration', String(PER_ITERATION), '--no-budgets', ...resolve, '--delay', '0'];
-    expect(await quietly(() => main(estimate))).toBe(0);
+    expect(await estimate(dataDir, ITERATIONS, PER_ITERATION)).toBe(0);
 
     const store = await CrawlStore.open(dataDir);
     const localUrls: string[] = [];
@@ -106,5 +146,59 @@ describe.skipIf(!hasSharedData)('a live round with the budgets off equals the of
     const liveL1 = l1Distance(restrictAndNormalise(liveEstimate, Int32Array.from(liveEstimate.keys())), restrictAndNormalise(truth, domain));
     expect(Math.abs(result.domains[0].selectors.sc.final.l1 - liveL1)).toBeLessThan(1e-9);
     expect(result.domains[0].selectors.sc.final.crawled).toBe(ITERATIONS * PER_ITERATION);
+  }, 300_000);
+
+  it('three rounds of k pages equal one round of 3k pages; a crash in the second round resumes it', async () => {
+    const [T, k] = [4, 20];
+    const longDir = copyOfCrawl('long');
+    const roundsDir = copyOfCrawl('rounds');
+    expect(await estimate(longDir, 3 * T, k)).toBe(0);
+    expect(await estimate(roundsDir, T, k)).toBe(0);
+
+    // The second round, stopped half way through the crawl of its third iteration.
+    const { settings, store } = await settingsForDataDir({ data: roundsDir }, fetchFlagOverrides({ delay: '0', resolve: [`*:80:127.0.0.1:${server.port}`], 'allow-private-networks': true }));
+    const domain = dataDirDomain(settings.crawler);
+    const stack = createCrawlStack(store, settings.crawler);
+    const context = { store, stack, settings, scope: domain.scope, domain };
+    const controller = new AbortController();
+    const parameters: RoundParameters = { selector: 'sc', estimator: 'supergraph', iterations: T, pagesPerIteration: k, budgets: false };
+    const id = newJobId('round');
+    let stored: Set<string>;
+    let before: number;
+    try {
+      const cut = await runEstimationRound(context, id, parameters, {
+        signal: controller.signal,
+        onProgress: (status) => {
+          if (status.iteration !== 2 || onRequest) return;
+          const armed = server.requested.length;
+          onRequest = () => {
+            if (server.requested.length >= armed + k / 2) controller.abort();
+          };
+        },
+      });
+      onRequest = undefined;
+      expect(cut).toMatchObject({ state: 'cancelled', iteration: 2, startPages: T * k });
+      stored = new Set();
+      for await (const [, page] of store.pages()) if (page.role === 'global') stored.add(page.url);
+      expect(stored.size).toBeGreaterThan(T * k + 2 * k);
+      before = server.requested.length;
+      const resumed = await resumeEstimationRound(context, id);
+      expect(resumed).toMatchObject({ state: 'done', iteration: T, crawled: 2 * T * k });
+    } finally {
+      await stack.close();
+      await store.close();
+    }
+    // No page stored before the crash was fetched again.
+    expect(server.requested.slice(before).filter((url) => stored.has(url))).toEqual([]);
+    expect(await estimate(roundsDir, T, k)).toBe(0);
+
+    const [long] = await roundsOf(longDir);
+    const rounds = await roundsOf(roundsDir);
+    expect(rounds.map((r) => r.crawled)).toEqual([T * k, 2 * T * k, 3 * T * k]);
+    expect(rounds.flatMap((r) => r.picks)).toEqual(long.picks);
+    const longEstimate = await latestEstimate(longDir);
+    const roundsEstimate = await latestEstimate(roundsDir);
+    expect(roundsEstimate.size).toBe(longEstimate.size);
+    for (const [url, value] of longEstimate) expect(Math.abs(roundsEstimate.get(url)! - value)).toBeLessThan(1e-9);
   }, 300_000);
 });

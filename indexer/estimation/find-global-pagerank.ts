@@ -6,7 +6,8 @@
  * Crawling is behind {@link PageSource}, so the same loop runs offline (pages revealed from a
  * known global graph) and live (the crawler fetches them).
  */
-import { pageRank, type PageRankOptions } from '../pagerank.ts';
+import type { LinkGraph } from '../graph.ts';
+import { pageRank, type PageRankOptions, type PageRankResult } from '../pagerank.ts';
 import { restrictAndNormalise } from '../metrics.ts';
 import { Supergraph, type FetchedPage } from './supergraph.ts';
 import type { PageSelector, SelectionInput } from './selection.ts';
@@ -62,6 +63,24 @@ export interface FindGlobalPageRankOptions<K> {
    * instead of from the selector (the source gives stored pages back without crawling them).
    */
   replay?: ReadonlyArray<readonly K[]>;
+  /** Continuing from the supergraph earlier runs built (see {@link SupergraphStart}). */
+  start?: SupergraphStart<K>;
+}
+
+/**
+ * Where an earlier run left F: its global pages in the order they joined, pages known not to
+ * be fetchable, and its PageRank. When the rebuilt F is the graph that PageRank was computed
+ * on (same {@link graphFingerprint}), the run goes on from it exactly, and r runs of E pages in
+ * T iterations select what one run of r·E pages in r·T iterations selects; otherwise it is the
+ * warm start of the first PageRank.
+ */
+export interface SupergraphStart<K> {
+  globalPages: ReadonlyArray<FetchedPage<K>>;
+  unreachable?: Iterable<K>;
+  /** PageRank over L then the global pages, in that order (entries for pages no longer there are ignored). */
+  rank?: Float64Array;
+  /** The fingerprint of the graph `rank` was computed on. */
+  fingerprint?: string;
 }
 
 export interface FindGlobalPageRankResult<K> {
@@ -69,6 +88,26 @@ export interface FindGlobalPageRankResult<K> {
   records: IterationRecord<K>[];
   supergraph: Supergraph<K>;
   rank: Float64Array;
+  /** {@link graphFingerprint} of the final F, for the next run's {@link SupergraphStart}. */
+  fingerprint: string;
+}
+
+/**
+ * A digest of a link graph (FNV-1a over its CSR arrays): equal digests mean the same pages,
+ * numbered alike, with the same links. O(pages + links).
+ */
+export function graphFingerprint(graph: LinkGraph): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ graph.nodeCount;
+  const mix = (words: Int32Array) => {
+    for (let i = 0; i < words.length; i++) {
+      a = Math.imul(a ^ words[i], 0x01000193);
+      b = Math.imul(b ^ (words[i] + i), 0x5bd1e995);
+    }
+  };
+  mix(graph.outOffsets);
+  mix(graph.outTargets);
+  return `${graph.nodeCount}:${graph.edgeCount}:${(a >>> 0).toString(16)}${(b >>> 0).toString(16)}`;
 }
 
 export class EstimationOptionError extends Error {
@@ -126,11 +165,22 @@ export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K
   const estimator = options.estimator ?? 'supergraph';
   const estimateNow = () => restrictAndNormalise(estimateOverSupergraph(estimator, supergraph, rank, rankOptions), localPages);
 
+  let started = performance.now();
   const supergraph = new Supergraph(options.localPages);
   const localPages = supergraph.localIds();
   const records: IterationRecord<K>[] = [];
-  let started = performance.now();
-  let result = pageRank(supergraph.graph(), rankOptions);
+  let result: PageRankResult;
+  const start = options.start;
+  if (start) {
+    supergraph.markUnreachable(start.unreachable ?? []);
+    supergraph.addPages(start.globalPages);
+    const exact = start.rank !== undefined && start.rank.length === supergraph.size && start.fingerprint === graphFingerprint(supergraph.graph());
+    result = exact
+      ? { rank: start.rank!, iterations: 0, residual: 0, converged: true }
+      : pageRank(supergraph.graph(), { ...rankOptions, start: start.rank && warmStart ? extendStartVector(start.rank.subarray(0, supergraph.size), supergraph.size, alpha) : undefined });
+  } else {
+    result = pageRank(supergraph.graph(), rankOptions);
+  }
   let rank = result.rank;
 
   let estimate: Float64Array = new Float64Array(0);
@@ -159,6 +209,8 @@ export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K
     const crawl = async (keys: K[]): Promise<number> => {
       selected.push(...keys);
       const pages = keys.length > 0 ? await source.fetchPages(keys, signal) : [];
+      // Stopped mid-fetch: the pages it did not reach are not failures, and the iteration is not recorded.
+      signal?.throwIfAborted();
       added.push(...supergraph.addPages(pages));
       const fetchedKeys = new Set(pages.map((p) => p.key));
       const failed = keys.filter((key) => !fetchedKeys.has(key));
@@ -201,5 +253,5 @@ export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K
       ms: performance.now() - started,
     });
   }
-  return { estimate, records, supergraph, rank };
+  return { estimate, records, supergraph, rank, fingerprint: graphFingerprint(supergraph.graph()) };
 }

@@ -287,6 +287,12 @@ export class CrawlStore {
     return undefined;
   }
 
+  /** One version of a rank vector. */
+  async getRanks(name: string, version: number): Promise<RankVersion | undefined> {
+    const row = await this.subs.ranks.get(versionKey(name, version));
+    return row === undefined ? undefined : decodeRanks(row as unknown as RankRow);
+  }
+
   /** Every version of a rank vector, oldest first. */
   async rankHistory(name: string): Promise<RankVersion[]> {
     const out: RankVersion[] = [];

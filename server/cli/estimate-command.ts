@@ -14,9 +14,12 @@ import { runEstimationRound } from '../jobs/estimation-round.ts';
 import { newJobId } from '../jobs/job-id.ts';
 import { dataDirDomain, missingLocalPages, type DataDirDomain } from '../jobs/local-domain.ts';
 
-export const estimateUsage = `lse estimate [--selector sc] [--iterations 50] [--extra 2n | --per-iteration K] [fetch flags]
+export const estimateUsage = `lse estimate [--selector sc] [--iterations 50] [--extra 2n | --per-iteration K] [--fresh] [--no-budgets] [fetch flags]
 
-  Runs one estimation round (FindGlobalPR) on the crawled local domain: each iteration the
+  Runs one estimation round (FindGlobalPR) on the crawled local domain. A round continues
+  from the supergraph earlier rounds built (their global pages and links, their PageRank as
+  the warm start) and spends its budget on new pages, so the estimate improves round after
+  round (docs/rounds.md); --fresh starts over from the local pages. Each iteration the
   selector picks frontier pages outside the domain, the crawler fetches them politely (with
   per-pay-level-domain budgets), PageRank is recomputed; at the end the estimate of every local
   page is stored as a new version, which the search ranking uses. The local domain is what the
@@ -30,6 +33,7 @@ export const estimateUsage = `lse estimate [--selector sc] [--iterations 50] [--
   --iterations T      iterations (default 50)
   --extra E           extra pages in all: a count or a multiple of the domain size (default 2n)
   --per-iteration K   or: pages per iteration
+  --fresh             start from the local pages alone, not from the earlier rounds
   --no-budgets        no per-pay-level-domain budgets (setting estimation.pldBudgets): the
                       round then picks what the offline algorithm picks on the same pages
 ${fetchFlagsUsage}`;
@@ -42,7 +46,7 @@ export const ranksUsage = `lse ranks [--data DIR]
 export async function estimateCommand(argv: string[]): Promise<number> {
   const flags = parseFlags(
     argv,
-    { ...fetchFlagOptions, selector: { type: 'string' }, estimator: { type: 'string' }, iterations: { type: 'string' }, extra: { type: 'string' }, 'per-iteration': { type: 'string' }, 'no-budgets': { type: 'boolean' } },
+    { ...fetchFlagOptions, selector: { type: 'string' }, estimator: { type: 'string' }, iterations: { type: 'string' }, extra: { type: 'string' }, 'per-iteration': { type: 'string' }, 'no-budgets': { type: 'boolean' }, fresh: { type: 'boolean' } },
     'estimate',
   );
   const { settings, store } = await settingsForDataDir(flags, fetchFlagOverrides(flags));
@@ -79,7 +83,7 @@ export async function estimateCommand(argv: string[]): Promise<number> {
     const status = await runEstimationRound(
       { store, stack, settings, scope: domain.scope, domain },
       newJobId('round'),
-      { selector, estimator, iterations, extra: flags.extra, pagesPerIteration: perIteration, budgets: flags['no-budgets'] ? false : undefined },
+      { selector, estimator, iterations, extra: flags.extra, pagesPerIteration: perIteration, budgets: flags['no-budgets'] ? false : undefined, fresh: flags.fresh ?? false },
       { signal: controller.signal, onProgress: (s) => progress.update(s.iteration, `crawled ${s.crawled} | frontier ${s.frontier} | change ${s.change.toExponential(2)}`) },
     );
     progress.stop();
@@ -88,7 +92,8 @@ export async function estimateCommand(argv: string[]): Promise<number> {
       return status.state === 'cancelled' ? 130 : 1;
     }
     process.stdout.write(
-      `estimation round ${status.id} done: ${status.localPages} local pages, ${status.crawled} global pages crawled in ${status.iterations} iterations, ` +
+      `estimation round ${status.id} done: ${status.localPages} local pages, ${status.crawled - (status.startPages ?? 0)} new global pages in ${status.iterations} iterations ` +
+        `(${status.crawled} in the supergraph), ` +
         `${((status.finishedAt! - status.startedAt) / 1000).toFixed(1)} s; estimate version ${status.version}\n`,
     );
     return 0;

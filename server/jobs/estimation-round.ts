@@ -5,16 +5,18 @@
  */
 import type { Settings } from '../../config/schema.ts';
 import { CrawlRecorder } from '../../crawler/crawl-recorder.ts';
-import { CrawledPageSource, followedLinkUrls, PldBudget } from '../../crawler/crawled-page-source.ts';
+import { CrawledPageSource, PldBudget } from '../../crawler/crawled-page-source.ts';
 import type { Scope } from '../../crawler/scope.ts';
 import { extraPageCount, parseExtraPages } from '../../indexer/estimation/experiment.ts';
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
 import { createSelector } from '../../indexer/estimation/selectors.ts';
 import { isEstimatorName, isMethodName, resolveMethod } from '../../indexer/estimation/estimators.ts';
-import type { FetchedPage } from '../../indexer/estimation/supergraph.ts';
+import { Supergraph, type FetchedPage } from '../../indexer/estimation/supergraph.ts';
+import { pageRank } from '../../indexer/pagerank.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import type { CrawlStack } from '../cli/crawl-setup.ts';
+import { loadRoundStart, SUPERGRAPH_RANKS, type LocalDomain, type RoundStart } from './round-start.ts';
 import { noLocalPagesMessage, roundRoleOf, urlDomain, type DataDirDomain } from './local-domain.ts';
 
 export type RoundState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
@@ -28,6 +30,8 @@ export interface RoundParameters {
   /** Total extra pages (`2n`, `500`), or pages per iteration. */
   extra?: string;
   pagesPerIteration?: number;
+  /** Start from the local pages alone instead of the supergraph earlier rounds built. */
+  fresh?: boolean;
   /** Per-pay-level-domain budgets on the pages fetched (default: the settings' `pldBudgets`). */
   budgets?: boolean;
 }
@@ -48,7 +52,16 @@ export interface RoundStatus {
   /** Per iteration, for charts. */
   history: Array<{ iteration: number; crawled: number; change: number; l1ToTruth?: number; ms: number }>;
   localPages: number;
+  /** New pages this round may fetch (its budget). */
   extraPages: number;
+  /** Global pages the round started with (from earlier rounds); 0 on a fresh round. */
+  startPages?: number;
+  /** The supergraph version (an earlier round's) it continued from. */
+  continuedFrom?: number;
+  /** Started from the local pages alone. */
+  fresh?: boolean;
+  /** ‖f_r − f_{r−1}‖₁ on the local pages both rounds cover (renormalised there): the change since the last round's estimate. */
+  roundChange?: number;
   startedAt: number;
   finishedAt?: number;
   error?: string;
@@ -56,37 +69,11 @@ export interface RoundStatus {
   version?: number;
 }
 
-export interface LocalDomain {
-  /** Store ids and URLs of the local pages with known links, in id order. */
-  ids: Int32Array;
-  pages: Array<FetchedPage<string>>;
-}
+export type { LocalDomain } from './round-start.ts';
 
-/**
- * The local domain as FindGlobalPR's L: stored local pages whose links are known, or exactly the
- * pages `only` (a resumed round keeps the L it started with).
- */
-export async function loadLocalDomain(store: CrawlStore, only?: readonly number[]): Promise<LocalDomain> {
-  const ids: number[] = [];
-  const pages: Array<FetchedPage<string>> = [];
-  if (only) {
-    for (const id of only) {
-      ids.push(id);
-      pages.push({ key: store.urlOf(id)!, links: followedLinkUrls(store, await store.getLinks(id)) });
-    }
-    return { ids: Int32Array.from(ids), pages };
-  }
-  const linksOf = new Map<number, string[]>();
-  for await (const [id, links] of store.allLinks()) linksOf.set(id, followedLinkUrls(store, links));
-  const found: Array<{ id: number; page: FetchedPage<string> }> = [];
-  for await (const [id, page] of store.pages()) {
-    if (page.role !== 'local' || !(page.state === 'fetched' || page.state === 'not-modified')) continue;
-    found.push({ id, page: { key: page.url, links: linksOf.get(id) ?? [] } });
-  }
-  // L in URL order, not the crawl's discovery order: the round then numbers its pages as an
-  // offline run over the same pages does, and a re-crawl that changes nothing changes no id.
-  found.sort((a, b) => (a.page.key < b.page.key ? -1 : a.page.key > b.page.key ? 1 : 0));
-  return { ids: Int32Array.from(found, (f) => f.id), pages: found.map((f) => f.page) };
+/** The local domain as FindGlobalPR's L: stored local pages whose links are known, in URL order. */
+export async function loadLocalDomain(store: CrawlStore): Promise<LocalDomain> {
+  return (await loadRoundStart(store, { fresh: true })).domain;
 }
 
 export interface RoundContext {
@@ -108,6 +95,28 @@ export interface RoundHooks {
   onProgress?: (status: RoundStatus) => void;
 }
 
+function localPageRank(pages: ReadonlyArray<FetchedPage<string>>, settings: Settings): Float64Array {
+  const graph = new Supergraph(pages).graph();
+  return pageRank(graph, { alpha: settings.estimation.alpha, tolerance: settings.estimation.tolerance }).rank;
+}
+
+/** ‖f_r − f_{r−1}‖₁ over the pages both estimates cover, each renormalised there. */
+export function estimateChange(previous: { ids: Int32Array; values: Float64Array }, ids: Int32Array, values: Float64Array): number {
+  const before = new Map<number, number>();
+  previous.ids.forEach((id, i) => before.set(id, previous.values[i]));
+  const common: number[] = [];
+  const old: number[] = [];
+  ids.forEach((id, i) => {
+    const value = before.get(id);
+    if (value === undefined) return;
+    common.push(i);
+    old.push(value);
+  });
+  if (common.length === 0) return 0;
+  const now = restrictAndNormalise(values, common);
+  return l1Distance(now, restrictAndNormalise(Float64Array.from(old), Int32Array.from(old.keys())));
+}
+
 /** L1 distance to the truth on the pages whose truth is known, both renormalised there. */
 export function l1ToTruth(estimate: Float64Array, truth: Float64Array): number {
   const known: number[] = [];
@@ -125,22 +134,23 @@ export function isRoundKey(key: string): boolean {
   return key.startsWith('round-') && !key.includes('/');
 }
 
-/** Starts a new round. */
+/** Starts a new round: from the supergraph earlier rounds built, or from L alone when `fresh`. */
 export async function runEstimationRound(context: RoundContext, id: string, parameters: RoundParameters, hooks: RoundHooks = {}): Promise<RoundStatus> {
-  const domain = await loadLocalDomain(context.store);
-  await context.store.batch().putJob(localKey(id), { ids: Array.from(domain.ids) }).commit();
-  return executeRound(context, id, parameters, domain, [], undefined, hooks);
+  const start = await loadRoundStart(context.store, { fresh: parameters.fresh ?? false });
+  // What the round needs to restart after a crash: its L and the supergraph version it began from.
+  await context.store.batch().putJob(localKey(id), { ids: Array.from(start.domain.ids), from: start.from ?? null }).commit();
+  return executeRound(context, id, parameters, start, [], undefined, hooks);
 }
 
 /**
- * Resumes a round that a crash or a kill interrupted: the same L, the recorded iterations
- * replayed from the store (no page is crawled twice), then on to the end.
+ * Resumes a round that a crash or a kill interrupted: the same L and starting supergraph, the
+ * recorded iterations replayed from the store (no page is crawled twice), then on to the end.
  */
 export async function resumeEstimationRound(context: RoundContext, id: string, hooks: RoundHooks = {}): Promise<RoundStatus> {
   const { store } = context;
   const saved = await store.getJob<RoundStatus & { parameters: RoundParameters }>(id);
   if (!saved?.parameters) throw new Error(`round ${id} cannot be resumed: its records are missing`);
-  const local = await store.getJob<{ ids: number[] }>(localKey(id));
+  const local = await store.getJob<{ ids: number[]; from?: number | null }>(localKey(id));
   // Queued but never started: start it now.
   if (!local) return runEstimationRound(context, id, saved.parameters, hooks);
   const replay: string[][] = [];
@@ -150,20 +160,22 @@ export async function resumeEstimationRound(context: RoundContext, id: string, h
     if (!record) break;
     replay.push(record.selected);
   }
-  const domain = await loadLocalDomain(store, local.ids);
-  return executeRound(context, id, saved.parameters, domain, replay, saved.startedAt, hooks);
+  const from = local.from ?? undefined;
+  const start = await loadRoundStart(store, { fresh: from === undefined, localIds: local.ids, version: from });
+  return executeRound(context, id, saved.parameters, start, replay, saved.startedAt, hooks);
 }
 
 async function executeRound(
   context: RoundContext,
   id: string,
   parameters: RoundParameters,
-  domain: LocalDomain,
+  roundStart: RoundStart,
   replay: string[][],
   startedAt: number | undefined,
   hooks: RoundHooks,
 ): Promise<RoundStatus> {
   const { store, stack, settings, scope } = context;
+  const { domain, start } = roundStart;
   const n = domain.pages.length;
   const iterations = parameters.iterations;
   const extraPages =
@@ -182,6 +194,9 @@ async function executeRound(
     history: [],
     localPages: n,
     extraPages,
+    startPages: roundStart.globalIds.length,
+    fresh: parameters.fresh ?? false,
+    continuedFrom: roundStart.from,
     startedAt: startedAt ?? Date.now(),
   };
   const record = () => ({ kind: 'estimation-round', parameters, ...status });
@@ -212,9 +227,11 @@ async function executeRound(
     );
     const truth = context.truthOf?.(domain.pages.map((p) => p.key));
     let previous: Float64Array | undefined;
-    let local: Float64Array | undefined;
+    // The local PageRank (F = L): a continuing round's first estimate is not it.
+    let local: Float64Array | undefined = start ? localPageRank(domain.pages, settings) : undefined;
     const result = await findGlobalPageRank({
       localPages: domain.pages,
+      start,
       source,
       selector: createSelector(method.selector, { seed: settings.estimation.seed }),
       estimator: method.estimator,
@@ -235,13 +252,18 @@ async function executeRound(
         await save(it.iteration > 0 ? it.selected : undefined);
       },
     });
-    const version = ((await store.latestRanks('estimate'))?.version ?? 0) + 1;
+    const lastEstimate = await store.latestRanks('estimate');
+    const version = (lastEstimate?.version ?? 0) + 1;
+    if (lastEstimate) status.roundChange = estimateChange(lastEstimate, domain.ids, result.estimate);
     status.state = 'done';
     status.finishedAt = Date.now();
     status.version = version;
-    // The new estimate, the local PageRank it started from, and the round's end: one commit.
+    const supergraphIds = Int32Array.from({ length: result.supergraph.size }, (_, i) => store.idOf(result.supergraph.keyOf(i))!);
+    // The new estimate, the local PageRank it started from, the supergraph the next round
+    // continues from, and the round's end: one commit.
     await store
       .batch()
+      .putRanks({ name: SUPERGRAPH_RANKS, version, ids: supergraphIds, values: result.rank, info: { round: id, localCount: n, fingerprint: result.fingerprint } })
       .putRanks({ name: 'estimate', version, ids: domain.ids, values: result.estimate, info: { round: id, selector: parameters.selector, estimator: method.estimator, crawled: status.crawled } })
       .putRanks({ name: 'local', version, ids: domain.ids, values: local!, info: { round: id } })
       .putJob(id, record())

@@ -48,6 +48,8 @@ const roundBody = {
     iterations: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
     pagesPerIteration: { type: 'integer', minimum: 1, maximum: 100_000 },
     extraPages: { type: 'integer', minimum: 1, maximum: 10_000_000 },
+    /** Start over from the local pages instead of the supergraph earlier rounds built. */
+    fresh: { type: 'boolean', default: false },
   },
   not: { required: ['pagesPerIteration', 'extraPages'] },
 } as const;
@@ -63,16 +65,19 @@ export function adminRoutes(deps: AdminDeps) {
         });
         const limit = { config: { rateLimit: { max: deps.rateLimitPerMinute, timeWindow: '1 minute' } } };
 
-        admin.post<{ Body: { selector: string; estimator?: string; iterations: number; pagesPerIteration?: number; extraPages?: number } }>(
+        admin.post<{ Body: { selector: string; estimator?: string; iterations: number; pagesPerIteration?: number; extraPages?: number; fresh: boolean } }>(
           '/rounds',
           { ...limit, schema: { body: roundBody } },
           async (request, reply) => {
-            const { selector, estimator, iterations, pagesPerIteration, extraPages } = request.body;
-            const id = deps.runner.submitRound({ selector, estimator, iterations, pagesPerIteration, extra: extraPages !== undefined ? String(extraPages) : undefined });
+            const { selector, estimator, iterations, pagesPerIteration, extraPages, fresh } = request.body;
+            const id = deps.runner.submitRound({ selector, estimator, iterations, pagesPerIteration, extra: extraPages !== undefined ? String(extraPages) : undefined, fresh });
             return reply.code(202).send({ id });
           },
         );
-        admin.get('/rounds', limit, async () => ({ rounds: (await deps.runner.rounds()).map(roundView) }));
+        admin.get('/rounds', limit, async () => {
+          const rounds = await deps.runner.rounds();
+          return { rounds: rounds.map(roundView), history: roundHistory(rounds) };
+        });
         admin.get<{ Params: { id: string } }>('/rounds/:id', limit, async (request, reply) => {
           const round = await deps.runner.round(request.params.id);
           if (!round) return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no round ${request.params.id}` });
@@ -136,8 +141,16 @@ export function adminRoutes(deps: AdminDeps) {
 
 /** The round as the API shows it. */
 function roundView(round: RoundStatus) {
-  const { id, state, selector, iteration, iterations, crawled, frontier, change, l1ToTruth, error, history, localPages, extraPages, startedAt, finishedAt, version } = round;
-  return { id, state, selector, iteration, iterations, crawled, frontier, change, l1ToTruth, error, history, localPages, extraPages, startedAt, finishedAt, version };
+  const { id, state, selector, iteration, iterations, crawled, frontier, change, l1ToTruth, error, history, localPages, extraPages, startedAt, finishedAt, version, startPages, continuedFrom, fresh, roundChange } = round;
+  return { id, state, selector, iteration, iterations, crawled, frontier, change, l1ToTruth, error, history, localPages, extraPages, startedAt, finishedAt, version, startPages, continuedFrom, fresh, roundChange };
+}
+
+/** The estimate over the finished rounds, oldest first: pages crawled in all, the change since the last round, the L1 to the truth where known. */
+function roundHistory(rounds: readonly RoundStatus[]) {
+  return rounds
+    .filter((r) => r.state === 'done')
+    .map((r) => ({ id: r.id, finishedAt: r.finishedAt, crawled: r.crawled, newPages: r.crawled - (r.startPages ?? 0), fresh: r.fresh ?? true, roundChange: r.roundChange, l1ToTruth: r.l1ToTruth }))
+    .reverse();
 }
 
 /** Server-sent events: the round's status now, then on every change, until it ends. */
@@ -188,6 +201,7 @@ async function status(deps: AdminDeps) {
     index: deps.index.info(),
     rankVersion: deps.engine.rankVersion,
     lastRound: rounds[0] ? roundView(rounds[0]) : null,
+    roundHistory: roundHistory(rounds),
     jobs: deps.runner.list().slice(0, 20),
     schedules: deps.schedules?.list() ?? [],
     /** What `selector: best` runs, for the round form. */

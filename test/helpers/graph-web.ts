@@ -70,7 +70,7 @@ export interface GraphWebServer {
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
 
-export async function serveGraphWeb(view: CrawlableGraph): Promise<GraphWebServer> {
+export async function serveGraphWeb(view: CrawlableGraph, onRequest?: (url: string) => void): Promise<GraphWebServer> {
   const requested: string[] = [];
   const server = createServer((request, response) => {
     const url = `http://${request.headers.host}${request.url}`;
@@ -80,6 +80,7 @@ export async function serveGraphWeb(view: CrawlableGraph): Promise<GraphWebServe
       return;
     }
     requested.push(url);
+    onRequest?.(url);
     const { outOffsets, outTargets } = view.graph;
     const links: string[] = [];
     for (let e = outOffsets[page]; e < outOffsets[page + 1]; e++) links.push(`<li><a href="${escapeHtml(view.urls[outTargets[e]])}">page ${outTargets[e]}</a></li>`);
