@@ -28,6 +28,10 @@ export const estimationSettingsSchema = z.object({
    * settings). Off, a round selects exactly what the offline algorithm selects on the same pages.
    */
   pldBudgets: z.boolean().default(true),
+  /** A global page of the supergraph fetched longer ago than this (days) is stale: a round revisits it. */
+  revisitAfterDays: z.number().min(0).default(7),
+  /** Share of a round's page budget that may go to revisiting stale global pages (the rest finds new ones). */
+  revisitShare: z.number().min(0).max(1).default(0.2),
 });
 
 export type EstimationSettings = z.infer<typeof estimationSettingsSchema>;

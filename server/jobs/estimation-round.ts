@@ -16,6 +16,8 @@ import { pageRank } from '../../indexer/pagerank.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import type { CrawlStack } from '../cli/crawl-setup.ts';
+import type { BatchFetchDeps } from '../../crawler/batch-fetch.ts';
+import { revisitStaleGlobals, type RevisitOutcome } from './global-revisits.ts';
 import { loadRoundStart, SUPERGRAPH_RANKS, type LocalDomain, type RoundStart } from './round-start.ts';
 import { noLocalPagesMessage, roundRoleOf, urlDomain, type DataDirDomain } from './local-domain.ts';
 
@@ -58,6 +60,9 @@ export interface RoundStatus {
   startPages?: number;
   /** The supergraph version (an earlier round's) it continued from. */
   continuedFrom?: number;
+  /** Stale global pages revisited before the iterations, and how many of them left F (gone, failing). */
+  revisited?: number;
+  gone?: number;
   /** Started from the local pages alone. */
   fresh?: boolean;
   /** ‖f_r − f_{r−1}‖₁ on the local pages both rounds cover (renormalised there): the change since the last round's estimate. */
@@ -88,6 +93,8 @@ export interface RoundContext {
   domain?: DataDirDomain;
   /** The true global PageRank of these URLs when known (the demo web); NaN where a URL is unknown. */
   truthOf?: (urls: readonly string[]) => Float64Array;
+  /** The clock that ages global pages (default Date.now). */
+  now?: () => number;
 }
 
 export interface RoundHooks {
@@ -134,12 +141,41 @@ export function isRoundKey(key: string): boolean {
   return key.startsWith('round-') && !key.includes('/');
 }
 
-/** Starts a new round: from the supergraph earlier rounds built, or from L alone when `fresh`. */
+const DAY_MS = 86_400_000;
+const NO_REVISITS: RevisitOutcome = { revisited: 0, gone: 0, staleLeft: 0 };
+
+/** The pages a round may fetch: `pagesPerIteration × T`, or the `extra` count or multiple of n. */
+function roundBudget(parameters: RoundParameters, settings: Settings, localPages: number): number {
+  return parameters.pagesPerIteration !== undefined
+    ? parameters.pagesPerIteration * parameters.iterations
+    : extraPageCount(parseExtraPages(parameters.extra ?? settings.estimation.extra), localPages);
+}
+
+/** The crawler parts a round fetches through, storing what it fetches. */
+function fetchDeps(context: RoundContext): BatchFetchDeps {
+  const { store, stack, scope } = context;
+  const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: roundRoleOf(context.domain ?? urlDomain(scope)) });
+  return { store, pageFetcher: stack.pageFetcher, robots: stack.robots, gate: stack.gate, recorder };
+}
+
+/**
+ * Starts a new round: from the supergraph earlier rounds built (its stale global pages revisited
+ * first, within `revisitShare` of the budget), or from L alone when `fresh`.
+ */
 export async function runEstimationRound(context: RoundContext, id: string, parameters: RoundParameters, hooks: RoundHooks = {}): Promise<RoundStatus> {
-  const start = await loadRoundStart(context.store, { fresh: parameters.fresh ?? false });
-  // What the round needs to restart after a crash: its L and the supergraph version it began from.
-  await context.store.batch().putJob(localKey(id), { ids: Array.from(start.domain.ids), from: start.from ?? null }).commit();
-  return executeRound(context, id, parameters, start, [], undefined, hooks);
+  const { store, settings } = context;
+  const fresh = parameters.fresh ?? false;
+  let start = await loadRoundStart(store, { fresh });
+  let revisits = NO_REVISITS;
+  if (start.from !== undefined) {
+    const budget = Math.floor(settings.estimation.revisitShare * roundBudget(parameters, settings, start.domain.pages.length));
+    const now = context.now?.() ?? Date.now();
+    revisits = await revisitStaleGlobals(store, fetchDeps(context), { now, staleAfterMs: settings.estimation.revisitAfterDays * DAY_MS, budget, concurrency: settings.crawler.concurrency, signal: hooks.signal });
+    if (revisits.revisited > 0) start = await loadRoundStart(store, { fresh });
+  }
+  // What the round needs to restart after a crash: its L, the supergraph version it began from, what it revisited.
+  await store.batch().putJob(localKey(id), { ids: Array.from(start.domain.ids), from: start.from ?? null, revisits: { ...revisits } }).commit();
+  return executeRound(context, id, parameters, start, revisits, [], undefined, hooks);
 }
 
 /**
@@ -150,7 +186,7 @@ export async function resumeEstimationRound(context: RoundContext, id: string, h
   const { store } = context;
   const saved = await store.getJob<RoundStatus & { parameters: RoundParameters }>(id);
   if (!saved?.parameters) throw new Error(`round ${id} cannot be resumed: its records are missing`);
-  const local = await store.getJob<{ ids: number[]; from?: number | null }>(localKey(id));
+  const local = await store.getJob<{ ids: number[]; from?: number | null; revisits?: RevisitOutcome }>(localKey(id));
   // Queued but never started: start it now.
   if (!local) return runEstimationRound(context, id, saved.parameters, hooks);
   const replay: string[][] = [];
@@ -162,7 +198,7 @@ export async function resumeEstimationRound(context: RoundContext, id: string, h
   }
   const from = local.from ?? undefined;
   const start = await loadRoundStart(store, { fresh: from === undefined, localIds: local.ids, version: from });
-  return executeRound(context, id, saved.parameters, start, replay, saved.startedAt, hooks);
+  return executeRound(context, id, saved.parameters, start, local.revisits ?? NO_REVISITS, replay, saved.startedAt, hooks);
 }
 
 async function executeRound(
@@ -170,18 +206,17 @@ async function executeRound(
   id: string,
   parameters: RoundParameters,
   roundStart: RoundStart,
+  revisits: RevisitOutcome,
   replay: string[][],
   startedAt: number | undefined,
   hooks: RoundHooks,
 ): Promise<RoundStatus> {
-  const { store, stack, settings, scope } = context;
+  const { store, settings } = context;
   const { domain, start } = roundStart;
   const n = domain.pages.length;
   const iterations = parameters.iterations;
-  const extraPages =
-    parameters.pagesPerIteration !== undefined
-      ? parameters.pagesPerIteration * iterations
-      : extraPageCount(parseExtraPages(parameters.extra ?? settings.estimation.extra), n);
+  // Revisits came out of the round's budget; the rest goes to new pages.
+  const extraPages = Math.max(0, roundBudget(parameters, settings, n) - revisits.revisited);
   const status: RoundStatus = {
     id,
     state: 'running',
@@ -195,6 +230,8 @@ async function executeRound(
     localPages: n,
     extraPages,
     startPages: roundStart.globalIds.length,
+    revisited: revisits.revisited,
+    gone: revisits.gone,
     fresh: parameters.fresh ?? false,
     continuedFrom: roundStart.from,
     startedAt: startedAt ?? Date.now(),
@@ -215,9 +252,8 @@ async function executeRound(
     const method = resolveMethod(parameters.selector, estimatorName);
     const links: Array<[string, string]> = [];
     for (const page of domain.pages) for (const to of Array.from(page.links)) links.push([page.key, to]);
-    const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: roundRoleOf(context.domain ?? urlDomain(scope)) });
     const source = new CrawledPageSource(
-      { store, pageFetcher: stack.pageFetcher, robots: stack.robots, gate: stack.gate, recorder },
+      fetchDeps(context),
       {
         concurrency: settings.crawler.concurrency,
         budget: (parameters.budgets ?? settings.estimation.pldBudgets)

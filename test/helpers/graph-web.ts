@@ -65,6 +65,8 @@ export interface GraphWebServer {
   port: number;
   /** URLs requested (robots.txt excluded), in arrival order. */
   requested: string[];
+  /** From now on the page has these links, or is gone (404) with `null`. */
+  changePage(url: string, links: string[] | null): void;
   close(): Promise<void>;
 }
 
@@ -72,18 +74,19 @@ const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '
 
 export async function serveGraphWeb(view: CrawlableGraph, onRequest?: (url: string) => void): Promise<GraphWebServer> {
   const requested: string[] = [];
+  const changed = new Map<string, string[] | null>();
   const server = createServer((request, response) => {
     const url = `http://${request.headers.host}${request.url}`;
     const page = view.pageOf.get(url);
-    if (request.url === '/robots.txt' || page === undefined) {
+    if (request.url === '/robots.txt' || page === undefined || changed.get(url) === null) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
     requested.push(url);
     onRequest?.(url);
     const { outOffsets, outTargets } = view.graph;
-    const links: string[] = [];
-    for (let e = outOffsets[page]; e < outOffsets[page + 1]; e++) links.push(`<li><a href="${escapeHtml(view.urls[outTargets[e]])}">page ${outTargets[e]}</a></li>`);
+    const targets = changed.get(url) ?? Array.from(outTargets.subarray(outOffsets[page], outOffsets[page + 1]), (t) => view.urls[t]);
+    const links = targets.map((target) => `<li><a href="${escapeHtml(target)}">${escapeHtml(target)}</a></li>`);
     // The page's own URL in its text keeps two pages with the same links from being duplicates.
     const body = `<!doctype html><html><head><title>Page ${page}</title></head><body><p>${escapeHtml(url)}</p><ul>${links.join('')}</ul></body></html>`;
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
@@ -92,6 +95,7 @@ export async function serveGraphWeb(view: CrawlableGraph, onRequest?: (url: stri
   return {
     port: (server.address() as AddressInfo).port,
     requested,
+    changePage: (url, links) => void changed.set(url, links),
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());

@@ -64,7 +64,7 @@ async function latestEstimate(dataDir: string): Promise<Map<string, number>> {
   }
 }
 
-if (!hasSharedData) console.warn(`live = offline: ${sharedDataSkipReason}`);
+if (!hasSharedData) console.warn(`rounds on hollins: ${sharedDataSkipReason}`);
 
 describe.skipIf(!hasSharedData)('a live round with the budgets off equals the offline run on the same pages (hollins)', () => {
   let view: CrawlableGraph;
@@ -200,5 +200,38 @@ describe.skipIf(!hasSharedData)('a live round with the budgets off equals the of
     const roundsEstimate = await latestEstimate(roundsDir);
     expect(roundsEstimate.size).toBe(longEstimate.size);
     for (const [url, value] of longEstimate) expect(Math.abs(roundsEstimate.get(url)! - value)).toBeLessThan(1e-9);
+  }, 300_000);
+
+  it('revisits stale global pages within its share: new links replace the old, a gone page leaves F', async () => {
+    const [T, k] = [2, 20];
+    const agingDir = copyOfCrawl('aging');
+    expect(await estimate(agingDir, T, k)).toBe(0);
+    const [first] = await roundsOf(agingDir);
+    const [gone, moved] = first.picks[0];
+    const elsewhere = view.urls.find((url) => !url.startsWith('http://www.hollins.edu/') && !first.picks.flat().includes(url))!;
+    server.changePage(gone, null);
+    server.changePage(moved, [elsewhere]);
+
+    const { settings: stored, store } = await settingsForDataDir({ data: agingDir }, fetchFlagOverrides({ delay: '0', resolve: [`*:80:127.0.0.1:${server.port}`], 'allow-private-networks': true }));
+    const settings = { ...stored, estimation: { ...stored.estimation, revisitShare: 0.5, pldBudgets: false } };
+    const domain = dataDirDomain(settings.crawler);
+    const stack = createCrawlStack(store, settings.crawler);
+    const parameters: RoundParameters = { selector: 'sc', iterations: T, pagesPerIteration: k };
+    try {
+      // Eight days later every global page is stale (the limit is seven): half the budget revisits the oldest.
+      const later = { store, stack, settings, scope: domain.scope, domain, now: () => Date.now() + 8 * 86_400_000 };
+      const second = await runEstimationRound(later, newJobId('round'), parameters);
+      expect(second).toMatchObject({ state: 'done', revisited: k, gone: 1, startPages: T * k - 1, extraPages: T * k - k, crawled: T * k - 1 + T * k - k });
+      const supergraph = (await store.latestRanks('supergraph'))!;
+      expect(Array.from(supergraph.ids)).not.toContain(store.idOf(gone));
+      expect(Array.from(supergraph.ids)).toContain(store.idOf(moved));
+      expect((await store.getLinks(store.idOf(moved)!)).map((l) => store.urlOf(l.to))).toEqual([elsewhere]);
+      // Back to back: nothing is stale, the whole budget finds new pages.
+      const third = await runEstimationRound({ ...later, now: undefined }, newJobId('round'), parameters);
+      expect(third).toMatchObject({ state: 'done', revisited: 0, extraPages: T * k, startPages: second.crawled });
+    } finally {
+      await stack.close();
+      await store.close();
+    }
   }, 300_000);
 });
