@@ -59,7 +59,8 @@ describe('estimation rounds through the admin API', () => {
   beforeAll(async () => {
     store = await CrawlStore.open(dataDir);
     const remembered = (await store.getMeta<Record<string, unknown>>('crawl-settings')) ?? {};
-    const settings = loadSettings({ env: {}, overrides: { dataDir, crawler: remembered } });
+    // Polling rounds every 50 ms goes past the default admin rate limit (60 a minute).
+    const settings = loadSettings({ env: {}, overrides: { dataDir, crawler: remembered, server: { adminRateLimitPerMinute: 100_000 } } });
     serving = await serveStore(store, settings, { listen: { host: '127.0.0.1', port: 0 }, adminToken: token, truthOf: demoTruth(web) });
   });
   afterAll(async () => {
@@ -125,6 +126,17 @@ describe('estimation rounds through the admin API', () => {
     expect(status.roundHistory.at(-1).l1ToTruth).toBeGreaterThan(0);
     const { body: list } = await call(serving.url, '/api/admin/rounds');
     expect(list.history).toEqual(status.roundHistory);
+  });
+
+  it('has a nightly round by default, with a budget of n pages, continuing from the last round', async () => {
+    const { body: status } = await call(serving.url, '/api/admin/status');
+    expect(status.schedules.map((s: { name: string; cron: string }) => [s.name, s.cron])).toContainEqual(['estimate', '15 2 * * *']);
+    const run = await call(serving.url, '/api/admin/schedules/estimate/run', { method: 'POST', body: '{}' });
+    expect(run.status).toBe(202);
+    const round = await waitForRound(serving.url, run.body.id, (r) => r.state !== 'queued' && r.state !== 'running');
+    expect(round.state).toBe('done');
+    expect(round.extraPages).toBe(round.localPages);
+    expect(round).toMatchObject({ fresh: false, continuedFrom: expect.any(Number) });
   });
 
   it('streams progress as server-sent events until the round ends', async () => {

@@ -205,14 +205,16 @@ export class JobRunner extends EventEmitter {
     const hooks = {
       signal: job.controller.signal,
       onProgress: (status: RoundStatus) => {
+        // 'done' is shown once the search uses the new ranks (below), not before.
+        if (status.state === 'done') return;
         job.status.round = { ...status, history: [...status.history] };
         this.publish(job);
       },
     };
     const context = { store, stack, settings, scope, domain, truthOf };
     const status = parameters ? await runEstimationRound(context, job.status.id, parameters, hooks) : await resumeEstimationRound(context, job.status.id, hooks);
-    job.status.round = status;
     if (status.state === 'done') await this.refreshRanks();
+    job.status.round = status;
     this.finish(job, status.state === 'done' ? 'done' : status.state === 'cancelled' ? 'cancelled' : 'failed', status.error);
   }
 
