@@ -57,6 +57,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./crawl.bench.ts')).crawlBenchmarks,
     about: 'crawling the demo web and a 3,200-page documentation site on loopback (servers in their own processes): pages/s, CPU ms/page, peak RSS; a bare undici + cheerio floor',
   },
+  rounds: {
+    load: async () => (await import('./estimation-rounds.bench.ts')).estimationRoundsBenchmarks,
+    about: 'rounds that continue: hollins offline (3 rounds of E vs one of 3E), five nightly rounds on the demo web (L1 to truth), live budgets on/off vs offline, a round at 10k/100k/1M pages in F',
+  },
   'text-index': {
     load: async () => (await import('./text-index.bench.ts')).textIndexBenchmarks,
     about: 'text index: segmented vs one lunr index at 10k/50k/100k pages (build time, RSS, query p50/p99)',

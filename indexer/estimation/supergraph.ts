@@ -7,7 +7,7 @@
  * Only links among pages of `F` are edges of the ranked graph (ALGORITHMS.md §1); a link to a
  * page outside `F` makes that page a frontier candidate with a linker in `F`.
  */
-import { graphFromAdjacency, type LinkGraph } from '../graph.ts';
+import { buildGraph, type LinkGraph } from '../graph.ts';
 
 /** A crawled page and the pages it links to (in any order; repeats and self-links are ignored). */
 export interface FetchedPage<K> {
@@ -22,12 +22,52 @@ export interface FrontierView<K> {
   readonly linkers: Int32Array;
 }
 
+/** A growable Int32Array. */
+class IntList {
+  data: Int32Array;
+  length = 0;
+  constructor(capacity = 1024) {
+    this.data = new Int32Array(capacity);
+  }
+  push(value: number): number {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length] = value;
+    return this.length++;
+  }
+}
+
+const compareKeys = <K>(a: K, b: K): number => (typeof a === 'number' ? (a as number) - (b as unknown as number) : a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Storage is typed arrays, not objects per page: the edges of F as two parallel lists, and each
+ * frontier candidate's linkers as a linked list through shared arrays (appended in the order the
+ * linkers joined F). The candidates' key order is kept across iterations: a view sorts only the
+ * candidates found since the last one and merges them in, O(frontier + linkers) per iteration.
+ */
 export class Supergraph<K> {
   private readonly keys: K[] = [];
   private readonly position = new Map<K, number>();
-  private readonly adjacency: number[][] = [];
-  /** Frontier candidates with their linkers in F. */
-  private readonly frontier = new Map<K, number[]>();
+  /** Edges among pages of F (graph() sorts and deduplicates). */
+  private readonly edgeFrom = new IntList();
+  private readonly edgeTo = new IntList();
+  /** Frontier candidates: key → slot. Slots are never reused; a dead slot joined F or became unreachable. */
+  private readonly slotOf = new Map<K, number>();
+  private readonly slotKeys: K[] = [];
+  private readonly slotHead = new IntList();
+  private readonly slotTail = new IntList();
+  private readonly slotLinkers = new IntList();
+  /** 1 while the slot's key is a candidate. */
+  private readonly slotAlive = new IntList();
+  /** Linker lists: entry e is page `linkPage[e]`, followed by entry `linkNext[e]` (−1 ends). */
+  private readonly linkPage = new IntList();
+  private readonly linkNext = new IntList();
+  /** Live slots in key order as of the last view, and the slots added since. */
+  private sortedSlots = new Int32Array(0);
+  private pendingSlots: number[] = [];
   /** Pages that could not be crawled: never offered again. */
   private readonly unreachable = new Set<K>();
   private cachedGraph: LinkGraph | undefined;
@@ -45,7 +85,7 @@ export class Supergraph<K> {
   }
 
   get frontierSize(): number {
-    return this.frontier.size;
+    return this.slotOf.size;
   }
 
   keyOf(page: number): K {
@@ -74,36 +114,30 @@ export class Supergraph<K> {
       const id = this.keys.length;
       this.keys.push(page.key);
       this.position.set(page.key, id);
-      this.adjacency.push([]);
-      const linkers = this.frontier.get(page.key);
-      if (linkers) {
-        for (const linker of linkers) this.adjacency[linker].push(id);
-        this.frontier.delete(page.key);
+      const slot = this.slotOf.get(page.key);
+      if (slot !== undefined) {
+        for (let e = this.slotHead.data[slot]; e !== -1; e = this.linkNext.data[e]) this.addEdge(this.linkPage.data[e], id);
+        this.slotOf.delete(page.key);
+        this.slotAlive.data[slot] = 0;
       }
       this.unreachable.delete(page.key);
       added.push(id);
       fresh.push(page);
     }
-    // Pass 2: the new pages' own links.
+    // Pass 2: the new pages' own links. A page's links are read one after the other, so a
+    // repeated link to a candidate finds this page already at the end of its linker list.
     for (let a = 0; a < fresh.length; a++) {
       const id = added[a];
       const page = fresh[a];
-      const seen = new Set<K>();
       for (let l = 0; l < page.links.length; l++) {
         const target = page.links[l];
-        if (target === page.key || seen.has(target)) continue;
-        seen.add(target);
+        if (target === page.key) continue;
         const inF = this.position.get(target);
-        if (inF !== undefined) {
-          this.adjacency[id].push(inF);
-        } else if (!this.unreachable.has(target)) {
-          const linkers = this.frontier.get(target);
-          if (linkers) linkers.push(id);
-          else this.frontier.set(target, [id]);
-        }
+        if (inF !== undefined) this.addEdge(id, inF);
+        else if (!this.unreachable.has(target)) this.addLinker(target, id);
       }
     }
-    if (added.length > 0 || fresh.length > 0) this.invalidate();
+    if (added.length > 0) this.invalidate();
     return added;
   }
 
@@ -112,13 +146,17 @@ export class Supergraph<K> {
     for (const key of keys) {
       if (this.position.has(key)) continue;
       this.unreachable.add(key);
-      if (this.frontier.delete(key)) this.cachedFrontier = undefined;
+      const slot = this.slotOf.get(key);
+      if (slot === undefined) continue;
+      this.slotOf.delete(key);
+      this.slotAlive.data[slot] = 0;
+      this.cachedFrontier = undefined;
     }
   }
 
   /** The link graph of `F` (internal links only). Rebuilt after each change, O(|F| + links). */
   graph(): LinkGraph {
-    this.cachedGraph ??= graphFromAdjacency(this.adjacency);
+    this.cachedGraph ??= buildGraph(this.keys.length, this.edgeFrom.data, this.edgeTo.data, this.edgeFrom.length);
     return this.cachedGraph;
   }
 
@@ -136,25 +174,67 @@ export class Supergraph<K> {
 
   frontierView(): FrontierView<K> {
     if (this.cachedFrontier) return this.cachedFrontier;
-    const keys: K[] = [];
-    const linkerOffsets = new Int32Array(this.frontier.size + 1);
-    let total = 0;
-    let c = 0;
     // Candidates in ascending key order, so that selectors' ties go to the lowest key (page id
     // offline, URL live) whatever order the pages were discovered in.
-    const entries = [...this.frontier];
-    if (entries.length > 0 && typeof entries[0][0] === 'number') entries.sort((a, b) => (a[0] as number) - (b[0] as number));
-    else entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    for (const [key, linkers] of entries) {
-      keys.push(key);
-      total += linkers.length;
-      linkerOffsets[++c] = total;
-    }
-    const linkers = new Int32Array(total);
+    const alive = this.slotAlive.data;
+    const live = (slot: number) => alive[slot] === 1;
+    const pending = this.pendingSlots.filter(live).sort((a, b) => compareKeys(this.slotKeys[a], this.slotKeys[b]));
+    this.pendingSlots = [];
+    const old = this.sortedSlots;
+    const sorted = new Int32Array(this.slotOf.size);
     let write = 0;
-    for (const [, list] of entries) for (const linker of list) linkers[write++] = linker;
+    let p = 0;
+    for (let o = 0; o < old.length; o++) {
+      const slot = old[o];
+      if (!live(slot)) continue;
+      while (p < pending.length && compareKeys(this.slotKeys[pending[p]], this.slotKeys[slot]) < 0) sorted[write++] = pending[p++];
+      sorted[write++] = slot;
+    }
+    while (p < pending.length) sorted[write++] = pending[p++];
+    this.sortedSlots = sorted;
+
+    const keys: K[] = new Array(sorted.length);
+    const linkerOffsets = new Int32Array(sorted.length + 1);
+    for (let c = 0; c < sorted.length; c++) {
+      keys[c] = this.slotKeys[sorted[c]];
+      linkerOffsets[c + 1] = linkerOffsets[c] + this.slotLinkers.data[sorted[c]];
+    }
+    const linkers = new Int32Array(linkerOffsets[sorted.length]);
+    let at = 0;
+    for (let c = 0; c < sorted.length; c++) {
+      for (let e = this.slotHead.data[sorted[c]]; e !== -1; e = this.linkNext.data[e]) linkers[at++] = this.linkPage.data[e];
+    }
     this.cachedFrontier = { keys, linkerOffsets, linkers };
     return this.cachedFrontier;
+  }
+
+  private addEdge(from: number, to: number): void {
+    this.edgeFrom.push(from);
+    this.edgeTo.push(to);
+  }
+
+  /** Page `id` links to the candidate `key`: appended to its linkers (once). */
+  private addLinker(key: K, id: number): void {
+    let slot = this.slotOf.get(key);
+    if (slot === undefined) {
+      slot = this.slotKeys.length;
+      this.slotKeys.push(key);
+      this.slotHead.push(-1);
+      this.slotTail.push(-1);
+      this.slotLinkers.push(0);
+      this.slotAlive.push(1);
+      this.slotOf.set(key, slot);
+      this.pendingSlots.push(slot);
+    } else if (this.linkPage.data[this.slotTail.data[slot]] === id) {
+      return;
+    }
+    const entry = this.linkPage.push(id);
+    this.linkNext.push(-1);
+    const tail = this.slotTail.data[slot];
+    if (tail === -1) this.slotHead.data[slot] = entry;
+    else this.linkNext.data[tail] = entry;
+    this.slotTail.data[slot] = entry;
+    this.slotLinkers.data[slot]++;
   }
 
   private invalidate(): void {
