@@ -154,10 +154,11 @@ async function liveBudgets(bench: BenchContext): Promise<void> {
         const c = settings.crawler;
         await stack.crawler.crawl({ seeds: c.seeds, scope, ordering: c.ordering, maxPages: c.maxPages, maxDepth: c.maxDepth, hostPageBudget: c.hostPageBudget, concurrency: c.concurrency, nearDuplicateThreshold: c.nearDuplicateThreshold });
         const context = { store, stack, settings, scope, domain: urlDomain(scope), truthOf: (urls: readonly string[]) => Float64Array.from(urls, (u) => truth[view.pageOf.get(u) ?? -1] ?? Number.NaN) };
+        // L as the crawl stored it (the round stores the in-scope pages it fetches as local too).
+        const local: number[] = [];
+        for await (const [, page] of store.pages()) if (page.role === 'local' && page.state === 'fetched') local.push(view.pageOf.get(page.url)!);
         const round = await runEstimationRound(context, newJobId('round'), { selector: 'sc', estimator: 'supergraph', iterations: 50, extra: '2n' });
         if (offline === undefined) {
-          const local: number[] = [];
-          for await (const [, page] of store.pages()) if (page.role === 'local' && page.state === 'fetched') local.push(view.pageOf.get(page.url)!);
           const domain = Int32Array.from(local).sort();
           const run = await findGlobalPageRank({
             localPages: Array.from(domain, (p) => pageOfGraph(view.graph, p)),
