@@ -18,7 +18,7 @@ describe('settings', () => {
     expect(settings.crawler.maxBodyBytes).toBe(5 * 1024 * 1024);
     expect(settings.crawler.allowPrivateNetworks).toBe(false);
     expect(settings.crawler.heapGrowthPercent).toBe(50);
-    expect(settings.estimation).toMatchObject({ alpha: 0.85, iterations: 50, extra: '2n', selector: 'best', estimator: 'supergraph' });
+    expect(settings.estimation).toMatchObject({ alpha: 0.85, iterations: 50, extra: '2n', selector: 'default', estimator: 'supergraph' });
     expect(settings.server).toMatchObject({ host: '127.0.0.1', port: 8080 });
     expect(settings.server.adminToken).toBeUndefined();
   });

@@ -9,8 +9,9 @@
 import { researchDomains } from './shared-domains.ts';
 import { committedScL1, crawlMeasured, measuredCases, printRow, printSummary, measuredRow, type MeasuredRow } from './measured-sets.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
-import { checkedWorldRank, frontierWorldModel, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
-import { estimateOverSupergraph, type EstimatorName } from '../../indexer/estimation/estimators.ts';
+import { frontierWorldModel, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { checkedWorldRank } from '../estimation/checked-world.ts';
+import { estimateByName, type AnyEstimatorName } from '../estimation/methods.ts';
 import { researchSelector } from './hedged-selector.ts';
 
 const sc = committedScL1();
@@ -21,9 +22,9 @@ for (const domain of researchDomains(measuredCases())) {
   const row = measuredRow(domain, sc);
   for (const name of names) {
     const run = await crawlMeasured(domain, researchSelector(name.split('/')[0]));
-    const estimator = (name.split('/')[1] ?? 'checked') as EstimatorName;
+    const estimator = (name.split('/')[1] ?? 'checked') as AnyEstimatorName;
     const checked = estimator === 'checked' ? checkedWorldRank(run.supergraph, run.rank, { tolerance: 1e-8 }) : undefined;
-    row.values[name] = l1Distance(restrictAndNormalise(checked ? checked.rank : estimateOverSupergraph(estimator, run.supergraph, run.rank), L), target);
+    row.values[name] = l1Distance(restrictAndNormalise(checked ? checked.rank : estimateByName(estimator, run.supergraph, run.rank), L), target);
     // E: the frontier emptied; W / S: the check chose the world / supergraph estimate. DIAG=1 adds the supergraph and
     // world estimates' L1 and the check's cosine and realised share (docs/estimation.md).
     const flag = run.supergraph.frontierSize === 0 ? 'E' : checked ? (checked.useWorld ? 'W' : 'S') : '';

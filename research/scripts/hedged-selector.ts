@@ -1,7 +1,7 @@
 // A research selector (docs/estimation.md, "Hedged selection, a survey sample for W, and a third validation set"):
 // one selector's ranking with a share of every iteration's pages taken from another's.
 import { candidateCount, combinedSelection, type PageSelector } from '../../indexer/estimation/selection.ts';
-import { createSelector } from '../../indexer/estimation/selectors.ts';
+import { createResearchSelector as createSelector } from '../estimation/methods.ts';
 
 /** `share` of each iteration's k pages from `second`'s ranking, the rest from `first`'s, without repeats. */
 export function hedgedSelector(first: PageSelector, second: PageSelector, share: number): PageSelector {

@@ -8,8 +8,9 @@ import { researchDomains } from './shared-domains.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
 import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
-import { createSelector } from '../../indexer/estimation/selectors.ts';
-import { checkedWorldRank, frontierWorldModel, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { createResearchSelector as createSelector } from '../estimation/methods.ts';
+import { frontierWorldModel, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { checkedWorldRank } from '../estimation/checked-world.ts';
 
 const cases = [
   { g: 'hollins', nodes: true, domains: ['prefix:http://www1.hollins.edu/faculty', 'prefix:http://www1.hollins.edu/classes'], site: true },

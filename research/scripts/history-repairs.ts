@@ -13,7 +13,7 @@ import { CONSENSUS_TRAJECTORY, frontierWorldModel, frontierWorldRank, moveToward
 import { farBackLinks, looksDense, looksOpen, worldCorrectionApplies } from '../../indexer/estimation/openness.ts';
 import { relativeReciprocalFlowSelector } from '../../indexer/estimation/reciprocal-flow.ts';
 import { combinedSelection, type PageSelector } from '../../indexer/estimation/selection.ts';
-import { createSelector } from '../../indexer/estimation/selectors.ts';
+import { createResearchSelector as createSelector } from '../estimation/methods.ts';
 import { Supergraph } from '../../indexer/estimation/supergraph.ts';
 import { l1Distance, median, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { pageRank } from '../../indexer/pagerank.ts';

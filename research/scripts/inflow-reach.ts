@@ -6,7 +6,7 @@
 import { researchDomains } from './shared-domains.ts';
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
 import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
-import { createSelector } from '../../indexer/estimation/selectors.ts';
+import { createResearchSelector as createSelector } from '../estimation/methods.ts';
 const cases = [{ g: 'notredame', nodes: false, domains: ['ball:1:3', 'ball:29911:3', 'ball:198404:3', 'ball:1479:3', 'ball:255448:3', 'ball:87663:3', 'ball:232421:3', 'ball:88784:3'] }];
 for (const { spec, web, pages, truth } of researchDomains(cases)) {
   const G = web.graph;

@@ -9,7 +9,7 @@ import { committedScL1, crawlMeasured, measuredCases, printRow, printSummary, me
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { pageRank } from '../../indexer/pagerank.ts';
 import { inducedSubgraph } from '../../indexer/graph.ts';
-import { createSelector } from '../../indexer/estimation/selectors.ts';
+import { createResearchSelector as createSelector } from '../estimation/methods.ts';
 import { frontierWorldModel, frontierWorldRank, moveTowardsWorld, trajectoryWorldRank } from '../../indexer/estimation/frontier-world.ts';
 
 const sc = committedScL1();

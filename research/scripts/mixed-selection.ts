@@ -8,7 +8,8 @@ import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experime
 import { linkerCountScores } from '../../indexer/estimation/baseline-selectors.ts';
 import { topK, candidateCount, type PageSelector } from '../../indexer/estimation/selection.ts';
 import { seededRandom } from '../../indexer/seeded-random.ts';
-import { checkedWorldRank, frontierWorldModel, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { frontierWorldModel, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { checkedWorldRank } from '../estimation/checked-world.ts';
 
 function mixed(p: number, seed: number): PageSelector {
   const random = seededRandom(seed);

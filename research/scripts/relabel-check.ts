@@ -6,6 +6,7 @@
 // Usage: node bin/run-ts.js research/scripts/relabel-check.ts [SEED …]   (default 1 2 3)
 import { resolveDomain } from '../../indexer/estimation/domain.ts';
 import { runExperiment } from '../../indexer/estimation/experiment.ts';
+import { RESEARCH_METHODS } from '../estimation/methods.ts';
 import { loadWebGraph } from '../../indexer/graph-files.ts';
 import { KNOWN_CASES } from './known-domains.ts';
 import { permutation, relabelled } from './relabel.ts';
@@ -22,7 +23,7 @@ for (const graphCase of KNOWN_CASES) {
   const domains = graphCase.domains.map((spec) => ({ spec, pages: resolveDomain(spec, web) }));
   for (const [label, variant] of [['labelled', undefined], ...seeds.map((seed) => [`shuffled ${seed}`, seed] as const)] as const) {
     const to = variant === undefined ? undefined : permutation(web.graph.nodeCount, variant);
-    const run = await runExperiment(to ? relabelled(web, to) : web, domains.map((d) => ({ spec: d.spec, pages: to ? Int32Array.from(d.pages, (p) => to[p]) : d.pages })), settings);
+    const run = await runExperiment(to ? relabelled(web, to) : web, domains.map((d) => ({ spec: d.spec, pages: to ? Int32Array.from(d.pages, (p) => to[p]) : d.pages })), settings, undefined, RESEARCH_METHODS);
     for (const d of run.domains) for (const m of METHODS) add(`${label}\t${m}`, d.selectors[m].final.l1);
     console.error(`${graphCase.g} ${graphCase.set} ${label} done`);
   }

@@ -9,7 +9,7 @@ import { researchDomains } from './shared-domains.ts';
 import { committedScL1, crawlMeasured, measuredCases, printRow, printSummary, measuredRow, type MeasuredRow } from './measured-sets.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { pageRank } from '../../indexer/pagerank.ts';
-import { createSelector } from '../../indexer/estimation/selectors.ts';
+import { createResearchSelector as createSelector } from '../estimation/methods.ts';
 import { correctionAlignment, frontierWorldModel, frontierWorldModelAt, frontierWorldRank, type FrontierWorldModel } from '../../indexer/estimation/frontier-world.ts';
 import { candidateCount, type PageSelector } from '../../indexer/estimation/selection.ts';
 import { seededRandom } from '../../indexer/seeded-random.ts';

@@ -10,7 +10,7 @@
 //     per tie order and averaged over the orders: SC-Select against its labelled self, best against SC-Select.
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { BEST_METHOD, estimateOverSupergraph } from '../../indexer/estimation/estimators.ts';
-import { createSelector } from '../../indexer/estimation/selectors.ts';
+import { createResearchSelector as createSelector } from '../estimation/methods.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import type { WebGraph } from '../../indexer/graph-files.ts';
 import { crawlMeasured, measuredCases, SET_NAMES } from './measured-sets.ts';

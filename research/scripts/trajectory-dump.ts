@@ -9,8 +9,9 @@ import { pageRank } from '../../indexer/pagerank.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
 import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
-import { createSelector } from '../../indexer/estimation/selectors.ts';
-import { checkedWorldRank, frontierWorldModelAt, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { createResearchSelector as createSelector } from '../estimation/methods.ts';
+import { frontierWorldModelAt, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { checkedWorldRank } from '../estimation/checked-world.ts';
 import { KNOWN_CASES } from './known-domains.ts';
 import { VALIDATION_CASES } from './validation-cases.ts';
 

@@ -6,9 +6,9 @@ import { researchDomains, type GraphCase } from './shared-domains.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
 import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
-import { createSelector } from '../../indexer/estimation/selectors.ts';
+import { createResearchSelector as createSelector, estimateOf, type AnyEstimatorName } from '../estimation/methods.ts';
 import { trajectoryWorldRank } from '../../indexer/estimation/frontier-world.ts';
-import type { EstimatorName } from '../../indexer/estimation/estimators.ts';
+
 import { KNOWN_CASES } from './known-domains.ts';
 import { VALIDATION_CASES } from './validation-cases.ts';
 
@@ -25,7 +25,7 @@ for (const { graphCase: c, spec, web, pages, target, localIndices: L } of resear
   // As research/studies/budgets.sh: half = sites n / 25, topics n/2 / 13; double = sites 4n / 50, topics 2n / 50.
   const iterations = budget === 'double' ? 50 : Math.round(factor * (c.site ? 50 : 25));
   const localPages = Array.from(pages, (p) => pageOfGraph(web.graph, p));
-  const run = (selector: string, estimator: EstimatorName) => findGlobalPageRank({ localPages, source: knownGraphSource(web.graph), selector: createSelector(selector as 'sc', { seed: 1 }), estimator, iterations, extraPages, pageRank: { alpha: 0.85, tolerance: 1e-6 } });
+  const run = (selector: string, estimator: AnyEstimatorName) => findGlobalPageRank({ localPages, source: knownGraphSource(web.graph), selector: createSelector(selector as 'sc', { seed: 1 }), estimator: estimateOf(estimator), iterations, extraPages, pageRank: { alpha: 0.85, tolerance: 1e-6 } });
   const sc = l1Distance((await run('sc', 'supergraph')).estimate, target);
   const best = l1Distance((await run('outlink', 'checked')).estimate, target);
   const out = await run(trajectorySelector, 'trajectory');

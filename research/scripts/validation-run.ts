@@ -10,8 +10,8 @@ import { VALIDATION_CASES } from './validation-cases.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
 import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
-import { createSelector } from '../../indexer/estimation/selectors.ts';
-import { checkedWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { createResearchSelector as createSelector } from '../estimation/methods.ts';
+import { checkedWorldRank } from '../estimation/checked-world.ts';
 import { oracleSelector, researchSelector } from './inflow-selectors.ts';
 import type { WebGraph } from '../../indexer/graph-files.ts';
 

@@ -7,7 +7,7 @@ import { pageRank } from '../../indexer/pagerank.ts';
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
 import { knownGraphSource, pageOfGraph } from '../../indexer/estimation/experiment.ts';
-import { createSelector } from '../../indexer/estimation/selectors.ts';
+import { createResearchSelector as createSelector } from '../estimation/methods.ts';
 import { frontierWorldModelAt, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
 import { graphFromAdjacency } from '../../indexer/graph.ts';
 

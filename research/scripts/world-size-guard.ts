@@ -8,8 +8,9 @@ import { committedScL1, crawlMeasured, measuredCases, scOf } from './measured-se
 import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import { pageRank } from '../../indexer/pagerank.ts';
 import { inducedSubgraph } from '../../indexer/graph.ts';
-import { createSelector } from '../../indexer/estimation/selectors.ts';
-import { checkedWorldRank, frontierWorldModel, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { createResearchSelector as createSelector } from '../estimation/methods.ts';
+import { frontierWorldModel, frontierWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { checkedWorldRank } from '../estimation/checked-world.ts';
 
 const sc = committedScL1();
 const selectorName = process.argv[2] ?? 'recipflow';

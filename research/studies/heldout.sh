@@ -20,16 +20,16 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 data=${LSE_GRAPHS:-../shared/data/graphs}
 out=${1:-research/results/heldout}
-selectors=${SELECTORS:-sc,pf,outlink,random,recipflow,best}
+selectors=${SELECTORS:-sc,pf,outlink,random,best}
 estimator=${ESTIMATOR:-supergraph}
-lse() { node bin/lse.js "$@" --estimator "$estimator"; }
+experiment() { node bin/run-ts.js research/experiment.ts "$@" --estimator "$estimator"; }
 
-lse experiment --nodes $data/hollins.nodes.tsv.gz --edges $data/hollins.edges.tsv.gz --selectors "$selectors" \
+experiment --nodes $data/hollins.nodes.tsv.gz --edges $data/hollins.edges.tsv.gz --selectors "$selectors" \
   --domain prefix:http://www1.hollins.edu/faculty --domain prefix:http://www1.hollins.edu/classes \
   --iterations 50 --extra 2n --out "$out/hollins"
-lse experiment --nodes $data/california.nodes.tsv.gz --edges $data/california.edges.tsv.gz --selectors "$selectors" \
+experiment --nodes $data/california.nodes.tsv.gz --edges $data/california.edges.tsv.gz --selectors "$selectors" \
   --domain host:net --domain host:org --iterations 50 --extra 2n --out "$out/california"
-lse experiment --edges $data/notredame.edges.tsv.gz --selectors "$selectors" \
+experiment --edges $data/notredame.edges.tsv.gz --selectors "$selectors" \
   --domain ball:176585:3 --domain ball:1479:3 --domain ball:255448:3 --domain ball:87663:3 \
   --domain ball:313259:3 --domain ball:232421:3 --domain ball:88784:3 --domain ball:214329:3 \
   --iterations 25 --extra 1n --out "$out/notredame"

@@ -8,18 +8,18 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 data=${LSE_GRAPHS:-../shared/data/graphs}
 out=${1:-research/results/shared}
-selectors=${SELECTORS:-sc,pf,outlink,random,recipflow,best}
+selectors=${SELECTORS:-sc,pf,outlink,random,best,default}
 estimator=${ESTIMATOR:-supergraph}
-lse() { node bin/lse.js "$@" --estimator "$estimator"; }
+experiment() { node bin/run-ts.js research/experiment.ts "$@" --estimator "$estimator"; }
 
-lse experiment --nodes $data/hollins.nodes.tsv.gz --edges $data/hollins.edges.tsv.gz --selectors "$selectors" \
+experiment --nodes $data/hollins.nodes.tsv.gz --edges $data/hollins.edges.tsv.gz --selectors "$selectors" \
   --domain host:www.hollins.edu --domain prefix:http://www1.hollins.edu/docs --domain prefix:http://www1.hollins.edu/registrar \
   --iterations 50 --extra 2n --out "$out/hollins"
-lse experiment --nodes $data/california.nodes.tsv.gz --edges $data/california.edges.tsv.gz --selectors "$selectors" \
+experiment --nodes $data/california.nodes.tsv.gz --edges $data/california.edges.tsv.gz --selectors "$selectors" \
   --domain host:edu --domain host:gov --domain host:com --iterations 50 --extra 2n --out "$out/california"
-lse experiment --nodes $data/polblogs.nodes.tsv.gz --edges $data/polblogs.edges.tsv.gz --selectors "$selectors" \
+experiment --nodes $data/polblogs.nodes.tsv.gz --edges $data/polblogs.edges.tsv.gz --selectors "$selectors" \
   --domain label:liberal --domain label:conservative --iterations 25 --extra 1n --out "$out/polblogs"
 # notredame has no URLs: topic-like domains of all pages within 3 out-links of a page.
-lse experiment --edges $data/notredame.edges.tsv.gz --selectors "$selectors" \
+experiment --edges $data/notredame.edges.tsv.gz --selectors "$selectors" \
   --domain ball:1:3 --domain ball:29911:3 --domain ball:133599:3 --domain ball:198404:3 \
   --iterations 25 --extra 1n --out "$out/notredame"

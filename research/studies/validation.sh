@@ -28,9 +28,9 @@ cd "$(dirname "$0")/../.."
 data=${LSE_GRAPHS:-../shared/data/graphs}
 set_name=${SET:-validation}
 out=${1:-research/results/$set_name}
-selectors=${SELECTORS:-sc,pf,outlink,random,recipflow,best}
+selectors=${SELECTORS:-sc,best}
 estimator=${ESTIMATOR:-supergraph}
 domains=$(node bin/run-ts.js research/scripts/validation-cases.ts "$set_name")
 # shellcheck disable=SC2086 # the domain arguments are split on purpose
-node bin/lse.js experiment --edges $data/notredame.edges.tsv.gz --selectors "$selectors" --estimator "$estimator" \
+node bin/run-ts.js research/experiment.ts --edges $data/notredame.edges.tsv.gz --selectors "$selectors" --estimator "$estimator" \
   $domains --iterations 25 --extra 1n --out "$out/notredame"

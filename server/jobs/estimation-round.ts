@@ -20,7 +20,7 @@ import { noLocalPagesMessage, roundRoleOf, urlDomain, type DataDirDomain } from 
 export type RoundState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
 export interface RoundParameters {
-  /** A selector or `best`. */
+  /** A selector, `best`, or `default` (by the kind of domain). */
   selector: string;
   /** The final estimate (default: the settings'); ignored by `best`. */
   estimator?: string;
@@ -192,7 +192,8 @@ async function executeRound(
     const estimatorName = parameters.estimator ?? settings.estimation.estimator;
     if (!isMethodName(parameters.selector)) throw new Error(`unknown selector "${parameters.selector}"`);
     if (!isEstimatorName(estimatorName)) throw new Error(`unknown estimator "${estimatorName}"`);
-    const method = resolveMethod(parameters.selector, estimatorName);
+    // `default`: SC-Select on a site scope, `best` on a topic crawl (docs/estimation.md).
+    const method = resolveMethod(parameters.selector, estimatorName, context.domain?.kind === 'topic' ? 'topic' : 'site');
     const links: Array<[string, string]> = [];
     for (const page of domain.pages) for (const to of Array.from(page.links)) links.push([page.key, to]);
     const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: roundRoleOf(context.domain ?? urlDomain(scope)) });

@@ -3,25 +3,25 @@
  * L1-per-iteration chart of every domain (the paper's Figure 2).
  */
 import type { DomainOutcome, ExperimentResult } from '../../indexer/estimation/experiment.ts';
-import { BEST_METHOD, type EstimatorName } from '../../indexer/estimation/estimators.ts';
-import type { SelectorName } from '../../indexer/estimation/selectors.ts';
+import { BEST_METHOD, DEFAULT_METHODS, type EstimatorName } from '../../indexer/estimation/estimators.ts';
+import type { SelectionName } from '../../indexer/estimation/selectors.ts';
 import { mean } from '../../indexer/metrics.ts';
 import { renderLineChartSvg } from './line-chart-svg.ts';
 
 // Typed by the selector names, so that a new selector cannot go without a display name.
-const SELECTOR_DISPLAY_NAMES: Record<SelectorName, string> = {
+const SELECTOR_DISPLAY_NAMES: Record<SelectionName, string> = {
   sc: 'SC-Select',
   pf: 'PF-Select',
   outlink: 'OutlinkCount',
   random: 'Random',
-  recipflow: 'RecipFlow',
-  adaptive: 'Adaptive',
   'adaptive-hedged': 'Hedged adaptive',
 };
-const ESTIMATOR_DISPLAY_NAMES: Record<EstimatorName, string> = { supergraph: 'supergraph', world: 'world', checked: 'checked world', trajectory: 'trajectory', consensus: 'consensus trajectory', gated: 'gated consensus' };
+const ESTIMATOR_DISPLAY_NAMES: Record<EstimatorName, string> = { supergraph: 'supergraph', gated: 'gated consensus' };
 /** What `best` runs, in words (`Hedged adaptive + gated consensus`): built from BEST_METHOD, never kept by hand. */
 export const BEST_METHOD_NAME = `${SELECTOR_DISPLAY_NAMES[BEST_METHOD.selector]} + ${ESTIMATOR_DISPLAY_NAMES[BEST_METHOD.estimator]}`;
-const DISPLAY_NAMES: Record<string, string> = { ...SELECTOR_DISPLAY_NAMES, best: `Best (${BEST_METHOD_NAME})` };
+/** What `default` runs, in words. */
+export const DEFAULT_METHOD_NAME = `${SELECTOR_DISPLAY_NAMES[DEFAULT_METHODS.site]} on sites, ${DEFAULT_METHODS.topic} on topics`;
+const DISPLAY_NAMES: Record<string, string> = { ...SELECTOR_DISPLAY_NAMES, best: `Best (${BEST_METHOD_NAME})`, default: `Default (${DEFAULT_METHOD_NAME})` };
 
 /** `sc` → `SC-Select`; a method renamed `NAME+SUFFIX` (a second estimate of it) → `SC-Select + SUFFIX`. */
 export function selectorDisplayName(name: string): string {

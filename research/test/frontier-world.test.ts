@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { buildGraph } from '../indexer/graph.ts';
-import { pageRank } from '../indexer/pagerank.ts';
-import { l1Distance, restrictAndNormalise } from '../indexer/metrics.ts';
-import { checkedWorldRank, CONSENSUS_TRAJECTORY, frontierWorldModel, frontierWorldModelAt, frontierWorldRank, trajectoryWorldRank } from '../indexer/estimation/frontier-world.ts';
-import { BEST_METHOD, estimateOverSupergraph } from '../indexer/estimation/estimators.ts';
-import { knownGraphSource, pageOfGraph, runExperiment } from '../indexer/estimation/experiment.ts';
-import { findGlobalPageRank } from '../indexer/estimation/find-global-pagerank.ts';
-import { createSelector } from '../indexer/estimation/selectors.ts';
-import { seededRandom } from '../indexer/seeded-random.ts';
-import { densePageRankMatrix, denseStationary, randomEdgeList, type EdgeList } from './helpers/random-graphs.ts';
-import { denseWorld, supergraphOf } from './helpers/dense-world.ts';
-import type { Supergraph } from '../indexer/estimation/supergraph.ts';
+import { buildGraph } from '../../indexer/graph.ts';
+import { pageRank } from '../../indexer/pagerank.ts';
+import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
+import { CONSENSUS_TRAJECTORY, frontierWorldModel, frontierWorldModelAt, frontierWorldRank, trajectoryWorldRank } from '../../indexer/estimation/frontier-world.ts';
+import { checkedWorldRank } from '../estimation/checked-world.ts';
+import { estimateOf, RESEARCH_METHODS } from '../estimation/methods.ts';
+import { BEST_METHOD, estimateOverSupergraph } from '../../indexer/estimation/estimators.ts';
+import { knownGraphSource, pageOfGraph, runExperiment } from '../../indexer/estimation/experiment.ts';
+import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
+import { createSelector } from '../../indexer/estimation/selectors.ts';
+import { seededRandom } from '../../indexer/seeded-random.ts';
+import { densePageRankMatrix, denseStationary, randomEdgeList, type EdgeList } from '../../test/helpers/random-graphs.ts';
+import { denseWorld, supergraphOf } from '../../test/helpers/dense-world.ts';
+import type { Supergraph } from '../../indexer/estimation/supergraph.ts';
 
 const alpha = 0.85;
 
@@ -55,7 +57,7 @@ async function estimatorAgreement<R extends { rank: Float64Array }>(
     localPages: local.map((p) => pageOfGraph(graph, p)),
     source: knownGraphSource(graph),
     selector: createSelector('outlink'),
-    estimator,
+    estimator: estimateOf(estimator),
     iterations: 4,
     extraPages: 20,
     pageRank: { tolerance: 1e-12 },
@@ -233,7 +235,7 @@ describe('the estimator inside FindGlobalPR and the experiment', () => {
       localPages: local.map((p) => pageOfGraph(graph, p)),
       source: knownGraphSource(graph),
       selector: createSelector('outlink'),
-      estimator: 'world',
+      estimator: estimateOf('world'),
       iterations: 3,
       extraPages: 60,
       pageRank: { tolerance: 1e-12 },
@@ -255,8 +257,8 @@ describe('the estimator inside FindGlobalPR and the experiment', () => {
     const web = { graph: graphOf(randomEdgeList(29, 400, 0.01, 0.1)), ids: Int32Array.from({ length: 400 }, (_, i) => i), skippedLines: 0 };
     const settings = { iterations: 4, extra: { timesDomain: 4 }, alpha, tolerance: 1e-10, seed: 1 };
     const selector = BEST_METHOD.selector;
-    const plain = await runExperiment(web, [{ spec: 'ids', pages: Int32Array.from(local) }], { ...settings, selectors: [selector, 'best'] });
-    const world = await runExperiment(web, [{ spec: 'ids', pages: Int32Array.from(local) }], { ...settings, selectors: [selector], estimator: BEST_METHOD.estimator });
+    const plain = await runExperiment(web, [{ spec: 'ids', pages: Int32Array.from(local) }], { ...settings, selectors: [selector, 'best'] }, undefined, RESEARCH_METHODS);
+    const world = await runExperiment(web, [{ spec: 'ids', pages: Int32Array.from(local) }], { ...settings, selectors: [selector], estimator: BEST_METHOD.estimator }, undefined, RESEARCH_METHODS);
     const domain = plain.domains[0];
     expect(Object.keys(domain.selectors)).toEqual([selector, 'best']);
     // best = its selector's crawl with its estimate
