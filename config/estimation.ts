@@ -1,5 +1,5 @@
 /**
- * Defaults and validation of the global-PageRank estimation settings (ALGORITHMS.md §1–3).
+ * Defaults and validation of the global-PageRank estimation settings (docs/estimation.md).
  * The experiment command and estimation rounds read them; flags override them.
  */
 import { z } from 'zod';

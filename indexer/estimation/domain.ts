@@ -1,5 +1,5 @@
 /**
- * Local-domain specifications over a known web graph (shared/data/README.md):
+ * Local-domain specifications over a known web graph (`lse experiment --domain`):
  * `host:SUFFIX`, `prefix:URL`, `label:NAME`, `ids:FILE`, `ball:ID:R`.
  */
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Research (docs/estimation.md): OutlinkCount crawls of the 12 shared-graph domains at half, the and double budgets,
+// Research (research/docs/history.md): OutlinkCount crawls of the 12 shared-graph domains at half, the and double budgets,
 // with the supergraph and world estimates at 1/4, 1/2, 3/4 and all of the crawl, and SC-Select's final L1; writes out/checked-diagnostics.json.
 // Usage: node bin/run-ts.js research/scripts/checked-diagnostics.ts   then   node research/scripts/checked-rules.cjs
 import { researchDomains } from './shared-domains.ts';

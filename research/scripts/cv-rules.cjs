@@ -1,4 +1,4 @@
-// Research: the cross-validation rules for W's size (R1, R2, oracle) of docs/estimation.md, from out/world-scale-candidates.json.
+// Research: the cross-validation rules for W's size (R1, R2, oracle) of research/docs/history.md, from out/world-scale-candidates.json.
 // Cross-validation rules for the scale s (no gate): R1 = the s whose prefix estimate best predicts the final supergraph estimate;
 // R2 = the s whose prefix estimate best predicts its own final estimate; oracle = best s per domain by the truth.
 const out = JSON.parse(require('fs').readFileSync('out/world-scale-candidates.json'));

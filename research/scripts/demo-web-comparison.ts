@@ -1,4 +1,4 @@
-// Research (docs/estimation.md): best against SC-Select (and OutlinkCount) on the built-in demo web, offline on its known graph:
+// Research (research/docs/history.md): best against SC-Select (and OutlinkCount) on the built-in demo web, offline on its known graph:
 // the university site and the library, at 2n / 50 iterations and at the demo round's budget (737 pages in 10 iterations).
 // Usage: node bin/run-ts.js research/scripts/demo-web-comparison.ts sc,best,outlink
 import { DEMO_LIBRARY_HOST, DEMO_LOCAL_HOST, generateDemoWeb } from '../../crawler/demo-web/generate.ts';

@@ -1,5 +1,5 @@
 /**
- * The rule both validation sets were drawn by (docs/estimation.md): notredame balls of radius 3
+ * The rule both validation sets were drawn by (research/docs/history.md): notredame balls of radius 3
  * around centres drawn uniformly (with replacement) from the page ids with the project's PRNG,
  * keeping the first `count` whose ball has 500–5,000 pages and shares at most half of its pages
  * with any known domain or with a ball kept before it. Prints the kept balls and the skipped ones.

@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "Hedged selection, a survey sample for W, and a third validation set"): RecipFlow with a
+// Research (research/docs/history.md, "Hedged selection, a survey sample for W, and a third validation set"): RecipFlow with a
 // share of every iteration's pages taken from a second selector's ranking instead (SC-Select, OutlinkCount, PF-Select),
 // paired with the checked estimate, on the 44 known domains (tuned, held-out, validation, validation2) or SET=validation3
 // / validation4, at the issue's budgets. SC-Select's final L1 per domain is read from the committed results. Domains
@@ -26,7 +26,7 @@ for (const domain of researchDomains(measuredCases())) {
     const checked = estimator === 'checked' ? checkedWorldRank(run.supergraph, run.rank, { tolerance: 1e-8 }) : undefined;
     row.values[name] = l1Distance(restrictAndNormalise(checked ? checked.rank : estimateByName(estimator, run.supergraph, run.rank), L), target);
     // E: the frontier emptied; W / S: the check chose the world / supergraph estimate. DIAG=1 adds the supergraph and
-    // world estimates' L1 and the check's cosine and realised share (docs/estimation.md).
+    // world estimates' L1 and the check's cosine and realised share (research/docs/history.md).
     const flag = run.supergraph.frontierSize === 0 ? 'E' : checked ? (checked.useWorld ? 'W' : 'S') : '';
     const diag =
       process.env.DIAG && checked

@@ -1,4 +1,4 @@
-// A research selector (docs/estimation.md, "Hedged selection, a survey sample for W, and a third validation set"):
+// A research selector (research/docs/history.md, "Hedged selection, a survey sample for W, and a third validation set"):
 // one selector's ranking with a share of every iteration's pages taken from another's.
 import { candidateCount, combinedSelection, type PageSelector } from '../../indexer/estimation/selection.ts';
 import { createResearchSelector as createSelector } from '../estimation/methods.ts';

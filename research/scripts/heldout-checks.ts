@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "Held-out domains"): on the held-out domains of research/studies/heldout.sh, at the
+// Research (research/docs/history.md, "Held-out domains"): on the held-out domains of research/studies/heldout.sh, at the
 // issue's budgets, OutlinkCount's crawl and what the checked world estimate decided at the end (cosine, realised share,
 // world or supergraph), with the final L1 of the supergraph estimate, of the world estimate (s = 0.75, unchecked) and of
 // SC-Select; then the checked estimate's mean final L1 against SC-Select's with other sizes of W (s), the other constants

@@ -1,4 +1,4 @@
-// The held-out domains of docs/estimation.md ("Held-out domains"), chosen by a rule fixed before any
+// The held-out domains of research/docs/history.md ("Held-out domains"), chosen by a rule fixed before any
 // held-out result was looked at; research/studies/heldout.sh runs exactly the list this prints.
 // Usage: node bin/run-ts.js research/scripts/heldout-domains.ts
 //

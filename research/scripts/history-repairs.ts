@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "Two repairs measured after validation7"; both negative, neither in the product): two
+// Research (research/docs/history.md, "Two repairs measured after validation7"; both negative, neither in the product): two
 // ways of using the crawl's history for balls such as 53991:3, where the gated estimate confirmed the correction early
 // and the crawl then stopped moving along it.
 // - sustained: best's crawl; λ read at several points of the crawl (each the consensus weight of the crawl as it was

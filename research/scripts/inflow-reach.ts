@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "Selection for the inflow"): where the rank flowing into a notredame ball comes from.
+// Research (research/docs/history.md, "Selection for the inflow"): where the rank flowing into a notredame ball comes from.
 // For each ball: the true inflow into L relative to L's own true mass, the share of the inflow sent by outside pages at
 // forward distance 1…7 from L (distance 1 = the initial frontier) and from pages a forward crawl can never reach, and the
 // share sent by the pages OutlinkCount crawls at the budget (n pages, 25 iterations). Reads the truth.

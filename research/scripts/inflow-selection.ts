@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "Selection for the inflow"): selectors other than OutlinkCount, paired with the
+// Research (research/docs/history.md, "Selection for the inflow"): selectors other than OutlinkCount, paired with the
 // supergraph and the checked world estimate, on the 24 known domains (12 tuned + 12 held-out) at the budgets.
 // The 10 domains whose frontier empties within the budget (every selector crawls everything reachable) are ties
 // for every selector: their values are taken from research/results/* (SC-Select's, equal to every method's there).
@@ -17,7 +17,7 @@ import { oracleSelector, researchSelector } from './inflow-selectors.ts';
 
 
 const TUNED = new Set(['host:www.hollins.edu', 'prefix:http://www1.hollins.edu/docs', 'prefix:http://www1.hollins.edu/registrar', 'host:edu', 'host:gov', 'host:com', 'label:liberal', 'label:conservative', 'ball:1:3', 'ball:29911:3', 'ball:133599:3', 'ball:198404:3']);
-// Frontier empty at the end of every run (docs/estimation.md): every selector crawls the same pages.
+// Frontier empty at the end of every run (research/docs/history.md): every selector crawls the same pages.
 const TIES = new Set(['prefix:http://www1.hollins.edu/docs', 'host:edu', 'host:gov', 'host:com', 'label:liberal', 'label:conservative', 'host:net', 'host:org', 'ball:176585:3', 'ball:214329:3']);
 // BUDGET=0.5 or 2 scales the budgets (extra pages; iterations as in research/studies/budgets.sh); then every
 // domain is run (the tie set above holds at the budget only) and SC-Select is run too.

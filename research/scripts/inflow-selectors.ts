@@ -1,4 +1,4 @@
-// Research selectors for docs/estimation.md, "Selection for the inflow" (research/scripts/inflow-selection.ts).
+// Research selectors for research/docs/history.md, "Selection for the inflow" (research/scripts/inflow-selection.ts).
 // A name `v:key=value,…` sets the parameters of one scoring + picking rule (defaults give OutlinkCount exactly):
 //   mu    weight of a linker that is a crawled global page (local linkers weigh 1)            default 1
 //   lam   extra weight of a crawled global linker that links into L ("reciprocal")            default 0

@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "An open-domain gate"): per domain, on a selector's crawl at the budget, where
+// Research (research/docs/history.md, "An open-domain gate"): per domain, on a selector's crawl at the budget, where
 // the rank flowing into L comes from in the truth (its share of L's true PageRank, the number of outside in-linkers and
 // how many of them L links to) and what the crawl saw of it (crawled pages linked from L and further out, and how many
 // of each link back into L). One JSON line per domain; OUT is rewritten.

@@ -1,4 +1,4 @@
-// The 24 known shared-graph domains of docs/estimation.md: the 12 the checked estimate was tuned on (research/results/shared) and the
+// The 24 known shared-graph domains of research/docs/history.md: the 12 the checked estimate was tuned on (research/results/shared) and the
 // 12 held-out ones (research/results/heldout, research/scripts/heldout-domains.ts). `site`: budget 2n / 50, else n / 25.
 export const KNOWN_CASES = [
   { set: 'tuned', g: 'hollins', nodes: true, site: true, domains: ['host:www.hollins.edu', 'prefix:http://www1.hollins.edu/docs', 'prefix:http://www1.hollins.edu/registrar'] },

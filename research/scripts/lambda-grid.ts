@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "Hedged selection, a survey sample for W, and a third validation set" and "A convex
+// Research (research/docs/history.md, "Hedged selection, a survey sample for W, and a third validation set" and "A convex
 // trajectory weight on SC-Select's crawl, and a fourth validation set"): on a selector's crawl, the supergraph estimate
 // moved a fixed share λ of the way to the world estimate (W worth s frontiers), for a grid of λ and s; the trajectory
 // rule's own λ scaled by k and capped; how far the crawl moved the estimate from local PageRank (M); and the rule's
@@ -17,7 +17,7 @@ const LAMBDAS = [0, 0.25, 0.5, 0.75, 1, 1.5, 2];
 const SCALES = [0.75, 2];
 /** The rule's λ scaled by k and capped, on the world estimate the rule itself uses (W worth 2 frontiers). */
 const SCALED = [1, 2, 3, 4].flatMap((k) => [1, 1.5].map((cap) => ({ k, cap })));
-/** Scaled weights with the guard of docs/estimation.md: SC-Select's estimate kept when M < 0.03 (a knife edge). */
+/** Scaled weights with the guard of research/docs/history.md: SC-Select's estimate kept when M < 0.03 (a knife edge). */
 const GUARDED = [2, 4];
 const GUARD = 0.03;
 const selectorName = process.argv[2] ?? 'sc';

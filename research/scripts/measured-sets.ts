@@ -1,5 +1,5 @@
 /**
- * The measured domain sets of docs/estimation.md for the research scripts that run a method on all of them:
+ * The measured domain sets of research/docs/history.md for the research scripts that run a method on all of them:
  * the 44 known domains (tuned, held-out, validation, validation2) or, with SET=NAME, the balls of one validation
  * set; split over processes by SHARD=i of SHARDS=n; SC-Select's final L1 per domain from the committed results; and the rows those scripts print, with the summary the docs quote (mean final L1 against
  * SC-Select per set and over all, and the domains more than 5 % worse).

@@ -1,5 +1,5 @@
 // Mean final L1 against SC-Select (supergraph estimate) per method and domain set, and the domains more than 5 % worse
-// than SC, from the committed result.json folders (docs/estimation.md, "Where things stand" and the validation sections). Usage: node bin/run-ts.js research/scripts/method-set-table.ts [--domains]
+// than SC, from the committed result.json folders (research/docs/history.md, "Where things stand" and the validation sections). Usage: node bin/run-ts.js research/scripts/method-set-table.ts [--domains]
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExperimentResult } from '../../indexer/estimation/experiment.ts';

@@ -1,4 +1,4 @@
-// Research (docs/estimation.md): OutlinkCount with a share p of each iteration's pages taken uniformly at random from the frontier.
+// Research (research/docs/history.md): OutlinkCount with a share p of each iteration's pages taken uniformly at random from the frontier.
 // Usage: node bin/run-ts.js research/scripts/mixed-selection.ts 0 0.1 0.25 0.5
 import { researchDomains } from './shared-domains.ts';
 import { pageRank } from '../../indexer/pagerank.ts';

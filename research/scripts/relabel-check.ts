@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "Where things stand"): how much each method's result depends on the page ids of the
+// Research (research/docs/history.md, "Where things stand"): how much each method's result depends on the page ids of the
 // shared graphs. Selectors break score ties by the lowest id, and on these graphs low ids are the pages the original
 // crawl found first (better linked than average) — a hint a live crawl does not have. This reruns the methods on
 // the 24 known domains with the page ids shuffled by a seeded permutation (the graphs are the same up to labels,

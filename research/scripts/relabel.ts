@@ -1,5 +1,5 @@
 /**
- * The shared graphs up to labels (docs/estimation.md): selectors break score ties by the lowest page id, so
+ * The shared graphs up to labels (research/docs/history.md): selectors break score ties by the lowest page id, so
  * relabelling the pages by a seeded permutation changes only which of the tied pages are taken first.
  */
 import { buildGraph } from '../../indexer/graph.ts';

@@ -1,5 +1,5 @@
 /**
- * The shared-graph domains the research scripts iterate over (docs/estimation.md): each graph
+ * The shared-graph domains the research scripts iterate over (research/docs/history.md): each graph
  * loaded once with its true PageRank, then each domain with its pages and its true global
  * PageRank restricted to them and renormalised.
  */

@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "Hedged selection, a survey sample for W, and a third validation set"): the world node
+// Research (research/docs/history.md, "Hedged selection, a survey sample for W, and a third validation set"): the world node
 // W is modelled on the crawled global pages, but a selector picks those for their links into L, so they over-represent
 // the pages linking into L. Here a share of each iteration's pages is drawn uniformly from the frontier (a survey
 // sample) and W's links into F are taken from the sampled pages only; the rest of each iteration is RecipFlow's top.

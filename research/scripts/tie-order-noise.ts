@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "How much of the no-harm half is tie order"): SC-Select and `best` on the measured
+// Research (research/docs/history.md, "How much of the no-harm half is tie order"): SC-Select and `best` on the measured
 // domains with the page ids shuffled by a seeded permutation. The graphs are the same up to labels, so only the order
 // in which tied pages are taken changes; how far SC-Select's own final L1 moves shows how finely "more than 5 % worse
 // than SC-Select on a domain" can be told apart on one tie order.

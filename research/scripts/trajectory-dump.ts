@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "Estimating the correction from the crawl's trajectory"): OutlinkCount crawls of the 24
+// Research (research/docs/history.md, "Estimating the correction from the crawl's trajectory"): OutlinkCount crawls of the 24
 // known shared-graph domains (12 tuned + 12 held-out) at the budgets; for each, the supergraph PageRank and the
 // world estimates (several sizes s of W) at prefixes 0, 1/4, 1/2, 3/4 and all of the crawl (restricted to L), a few
 // structural counts, the truth and SC-Select's final L1; writes out/traj/<graph>-<domain>.json for trajectory-rules.cjs.

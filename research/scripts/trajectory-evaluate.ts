@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "The trajectory estimate"): final L1 of SC-Select, best (OutlinkCount + checked) and
+// Research (research/docs/history.md, "The trajectory estimate"): final L1 of SC-Select, best (OutlinkCount + checked) and
 // OutlinkCount + the trajectory estimate (`--estimator trajectory`, run inside FindGlobalPR as `lse experiment` runs it)
 // on a set of domains, with the trajectory weight λ and its windows; means against SC-Select per set.
 // Usage: node bin/run-ts.js research/scripts/trajectory-evaluate.ts known|validation [half|issue|double] [selector of the trajectory run, default outlink]

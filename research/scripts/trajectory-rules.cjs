@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "The trajectory estimate"): the rules measured on out/traj/*.json
+// Research (research/docs/history.md, "The trajectory estimate"): the rules measured on out/traj/*.json
 // (research/scripts/trajectory-dump.ts) — λ·(world_s − supergraph) with λ = cos(M, D)·realised / q per window
 // (q = pages crawled since the prefix / the prefix's frontier pages, or the share of the prefix's frontier links
 // resolved since), aggregated over windows, for several s and caps; mean final L1 against SC-Select per set and the

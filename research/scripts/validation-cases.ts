@@ -1,5 +1,5 @@
 /**
- * The notredame balls of the eight validation sets of docs/estimation.md, each printed by its rule
+ * The notredame balls of the eight validation sets of research/docs/history.md, each printed by its rule
  * (research/scripts/validation{,2,3,4,5,6,7,8}-domains.ts: the rule and the seed are there) and fixed before any
  * method was run on it. Budget as in the issue for topic-like domains: n extra pages in 25 iterations.
  * `node bin/run-ts.js research/scripts/validation-cases.ts SET` prints a set's `--domain` arguments for

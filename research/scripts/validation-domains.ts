@@ -1,4 +1,4 @@
-// The validation domains of docs/estimation.md ("The trajectory estimate"), chosen by a rule fixed after the trajectory
+// The validation domains of research/docs/history.md ("The trajectory estimate"), chosen by a rule fixed after the trajectory
 // estimate was frozen (commit 93d6044) and before any method was run on them; research/scripts/validation-cases.ts holds
 // exactly the list this prints. Usage: node bin/run-ts.js research/scripts/validation-domains.ts
 //

@@ -1,4 +1,4 @@
-// The one validation run of docs/estimation.md ("Selection for the inflow"): on the 10 validation balls of
+// The one validation run of research/docs/history.md ("Selection for the inflow"): on the 10 validation balls of
 // research/scripts/validation-domains.ts (budget n extra pages in 25 iterations), SC-Select (the paper), OutlinkCount,
 // best (OutlinkCount + checked world), and the frozen research selector `recipflow` (v:pfw=1,wpf=0.75,lamf=5 of
 // research/scripts/inflow-selectors.ts: PF's flow over the frontier-world rank of F, each crawled global linker weighted

@@ -1,4 +1,4 @@
-// The second validation set of docs/estimation.md ("RecipFlow with the trajectory estimate, and a second validation
+// The second validation set of research/docs/history.md ("RecipFlow with the trajectory estimate, and a second validation
 // set"), chosen by a rule committed before any method was run on it; research/scripts/validation-cases.ts holds exactly
 // the list this prints. Usage: node bin/run-ts.js research/scripts/validation2-domains.ts
 //

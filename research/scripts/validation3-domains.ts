@@ -1,4 +1,4 @@
-// The third validation set of docs/estimation.md ("Hedged selection, and a third validation set"), chosen by a rule
+// The third validation set of research/docs/history.md ("Hedged selection, and a third validation set"), chosen by a rule
 // committed before any method was run on it; research/scripts/validation-cases.ts holds exactly the list this prints.
 // Usage: node bin/run-ts.js research/scripts/validation3-domains.ts
 //

@@ -1,4 +1,4 @@
-// The fourth validation set of docs/estimation.md ("A convex trajectory weight on SC-Select's crawl, and a fourth
+// The fourth validation set of research/docs/history.md ("A convex trajectory weight on SC-Select's crawl, and a fourth
 // validation set"), chosen by a rule committed before any method was run on it; research/scripts/validation-cases.ts
 // holds exactly the list this prints. Usage: node bin/run-ts.js research/scripts/validation4-domains.ts
 //

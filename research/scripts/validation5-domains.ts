@@ -1,4 +1,4 @@
-// The fifth validation set of docs/estimation.md ("The consensus trajectory estimate, and a fifth validation set"),
+// The fifth validation set of research/docs/history.md ("The consensus trajectory estimate, and a fifth validation set"),
 // chosen by a rule committed with the frozen candidates (SC-Select + consensus, RecipFlow + consensus) before any
 // method was run on it; research/scripts/validation-cases.ts holds exactly the list this prints.
 // Usage: node bin/run-ts.js research/scripts/validation5-domains.ts

@@ -1,4 +1,4 @@
-// The sixth validation set of docs/estimation.md ("An open-domain gate, and a sixth validation set"), chosen by a rule
+// The sixth validation set of research/docs/history.md ("An open-domain gate, and a sixth validation set"), chosen by a rule
 // committed with the frozen candidate (adaptive selection + gated estimate) before any method was run on it;
 // research/scripts/validation-cases.ts holds exactly the list this prints.
 // Usage: node bin/run-ts.js research/scripts/validation6-domains.ts

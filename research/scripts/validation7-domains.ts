@@ -1,4 +1,4 @@
-// The seventh validation set of docs/estimation.md ("A dense-community hedge, and a seventh validation set"), chosen by
+// The seventh validation set of research/docs/history.md ("A dense-community hedge, and a seventh validation set"), chosen by
 // a rule committed with the frozen candidate (hedged adaptive selection + gated estimate) before any method was run on it;
 // research/scripts/validation-cases.ts holds exactly the list this prints.
 // Usage: node bin/run-ts.js research/scripts/validation7-domains.ts

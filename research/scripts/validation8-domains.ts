@@ -1,4 +1,4 @@
-// The eighth validation set of docs/estimation.md ("How much of the no-harm half is tie order, and an eighth validation
+// The eighth validation set of research/docs/history.md ("How much of the no-harm half is tie order, and an eighth validation
 // set"), chosen by a rule committed before any method was run on it. No new method was frozen for it: it tests `best`
 // as frozen for validation7 (hedged adaptive + gated) again, by the labelled and the tie-order readings of that section.
 // research/scripts/validation-cases.ts holds exactly the list this prints.

@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "The consensus trajectory estimate, and a fifth validation set"): on a selector's crawl
+// Research (research/docs/history.md, "The consensus trajectory estimate, and a fifth validation set"): on a selector's crawl
 // at the budget, dumps per domain the final supergraph estimate on L, the world estimate (W worth 2 frontiers),
 // the truth, the trajectory windows at the consensus estimate's six prefixes, and how far the crawl moved the estimate,
 // and how open the domain looks at the end (openness.ts: far pages and their links back), so that weight rules can be

@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "The consensus trajectory estimate, and a fifth validation set"): weight rules for the
+// Research (research/docs/history.md, "The consensus trajectory estimate, and a fifth validation set"): weight rules for the
 // trajectory estimate evaluated offline on the rows window-dump.ts wrote (the crawl's final supergraph estimate on L,
 // the world estimate with W worth 2 frontiers, the truth, and the windows at six prefixes). For each rule: mean final
 // L1 against SC-Select's per set and over all, and the domains more than 5 % worse (measured-sets.ts's summary).
@@ -74,7 +74,7 @@ if (rows.every((r) => r.far !== undefined && r.back !== undefined)) {
     if (maxShare !== OPENNESS.maxShare) rules[`gated, upper share ${maxShare}`] = gated((l) => looksOpen(l) && l.back <= maxShare * l.far, gain);
   }
   rules[`gated, gain ${gain + 1}`] = gated(worldCorrectionApplies, gain + 1);
-  // A floor on λ for open domains ("Closing issue 6"): the open balls whose windows all read 0 disagree on the right λ.
+  // A floor on λ for open domains ("Closing the study"): the open balls whose windows all read 0 disagree on the right λ.
   for (const floor of [0.05, 0.1, 0.25]) rules[`gated, floor ${floor} if open`] = gated(worldCorrectionApplies, gain, floor);
 }
 /** The ceiling of the family: the best λ in [0, 1] (steps of 0.05) per domain, read off the truth. */

@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, issue 6): for the six non-exhausted shared-graph domains and the given selectors, the
+// Research (research/docs/history.md): for the six non-exhausted shared-graph domains and the given selectors, the
 // supergraph and world estimates (several sizes s of W) at a quarter, half and all of the crawl; writes out/world-scale-candidates.json.
 // Usage: node bin/run-ts.js research/scripts/world-scale-candidates.ts outlink,sc,random,pf   then   node research/scripts/cv-rules.cjs
 import { researchDomains } from './shared-domains.ts';

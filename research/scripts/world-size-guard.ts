@@ -1,4 +1,4 @@
-// Research (docs/estimation.md, "A size guard on the world correction"): on RecipFlow's crawl, for each domain, the
+// Research (research/docs/history.md, "A size guard on the world correction"): on RecipFlow's crawl, for each domain, the
 // distance the whole crawl moved the estimate (M = ‖PR(F)|L − PR(L)|L‖₁, local PageRank as the start), the size of the
 // world correction (C = ‖world(F)|L − PR(F)|L‖₁, W worth 0.75 frontiers as in the checked estimate), the check's
 // decision, and the L1 of the supergraph and world estimates. Usage: node bin/run-ts.js

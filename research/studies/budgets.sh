@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The 12 shared-graph domains at other budgets than the README's, for SC-Select, OutlinkCount and best (docs/estimation.md).
+# The 12 shared-graph domains at other budgets than the README's, for SC-Select, OutlinkCount and best (research/docs/history.md).
 # Usage: research/studies/budgets.sh OUT_DIR SITE_EXTRA SITE_ITERATIONS TOPIC_EXTRA TOPIC_ITERATIONS
 #   e.g. research/results/budgets/half 1n 25 0.5n 13   and   research/results/budgets/double 4n 50 2n 50
 set -euo pipefail

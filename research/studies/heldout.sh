@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Held-out evaluation (docs/estimation.md, "Held-out domains"): the methods on 12 shared-graph domains that
+# Held-out evaluation (research/docs/history.md, "Held-out domains"): the methods on 12 shared-graph domains that
 # were NOT used to tune best's constants, chosen by a rule fixed before any held-out result was seen.
 # The rule (research/scripts/heldout-domains.ts applies it and prints exactly the list below):
 #   - a domain has between 500 and 5,000 pages (the 12 tuned domains have 732–3,720);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Validation runs (docs/estimation.md): notredame balls nobody had looked at, chosen by a rule committed before any
+# Validation runs (research/docs/history.md): notredame balls nobody had looked at, chosen by a rule committed before any
 # method was run on them, and run once per frozen method. Each set's rule is in research/scripts/SET-domains.ts (it
 # prints the list), the lists in research/scripts/validation-cases.ts:
 #   validation   seed 2027, 10 balls, disjoint enough from the 24 known domains ("The trajectory estimate");
@@ -28,7 +28,7 @@ cd "$(dirname "$0")/../.."
 data=${LSE_GRAPHS:-../shared/data/graphs}
 set_name=${SET:-validation}
 out=${1:-research/results/$set_name}
-selectors=${SELECTORS:-sc,best}
+selectors=${SELECTORS:-sc,outlink,best}
 estimator=${ESTIMATOR:-supergraph}
 domains=$(node bin/run-ts.js research/scripts/validation-cases.ts "$set_name")
 # shellcheck disable=SC2086 # the domain arguments are split on purpose

@@ -1,5 +1,5 @@
 /**
- * An estimation round on the live crawl (issue 5 §1): FindGlobalPR over the stored local domain,
+ * An estimation round on the live crawl: FindGlobalPR over the stored local domain,
  * crawling the chosen frontier pages as global pages, recording every iteration in the store,
  * and writing the new estimate (and the local PageRank) as new rank versions at the end.
  */
