@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every study whose figures docs/estimation.md quotes, into research/results/ (ignored by git), then the tables.
-# Durations on the development machine (2 shared cores): shared-graph ~1.5 min, held-out ~40 s,
-# the eight validation sets ~20 min (research/README.md).
+# Durations on the development machine (2 shared cores): shared-graph ~2 min, held-out ~1 min,
+# the eight validation sets ~14 min (research/README.md).
 # Usage: research/studies/all.sh   (LSE_GRAPHS=DIR if the reference graphs are not in ../shared/data/graphs)
 set -euo pipefail
 cd "$(dirname "$0")"
