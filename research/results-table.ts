@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExperimentResult } from '../indexer/estimation/experiment.ts';
-import { formatComparisonMarkdown, formatSummaryMarkdown } from '../server/report/experiment-report.ts';
+import { formatComparisonMarkdown, formatSummaryMarkdown } from './report-tables.ts';
 
 const folders = process.argv.length > 2 ? process.argv.slice(2) : ['research/results/shared'];
 const experiments: Array<{ graph: string; result: ExperimentResult }> = [];
