@@ -1,5 +1,5 @@
 /**
- * An estimation round on the live crawl (issue 5 §1): FindGlobalPR over the stored local domain,
+ * An estimation round on the live crawl: FindGlobalPR over the stored local domain,
  * crawling the chosen frontier pages as global pages, recording every iteration in the store,
  * and writing the new estimate (and the local PageRank) as new rank versions at the end.
  */
@@ -16,11 +16,12 @@ import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import type { CrawlStack } from '../cli/crawl-setup.ts';
 import { noLocalPagesMessage, roundRoleOf, urlDomain, type DataDirDomain } from './local-domain.ts';
+import { NoLocalPagesError, RoundNotResumableError, UnknownRoundMethodError } from '../errors.ts';
 
 export type RoundState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
 export interface RoundParameters {
-  /** A selector or `best`. */
+  /** A selector, `best`, or `default` (by the kind of domain). */
   selector: string;
   /** The final estimate (default: the settings'); ignored by `best`. */
   estimator?: string;
@@ -134,7 +135,7 @@ export async function runEstimationRound(context: RoundContext, id: string, para
 export async function resumeEstimationRound(context: RoundContext, id: string, hooks: RoundHooks = {}): Promise<RoundStatus> {
   const { store } = context;
   const saved = await store.getJob<RoundStatus & { parameters: RoundParameters }>(id);
-  if (!saved?.parameters) throw new Error(`round ${id} cannot be resumed: its records are missing`);
+  if (!saved?.parameters) throw new RoundNotResumableError(id);
   const local = await store.getJob<{ ids: number[] }>(localKey(id));
   // Queued but never started: start it now.
   if (!local) return runEstimationRound(context, id, saved.parameters, hooks);
@@ -188,11 +189,12 @@ async function executeRound(
   };
   await save();
   try {
-    if (n === 0) throw new Error(noLocalPagesMessage(context.domain));
+    if (n === 0) throw new NoLocalPagesError(noLocalPagesMessage(context.domain));
     const estimatorName = parameters.estimator ?? settings.estimation.estimator;
-    if (!isMethodName(parameters.selector)) throw new Error(`unknown selector "${parameters.selector}"`);
-    if (!isEstimatorName(estimatorName)) throw new Error(`unknown estimator "${estimatorName}"`);
-    const method = resolveMethod(parameters.selector, estimatorName);
+    if (!isMethodName(parameters.selector)) throw new UnknownRoundMethodError('selector', parameters.selector);
+    if (!isEstimatorName(estimatorName)) throw new UnknownRoundMethodError('estimator', estimatorName);
+    // `default`: SC-Select on a site scope, `best` on a topic crawl (docs/estimation.md).
+    const method = resolveMethod(parameters.selector, estimatorName, context.domain?.kind === 'topic' ? 'topic' : 'site');
     const links: Array<[string, string]> = [];
     for (const page of domain.pages) for (const to of Array.from(page.links)) links.push([page.key, to]);
     const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: roundRoleOf(context.domain ?? urlDomain(scope)) });
