@@ -1,5 +1,5 @@
 /**
- * Crawl throughput on loopback (issue 3 §6): the demo web served by `lse demo-web --no-latency`
+ * Crawl throughput on loopback: the demo web served by `lse demo-web --no-latency`
  * in its own process, crawled with the politeness delay at 0, every page parsed, stored and its
  * links extracted. For each case: pages/s, CPU time per page of the crawler process
  * (process.cpuUsage: user + system, all threads), the time its main thread was busy per page

@@ -6,9 +6,9 @@
  * - profile: where a run's time goes (a replica of the loop of find-global-pagerank.ts, timed
  *   phase by phase);
  * - sc-select: SC-Select alone on a ~100k-page supergraph;
- * - estimators: one call of each final estimate (supergraph, world, checked, trajectory, consensus, gated) on the
+ * - estimators: one call of each final estimate (supergraph, gated) on the
  *   supergraph of a finished run, against one PageRank of it (FindGlobalPR calls the estimate every iteration),
- *   and the openness count the adaptive selection makes every iteration;
+ *   and the openness count best's selection makes every iteration;
  * - experiment: the four-selector experiment on a ~4.5k-page notredame domain.
  */
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Freshness of the index under re-crawl policies (issue 5 §4), on the demo web, whose pages
+ * Freshness of the index under re-crawl policies, on the demo web, whose pages
  * change at known Poisson rates: after a full crawl, one re-crawl cycle per simulated day with
  * the same visit budget, revisiting ∝ √λ̂ (the project's policy) or uniformly. Freshness is the
  * share of crawled local pages whose stored copy is the page's current version, measured just

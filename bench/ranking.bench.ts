@@ -1,5 +1,5 @@
 /**
- * Choosing the blend (issue 4 §2) by measurement on the demo web, where the true global PageRank
+ * Choosing the blend by measurement on the demo web, where the true global PageRank
  * is known. For every blend mode and weight, the top 10 of a set of queries ranked with the
  * estimated global PageRank (one estimation round), and with the local PageRank, are compared
  * with the top 10 ranked with the TRUE global PageRank at the same weight (NDCG@10, graded by the

@@ -1,5 +1,5 @@
 /**
- * The search API under load (issue 4 §5): a 100k-page synthetic index served by the real app
+ * The search API under load: a 100k-page synthetic index served by the real app
  * (fastify, the search engine, snippets), 200 realistic queries sent round-robin by autocannon
  * over loopback; requests per second and latency percentiles.
  */

@@ -1,5 +1,5 @@
 /**
- * Defaults and validation of the global-PageRank estimation settings (ALGORITHMS.md §1–3).
+ * Defaults and validation of the global-PageRank estimation settings (docs/estimation.md).
  * The experiment command and estimation rounds read them; flags override them.
  */
 import { z } from 'zod';
@@ -15,11 +15,12 @@ export const estimationSettingsSchema = z.object({
   /** Extra pages to crawl: a count (`1500`) or a multiple of the domain size (`2n`). */
   extra: z.string().regex(/^(\d+|(\d+(\.\d+)?|\.\d+)n)$/, 'a page count such as 1500 or a multiple such as 2n').default('2n'),
   /**
-   * How rounds choose pages: a selector, or `best` (its selection and its estimate; docs/estimation.md).
-   * Default `best` (the hedged adaptive selection + the gated consensus estimate); `sc` is the paper's SC-Select.
+   * How rounds choose pages (docs/estimation.md): `default` runs the paper's SC-Select on a site scope (host,
+   * prefix, regex) and `best` (the hedged adaptive selection + the gated consensus estimate) on a topic crawl;
+   * or name one method: `sc`, its baselines `pf`, `outlink`, `random`, or `best`.
    */
-  selector: z.enum(METHOD_NAMES).default('best'),
-  /** The final estimate of a selector (`best` brings its own): the paper's `supergraph`, `world`, `checked`, `trajectory`, `consensus` or `gated`. */
+  selector: z.enum(METHOD_NAMES).default('default'),
+  /** The final estimate of a selector (`best` brings its own): the paper's `supergraph`, or `gated`. */
   estimator: z.enum(ESTIMATOR_NAMES).default('supergraph'),
   /** Seed of the Random selector. */
   seed: z.number().int().default(1),

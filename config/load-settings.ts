@@ -3,14 +3,11 @@
  * clear error naming the setting (and where it came from) when a value is wrong.
  */
 import { readFileSync } from 'node:fs';
+import createError from '@fastify/error';
 import { settingsSchema, type Settings } from './schema.ts';
 
-export class SettingsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SettingsError';
-  }
-}
+/** A wrong setting, config file or environment value; the message names the setting and its source. */
+export const SettingsError = createError<'LSE_SETTINGS_INVALID', 400, [string]>('LSE_SETTINGS_INVALID', '%s', 400);
 
 type Layer = { source: string; values: Record<string, unknown> };
 

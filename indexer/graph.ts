@@ -3,7 +3,7 @@
  *
  * Pages are dense ids `0 … nodeCount-1`. Out-links of page `i` are
  * `outTargets[outOffsets[i] … outOffsets[i+1])`, sorted ascending, with self-links and
- * duplicate links removed (ALGORITHMS.md §1). In-links are derived on demand by
+ * duplicate links removed. In-links are derived on demand by
  * {@link inLinks} and cached on the graph, because PageRank (pull form) and the selectors
  * need them but loading and growing a graph does not.
  */
@@ -135,7 +135,7 @@ export function inLinks(graph: LinkGraph): InLinks {
 
 /**
  * The subgraph induced by `pages` (ids of `graph`), renumbered `0 … pages.length-1` in the
- * order given. Links to pages outside the set are dropped (ALGORITHMS.md §1).
+ * order given. Links to pages outside the set are dropped.
  */
 export function inducedSubgraph(graph: LinkGraph, pages: ArrayLike<number>): LinkGraph {
   const position = new Int32Array(graph.nodeCount).fill(-1);

@@ -1,5 +1,5 @@
 /**
- * Distances and rank correlations between PageRank vectors (paper §6; ALGORITHMS.md §4).
+ * Distances and rank correlations between PageRank vectors (the paper's §6).
  */
 
 function checkSameLength(a: ArrayLike<number>, b: ArrayLike<number>): void {

@@ -1,5 +1,5 @@
 /**
- * A faster PageRank solver for the same problem as {@link pageRank} (ALGORITHMS.md §1): the
+ * A faster PageRank solver for the same problem as {@link pageRank}: the
  * same options, the same fixed point, a stricter stopping rule. pagerank.ts stays the reference.
  *
  * What it does, each step measured on notredame (bench/pagerank.bench.ts):

@@ -1,5 +1,5 @@
 /**
- * PageRank exactly as ALGORITHMS.md §1: `P = α·F·D⁻¹ + (1−α)·v·eᵀ`, dangling pages redistribute
+ * PageRank: `P = α·F·D⁻¹ + (1−α)·v·eᵀ`, dangling pages redistribute
  * their whole mass along the teleport vector `v`, power iteration until the L1 change is below
  * the tolerance. This is the reference method; faster solvers must agree with it.
  */

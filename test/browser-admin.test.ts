@@ -109,7 +109,7 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the admin page in Chromium' : `the 
   });
 
   it('starts a small round and follows it live to the end', async () => {
-    expect(await page.locator('#selector').inputValue()).toBe('best');
+    expect(await page.locator('#selector').inputValue()).toBe('default');
     await page.fill('#iterations', '6');
     await page.check('#budget-per-iteration');
     await page.fill('#pages-per-iteration', '10');

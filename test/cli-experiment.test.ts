@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../server/cli/main.ts';
 import { randomEdgeList } from './helpers/random-graphs.ts';
+import { hasSharedData, sharedDataSkipReason, sharedGraphFile } from './helpers/shared-data.ts';
 
 describe('lse experiment', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lse-cli-'));
@@ -36,7 +37,7 @@ describe('lse experiment', () => {
     expect(result.domains).toHaveLength(2);
     const domain = result.domains[0];
     expect(domain).toMatchObject({ spec: 'host:local.example', pages: 40, baseline: { l1: expect.any(Number), linf: expect.any(Number), tau: expect.any(Number) } });
-    expect(Object.keys(domain.selectors)).toEqual(['sc', 'pf', 'outlink', 'random', 'recipflow', 'adaptive', 'adaptive-hedged', 'best']);
+    expect(Object.keys(domain.selectors)).toEqual(['sc', 'pf', 'outlink', 'random', 'best', 'default']);
     const sc = domain.selectors.sc;
     expect(sc.perIteration).toHaveLength(6);
     expect(Object.keys(sc.perIteration[1]).sort()).toEqual(['crawled', 'iteration', 'l1', 'linf', 'ms', 'pagerankIterations', 'tau']);
@@ -45,8 +46,9 @@ describe('lse experiment', () => {
     const charts = readdirSync(out).filter((f) => f.endsWith('.svg'));
     expect(charts).toHaveLength(2);
     const svg = readFileSync(join(out, charts[0]), 'utf8');
-    for (const text of ['SC-Select', 'PF-Select', 'OutlinkCount', 'Random', 'RecipFlow', 'FindGlobalPR iteration', 'L1 distance']) expect(svg).toContain(text);
+    for (const text of ['SC-Select', 'PF-Select', 'OutlinkCount', 'Random', 'Default', 'FindGlobalPR iteration', 'L1 distance']) expect(svg).toContain(text);
   });
+
 
   it.each([
     [['--domain', 'planet:mars'], /unknown domain kind "planet"/],
@@ -78,5 +80,31 @@ describe('lse experiment', () => {
     expect(await main(['help', 'experiment'])).toBe(0);
     expect(output).toMatch(/--selectors/);
     expect(await main(['no-such-command'])).toBe(2);
+  });
+});
+
+describe.skipIf(!hasSharedData)(`lse experiment --selectors default on the shared graphs${hasSharedData ? '' : ` (${sharedDataSkipReason})`}`, () => {
+  beforeEach(() => {
+    vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  /** Per method, the L1 distance to the truth at every iteration, of each domain. */
+  async function runDefault(graph: string, domains: string[], iterations: string, extra: string) {
+    const out = mkdtempSync(join(tmpdir(), 'lse-default-'));
+    const code = await main(['experiment', '--nodes', sharedGraphFile(graph, 'nodes'), '--edges', sharedGraphFile(graph, 'edges'), ...domains.flatMap((d) => ['--domain', d]), '--selectors', 'sc,best,default', '--iterations', iterations, '--extra', extra, '--out', out]);
+    expect(code).toBe(0);
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { domains: Array<{ spec: string; selectors: Record<string, { perIteration: Array<{ l1: number }> }> }> };
+    return result.domains.map((domain) => ({ spec: domain.spec, l1: (name: string) => domain.selectors[name].perIteration.map((it) => it.l1) }));
+  }
+
+  it('runs SC-Select on site domains (host, prefix) and best on topic communities (label), named default in result.json', async () => {
+    const sites = await runDefault('hollins', ['prefix:http://www1.hollins.edu/registrar', 'host:www.hollins.edu'], '10', '1n');
+    const topics = await runDefault('polblogs', ['label:conservative'], '10', '0.5n');
+    for (const site of sites) expect(site.l1('default'), site.spec).toEqual(site.l1('sc'));
+    for (const topic of topics) expect(topic.l1('default'), topic.spec).toEqual(topic.l1('best'));
+    // SC-Select and best crawl differently on these domains, so each equality says which method ran.
+    for (const domain of [...sites, ...topics]) expect(domain.l1('sc'), domain.spec).not.toEqual(domain.l1('best'));
   });
 });

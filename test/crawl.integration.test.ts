@@ -72,6 +72,15 @@ describe('crawling the demo web', () => {
   it('stays inside the scope: every request goes to the local host', () => {
     expect(new Set(requests.map((r) => r.host))).toEqual(new Set([web.localHost]));
     for (const page of result.pages.values()) if (page.state === 'fetched') expect(page.role).toBe('local');
+    // The fetched pages link to other hosts of the demo web, so staying inside is the scope's doing.
+    const { outOffsets, outTargets } = web.contentLinks;
+    let outward = 0;
+    for (const page of result.pages.values()) {
+      const id = web.urlIndex.get(page.url);
+      if (id === undefined || page.state !== 'fetched') continue;
+      for (let e = outOffsets[id]; e < outOffsets[id + 1]; e++) if (new URL(web.resources[outTargets[e]].url).host !== web.localHost) outward++;
+    }
+    expect(outward).toBeGreaterThan(10);
   });
 
   it('obeys robots.txt', () => {

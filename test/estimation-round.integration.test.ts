@@ -97,6 +97,12 @@ describe('estimation rounds through the admin API', () => {
     let sum = 0;
     for (const value of stored!.values) sum += value;
     expect(sum).toBeCloseTo(1, 9);
+    // Without a selector a round runs the default method, which on this host-scoped site is SC-Select with the
+    // supergraph estimate (best would have recorded its gated estimate).
+    const plain = await call(serving.url, '/api/admin/rounds', { method: 'POST', body: JSON.stringify({ iterations: 2, pagesPerIteration: 5 }) });
+    expect(plain.status).toBe(202);
+    expect(await waitForRound(serving.url, plain.body.id, (r) => r.state !== 'queued' && r.state !== 'running')).toMatchObject({ state: 'done', selector: 'default' });
+    expect((await store.latestRanks('estimate'))?.info).toMatchObject({ round: plain.body.id, selector: 'default', estimator: 'supergraph' });
     const bad = await call(serving.url, '/api/admin/rounds', { method: 'POST', body: JSON.stringify({ selector: 'sc', estimator: 'oracle', iterations: 2 }) });
     expect(bad.status).toBe(400);
   });

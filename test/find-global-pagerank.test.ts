@@ -216,7 +216,7 @@ describe.skipIf(!hasSharedData)(`on the shared web graphs${hasSharedData ? '' : 
     return webs.get(name)!;
   };
 
-  // shared/data/README.md: the naive local PageRank against the truth (iteration 0).
+  // The naive local PageRank against the truth (iteration 0).
   it.each([
     ['hollins', 'host:www.hollins.edu', 924, 0.1689, 0.026474],
     ['hollins', 'prefix:http://www1.hollins.edu/docs', 2054, 0.1571, 0.005808],
@@ -235,7 +235,7 @@ describe.skipIf(!hasSharedData)(`on the shared web graphs${hasSharedData ? '' : 
     expect(Math.abs(result.domains[0].baseline.linf - linf)).toBeLessThan(1.5e-6);
   });
 
-  // An independent numpy implementation of the same algorithm (issue 2): 2n pages in 50 iterations
+  // An independent numpy implementation of the same algorithm : 2n pages in 50 iterations
   // for sites, n in 25 for topics. OutlinkCount is not pinned to it: its integer scores tie massively and
   // its final L1 on hollins www moves from 0.068 (ties to low ids) to 0.135 (ties to high ids) with the
   // tie order alone; the numpy 0.1008 lies between, as an unstable sort would give.

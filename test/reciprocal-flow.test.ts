@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { pageRank } from '../indexer/pagerank.ts';
 import { frontierWorldModel } from '../indexer/estimation/frontier-world.ts';
-import { frontierWorldModelOfInput, reciprocalFlowScores, reciprocalFlowSelector, reciprocityWeights } from '../indexer/estimation/reciprocal-flow.ts';
+import { frontierWorldModelOfInput, reciprocalFlowScores, reciprocityWeights } from '../indexer/estimation/reciprocal-flow.ts';
 import { createSelector } from '../indexer/estimation/selectors.ts';
 import { selectionInput } from '../indexer/estimation/find-global-pagerank.ts';
+import { scoringSelector } from '../indexer/estimation/selection.ts';
 import { seededRandom } from '../indexer/seeded-random.ts';
 import { randomEdgeList, type EdgeList } from './helpers/random-graphs.ts';
 import { denseWorld, supergraphOf } from './helpers/dense-world.ts';
+
+/** RecipFlow with absolute reciprocity: the top scores of {@link reciprocalFlowScores}. */
+const reciprocalFlowSelector = scoringSelector('recipflow', (input) => reciprocalFlowScores(input));
 
 const alpha = 0.85;
 
@@ -75,7 +79,7 @@ describe('RecipFlow selector', () => {
     const direct = directScores(list, local, crawled);
     const k = Math.min(5, keys.length);
     const expected = [...direct.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, k).map(([key]) => key);
-    const picked = Array.from(createSelector('recipflow').select(input, k), (c) => keys[c]);
+    const picked = Array.from(reciprocalFlowSelector.select(input, k), (c) => keys[c]);
     expect(picked).toEqual(expected);
     expect(reciprocalFlowSelector.name).toBe('recipflow');
   });
@@ -118,6 +122,6 @@ describe('RecipFlow selector', () => {
     expect(supergraph.frontierSize).toBe(0);
     const input = selectionInput(supergraph, pageRank(supergraph.graph()).rank, alpha);
     expect(reciprocalFlowScores(input)).toHaveLength(0);
-    expect(createSelector('recipflow').select(input, 3)).toHaveLength(0);
+    expect(reciprocalFlowSelector.select(input, 3)).toHaveLength(0);
   });
 });

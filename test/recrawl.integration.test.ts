@@ -59,20 +59,21 @@ async function serveSite(site: ReturnType<typeof mutableSite>, schedules: Partia
     await store.close();
     site.server.close();
   };
-  return { settings, serving, api, close };
+  return { settings, serving, store, api, close };
 }
 
 describe('re-crawls and the admin API', () => {
   const site = mutableSite();
   let settings: Settings;
   let serving: Serving;
+  let store: CrawlStore;
   let api: Awaited<ReturnType<typeof serveSite>>['api'];
   let close: (() => Promise<void>) | undefined;
   const search = async (q: string) => (await api(`/api/search?q=${encodeURIComponent(q)}`, {}, '')).body as { total: number; hits: Array<{ url: string }> };
 
   // No schedule here: a scheduled re-crawl between the edits and the test's own re-crawl would take its changes.
   beforeAll(async () => {
-    ({ settings, serving, api, close } = await serveSite(site, {}));
+    ({ settings, serving, store, api, close } = await serveSite(site, {}));
   });
   afterAll(async () => close?.());
 
@@ -140,8 +141,17 @@ describe('re-crawls and the admin API', () => {
     expect(ids.filter(isRoundKey)).toHaveLength(500);
   });
 
-  it('keeps the scope it was crawled with', () => {
-    expect(parseScope(settings.crawler.scope).isLocal('http://site.test/x')).toBe(true);
+  it('keeps the scope it was crawled with', async () => {
+    // The data directory remembers the crawl's scope …
+    const remembered = await store.getMeta<{ scope?: string[] }>('crawl-settings');
+    expect(remembered?.scope).toEqual(settings.crawler.scope);
+    expect(parseScope(remembered!.scope!).isLocal('http://site.test/x')).toBe(true);
+    // … and the crawl, the re-crawl and the crawl after it stored the site's pages as local by it.
+    const roles = new Map<string, string>();
+    for await (const [, page] of store.pages()) roles.set(page.url, page.role);
+    expect(roles.get('http://site.test/c')).toBe('local'); // found by the re-crawl, fetched by the next crawl
+    expect([...roles.keys()].filter((url) => url.startsWith('http://site.test/')).length).toBeGreaterThanOrEqual(4);
+    for (const [url, role] of roles) expect(role, url).toBe(parseScope(remembered!.scope!).isLocal(url) ? 'local' : 'global');
   });
 });
 

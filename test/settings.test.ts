@@ -2,7 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { loadSettings, SettingsError } from '../config/load-settings.ts';
+import { settingsSchema } from '../config/schema.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'lse-settings-'));
 const file = (name: string, text: string) => {
@@ -10,17 +12,46 @@ const file = (name: string, text: string) => {
   return join(dir, name);
 };
 
+/** The settings that are off unless given: optional, with no default. Every other setting must have a default. */
+const OPTIONAL_SETTINGS = ['crawler.topic', 'server.siteName', 'server.adminToken', 'schedules.recrawl', 'schedules.estimate'];
+
+/**
+ * Every field of the schema by its dotted path, walking into the objects that have defaults themselves: `default`
+ * with the value the field's schema gives when the setting is absent, or `optional`, or `required`.
+ */
+function schemaFields(schema: z.ZodType, prefix = ''): Array<{ path: string; kind: 'default' | 'optional' | 'required'; value?: unknown }> {
+  if (!(schema instanceof z.ZodObject)) return [];
+  return Object.entries(schema.shape as Record<string, z.ZodType>).flatMap(([key, field]) => {
+    const path = prefix + key;
+    if (field instanceof z.ZodDefault) {
+      const inner = field.unwrap() as z.ZodType;
+      const nested = schemaFields(inner, `${path}.`);
+      return nested.length > 0 ? nested : [{ path, kind: 'default' as const, value: field.parse(undefined) }];
+    }
+    return [{ path, kind: field instanceof z.ZodOptional ? ('optional' as const) : ('required' as const) }];
+  });
+}
+
+const at = (value: unknown, path: string): unknown => path.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], value);
+
 describe('settings', () => {
   it('has a default for every setting', () => {
+    const fields = schemaFields(settingsSchema);
+    expect(fields.length).toBeGreaterThan(50); // the walk reached the nested sections
+    // Every setting has a default, except the few that are off unless given.
+    expect(fields.filter((f) => f.kind !== 'default').map((f) => `${f.path} (${f.kind})`)).toEqual(OPTIONAL_SETTINGS.map((path) => `${path} (optional)`));
+    // The settings loaded from nothing hold every default (the nested sections' defaults are their fields' own).
     const settings = loadSettings({ env: {} });
-    expect(settings.crawler.concurrency).toBe(16);
-    expect(settings.crawler.delaySeconds).toBe(1);
-    expect(settings.crawler.maxBodyBytes).toBe(5 * 1024 * 1024);
-    expect(settings.crawler.allowPrivateNetworks).toBe(false);
-    expect(settings.crawler.heapGrowthPercent).toBe(50);
-    expect(settings.estimation).toMatchObject({ alpha: 0.85, iterations: 50, extra: '2n', selector: 'best', estimator: 'supergraph' });
+    for (const field of fields) {
+      if (field.kind === 'default') {
+        expect(field.value, field.path).not.toBeUndefined();
+        expect(at(settings, field.path), field.path).toEqual(field.value);
+      } else expect(at(settings, field.path), field.path).toBeUndefined();
+    }
+    // A few defaults by value, as the docs state them.
+    expect(settings.crawler).toMatchObject({ concurrency: 16, delaySeconds: 1, maxBodyBytes: 5 * 1024 * 1024, allowPrivateNetworks: false, heapGrowthPercent: 50 });
+    expect(settings.estimation).toMatchObject({ alpha: 0.85, iterations: 50, extra: '2n', selector: 'default', estimator: 'supergraph' });
     expect(settings.server).toMatchObject({ host: '127.0.0.1', port: 8080 });
-    expect(settings.server.adminToken).toBeUndefined();
   });
 
   it('layers file, environment and flags, later winning', () => {

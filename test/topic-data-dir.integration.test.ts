@@ -200,6 +200,8 @@ describe('jobs on a topic-crawled data directory', () => {
       expect(round.round).toMatchObject({ state: 'done', localPages: 5, version: 3 });
       const estimate = (await store.latestRanks('estimate'))!;
       expect(estimate.version).toBe(3);
+      // The schedule runs the default method, which on a topic crawl is best (its estimate is the gated one).
+      expect(estimate.info).toMatchObject({ selector: 'default', estimator: 'gated' });
       expect([...estimate.ids].sort((a, b) => a - b)).toEqual(localIds(crawled));
       // The search ranking follows the new version.
       const search = await (await fetch(`${serving.url}/api/search?q=comet&explain=true&size=1`)).json();

@@ -1,5 +1,5 @@
 /**
- * The comparison selectors of the paper (§5.2.2, §6.1; ALGORITHMS.md §3.4).
+ * The comparison selectors of the paper (its §5.2.2 and §6.1; docs/estimation.md).
  */
 import { outDegrees } from '../graph.ts';
 import { seededRandom } from '../seeded-random.ts';

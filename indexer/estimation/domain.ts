@@ -1,10 +1,11 @@
 /**
- * Local-domain specifications over a known web graph (shared/data/README.md):
+ * Local-domain specifications over a known web graph (`lse experiment --domain`):
  * `host:SUFFIX`, `prefix:URL`, `label:NAME`, `ids:FILE`, `ball:ID:R`.
  */
 import { readFileSync } from 'node:fs';
 import { outLinkBall } from '../graph.ts';
 import type { WebGraph } from '../graph-files.ts';
+import type { DomainKind } from './estimators.ts';
 
 export class DomainSpecError extends Error {
   constructor(message: string) {
@@ -14,6 +15,14 @@ export class DomainSpecError extends Error {
 }
 
 export const DOMAIN_SPEC_FORMS = ['host:SUFFIX', 'prefix:URL', 'label:NAME', 'ids:FILE', 'ball:ID:R'] as const;
+
+/**
+ * The kind of domain a spec stands for, as rounds tell sites from topic crawls: a label (a topic community) and a
+ * ball (a page's neighbourhood) are topic-like; hosts, prefixes and id lists are sites.
+ */
+export function domainKindOfSpec(spec: string): DomainKind {
+  return spec.startsWith('label:') || spec.startsWith('ball:') ? 'topic' : 'site';
+}
 
 /** The pages of the domain, ascending. Throws {@link DomainSpecError} on a bad or empty spec. */
 export function resolveDomain(spec: string, web: WebGraph): Int32Array {

@@ -7,8 +7,8 @@ import type { WebGraph } from '../graph-files.ts';
 import { compareRankings, restrictAndNormalise, type RankComparison } from '../metrics.ts';
 import { pageRank } from '../pagerank.ts';
 import { EstimationOptionError, findGlobalPageRank, type PageSource } from './find-global-pagerank.ts';
-import { createSelector } from './selectors.ts';
-import { isMethodName, resolveMethod, type EstimatorName } from './estimators.ts';
+import { domainKindOfSpec } from './domain.ts';
+import { PRODUCT_METHODS, UnknownMethodError, type MethodCatalogue } from './estimators.ts';
 import type { FetchedPage } from './supergraph.ts';
 
 /** Extra pages as a count or as a multiple of the domain size (`2n`). */
@@ -40,10 +40,10 @@ export function pageOfGraph(graph: LinkGraph, page: number): FetchedPage<number>
 }
 
 export interface ExperimentSettings {
-  /** Methods: selectors (`sc`, `pf`, `outlink`, `random`) and `best` (estimators.ts). */
+  /** Methods: selectors (`sc`, `pf`, `outlink`, `random`), `best` and `default` (estimators.ts). */
   selectors: readonly string[];
   /** The final estimate of the named selectors (default `supergraph`); `best` brings its own. */
-  estimator?: EstimatorName;
+  estimator?: string;
   iterations: number;
   extra: ExtraPages;
   alpha: number;
@@ -99,6 +99,7 @@ export async function runExperiment(
   domains: readonly ExperimentDomain[],
   settings: ExperimentSettings,
   onProgress?: (progress: ExperimentProgress) => void,
+  catalogue: MethodCatalogue = PRODUCT_METHODS,
 ): Promise<ExperimentResult> {
   const graph = web.graph;
   const started = performance.now();
@@ -116,14 +117,19 @@ export async function runExperiment(
     const localIds = Int32Array.from({ length: domain.pages.length }, (_, i) => i);
     const outcome: DomainOutcome = { spec: domain.spec, pages: domain.pages.length, extraPages, baseline: { l1: 0, linf: 0, tau: 0 }, selectors: {} };
     for (const name of settings.selectors) {
-      if (!isMethodName(name)) throw new EstimationOptionError(`unknown method "${name}"`);
-      const method = resolveMethod(name, settings.estimator ?? 'supergraph');
+      let method;
+      try {
+        method = catalogue.resolve(name, settings.estimator ?? 'supergraph', domainKindOfSpec(domain.spec));
+      } catch (error) {
+        if (error instanceof UnknownMethodError) throw new EstimationOptionError(error.message);
+        throw error;
+      }
       const perIteration: IterationMetrics[] = [];
       let baseline: RankComparison | undefined;
       const run = await findGlobalPageRank({
         localPages,
         source,
-        selector: createSelector(method.selector, { seed: settings.seed, buckets: settings.buckets }),
+        selector: method.createSelector({ seed: settings.seed, buckets: settings.buckets }),
         estimator: method.estimator,
         iterations: settings.iterations,
         extraPages,

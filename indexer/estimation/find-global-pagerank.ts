@@ -11,7 +11,7 @@ import { pageRank, type PageRankOptions, type PageRankResult } from '../pagerank
 import { restrictAndNormalise } from '../metrics.ts';
 import { Supergraph, type FetchedPage } from './supergraph.ts';
 import type { PageSelector, SelectionInput } from './selection.ts';
-import { estimateOverSupergraph, type EstimatorName } from './estimators.ts';
+import { estimateOverSupergraph, type EstimatorName, type SupergraphEstimate } from './estimators.ts';
 
 /** "Fetch these pages, give me their out-links." Pages that cannot be fetched are left out. */
 export interface PageSource<K> {
@@ -53,7 +53,7 @@ export interface FindGlobalPageRankOptions<K> {
   extraPages: number;
   pageRank?: Pick<PageRankOptions, 'alpha' | 'tolerance' | 'maxIterations'>;
   /** The final estimate (default `supergraph`: `E_L f / ‖E_L f‖₁`; see estimators.ts). */
-  estimator?: EstimatorName;
+  estimator?: EstimatorName | SupergraphEstimate;
   /** Start each PageRank from the previous one (default true). */
   warmStart?: boolean;
   onIteration?: (state: IterationState<K>) => void | Promise<void>;

@@ -1,5 +1,5 @@
 /**
- * How open the local domain `L` looks from the crawl (issue 6, docs/estimation.md "An open-domain gate"): of the
+ * How open the local domain `L` looks from the crawl (docs/estimation.md): of the
  * crawled global pages that no page of `L` links to (the crawl reached them through other outside pages), the share
  * that link back into `L`.
  *

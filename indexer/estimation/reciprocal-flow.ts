@@ -1,5 +1,5 @@
 /**
- * RecipFlow (issue 6, docs/estimation.md "Selection for the inflow"): a selector aimed at the rank flowing into `L`
+ * RecipFlow (docs/estimation.md): the selection `best` uses once a domain looks open, aimed at the rank flowing into `L`
  * from outside. A candidate's score is PF-Select's flow, taken over the frontier-world rank of `F` instead of F's
  * PageRank, with each linker's term weighted by how likely the linker's neighbourhood is to link back into `L`:
  *
@@ -12,7 +12,6 @@
  * - `w[k] = 1` for a local page, `1 + reciprocity · (share of k's links inside F that go into L)` for a crawled global
  *   page (default reciprocity 5): a global page that links back into `L` marks a neighbourhood of the inflow.
  *
- * Chosen on the 24 known domains and evaluated once on 10 validation balls (docs/estimation.md); it is not `best`.
  * Cost per iteration: building the world model `O(|F| + links + frontier links)`, one power iteration over `F ∪ {W}`
  * (each step `O(|F| + links of F)`), the scores `O(frontier links)`, the top k `O(c log k)`.
  */
@@ -94,8 +93,6 @@ export function reciprocalFlowScores(input: SelectionInput, options: ReciprocalF
   }
   return scores;
 }
-
-export const reciprocalFlowSelector: PageSelector = scoringSelector('recipflow', (input) => reciprocalFlowScores(input));
 
 /** RecipFlow with the reciprocity counted against the crawl's mean share ({@link reciprocityWeights} `relative`). */
 export const relativeReciprocalFlowSelector: PageSelector = scoringSelector('recipflow-relative', (input) => reciprocalFlowScores(input, { relative: true }));

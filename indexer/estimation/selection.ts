@@ -1,5 +1,5 @@
 /**
- * The node-selection interface of FindGlobalPR (ALGORITHMS.md §3) and the selection helpers all
+ * The node-selection interface of FindGlobalPR (docs/estimation.md) and the selection helpers all
  * selectors share. A selector sees the current supergraph `F` as typed arrays and returns the
  * frontier candidates to crawl next, best first.
  */

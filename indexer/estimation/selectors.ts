@@ -1,14 +1,21 @@
 /**
- * The selectors by name, as the experiment command, estimation rounds and configuration name them.
+ * The selectors by name, as the experiment command, estimation rounds and configuration name them:
+ * the paper's SC-Select and its baselines PF, OutlinkCount and Random. `adaptive-hedged` is the
+ * selection of the `best` method (estimators.ts); it is not offered on its own.
  */
 import { outlinkCountSelector, pageRankFlowSelector, randomSelector } from './baseline-selectors.ts';
 import { combinedSelection, type PageSelector } from './selection.ts';
 import { stochasticComplementSelector } from './stochastic-complement.ts';
-import { reciprocalFlowSelector, relativeReciprocalFlowSelector } from './reciprocal-flow.ts';
+import { relativeReciprocalFlowSelector } from './reciprocal-flow.ts';
 import { farBackLinks, looksDense, looksOpen } from './openness.ts';
 
-export const SELECTOR_NAMES = ['sc', 'pf', 'outlink', 'random', 'recipflow', 'adaptive', 'adaptive-hedged'] as const;
+export const SELECTOR_NAMES = ['sc', 'pf', 'outlink', 'random'] as const;
 export type SelectorName = (typeof SELECTOR_NAMES)[number];
+
+/** The selection `best` runs. */
+export const HEDGED_SELECTOR = 'adaptive-hedged';
+/** Every selection {@link createSelector} builds. */
+export type SelectionName = SelectorName | typeof HEDGED_SELECTOR;
 
 export interface SelectorSettings {
   /** Seed of the Random selector. */
@@ -39,11 +46,7 @@ export function createSelector(name: string, settings: SelectorSettings = {}): P
       return outlinkCountSelector;
     case 'random':
       return randomSelector(settings.seed ?? 1);
-    case 'recipflow':
-      return reciprocalFlowSelector;
-    case 'adaptive':
-      return adaptiveSelector(stochasticComplementSelector({ buckets: settings.buckets }), reciprocalFlowSelector);
-    case 'adaptive-hedged':
+    case HEDGED_SELECTOR:
       return hedgedAdaptiveSelector(stochasticComplementSelector({ buckets: settings.buckets }), relativeReciprocalFlowSelector);
     default:
       throw new UnknownSelectorError(name);
@@ -51,7 +54,7 @@ export function createSelector(name: string, settings: SelectorSettings = {}): P
 }
 
 /** The selection for each state of the crawl ({@link looksOpen}, {@link looksDense}). */
-interface OpennessBranches {
+export interface OpennessBranches {
   closed: PageSelector;
   open: PageSelector;
   /** While open and dense (default `open`). */
@@ -59,10 +62,10 @@ interface OpennessBranches {
 }
 
 /**
- * Each iteration, the selection for the state the crawl shows the domain in (issue 6, docs/estimation.md "An open-domain
- * gate"): closed, open, or open inside a dense community. Extra cost per iteration: one pass over F's links.
+ * Each iteration, the selection for the state the crawl shows the domain in (docs/estimation.md): closed, open, or
+ * open inside a dense community. Extra cost per iteration: one pass over F's links.
  */
-function opennessSelector(name: string, { closed, open, dense = open }: OpennessBranches): PageSelector {
+export function opennessSelector(name: string, { closed, open, dense = open }: OpennessBranches): PageSelector {
   return {
     name,
     select(input, k) {
@@ -74,22 +77,13 @@ function opennessSelector(name: string, { closed, open, dense = open }: Openness
 }
 
 /**
- * `adaptive` (docs/estimation.md "An open-domain gate"): `closed`'s choice (SC-Select) while the crawl has not shown the
- * domain open, `open`'s (RecipFlow) once it has. On a nearly closed domain the crawl is SC-Select's, whose estimate is
- * already close to the truth there; elsewhere RecipFlow aims the rest of the budget at the inflow.
- */
-export function adaptiveSelector(closed: PageSelector, open: PageSelector): PageSelector {
-  return opennessSelector('adaptive', { closed, open });
-}
-
-/**
- * `adaptive-hedged` (docs/estimation.md "A dense-community hedge"): as `adaptive`, with `open` RecipFlow with relative
- * reciprocity, but while the domain looks like a dense community (more than half of the far pages link back) the first
- * ⌈k/2⌉ pages of every iteration are `closed`'s. There the gated estimate makes no correction, so the final estimate
- * is the supergraph PageRank, the estimate SC-Select's crawl is made for; RecipFlow's own crawl ended up to 1.17×
- * worse than SC-Select's on such domains. In the dense state both selections run.
+ * `adaptive-hedged` (docs/estimation.md): `closed`'s choice (SC-Select) while the crawl has not shown the domain
+ * open, `open`'s (RecipFlow with relative reciprocity) once it has; while the domain looks like a dense community
+ * (more than half of the far pages link back) the first ⌈k/2⌉ pages of every iteration are `closed`'s. There the gated
+ * estimate makes no correction, so the final estimate is the supergraph PageRank, the estimate SC-Select's crawl is
+ * made for. In the dense state both selections run.
  */
 export function hedgedAdaptiveSelector(closed: PageSelector, open: PageSelector): PageSelector {
   const dense: PageSelector = { name: 'hedge', select: (input, k) => combinedSelection(input, k, closed, open, Math.round(k / 2)) };
-  return opennessSelector('adaptive-hedged', { closed, open, dense });
+  return opennessSelector(HEDGED_SELECTOR, { closed, open, dense });
 }

@@ -1,5 +1,5 @@
 /**
- * SC-Select (Davis & Dhillon 2006, §5.2.1; ALGORITHMS.md §3.2–3.3): the influence of crawling
+ * SC-Select (Davis & Dhillon 2006, §5.2.1; docs/estimation.md): the influence of crawling
  * frontier page `j` on the local pages, `Σ_{k∈L} |(S_j f)[k] − f[k]|`, where `S_j` is the
  * stochastic complement of the expanded chain `P_{F_j}` with respect to `F`.
  *

@@ -9,7 +9,7 @@ import { fetchFlagOptions, fetchFlagOverrides, fetchFlagsUsage, settingsForDataD
 import { createCrawlStack } from './crawl-setup.ts';
 import { numberFlag, parseFlags } from './flags.ts';
 import { createProgress } from './progress.ts';
-import { BEST_METHOD_NAME } from '../report/experiment-report.ts';
+import { BEST_METHOD_NAME, DEFAULT_METHOD_NAME } from '../report/experiment-report.ts';
 import { runEstimationRound } from '../jobs/estimation-round.ts';
 import { newJobId } from '../jobs/job-id.ts';
 import { dataDirDomain, missingLocalPages, type DataDirDomain } from '../jobs/local-domain.ts';
@@ -26,9 +26,9 @@ export const estimateUsage = `lse estimate [--selector sc] [--iterations 50] [--
   crawl stored as local (by its URL scope or, for a topic crawl, by its topic); the pages a round
   fetches are stored as global on a topic-crawled data directory.
 
-  --selector NAME     ${METHOD_NAMES.join(', ')}
-                      (default best = ${BEST_METHOD_NAME}, docs/estimation.md;
-                      sc = the paper's)
+  --selector NAME     ${METHOD_NAMES.join(', ')} (default: default, which is
+                      ${DEFAULT_METHOD_NAME}; sc = the paper's SC-Select;
+                      best = ${BEST_METHOD_NAME}; docs/estimation.md)
   --estimator NAME    the final estimate: ${ESTIMATOR_NAMES.join(', ')} (default supergraph)
   --iterations T      iterations (default 50)
   --extra E           extra pages in all: a count or a multiple of the domain size (default 2n)

@@ -8,14 +8,14 @@ import { GraphError } from '../../indexer/graph.ts';
 import { loadWebGraph } from '../../indexer/graph-files.ts';
 import { DomainSpecError, resolveDomain } from '../../indexer/estimation/domain.ts';
 import { parseExtraPages, runExperiment, type ExperimentDomain } from '../../indexer/estimation/experiment.ts';
-import { ESTIMATOR_NAMES, isEstimatorName, isMethodName, METHOD_NAMES } from '../../indexer/estimation/estimators.ts';
-import { BEST_METHOD_NAME, domainSlug, experimentChartSvg, formatExperimentTable } from '../report/experiment-report.ts';
+import { ESTIMATOR_NAMES, METHOD_NAMES, PRODUCT_METHODS, type MethodCatalogue } from '../../indexer/estimation/estimators.ts';
+import { BEST_METHOD_NAME, DEFAULT_METHOD_NAME, domainSlug, experimentChartSvg, formatExperimentTable } from '../report/experiment-report.ts';
 import { CliError } from './cli-error.ts';
 import { checkedSettings, numberFlag, parseFlags } from './flags.ts';
 import { createProgress } from './progress.ts';
 
 export const experimentUsage = `lse experiment --edges FILE [--nodes FILE] --domain SPEC [--domain SPEC …]
-               [--selectors sc,pf,outlink,random,recipflow,adaptive,adaptive-hedged,best] [--estimator supergraph|world|checked|trajectory|consensus|gated]
+               [--selectors ${METHOD_NAMES.join(',')}] [--estimator ${ESTIMATOR_NAMES.join('|')}]
                [--iterations 50] [--extra 2n]
                [--alpha 0.85] [--tolerance 1e-6] [--seed 1] [--buckets C] [--cold-start] [--out DIR]
 
@@ -26,15 +26,14 @@ export const experimentUsage = `lse experiment --edges FILE [--nodes FILE] --dom
   --nodes FILE      "id url host [label]" (needed by host:, prefix: and label: domains)
   --domain SPEC     host:SUFFIX | prefix:URL | label:NAME | ids:FILE | ball:ID:R (repeatable)
   --selectors LIST  comma-separated, from ${METHOD_NAMES.join(', ')} (default: all); best is
-                    the project's best method, its selection and its estimate together
-                    (${BEST_METHOD_NAME}; docs/estimation.md)
+                    the project's method for topic communities, its selection and its estimate
+                    together (${BEST_METHOD_NAME}); default is what a round runs on a
+                    domain of that kind (${DEFAULT_METHOD_NAME}: host: and prefix: domains
+                    are sites, label: and ball: domains topics; docs/estimation.md)
   --estimator E     the final estimate of the named selectors: ${ESTIMATOR_NAMES.join(' or ')}
-                    (default supergraph, the paper's; world adds the frontier as one node;
-                    checked uses the world only when the crawl's own movement confirms it;
-                    trajectory moves the estimate along the world's correction by a weight
-                    the crawl's trajectory gives; consensus takes that weight from six points
-                    of the crawl, their median, capped; gated is consensus where the crawl shows
-                    the domain open to the web, supergraph elsewhere)
+                    (default supergraph, the paper's; gated moves it along the frontier-world
+                    correction by a weight the crawl's trajectory gives, where the crawl shows
+                    the domain open to the web)
   --iterations T    FindGlobalPR iterations (default 50)
   --extra E         extra pages: a count (1500) or a multiple of the domain size (2n, 0.5n);
                     k = round(E / T) pages per iteration
@@ -49,7 +48,8 @@ export const experimentUsage = `lse experiment --edges FILE [--nodes FILE] --dom
     lse experiment --nodes ../shared/data/graphs/hollins.nodes.tsv.gz \\
       --edges ../shared/data/graphs/hollins.edges.tsv.gz --domain host:www.hollins.edu --out out/hollins`;
 
-export async function experimentCommand(argv: string[]): Promise<number> {
+/** `catalogue`: the methods the flags may name (research/ passes its own, with the variants). */
+export async function experimentCommand(argv: string[], catalogue: MethodCatalogue = PRODUCT_METHODS): Promise<number> {
   const flags = parseFlags(
     argv,
     {
@@ -78,15 +78,15 @@ export async function experimentCommand(argv: string[]): Promise<number> {
     extra: flags.extra,
     seed: numberFlag(flags.seed, 'seed'),
   });
-  const selectors = (flags.selectors ?? METHOD_NAMES.join(','))
+  const selectors = (flags.selectors ?? catalogue.methods.join(','))
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   if (selectors.length === 0) throw new CliError('--selectors: name at least one selector');
-  for (const name of selectors) if (!isMethodName(name)) throw new CliError(`--selectors: unknown selector "${name}"; choose from ${METHOD_NAMES.join(', ')}`);
+  for (const name of selectors) if (!catalogue.methods.includes(name)) throw new CliError(`--selectors: unknown selector "${name}"; choose from ${catalogue.methods.join(', ')}`);
   if (new Set(selectors).size !== selectors.length) throw new CliError('--selectors: a selector is named twice');
   const estimator = flags.estimator ?? 'supergraph';
-  if (!isEstimatorName(estimator)) throw new CliError(`--estimator: unknown estimator "${estimator}"; choose from ${ESTIMATOR_NAMES.join(', ')}`);
+  if (!catalogue.estimators.includes(estimator)) throw new CliError(`--estimator: unknown estimator "${estimator}"; choose from ${catalogue.estimators.join(', ')}`);
   const buckets = numberFlag(flags.buckets, 'buckets');
   if (buckets !== undefined && !(Number.isInteger(buckets) && buckets >= 2)) throw new CliError('--buckets must be an integer ≥ 2');
 
@@ -111,6 +111,7 @@ export async function experimentCommand(argv: string[]): Promise<number> {
     domains,
     { selectors, estimator, iterations: settings.iterations, extra: parseExtraPages(settings.extra), alpha: settings.alpha, tolerance: settings.tolerance, seed: settings.seed, buckets, warmStart: !flags['cold-start'] },
     (p) => progress.update(++done, `${p.domain} ${p.selector} it ${p.iteration}/${p.iterations} L1 ${p.l1.toFixed(4)}`),
+    catalogue,
   );
   progress.stop();
   process.stdout.write(formatExperimentTable(result));

@@ -1,5 +1,5 @@
 /**
- * An estimation round on the live crawl (issue 5 §1): FindGlobalPR over the stored local domain,
+ * An estimation round on the live crawl: FindGlobalPR over the stored local domain,
  * crawling the chosen frontier pages as global pages, recording every iteration in the store,
  * and writing the new estimate (and the local PageRank) as new rank versions at the end.
  */
@@ -20,11 +20,12 @@ import type { BatchFetchDeps } from '../../crawler/batch-fetch.ts';
 import { revisitStaleGlobals, type RevisitOutcome } from './global-revisits.ts';
 import { loadRoundStart, SUPERGRAPH_RANKS, type LocalDomain, type RoundStart } from './round-start.ts';
 import { noLocalPagesMessage, roundRoleOf, urlDomain, type DataDirDomain } from './local-domain.ts';
+import { NoLocalPagesError, RoundNotResumableError, UnknownRoundMethodError } from '../errors.ts';
 
 export type RoundState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
 export interface RoundParameters {
-  /** A selector or `best`. */
+  /** A selector, `best`, or `default` (by the kind of domain). */
   selector: string;
   /** The final estimate (default: the settings'); ignored by `best`. */
   estimator?: string;
@@ -185,7 +186,7 @@ export async function runEstimationRound(context: RoundContext, id: string, para
 export async function resumeEstimationRound(context: RoundContext, id: string, hooks: RoundHooks = {}): Promise<RoundStatus> {
   const { store } = context;
   const saved = await store.getJob<RoundStatus & { parameters: RoundParameters }>(id);
-  if (!saved?.parameters) throw new Error(`round ${id} cannot be resumed: its records are missing`);
+  if (!saved?.parameters) throw new RoundNotResumableError(id);
   const local = await store.getJob<{ ids: number[]; from?: number | null; revisits?: RevisitOutcome }>(localKey(id));
   // Queued but never started: start it now.
   if (!local) return runEstimationRound(context, id, saved.parameters, hooks);
@@ -245,11 +246,12 @@ async function executeRound(
   };
   await save();
   try {
-    if (n === 0) throw new Error(noLocalPagesMessage(context.domain));
+    if (n === 0) throw new NoLocalPagesError(noLocalPagesMessage(context.domain));
     const estimatorName = parameters.estimator ?? settings.estimation.estimator;
-    if (!isMethodName(parameters.selector)) throw new Error(`unknown selector "${parameters.selector}"`);
-    if (!isEstimatorName(estimatorName)) throw new Error(`unknown estimator "${estimatorName}"`);
-    const method = resolveMethod(parameters.selector, estimatorName);
+    if (!isMethodName(parameters.selector)) throw new UnknownRoundMethodError('selector', parameters.selector);
+    if (!isEstimatorName(estimatorName)) throw new UnknownRoundMethodError('estimator', estimatorName);
+    // `default`: SC-Select on a site scope, `best` on a topic crawl (docs/estimation.md).
+    const method = resolveMethod(parameters.selector, estimatorName, context.domain?.kind === 'topic' ? 'topic' : 'site');
     const links: Array<[string, string]> = [];
     for (const page of domain.pages) for (const to of Array.from(page.links)) links.push([page.key, to]);
     const source = new CrawledPageSource(

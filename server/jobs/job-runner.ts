@@ -18,6 +18,7 @@ import type { DataDirDomain } from './local-domain.ts';
 import { storeLocalPageRank } from './local-pagerank.ts';
 import { newJobId } from './job-id.ts';
 import { runRecrawl, type RecrawlParameters, type RecrawlResult } from './recrawl.ts';
+import { JobExistsError, UnscopedDataDirError } from '../errors.ts';
 
 export type JobKind = 'round' | 'crawl' | 'recrawl';
 export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
@@ -30,6 +31,8 @@ export interface JobStatus {
   startedAt?: number;
   finishedAt?: number;
   error?: string;
+  /** The failure's code (server/errors.ts), when it has one. */
+  errorCode?: string;
   /** Rounds: the round's status; crawls and re-crawls: their summary. */
   round?: RoundStatus;
   crawl?: Omit<CrawlSummary, 'rejected' | 'byState' | 'storedIds'> & { byState: Record<string, number> };
@@ -169,7 +172,7 @@ export class JobRunner extends EventEmitter {
   }
 
   private enqueue(kind: JobKind, id: string, run: (job: QueuedJob) => Promise<void>): QueuedJob {
-    if (this.jobs.has(id)) throw new Error(`job ${id} already exists`);
+    if (this.jobs.has(id)) throw new JobExistsError(id);
     const job: QueuedJob = { status: { id, kind, state: 'queued', queuedAt: Date.now() }, controller: new AbortController(), run };
     this.jobs.set(id, job);
     this.queue = this.queue.then(async () => {
@@ -181,6 +184,8 @@ export class JobRunner extends EventEmitter {
         await job.run(job);
         if (job.status.state === 'running') this.finish(job, job.controller.signal.aborted ? 'cancelled' : 'done');
       } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (typeof code === 'string' && code.startsWith('LSE_')) job.status.errorCode = code;
         this.finish(job, job.controller.signal.aborted ? 'cancelled' : 'failed', (error as Error).message);
       }
     });
@@ -222,7 +227,7 @@ export class JobRunner extends EventEmitter {
     const { stack, settings, scope, domain } = this.context;
     const crawler = settings.crawler;
     if (domain?.kind === 'stored') {
-      throw new Error('this data directory remembers neither a URL scope nor a topic, so a crawl cannot tell local pages: crawl it with lse crawl --scope … or --topic … first');
+      throw new UnscopedDataDirError();
     }
     const summary = await stack.crawler.crawl({
       seeds: crawler.seeds,

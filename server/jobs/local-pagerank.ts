@@ -12,7 +12,7 @@ import { loadLocalDomain } from './estimation-round.ts';
 export async function storeLocalPageRank(store: CrawlStore, alpha: number, tolerance: number): Promise<number> {
   const domain = await loadLocalDomain(store);
   if (domain.pages.length === 0) return 0;
-  // Links leaving the domain are not edges of its graph (ALGORITHMS.md §1): the supergraph of L alone.
+  // Links leaving the domain are not edges of its graph: the supergraph of L alone.
   const graph = new Supergraph(domain.pages).graph();
   const rank = restrictAndNormalise(pageRank(graph, { alpha, tolerance }).rank, Int32Array.from({ length: domain.pages.length }, (_, i) => i));
   await store.batch().putRanks({ name: 'local-current', version: 0, ids: domain.ids, values: rank, info: { kind: 'local-pagerank' } }).commit();

@@ -1,5 +1,5 @@
 /**
- * A re-crawl cycle (issue 5 §4): revisit local pages chosen by estimated change rate (visits
+ * A re-crawl cycle: revisit local pages chosen by estimated change rate (visits
  * ∝ √λ̂), with conditional GETs; record what changed; queue newly linked in-scope pages for the
  * next crawl. Returns which pages the text index must update or drop.
  *

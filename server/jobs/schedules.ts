@@ -6,6 +6,7 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Settings } from '../../config/schema.ts';
 import type { JobKind, JobRunner } from './job-runner.ts';
+import { InvalidCronError } from '../errors.ts';
 
 export interface ScheduleInfo {
   name: string;
@@ -38,7 +39,7 @@ export class Schedules {
   }
 
   private add(name: string, expression: string, kind: JobKind, submit: () => string): void {
-    if (!cron.validate(expression)) throw new Error(`schedules.${name}: "${expression}" is not a valid cron expression`);
+    if (!cron.validate(expression)) throw new InvalidCronError(name, expression);
     const entry: Entry = {
       info: { name, cron: expression, nextRun: null, skipped: 0 },
       kind,

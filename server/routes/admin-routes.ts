@@ -43,7 +43,7 @@ const roundBody = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    selector: { type: 'string', enum: [...METHOD_NAMES], default: 'best' },
+    selector: { type: 'string', enum: [...METHOD_NAMES], default: 'default' },
     estimator: { type: 'string', enum: [...ESTIMATOR_NAMES] },
     iterations: { type: 'integer', minimum: 1, maximum: 1000, default: 10 },
     pagesPerIteration: { type: 'integer', minimum: 1, maximum: 100_000 },

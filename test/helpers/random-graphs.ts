@@ -22,7 +22,7 @@ export function randomEdgeList(seed: number, pages: number, density: number, dan
   return { pages, edges };
 }
 
-/** Dense column-stochastic matrix P[row][col] of ALGORITHMS.md §1 (self-links and repeats dropped). */
+/** Dense column-stochastic matrix P[row][col] of PageRank (self-links and repeats dropped). */
 export function densePageRankMatrix(list: EdgeList, alpha: number, teleport?: number[]): number[][] {
   const n = list.pages;
   const v = teleport ?? new Array(n).fill(1 / n);
@@ -56,7 +56,7 @@ export function denseStationary(P: number[][]): number[] {
 }
 
 /**
- * The brute-force SC-Select score of ALGORITHMS.md §3.2–3.3 for frontier page j linked from
+ * The brute-force SC-Select score (docs/estimation.md) for frontier page j linked from
  * `linkers`: build P_{F_j} densely, form S_j = F̃ + s̃ ũᵀ / (1 − w), return ‖E_L (S_j f − f)‖₁.
  */
 export function bruteForceScScore(list: EdgeList, f: number[], local: number[], linkers: number[], alpha: number): number {
