@@ -161,6 +161,28 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the admin page in Chromium' : `the 
     await page.waitForFunction(() => document.querySelectorAll('#divergence-table tbody tr').length === 10);
   });
 
+  it('draws the estimate over rounds: a round continuing from the last, then one started over', async () => {
+    await page.fill('#iterations', '3');
+    await page.fill('#pages-per-iteration', '10');
+    await page.click('#start-round');
+    await page.locator('#round-state.badge-done').waitFor({ timeout: 60_000 });
+    await page.check('#fresh-round');
+    await page.click('#start-round');
+    await page.locator('#round-state.badge-done').waitFor({ timeout: 60_000 });
+    await page.uncheck('#fresh-round');
+    // Three finished rounds: the second continued (a change since the first), the third started over.
+    const history = page.locator('#rounds-history svg');
+    await page.waitForFunction(() => document.querySelectorAll('#rounds-history .series-truth rect').length === 3);
+    expect(await history.locator('.series-change circle').count()).toBe(2);
+    expect(await history.locator('.chart-tick-labels text:not(.minor)').allTextContents()).toEqual(expect.arrayContaining(['1', '2', '3*']));
+    expect(await history.locator('desc').textContent()).toMatch(/3 finished rounds; the last has \d+ global pages in the supergraph, error to the true PageRank 0\.\d+/);
+    const rounds = await (await fetch(`${site.url}/api/admin/rounds`, { headers: { authorization: `Bearer ${site.token}` } })).json();
+    expect(rounds.history.map((r: { fresh: boolean }) => r.fresh)).toEqual([false, false, true]);
+    expect(rounds.history[1].crawled).toBeGreaterThan(rounds.history[0].crawled);
+    mkdirSync(outputDir, { recursive: true });
+    await page.locator('#rounds-history-figure').screenshot({ path: join(outputDir, 'admin-rounds-history.png') });
+  });
+
   it('cancels a long round', async () => {
     await page.fill('#iterations', '500');
     await page.fill('#pages-per-iteration', '2');

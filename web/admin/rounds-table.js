@@ -5,12 +5,14 @@ import { formatDateTime, formatDuration, formatInteger, formatNumber } from '../
 import { api } from './api.js';
 import { isOver, stateBadge } from './common.js';
 import { showRound } from './rounds.js';
+import { drawRoundsHistory } from './rounds-history.js';
 
 /** @typedef {import('./types.js').Round} Round */
 
 export async function loadRounds() {
   const { body } = await api('/rounds');
   renderRounds(body.rounds ?? []);
+  drawRoundsHistory(body.history ?? []);
 }
 
 /** @param {Round[]} rounds */

@@ -164,12 +164,13 @@ export function initRoundForm() {
 async function startRound() {
   const error = byId('round-form-error');
   error.textContent = '';
-  /** @type {{ selector: string, iterations: number, pagesPerIteration?: number, extraPages?: number }} */
+  /** @type {{ selector: string, iterations: number, pagesPerIteration?: number, extraPages?: number, fresh?: boolean }} */
   let body;
   try {
     body = { selector: byIdAs('selector', HTMLSelectElement).value, iterations: readInteger(byId('iterations'), 'Iterations') };
     if (byIdAs('budget-per-iteration', HTMLInputElement).checked) body.pagesPerIteration = readInteger(byId('pages-per-iteration'), 'Pages per iteration');
     else body.extraPages = readInteger(byId('extra-pages'), 'Total extra pages');
+    if (byIdAs('fresh-round', HTMLInputElement).checked) body.fresh = true;
   } catch (invalid) {
     error.textContent = messageOf(invalid);
     return;
