@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSettings } from '../config/load-settings.ts';
+import type { Settings } from '../config/schema.ts';
 import { generateDemoWeb } from '../crawler/demo-web/generate.ts';
 import { demoWebResolvePins, startDemoWebServer } from '../crawler/demo-web/server.ts';
 import { parseScope } from '../crawler/scope.ts';
@@ -87,6 +88,20 @@ async function hollinsOffline(bench: BenchContext): Promise<void> {
   bench.note('Three rounds end where one run of three times the pages ends (the same pages, in the same order): the continuing state is exact.');
 }
 
+/** Opens a data directory and crawls its site with the settings' crawler: what `lse crawl` does. */
+async function crawledSite(settings: Settings) {
+  const store = await CrawlStore.open(settings.dataDir);
+  const stack = createCrawlStack(store, settings.crawler);
+  const scope = parseScope(settings.crawler.scope);
+  const c = settings.crawler;
+  await stack.crawler.crawl({ seeds: c.seeds, scope, ordering: c.ordering, maxPages: c.maxPages, maxDepth: c.maxDepth, hostPageBudget: c.hostPageBudget, concurrency: c.concurrency, nearDuplicateThreshold: c.nearDuplicateThreshold });
+  const close = async () => {
+    await stack.close();
+    await store.close();
+  };
+  return { store, stack, scope, close };
+}
+
 async function demoNightly(bench: BenchContext): Promise<void> {
   const web = generateDemoWeb();
   const server = await startDemoWebServer(web, { logRequests: false, latencyScale: 0 });
@@ -98,12 +113,8 @@ async function demoNightly(bench: BenchContext): Promise<void> {
       crawler: { seeds: [`http://${web.localHost}/`], scope: [`host:${web.localHost}`], resolve: demoWebResolvePins(server.port), allowPrivateNetworks: true, delaySeconds: 0, maxPages: 3000 },
     },
   });
-  const store = await CrawlStore.open(dataDir);
-  const stack = createCrawlStack(store, settings.crawler);
+  const { store, stack, scope, close } = await crawledSite(settings);
   try {
-    const scope = parseScope(settings.crawler.scope);
-    const c = settings.crawler;
-    await stack.crawler.crawl({ seeds: c.seeds, scope, ordering: c.ordering, maxPages: c.maxPages, maxDepth: c.maxDepth, hostPageBudget: c.hostPageBudget, concurrency: c.concurrency, nearDuplicateThreshold: c.nearDuplicateThreshold });
     const context = { store, stack, settings, scope, domain: urlDomain(scope), truthOf: demoTruth(web) };
     // What the nightly schedule submits: the settings' iterations and the per-night budget.
     const nightly: RoundParameters = { selector: 'sc', iterations: settings.estimation.iterations, extra: settings.schedules.estimateBudget };
@@ -120,8 +131,7 @@ async function demoNightly(bench: BenchContext): Promise<void> {
     bench.table(rows);
     bench.note(`local PageRank alone: L1 ${first?.toFixed(4)}; a fresh round of the same budget after the five: ${fresh.l1ToTruth?.toFixed(4)}`);
   } finally {
-    await stack.close();
-    await store.close();
+    await close();
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -147,12 +157,8 @@ async function liveBudgets(bench: BenchContext): Promise<void> {
           estimation: { pldBudgets: budgets },
         },
       });
-      const store = await CrawlStore.open(dataDir);
-      const stack = createCrawlStack(store, settings.crawler);
+      const { store, stack, scope, close } = await crawledSite(settings);
       try {
-        const scope = parseScope(settings.crawler.scope);
-        const c = settings.crawler;
-        await stack.crawler.crawl({ seeds: c.seeds, scope, ordering: c.ordering, maxPages: c.maxPages, maxDepth: c.maxDepth, hostPageBudget: c.hostPageBudget, concurrency: c.concurrency, nearDuplicateThreshold: c.nearDuplicateThreshold });
         const context = { store, stack, settings, scope, domain: urlDomain(scope), truthOf: (urls: readonly string[]) => Float64Array.from(urls, (u) => truth[view.pageOf.get(u) ?? -1] ?? Number.NaN) };
         // L as the crawl stored it (the round stores the in-scope pages it fetches as local too).
         const local: number[] = [];
@@ -173,8 +179,7 @@ async function liveBudgets(bench: BenchContext): Promise<void> {
         }
         rows.push([`live, budgets ${budgets ? 'on' : 'off'}`, round.crawled, round.l1ToTruth!.toFixed(4), `${(round.l1ToTruth! - offline).toExponential(2)}`]);
       } finally {
-        await stack.close();
-        await store.close();
+        await close();
       }
     }
   } finally {

@@ -18,19 +18,6 @@ interface Run {
   estimate: Float64Array;
 }
 
-async function oneRun(graph: LinkGraph, local: Int32Array, selector: SelectorName, iterations: number, perIteration: number): Promise<Run> {
-  const picks: number[][] = [];
-  const run = await findGlobalPageRank({
-    localPages: Array.from(local, (p) => pageOfGraph(graph, p)),
-    source: knownGraphSource(graph),
-    selector: createSelector(selector, { seed: 1 }),
-    iterations,
-    extraPages: iterations * perIteration,
-    onIteration: ({ record }) => void (record.iteration > 0 && picks.push(record.selected)),
-  });
-  return { picks, estimate: run.estimate };
-}
-
 /** `rounds` runs, each starting where the last ended (its F, its PageRank). */
 async function chainedRuns(graph: LinkGraph, local: Int32Array, selector: SelectorName, rounds: number, iterations: number, perIteration: number): Promise<Run & { exactStarts: number }> {
   const picks: number[][] = [];
@@ -58,6 +45,10 @@ async function chainedRuns(graph: LinkGraph, local: Int32Array, selector: Select
   }
   return { picks, estimate, exactStarts };
 }
+
+/** One run of `iterations` × `perIteration` pages. */
+const oneRun = (graph: LinkGraph, local: Int32Array, selector: SelectorName, iterations: number, perIteration: number): Promise<Run> =>
+  chainedRuns(graph, local, selector, 1, iterations, perIteration);
 
 describe('continuing FindGlobalPR from an earlier supergraph', () => {
   it('three runs of T iterations select what one run of 3T iterations selects (random graph, SC, PF, OutlinkCount)', async () => {
