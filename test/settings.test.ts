@@ -13,7 +13,7 @@ const file = (name: string, text: string) => {
 };
 
 /** The settings that are off unless given: optional, with no default. Every other setting must have a default. */
-const OPTIONAL_SETTINGS = ['crawler.topic', 'server.siteName', 'server.adminToken', 'schedules.recrawl', 'schedules.estimate'];
+const OPTIONAL_SETTINGS = ['crawler.topic', 'server.siteName', 'server.adminToken', 'schedules.recrawl'];
 
 /**
  * Every field of the schema by its dotted path, walking into the objects that have defaults themselves: `default`
@@ -52,6 +52,9 @@ describe('settings', () => {
     expect(settings.crawler).toMatchObject({ concurrency: 16, delaySeconds: 1, maxBodyBytes: 5 * 1024 * 1024, allowPrivateNetworks: false, heapGrowthPercent: 50 });
     expect(settings.estimation).toMatchObject({ alpha: 0.85, iterations: 50, extra: '2n', selector: 'default', estimator: 'supergraph' });
     expect(settings.server).toMatchObject({ host: '127.0.0.1', port: 8080 });
+    // A continuing round every night, n pages a night; stale global pages after a week, within a fifth of a round.
+    expect(settings.schedules).toMatchObject({ estimate: '15 2 * * *', estimateBudget: '1n' });
+    expect(settings.estimation).toMatchObject({ pldBudgets: true, revisitAfterDays: 7, revisitShare: 0.2 });
   });
 
   it('layers file, environment and flags, later winning', () => {
