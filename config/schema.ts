@@ -105,9 +105,9 @@ export const scheduleSettingsSchema = z
     recrawl: cronExpression.optional(),
     /**
      * When the estimation round runs (default nightly at 02:15): each round continues from the
-     * last one, so the estimate improves night after night.
+     * last one, so the estimate improves night after night. `off` runs none.
      */
-    estimate: cronExpression.default('15 2 * * *'),
+    estimate: cronExpression.or(z.literal('off')).default('15 2 * * *'),
     /** Pages a scheduled round may fetch: a count or a multiple of the local domain size (default n). */
     estimateBudget: z.string().regex(/^(\d+|(\d+(\.\d+)?|\.\d+)n)$/, 'a page count such as 1500 or a multiple such as 1n').default('1n'),
     /** Pages revisited per re-crawl cycle. */

@@ -57,6 +57,11 @@ describe('settings', () => {
     expect(settings.estimation).toMatchObject({ pldBudgets: true, revisitAfterDays: 7, revisitShare: 0.2 });
   });
 
+  it('turns the nightly round off with "off", and refuses other words', () => {
+    expect(loadSettings({ env: {}, overrides: { schedules: { estimate: 'off' } } }).schedules.estimate).toBe('off');
+    expect(() => loadSettings({ env: {}, overrides: { schedules: { estimate: 'never' } } })).toThrow(SettingsError);
+  });
+
   it('layers file, environment and flags, later winning', () => {
     const config = file('a.json', JSON.stringify({ crawler: { maxPages: 50, delaySeconds: 2, resolve: { '*.demo:80': '127.0.0.1:9999' } }, server: { port: 9000 } }));
     const settings = loadSettings({

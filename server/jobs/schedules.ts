@@ -33,7 +33,7 @@ export class Schedules {
   ) {
     const { schedules, estimation } = settings;
     if (schedules.recrawl) this.add('recrawl', schedules.recrawl, 'recrawl', () => runner.submitRecrawl({ budget: schedules.recrawlBudget }));
-    if (schedules.estimate) {
+    if (schedules.estimate && schedules.estimate !== 'off') {
       this.add('estimate', schedules.estimate, 'round', () => runner.submitRound({ selector: estimation.selector, estimator: estimation.estimator, iterations: estimation.iterations, extra: schedules.estimateBudget }));
     }
   }

@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadSettings } from '../../config/load-settings.ts';
+import { farOffSchedules } from './far-off-schedules.ts';
 import type { Settings } from '../../config/schema.ts';
 import { DEMO_LOCAL_HOST, DEMO_SEED_URL, generateDemoWeb, type DemoWeb } from '../../crawler/demo-web/generate.ts';
 import { demoWebResolvePins, startDemoWebServer } from '../../crawler/demo-web/server.ts';
@@ -47,6 +48,8 @@ export async function buildDemoDataDir(options: DemoDataDirOptions = {}): Promis
     env: {},
     overrides: {
       dataDir,
+      // The nightly round would fire in a suite run at its minute: tests run schedules on demand.
+      schedules: { estimate: farOffSchedules().estimate },
       ...options.settings,
       crawler: {
         seeds: [DEMO_SEED_URL],
