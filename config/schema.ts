@@ -38,6 +38,10 @@ export const crawlerSettingsSchema = z
     seeds: z.array(z.url({ protocol: /^https?$/ })).default([]),
     /** Local-domain scope: `host:SUFFIX`, `prefix:URL`, `regex:RE`. */
     scope: z.array(z.string().min(3)).default([]),
+    /** Read sitemaps: robots.txt `Sitemap:` lines, else /sitemap.xml, of the seeds' origins (not for topic crawls). */
+    sitemaps: z.boolean().default(true),
+    /** More sitemaps to read (any host; the pages they list must be in scope). */
+    sitemapUrls: z.array(z.url({ protocol: /^https?$/ })).default([]),
     /** Focused crawling: driving query terms and the similarity a page needs to be in the domain. */
     topic: z.object({ terms: z.array(z.string().min(1)).min(1), threshold: z.number().min(0).max(1).default(0.1) }).optional(),
     ordering: z.enum(['bfs', 'backlinks', 'pagerank', 'rankmass', 'windowed-rankmass', 'lneighbor', 'focused']).default('bfs'),

@@ -197,3 +197,22 @@ class AutoInflate extends Transform {
 }
 
 function ignore(): void {}
+
+/** The body as a stream of decoded bytes, for callers that read it as it comes (sitemaps). */
+export function decodedStream(body: Readable, contentEncoding: string | undefined): Readable {
+  body.on('error', ignore);
+  const codings = (contentEncoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity')
+    .reverse();
+  const unsupported = codings.find((coding) => !SUPPORTED_CODINGS.has(coding));
+  if (unsupported !== undefined) {
+    body.destroy();
+    throw new UnsupportedEncodingError(`unsupported content-encoding ${unsupported}`);
+  }
+  if (codings.length === 0) return body;
+  const stages = codings.map((coding) => decoderFor(coding)!);
+  pipeline([body, ...stages], () => {});
+  return stages[stages.length - 1];
+}

@@ -21,6 +21,7 @@ import type { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { addSeeds, loadKnownPages, replayFrontier, SeedError, type KnownPages } from './crawl-resume.ts';
 import { CrawlRecorder, hostOf, type Recorded } from './crawl-recorder.ts';
 import { DispatchPool } from './dispatch-pool.ts';
+import type { Fetcher } from './fetcher.ts';
 import { HostQueues } from './host-queues.ts';
 import { createOrdering, rankMassLowerBound, type CrawlOrdering, type OrderingName } from './ordering.ts';
 import type { PageFetcher } from './page-fetch.ts';
@@ -28,6 +29,7 @@ import { fetchInSlot } from './polite-page.ts';
 import type { PoliteGate } from './politeness.ts';
 import type { RobotsPolicy } from './robots.ts';
 import type { Scope } from './scope.ts';
+import { discoverFromSitemaps, type SitemapReport } from './sitemap-discovery.ts';
 import { hotLinkTest, TopicSettingsError, type TopicSettings } from './topic.ts';
 import { TopicTracker } from './topic-tracker.ts';
 import type { UrlRules } from './url.ts';
@@ -57,6 +59,13 @@ export interface CrawlOptions {
    * `maxDistance` of a hot page (and inside `scope`). Its terms also make hot links.
    */
   topic?: TopicSettings;
+  /**
+   * Read sitemaps first (sitemap-discovery.ts): those of the seeds' origins, and `named` ones;
+   * listed in-scope pages join the frontier. Not for topic crawls (the topic decides what is local).
+   */
+  sitemaps?: { named?: readonly string[] };
+  /** Where notes go (sitemaps skipped or cut, and why). */
+  log?: (message: string) => void;
   signal?: AbortSignal;
   onProgress?: (progress: CrawlProgress) => void;
   /** Milliseconds between progress reports (default 250). */
@@ -94,6 +103,8 @@ export interface CrawlSummary {
   coverageBound: number;
   /** Topic crawls: pages fetched by this run that passed the similarity threshold (local) and that did not. */
   topicPages?: { local: number; global: number };
+  /** What the sitemaps gave, when they were read. */
+  sitemaps?: SitemapReport;
   frontier: number;
   seconds: number;
   pagesPerSecond: number;
@@ -101,6 +112,7 @@ export interface CrawlSummary {
 
 export interface CrawlerDeps {
   store: CrawlStore;
+  fetcher: Fetcher;
   pageFetcher: PageFetcher;
   robots: RobotsPolicy;
   gate: PoliteGate;
@@ -153,6 +165,7 @@ class CrawlRun {
     private readonly topic: TopicTracker | undefined,
     private readonly isHotLink: ((url: string, anchor?: string) => boolean) | undefined,
     ordering: CrawlOrdering,
+    private readonly sitemaps: { report: SitemapReport; lastmodOf: Map<number, number> } | undefined,
   ) {
     this.#now = options.now ?? Date.now;
     this.#ordering = ordering;
@@ -201,8 +214,9 @@ class CrawlRun {
       throw error;
     }
     topic?.resume([...seeds, ...hotPages], hotLinks, known.storedLinks);
+    const sitemaps = options.sitemaps && !topic && options.maxDepth >= 1 ? await queueSitemapPages(deps, options, known) : undefined;
     await replayFrontier(store, ordering, seeds, known);
-    return new CrawlRun(deps, options, recorder, known, seeds, topic, isHotLink, ordering);
+    return new CrawlRun(deps, options, recorder, known, seeds, topic, isHotLink, ordering, sitemaps);
   }
 
   async execute(): Promise<CrawlSummary> {
@@ -233,6 +247,7 @@ class CrawlRun {
       overBudget: this.#overBudget,
       coverageBound,
       topicPages: this.topic ? { local: this.topic.local, global: this.topic.global } : undefined,
+      sitemaps: this.sitemaps?.report,
       frontier: this.#ordering.waiting + this.#queues.buffered,
       seconds,
       pagesPerSecond: this.#fetchedThisRun / Math.max(1e-3, seconds),
@@ -338,7 +353,8 @@ class CrawlRun {
     }
     const outcome = slot.outcome;
     const verdict = topic ? topic.judge(outcome, recorder.pending) : { role: 'local' as const, hot: false };
-    const recorded = recorder.record(outcome, { id, depth, role: topic ? 'global' : 'local', pageRole: topic ? verdict.role : undefined, now: this.#now() });
+    const sitemapLastmod = this.sitemaps?.lastmodOf.get(id);
+    const recorded = recorder.record(outcome, { id, depth, role: topic ? 'global' : 'local', pageRole: topic ? verdict.role : undefined, sitemapLastmod, now: this.#now() });
     this.#fetchedThisRun++;
     for (const touched of [id, recorded.contentId, ...recorded.hops]) {
       if (known.done.has(touched)) continue;
@@ -377,6 +393,33 @@ class CrawlRun {
       coverage: this.#ordering.coverage(),
     });
   }
+}
+
+/**
+ * Reads the sitemaps of the seeds' origins (and the named ones) and queues the listed in-scope
+ * pages not known yet, one step from the seeds; their `<lastmod>` by page id.
+ */
+async function queueSitemapPages(deps: CrawlerDeps, options: CrawlOptions, known: KnownPages): Promise<{ report: SitemapReport; lastmodOf: Map<number, number> }> {
+  const origins = options.seeds.flatMap((seed) => {
+    try {
+      return [new URL(seed).origin];
+    } catch {
+      return [];
+    }
+  });
+  const found = await discoverFromSitemaps(deps, { origins, named: options.sitemaps?.named, inScope: (url) => options.scope.isLocal(url), signal: options.signal, log: options.log });
+  const batch = deps.store.batch();
+  const now = (options.now ?? Date.now)();
+  const lastmodOf = new Map<number, number>();
+  for (const [url, lastmod] of found.pages) {
+    const id = batch.idFor(url);
+    if (lastmod !== undefined) lastmodOf.set(id, lastmod);
+    if (known.done.has(id) || known.depthOf.has(id)) continue;
+    known.depthOf.set(id, 1);
+    batch.addToFrontier(id, { depth: 1, discoveredAt: now, role: 'local' });
+  }
+  await batch.commit();
+  return { report: found.report, lastmodOf };
 }
 
 /** Lets timers, I/O and other pages' continuations run (a macrotask, unlike an awaited promise). */

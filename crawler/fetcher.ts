@@ -17,7 +17,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
-import { readBody, type BodyRead } from './body-decoding.ts';
+import { decodedStream, readBody, type BodyRead } from './body-decoding.ts';
 import { decodeBody, type DecodedBody } from './charset.ts';
 import { createGuardedConnector, systemLookup, type HostLookup } from './guarded-connector.ts';
 import { ResolvePins } from './resolve-pins.ts';
@@ -84,6 +84,11 @@ export interface FetchOptions {
   /** Fail with `too-large` instead of truncating. */
   readonly failWhenTooLarge?: boolean;
   readonly onRedirect?: RedirectCheck;
+  /**
+   * Reads a 2xx body as a stream of decoded bytes instead of keeping it (the result's `body` is
+   * null); it runs under the fetch's deadline, and its error fails the fetch.
+   */
+  readonly consumeBody?: (body: Readable) => Promise<void>;
   readonly signal?: AbortSignal;
 }
 
@@ -318,6 +323,16 @@ export class Fetcher {
           const mediaType = (headers.contentType ?? '').split(';')[0].trim().toLowerCase();
           const retryAfterMs = RETRY_AFTER_STATUSES.has(status) ? parseRetryAfter(headers.retryAfter, this.#now()) : null;
           const base = { ok: true as const, url, finalUrl: current, redirects, status, headers, mediaType, retryAfterMs };
+          if (options.consumeBody && status >= 200 && status < 300) {
+            try {
+              await options.consumeBody(decodedStream(response.body, headers.contentEncoding));
+            } catch (error) {
+              response.body.destroy();
+              const failure = classifyError(error, timedOut);
+              return fail(failure.error, failure.message, { timeoutPhase: failure.timeoutPhase, status });
+            }
+            return { ...base, isHtml: false, notModified: false, body: null, text: null, charset: null, truncated: false, timings: timings() };
+          }
           const wanted = status >= 200 && status < 300 && (options.accept === 'any' || mediaType === '' || HTML_TYPES.has(mediaType));
           if (!wanted) {
             discard(response.body);

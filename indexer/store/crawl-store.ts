@@ -53,6 +53,8 @@ export interface PageRecord {
   redirectTo?: number;
   truncated?: boolean;
   error?: string;
+  /** The page's `<lastmod>` in a sitemap (ms since the epoch), when a sitemap lists one. */
+  sitemapLastmod?: number;
   /** Visits and visits that found a change (ALGORITHMS.md §6). */
   visits: number;
   changes: number;

@@ -5,9 +5,10 @@ import { loadSettings, SettingsError } from '../../config/load-settings.ts';
 import type { Settings } from '../../config/schema.ts';
 import { CrawlOptionError, type CrawlSummary } from '../../crawler/crawl-loop.ts';
 import { parseScope, ScopeSpecError } from '../../crawler/scope.ts';
+import type { SitemapReport } from '../../crawler/sitemap-discovery.ts';
 import { CrawlStore, StoreError } from '../../indexer/store/crawl-store.ts';
 import { CliError } from './cli-error.ts';
-import { createCrawlStack, rememberCrawlerSettings, rememberedCrawlerSettings } from './crawl-setup.ts';
+import { createCrawlStack, rememberCrawlerSettings, rememberedCrawlerSettings, sitemapOption } from './crawl-setup.ts';
 import { numberFlag, parseFlags } from './flags.ts';
 import { createProgress } from './progress.ts';
 
@@ -35,6 +36,9 @@ export const crawlUsage = `lse crawl [--seed URL …] [--scope SPEC …] [--orde
                       is local when its tf-idf similarity to them reaches the threshold, links
                       are followed on any host (or within --scope) up to 2 steps from a hot page
   --topic-threshold X similarity a page needs to be local (0…1, default 0.1)
+  --sitemap URL       read this sitemap too (repeatable); the seeds' sitemaps (robots.txt
+                      Sitemap: lines, else /sitemap.xml) are read anyway
+  --no-sitemaps       do not read sitemaps
 ${fetchFlagsUsage}
 
   Example (the demo web served by "lse demo-web"):
@@ -121,8 +125,17 @@ export function formatCrawlSummary(summary: CrawlSummary): string {
     `  duplicates: ${summary.duplicates}; frontier left: ${summary.frontier}; over host budget: ${summary.overBudget}`,
     `  URLs refused (traps and rules): ${rejected || 'none'}`,
     `  RankMass coverage bound: at least ${(100 * summary.coverageBound).toFixed(2)} % of the seeds' personalised PageRank is stored`,
+    ...(summary.sitemaps ? [formatSitemapLine(summary.sitemaps)] : []),
     ...(summary.topicPages ? [`  topic: ${summary.topicPages.local} pages passed the similarity threshold (local), ${summary.topicPages.global} did not (global)`] : []),
   ].join('\n');
+}
+
+function formatSitemapLine(report: SitemapReport): string {
+  const notes = [
+    report.skipped.length > 0 ? `${report.skipped.length} skipped (${report.skipped.slice(0, 3).map((s) => `${s.url}: ${s.reason}`).join('; ')})` : '',
+    report.cut.length > 0 ? `${report.cut.length} cut at the protocol's limits` : '',
+  ].filter(Boolean);
+  return `  sitemaps: ${report.files} read, ${report.listed} URLs listed, ${report.inScope} in scope${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`;
 }
 
 export async function crawlCommand(argv: string[]): Promise<number> {
@@ -138,6 +151,8 @@ export async function crawlCommand(argv: string[]): Promise<number> {
       concurrency: { type: 'string' },
       topic: { type: 'string' },
       'topic-threshold': { type: 'string' },
+      sitemap: { type: 'string', multiple: true },
+      'no-sitemaps': { type: 'boolean' },
     },
     'crawl',
   );
@@ -149,6 +164,8 @@ export async function crawlCommand(argv: string[]): Promise<number> {
     maxPages: numberFlag(flags['max-pages'], 'max-pages'),
     maxDepth: numberFlag(flags['max-depth'], 'max-depth'),
     concurrency: numberFlag(flags.concurrency, 'concurrency'),
+    sitemapUrls: flags.sitemap,
+    sitemaps: flags['no-sitemaps'] ? false : undefined,
     topic: flags.topic ? { terms: flags.topic.split(',').map((t) => t.trim()).filter(Boolean), threshold: numberFlag(flags['topic-threshold'], 'topic-threshold') } : undefined,
   };
   if (flags['topic-threshold'] !== undefined && !flags.topic) throw new CliError('lse crawl: --topic-threshold goes with --topic TERMS');
@@ -189,6 +206,8 @@ export async function crawlCommand(argv: string[]): Promise<number> {
       rankMassWindow: crawler.rankMassWindow,
       topic: crawler.topic,
       nearDuplicateThreshold: crawler.nearDuplicateThreshold,
+      sitemaps: sitemapOption(crawler),
+      log: (message) => process.stderr.write(`${message}\n`),
       signal: controller.signal,
       onProgress: (p) =>
         progress.update(p.stored, `${p.pagesPerSecond.toFixed(0)} pages/s | frontier ${p.frontier} | hosts ${p.hosts} | errors ${p.errors}`),

@@ -62,8 +62,13 @@ export function createCrawlStack(store: CrawlStore, settings: CrawlerSettings): 
   );
   const rules = crawlerUrlRules(settings);
   const pageFetcher = new PageFetcher({ fetcher, robots, urlRules: rules, robotsAgent: settings.robotsAgent });
-  const crawler = new Crawler({ store, pageFetcher, robots, gate, urlRules: rules });
+  const crawler = new Crawler({ store, fetcher, pageFetcher, robots, gate, urlRules: rules });
   return { fetcher, robots, gate, rules, pageFetcher, crawler, close: () => fetcher.close() };
+}
+
+/** The crawl's sitemap option from the settings (absent when sitemaps are off). */
+export function sitemapOption(settings: CrawlerSettings): { named: readonly string[] } | undefined {
+  return settings.sitemaps ? { named: settings.sitemapUrls } : undefined;
 }
 
 /** What a data directory remembers about how it was crawled (meta key `crawl-settings`). */
@@ -79,6 +84,8 @@ export const REMEMBERED_CRAWLER_KEYS = [
   'topic',
   'maxDepth',
   'hostPageBudget',
+  'sitemaps',
+  'sitemapUrls',
 ] as const satisfies ReadonlyArray<keyof CrawlerSettings>;
 
 export async function rememberedCrawlerSettings(store: CrawlStore): Promise<Partial<CrawlerSettings>> {

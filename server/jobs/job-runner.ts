@@ -12,7 +12,7 @@ import { loadRankSnapshot, type SearchEngine } from '../../indexer/ranking/searc
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { isIndexablePage, pageToDocument } from '../../indexer/text-index/store-adapter.ts';
 import type { TextIndex } from '../../indexer/text-index/text-index.ts';
-import type { CrawlStack } from '../cli/crawl-setup.ts';
+import { sitemapOption, type CrawlStack } from '../cli/crawl-setup.ts';
 import { isRoundKey, resumeEstimationRound, runEstimationRound, type RoundParameters, type RoundStatus } from './estimation-round.ts';
 import type { DataDirDomain } from './local-domain.ts';
 import { storeLocalPageRank } from './local-pagerank.ts';
@@ -233,6 +233,8 @@ export class JobRunner extends EventEmitter {
       hostPageBudget: crawler.hostPageBudget,
       concurrency: crawler.concurrency,
       nearDuplicateThreshold: crawler.nearDuplicateThreshold,
+      sitemaps: sitemapOption(crawler),
+      log: (message) => process.stderr.write(`crawl ${job.status.id}: ${message}\n`),
       signal: job.controller.signal,
       onProgress: (p) => {
         job.status.progress = { stored: p.stored, pagesPerSecond: Math.round(p.pagesPerSecond), frontier: p.frontier, errors: p.errors };
@@ -247,7 +249,7 @@ export class JobRunner extends EventEmitter {
   private async runRecrawlJob(job: QueuedJob, parameters: RecrawlParameters): Promise<void> {
     const { store, stack, settings, scope, domain } = this.context;
     const log = (message: string) => process.stderr.write(`re-crawl ${job.status.id}: ${message}\n`);
-    const result = await runRecrawl({ store, stack, scope, domain, concurrency: settings.crawler.concurrency, log }, parameters, job.controller.signal);
+    const result = await runRecrawl({ store, stack, scope, domain, concurrency: settings.crawler.concurrency, log, sitemaps: sitemapOption(settings.crawler) }, parameters, job.controller.signal);
     const { updatedIds, removedIds, ...counts } = result;
     job.status.recrawl = counts;
     await this.refreshIndex(updatedIds, removedIds);
