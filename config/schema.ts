@@ -42,6 +42,25 @@ export const crawlerSettingsSchema = z
     sitemaps: z.boolean().default(true),
     /** More sitemaps to read (any host; the pages they list must be in scope). */
     sitemapUrls: z.array(z.url({ protocol: /^https?$/ })).default([]),
+    /**
+     * PDF, DOCX and ODT documents: read in worker threads, each under a time and a memory limit;
+     * larger files than their type's limit are refused (recorded as failed with the reason).
+     */
+    documents: z
+      .object({
+        enabled: z.boolean().default(true),
+        pdfMaxBytes: z.number().int().min(1024).default(50 * 1024 * 1024),
+        docxMaxBytes: z.number().int().min(1024).default(20 * 1024 * 1024),
+        odtMaxBytes: z.number().int().min(1024).default(20 * 1024 * 1024),
+        /** Largest uncompressed size a zip entry of an office file may declare (zip bombs). */
+        zipEntryMaxBytes: z.number().int().min(1024).default(100 * 1024 * 1024),
+        timeoutSeconds: z.number().gt(0).max(3600).default(30),
+        /** V8 heap of a parsing worker, in MB. */
+        memoryMb: z.number().int().min(32).max(8192).default(512),
+        workers: z.number().int().min(1).max(64).default(2),
+      })
+      .strict()
+      .default({ enabled: true, pdfMaxBytes: 50 * 1024 * 1024, docxMaxBytes: 20 * 1024 * 1024, odtMaxBytes: 20 * 1024 * 1024, zipEntryMaxBytes: 100 * 1024 * 1024, timeoutSeconds: 30, memoryMb: 512, workers: 2 }),
     /** Focused crawling: driving query terms and the similarity a page needs to be in the domain. */
     topic: z.object({ terms: z.array(z.string().min(1)).min(1), threshold: z.number().min(0).max(1).default(0.1) }).optional(),
     ordering: z.enum(['bfs', 'backlinks', 'pagerank', 'rankmass', 'windowed-rankmass', 'lneighbor', 'focused']).default('bfs'),

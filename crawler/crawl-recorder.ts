@@ -169,6 +169,8 @@ export class CrawlRecorder {
           nofollow: outcome.nofollow || undefined,
           duplicateOf,
           truncated: outcome.truncated || undefined,
+          type: outcome.type,
+          sections: pageRole === 'local' ? outcome.sections : undefined,
           visits: prior ? prior.visits + 1 : 1,
           changes: (prior?.changes ?? 0) + (changed ? 1 : 0),
         };

@@ -89,6 +89,12 @@ export interface FetchOptions {
    * null); it runs under the fetch's deadline, and its error fails the fetch.
    */
   readonly consumeBody?: (body: Readable) => Promise<void>;
+  /**
+   * Documents (PDF, office files): the byte limit for a 2xx body of this media type and URL, or
+   * undefined when it is not a document to keep. A larger document fails with `too-large`
+   * (refused before its body is read when Content-Length says so).
+   */
+  readonly documentBytes?: (mediaType: string, url: string) => number | undefined;
   readonly signal?: AbortSignal;
 }
 
@@ -332,6 +338,23 @@ export class Fetcher {
               return fail(failure.error, failure.message, { timeoutPhase: failure.timeoutPhase, status });
             }
             return { ...base, isHtml: false, notModified: false, body: null, text: null, charset: null, truncated: false, timings: timings() };
+          }
+          const documentCap = status >= 200 && status < 300 ? options.documentBytes?.(mediaType, current) : undefined;
+          if (documentCap !== undefined) {
+            if (headers.contentLength !== undefined && headers.contentLength > documentCap) {
+              response.body.on('error', ignore);
+              response.body.destroy();
+              return fail('too-large', `${mediaType || 'document'} of ${headers.contentLength} bytes (Content-Length), over the limit of ${documentCap} bytes for its type`, { status });
+            }
+            let document: BodyRead;
+            try {
+              document = await readBody(response.body, headers.contentEncoding, documentCap);
+            } catch (error) {
+              const failure = classifyError(error, timedOut);
+              return fail(failure.error, failure.message, { timeoutPhase: failure.timeoutPhase, status });
+            }
+            if (document.truncated) return fail('too-large', `${mediaType || 'document'} larger than the limit of ${documentCap} bytes for its type`, { status });
+            return { ...base, isHtml: false, notModified: false, body: document.body, text: null, charset: null, truncated: false, timings: timings() };
           }
           const wanted = status >= 200 && status < 300 && (options.accept === 'any' || mediaType === '' || HTML_TYPES.has(mediaType));
           if (!wanted) {

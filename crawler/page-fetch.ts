@@ -4,7 +4,9 @@
  * as a value; writing it to the store is the recorder's job.
  */
 import { fingerprintHex, normalizedFingerprint, normalizeText } from './duplicates.ts';
-import type { Fetcher, FetchResult, RedirectHop } from './fetcher.ts';
+import { DocumentError, documentTypeOf, type DocumentType, type TextSection } from './documents/types.ts';
+import type { DocumentPool } from './documents/worker-pool.ts';
+import type { Fetcher, FetchResponse, FetchResult, RedirectHop } from './fetcher.ts';
 import { parseHtml, type ParsedPage } from './html.ts';
 import type { RobotsPolicy } from './robots.ts';
 import { normalizeUrl, type UrlRejection, type UrlRules } from './url.ts';
@@ -28,6 +30,9 @@ export type PageOutcome =
       fingerprint: string;
       /** Title and text as {@link pageWords} gives them: what the fingerprint and the near-duplicate sketch read. */
       normalizedText: string;
+      /** A document's type (absent for HTML), and where its pages start (PDF). */
+      type?: DocumentType;
+      sections?: TextSection[];
     }
   | { kind: 'not-modified'; url: string; status: 304 }
   | { kind: 'not-html'; url: string; finalUrl: string; redirects: readonly RedirectHop[]; status: number; contentType: string }
@@ -63,6 +68,14 @@ export interface PageFetcherDeps {
   urlRules: UrlRules;
   /** Our product token for `<meta name=…>` and X-Robots-Tag lines addressed to us. */
   robotsAgent: string;
+  /** Reading PDF and office documents (absent: they are recorded as not-html). */
+  documents?: DocumentReader;
+}
+
+export interface DocumentReader {
+  pool: DocumentPool;
+  /** Largest body kept per document type. */
+  maxBytes: Readonly<Record<DocumentType, number>>;
 }
 
 /**
@@ -90,7 +103,7 @@ export class PageFetcher {
   constructor(private readonly deps: PageFetcherDeps) {}
 
   async fetchPage(url: string, options: PageFetchOptions = {}): Promise<PageOutcome> {
-    const { fetcher, robots, urlRules } = this.deps;
+    const { fetcher, robots, urlRules, documents } = this.deps;
     const decision = await robots.check(url);
     if (!decision.allowed) return { kind: 'disallowed', url, reason: decision.reason === 'unreachable' ? 'robots-unreachable' : 'robots' };
 
@@ -100,6 +113,7 @@ export class PageFetcher {
       etag: options.etag,
       lastModified: options.lastModified,
       signal: options.signal,
+      documentBytes: documents ? (mediaType, target) => maxBytesOf(documents, mediaType, target) : undefined,
       onRedirect: async (hop) => {
         const target = normalizeUrl(hop.to, urlRules);
         if (!target.ok) {
@@ -130,6 +144,11 @@ export class PageFetcher {
     if (result.status === 429 || result.status === 503) return { kind: 'retry-later', url, status: result.status, retryAfterMs: result.retryAfterMs };
     if (result.status >= 400) return { kind: 'http-error', url, finalUrl: result.finalUrl, redirects: result.redirects, status: result.status };
     const contentType = result.mediaType;
+    const documentType = documents && result.body ? documentTypeOf(contentType, result.finalUrl) : undefined;
+    if (documentType && result.body) {
+      await options.onDownloaded?.();
+      return this.readDocument(documents!, documentType, result, url);
+    }
     if (!result.isHtml || result.text === null) return { kind: 'not-html', url, finalUrl: result.finalUrl, redirects: result.redirects, status: result.status, contentType };
 
     await options.onDownloaded?.();
@@ -154,6 +173,44 @@ export class PageFetcher {
       normalizedText,
     };
   }
+
+  /** A document body parsed in the worker pool: a page with its type, or a failure saying why. */
+  private async readDocument(documents: DocumentReader, type: DocumentType, result: FetchResponse, url: string): Promise<PageOutcome> {
+    let extracted;
+    try {
+      extracted = await documents.pool.extract(type, result.body!, result.finalUrl);
+    } catch (error) {
+      if (!(error instanceof DocumentError)) throw error;
+      return { kind: 'failed', url, redirects: result.redirects, error: 'document', message: `${type}: ${error.message}` };
+    }
+    const page = extracted.page;
+    const header = xRobotsDirectives(result.headers.xRobotsTag, this.deps.robotsAgent);
+    const normalizedText = pageWords(page.title, page.text);
+    return {
+      kind: 'page',
+      url,
+      finalUrl: result.finalUrl,
+      redirects: result.redirects,
+      status: result.status,
+      contentType: result.mediaType,
+      page,
+      noindex: header.noindex,
+      nofollow: header.nofollow,
+      etag: result.headers.etag,
+      lastModified: result.headers.lastModified,
+      truncated: false,
+      fingerprint: fingerprintHex(normalizedFingerprint(normalizedText)),
+      normalizedText,
+      type,
+      sections: extracted.sections.length > 0 ? extracted.sections : undefined,
+    };
+  }
+}
+
+/** The byte limit for a body of this media type and URL when it is a document, else undefined. */
+function maxBytesOf(documents: DocumentReader, mediaType: string, url: string): number | undefined {
+  const type = documentTypeOf(mediaType, url);
+  return type ? documents.maxBytes[type] : undefined;
 }
 
 /** The normalised words of a page's title and text (what its fingerprint and sketch are made of). */

@@ -5,7 +5,8 @@
 import type { CrawlerSettings, Settings } from '../../config/schema.ts';
 import { Crawler } from '../../crawler/crawl-loop.ts';
 import { Fetcher } from '../../crawler/fetcher.ts';
-import { PageFetcher } from '../../crawler/page-fetch.ts';
+import { DocumentPool } from '../../crawler/documents/worker-pool.ts';
+import { PageFetcher, type DocumentReader } from '../../crawler/page-fetch.ts';
 import { HostScheduler, PoliteGate } from '../../crawler/politeness.ts';
 import { robotsFetchVia } from '../../crawler/robots-fetch.ts';
 import { RobotsPolicy } from '../../crawler/robots.ts';
@@ -61,9 +62,20 @@ export function createCrawlStack(store: CrawlStore, settings: CrawlerSettings): 
     }),
   );
   const rules = crawlerUrlRules(settings);
-  const pageFetcher = new PageFetcher({ fetcher, robots, urlRules: rules, robotsAgent: settings.robotsAgent });
+  const documents = documentReader(settings.documents);
+  const pageFetcher = new PageFetcher({ fetcher, robots, urlRules: rules, robotsAgent: settings.robotsAgent, documents });
   const crawler = new Crawler({ store, fetcher, pageFetcher, robots, gate, urlRules: rules });
-  return { fetcher, robots, gate, rules, pageFetcher, crawler, close: () => fetcher.close() };
+  const close = async () => {
+    await documents?.pool.close();
+    await fetcher.close();
+  };
+  return { fetcher, robots, gate, rules, pageFetcher, crawler, close };
+}
+
+function documentReader(settings: CrawlerSettings['documents']): DocumentReader | undefined {
+  if (!settings.enabled) return undefined;
+  const pool = new DocumentPool({ workers: settings.workers, timeoutMs: settings.timeoutSeconds * 1000, memoryMb: settings.memoryMb, limits: { maxEntryBytes: settings.zipEntryMaxBytes } });
+  return { pool, maxBytes: { pdf: settings.pdfMaxBytes, docx: settings.docxMaxBytes, odt: settings.odtMaxBytes } };
 }
 
 /** The crawl's sitemap option from the settings (absent when sitemaps are off). */
