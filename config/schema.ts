@@ -13,6 +13,11 @@ const addrPort = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):\d{1,5}$/;
 export const crawlerSettingsSchema = z
   .object({
     userAgent: z.string().min(1).default('lse-bot/0.1 (localized search engine)'),
+    /**
+     * A page or mailto: address where site owners learn who crawls them and how to reach you;
+     * sent in the User-Agent as `(+URL)`. Strongly advised before crawling other people's sites.
+     */
+    contactUrl: z.string().regex(/^(https?:\/\/|mailto:)\S+$/, 'an http(s) URL or a mailto: address').optional(),
     /** The product token matched against robots.txt user-agent lines. */
     robotsAgent: z.string().regex(/^[A-Za-z_-]+$/, 'letters, "_" and "-" only').default('lse-bot'),
     concurrency: z.number().int().min(1).max(1024).default(16),

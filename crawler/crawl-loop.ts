@@ -19,6 +19,7 @@
 import { setMaxListeners } from 'node:events';
 import type { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { addSeeds, loadKnownPages, replayFrontier, SeedError, type KnownPages } from './crawl-resume.ts';
+import { CrawlDiagnosis, causeOf, type HostDiagnosis } from './crawl-diagnosis.ts';
 import { CrawlRecorder, hostOf, type Recorded } from './crawl-recorder.ts';
 import { DispatchPool } from './dispatch-pool.ts';
 import type { Fetcher } from './fetcher.ts';
@@ -105,6 +106,8 @@ export interface CrawlSummary {
   topicPages?: { local: number; global: number };
   /** What the sitemaps gave, when they were read. */
   sitemaps?: SitemapReport;
+  /** Why pages were not stored, per host and cause, with what to do. */
+  diagnosis: HostDiagnosis[];
   frontier: number;
   seconds: number;
   pagesPerSecond: number;
@@ -155,6 +158,7 @@ class CrawlRun {
   #sinceNewHost = 0;
   #lastReport = 0;
   #stopReason: StopReason | undefined;
+  readonly #diagnosis: CrawlDiagnosis;
 
   private constructor(
     private readonly deps: CrawlerDeps,
@@ -170,6 +174,7 @@ class CrawlRun {
     this.#now = options.now ?? Date.now;
     this.#ordering = ordering;
     this.#queues = new HostQueues(deps.gate);
+    this.#diagnosis = new CrawlDiagnosis(options.log);
     const concurrency = Math.max(1, options.concurrency);
     this.#bufferCap = Math.max(64, 8 * concurrency);
     this.#pool = new DispatchPool(deps.gate, concurrency, {
@@ -248,6 +253,7 @@ class CrawlRun {
       coverageBound,
       topicPages: this.topic ? { local: this.topic.local, global: this.topic.global } : undefined,
       sitemaps: this.sitemaps?.report,
+      diagnosis: this.#diagnosis.report(),
       frontier: this.#ordering.waiting + this.#queues.buffered,
       seconds,
       pagesPerSecond: this.#fetchedThisRun / Math.max(1e-3, seconds),
@@ -352,6 +358,8 @@ class CrawlRun {
       return;
     }
     const outcome = slot.outcome;
+    const cause = causeOf(outcome, deps.robots.peek(new URL(url).origin));
+    if (cause) this.#diagnosis.add(host, url, cause);
     const verdict = topic ? topic.judge(outcome, recorder.pending) : { role: 'local' as const, hot: false };
     const sitemapLastmod = this.sitemaps?.lastmodOf.get(id);
     const recorded = recorder.record(outcome, { id, depth, role: topic ? 'global' : 'local', pageRole: topic ? verdict.role : undefined, sitemapLastmod, now: this.#now() });

@@ -6,6 +6,7 @@ import type { Settings } from '../../config/schema.ts';
 import { CrawlOptionError, type CrawlSummary } from '../../crawler/crawl-loop.ts';
 import { parseScope, ScopeSpecError } from '../../crawler/scope.ts';
 import type { SitemapReport } from '../../crawler/sitemap-discovery.ts';
+import { formatDiagnosis } from '../../crawler/crawl-diagnosis.ts';
 import { CrawlStore, StoreError } from '../../indexer/store/crawl-store.ts';
 import { CliError } from './cli-error.ts';
 import { createCrawlStack, rememberCrawlerSettings, rememberedCrawlerSettings, sitemapOption } from './crawl-setup.ts';
@@ -39,6 +40,8 @@ export const crawlUsage = `lse crawl [--seed URL …] [--scope SPEC …] [--orde
   --sitemap URL       read this sitemap too (repeatable); the seeds' sitemaps (robots.txt
                       Sitemap: lines, else /sitemap.xml) are read anyway
   --no-sitemaps       do not read sitemaps
+  --contact URL       where site owners can reach you (http(s) or mailto:), sent in the
+                      User-Agent as (+URL); set it before crawling other people's sites
 ${fetchFlagsUsage}
 
   Example (the demo web served by "lse demo-web"):
@@ -126,6 +129,7 @@ export function formatCrawlSummary(summary: CrawlSummary): string {
     `  URLs refused (traps and rules): ${rejected || 'none'}`,
     `  RankMass coverage bound: at least ${(100 * summary.coverageBound).toFixed(2)} % of the seeds' personalised PageRank is stored`,
     ...(summary.sitemaps ? [formatSitemapLine(summary.sitemaps)] : []),
+    ...formatDiagnosis(summary.diagnosis ?? []),
     ...(summary.topicPages ? [`  topic: ${summary.topicPages.local} pages passed the similarity threshold (local), ${summary.topicPages.global} did not (global)`] : []),
   ].join('\n');
 }
@@ -153,6 +157,7 @@ export async function crawlCommand(argv: string[]): Promise<number> {
       'topic-threshold': { type: 'string' },
       sitemap: { type: 'string', multiple: true },
       'no-sitemaps': { type: 'boolean' },
+      contact: { type: 'string' },
     },
     'crawl',
   );
@@ -166,6 +171,7 @@ export async function crawlCommand(argv: string[]): Promise<number> {
     concurrency: numberFlag(flags.concurrency, 'concurrency'),
     sitemapUrls: flags.sitemap,
     sitemaps: flags['no-sitemaps'] ? false : undefined,
+    contactUrl: flags.contact,
     topic: flags.topic ? { terms: flags.topic.split(',').map((t) => t.trim()).filter(Boolean), threshold: numberFlag(flags['topic-threshold'], 'topic-threshold') } : undefined,
   };
   if (flags['topic-threshold'] !== undefined && !flags.topic) throw new CliError('lse crawl: --topic-threshold goes with --topic TERMS');
@@ -187,6 +193,9 @@ export async function crawlCommand(argv: string[]): Promise<number> {
     throw error;
   }
   await rememberCrawlerSettings(store, { ...crawler, scope: scopeSpecs });
+  if (!crawler.contactUrl && !crawler.allowPrivateNetworks) {
+    process.stderr.write('note: no contact URL: site owners who see this crawler in their logs cannot reach you; set --contact URL (setting crawler.contactUrl)\n');
+  }
   const stack = createCrawlStack(store, crawler);
   const controller = new AbortController();
   const stop = () => controller.abort();

@@ -34,11 +34,21 @@ export function crawlerUrlRules(settings: CrawlerSettings): UrlRules {
   });
 }
 
+/**
+ * The User-Agent header: the configured one, with the contact URL as its comment (`(+URL)`, the
+ * form site owners look for in their logs) when one is set.
+ */
+export function userAgentOf(settings: Pick<CrawlerSettings, 'userAgent' | 'contactUrl'>): string {
+  if (!settings.contactUrl || settings.userAgent.includes(settings.contactUrl)) return settings.userAgent;
+  const product = settings.userAgent.replace(/\s*\([^)]*\)\s*$/, '');
+  return `${product} (+${settings.contactUrl})`;
+}
+
 export function createCrawlStack(store: CrawlStore, settings: CrawlerSettings): CrawlStack {
   // Every process that crawls goes through here (lse crawl, estimate, demo, serve).
   limitHeapGrowth(settings.heapGrowthPercent);
   const fetcher = new Fetcher({
-    userAgent: settings.userAgent,
+    userAgent: userAgentOf(settings),
     maxConcurrency: settings.concurrency,
     connectTimeoutMs: settings.connectTimeoutMs,
     headersTimeoutMs: settings.headersTimeoutMs,
@@ -91,6 +101,7 @@ export const REMEMBERED_CRAWLER_KEYS = [
   'allowPrivateNetworks',
   'delaySeconds',
   'userAgent',
+  'contactUrl',
   'robotsAgent',
   'ordering',
   'topic',

@@ -12,6 +12,7 @@
  * global) and the result says why.
  */
 import { fetchAndRecord } from '../../crawler/batch-fetch.ts';
+import { CrawlDiagnosis, type HostDiagnosis } from '../../crawler/crawl-diagnosis.ts';
 import { CrawlRecorder } from '../../crawler/crawl-recorder.ts';
 import { planRevisits, type RevisitPolicy } from '../../crawler/revisit-policy.ts';
 import type { Scope } from '../../crawler/scope.ts';
@@ -42,6 +43,8 @@ export interface RecrawlResult {
   sitemapNewer?: number;
   /** What the sitemaps gave, when they were read. */
   sitemaps?: SitemapReport;
+  /** Why visits stored nothing, per host and cause, with what to do. */
+  diagnosis?: HostDiagnosis[];
   /** Pages whose indexed content must be refreshed, and pages that must leave the index. */
   updatedIds: number[];
   removedIds: number[];
@@ -95,7 +98,9 @@ export async function runRecrawl(
   // Only local pages are revisited: without a URL scope, what they record (the page, the hops of
   // a redirect, where it moved) keeps their local role.
   const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: byScope ? (url) => (scope.isLocal(url) ? 'local' : 'global') : () => 'local' });
+  const diagnosis = new CrawlDiagnosis(context.log);
   const recorded = await fetchAndRecord({ store, pageFetcher: stack.pageFetcher, robots: stack.robots, gate: stack.gate, recorder }, urls, {
+    diagnosis,
     concurrency: context.concurrency,
     signal,
     role: 'local',
@@ -104,6 +109,8 @@ export async function runRecrawl(
     now: context.now,
   });
   const result: RecrawlResult = { visited: 0, changed: 0, unchanged: 0, gone: 0, errors: 0, newPages: fromSitemaps?.queued ?? 0, updatedIds: [], removedIds: [] };
+  const causes = diagnosis.report();
+  if (causes.length > 0) result.diagnosis = causes;
   if (fromSitemaps) {
     result.sitemapNewer = first.length;
     result.sitemaps = fromSitemaps.report;
