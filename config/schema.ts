@@ -114,6 +114,11 @@ export const indexSettingsSchema = z
   .object({
     /** Documents per text-index segment. */
     segmentSize: z.number().int().min(100).max(100_000).default(1000),
+    /**
+     * A crawl or re-crawl that would remove more than this share of the indexed pages is held:
+     * the index keeps serving what it had until an admin applies the change (1 turns it off).
+     */
+    maxRemovedShare: z.number().min(0).max(1).default(0.1),
   })
   .strict();
 

@@ -34,7 +34,19 @@ export interface JobStatus {
   round?: RoundStatus;
   crawl?: Omit<CrawlSummary, 'rejected' | 'byState' | 'storedIds'> & { byState: Record<string, number> };
   recrawl?: Omit<RecrawlResult, 'updatedIds' | 'removedIds'>;
+  /** The job's index change was held back: it would remove too large a share of the index. */
+  heldIndexChange?: HeldIndexChange;
   progress?: Record<string, number | string | undefined>;
+}
+
+export interface HeldIndexChange {
+  reason: string;
+  /** Pages the change would remove from the index, pages indexed now, and the allowed share. */
+  removing: number;
+  indexed: number;
+  maxShare: number;
+  /** When an admin applied it anyway. */
+  appliedAt?: number;
 }
 
 export interface JobContext {
@@ -59,6 +71,8 @@ export class JobRunner extends EventEmitter {
   private readonly jobs = new Map<string, QueuedJob>();
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Index changes held back by the removal guard, by job id, until an admin applies them. */
+  private readonly heldChanges = new Map<string, { updated: readonly number[]; removed: readonly number[] }>();
 
   constructor(private readonly context: JobContext) {
     super();
@@ -243,7 +257,7 @@ export class JobRunner extends EventEmitter {
     });
     const { rejected: _rejected, storedIds, ...rest } = summary;
     job.status.crawl = rest;
-    await this.refreshIndex(storedIds, []);
+    await this.refreshIndex(job, storedIds, []);
   }
 
   private async runRecrawlJob(job: QueuedJob, parameters: RecrawlParameters): Promise<void> {
@@ -252,11 +266,41 @@ export class JobRunner extends EventEmitter {
     const result = await runRecrawl({ store, stack, scope, domain, concurrency: settings.crawler.concurrency, log, sitemaps: sitemapOption(settings.crawler) }, parameters, job.controller.signal);
     const { updatedIds, removedIds, ...counts } = result;
     job.status.recrawl = counts;
-    await this.refreshIndex(updatedIds, removedIds);
+    await this.refreshIndex(job, updatedIds, removedIds);
   }
 
-  /** Re-indexes the given pages (dropping those no longer indexable) and recomputes the local PageRank. */
-  private async refreshIndex(updated: readonly number[], removed: readonly number[]): Promise<void> {
+  /** Jobs whose index change is held back, with why. */
+  heldIndexChanges(): Array<{ job: string } & HeldIndexChange> {
+    return [...this.heldChanges.keys()].flatMap((id) => {
+      const held = this.jobs.get(id)?.status.heldIndexChange;
+      return held ? [{ job: id, ...held }] : [];
+    });
+  }
+
+  /**
+   * Applies a held index change anyway (after the jobs queued before it). Resolves to false when
+   * the job has no held change.
+   */
+  applyHeldIndexChange(jobId: string): Promise<boolean> {
+    const held = this.heldChanges.get(jobId);
+    const job = this.jobs.get(jobId);
+    if (!held || !job) return Promise.resolve(false);
+    this.heldChanges.delete(jobId);
+    const applying = this.queue.then(async () => {
+      await this.refreshIndex(job, held.updated, held.removed, true);
+      job.status.heldIndexChange = { ...job.status.heldIndexChange!, appliedAt: Date.now() };
+      this.publish(job);
+    });
+    this.queue = applying.catch(() => {});
+    return applying.then(() => true);
+  }
+
+  /**
+   * Re-indexes the given pages (dropping those no longer indexable) and recomputes the local
+   * PageRank — unless the change would remove more than the allowed share of the index: then it
+   * is held (the index keeps serving what it had) until an admin applies it.
+   */
+  private async refreshIndex(job: QueuedJob, updated: readonly number[], removed: readonly number[], force = false): Promise<void> {
     const { store, index, settings } = this.context;
     const upsert = [];
     const remove = new Set(removed);
@@ -264,6 +308,20 @@ export class JobRunner extends EventEmitter {
       const page = await store.getPage(id);
       if (page && isIndexablePage(page)) upsert.push(pageToDocument(id, page));
       else remove.add(id);
+    }
+    const indexed = index.info().documentCount;
+    const maxShare = settings.index.maxRemovedShare;
+    if (!force && indexed > 0 && remove.size > maxShare * indexed) {
+      const share = (100 * remove.size) / indexed;
+      job.status.heldIndexChange = {
+        reason: `the change would remove ${remove.size} of ${indexed} indexed pages (${share.toFixed(1)} %, more than the ${(100 * maxShare).toFixed(0)} % allowed by index.maxRemovedShare): the index is unchanged until an admin applies it (POST /api/admin/jobs/${job.status.id}/apply-index)`,
+        removing: remove.size,
+        indexed,
+        maxShare,
+      };
+      this.heldChanges.set(job.status.id, { updated, removed: [...remove] });
+      process.stderr.write(`${job.status.kind} ${job.status.id}: index change held: ${job.status.heldIndexChange.reason}\n`);
+      return;
     }
     if (upsert.length > 0 || remove.size > 0) await index.update({ upsert, remove: [...remove] });
     await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);
