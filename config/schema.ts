@@ -43,6 +43,23 @@ export const crawlerSettingsSchema = z
     seeds: z.array(z.url({ protocol: /^https?$/ })).default([]),
     /** Local-domain scope: `host:SUFFIX`, `prefix:URL`, `regex:RE`. */
     scope: z.array(z.string().min(3)).default([]),
+    /**
+     * Intranets: headers, cookies and HTTP Basic credentials per host pattern (`host` or
+     * `*.suffix`), sent to those hosts only (never after a redirect to another host), never
+     * logged or shown. From the settings file or LSE_CRAWLER_CREDENTIALS (JSON).
+     */
+    credentials: z
+      .array(
+        z
+          .object({
+            hosts: z.array(z.string().min(1)).min(1),
+            headers: z.record(z.string(), z.string()).optional(),
+            cookies: z.record(z.string(), z.string()).optional(),
+            basic: z.object({ username: z.string(), password: z.string() }).strict().optional(),
+          })
+          .strict(),
+      )
+      .default([]),
     /** Read sitemaps: robots.txt `Sitemap:` lines, else /sitemap.xml, of the seeds' origins (not for topic crawls). */
     sitemaps: z.boolean().default(true),
     /** More sitemaps to read (any host; the pages they list must be in scope). */

@@ -22,6 +22,7 @@ import { decodeBody, type DecodedBody } from './charset.ts';
 import { createGuardedConnector, systemLookup, type HostLookup } from './guarded-connector.ts';
 import { ResolvePins } from './resolve-pins.ts';
 import { parseRetryAfter } from './retry-after.ts';
+import type { HostCredentials } from './host-credentials.ts';
 import { Semaphore } from './semaphore.ts';
 
 export interface FetcherOptions {
@@ -47,6 +48,8 @@ export interface FetcherOptions {
   readonly resolve?: Readonly<Record<string, string>>;
   /** Name resolution (injectable for tests). */
   readonly lookup?: HostLookup;
+  /** Headers, cookies and Basic credentials per host, added to requests to those hosts only. */
+  readonly credentials?: HostCredentials;
   /** Clock for `startedAt` and Retry-After dates. */
   readonly now?: () => number;
 }
@@ -204,11 +207,13 @@ export class Fetcher {
   readonly #totalTimeoutMs: number;
   readonly #maxBodyBytes: number;
   readonly #maxRedirects: number;
+  readonly #credentials: HostCredentials | undefined;
 
   constructor(options: FetcherOptions) {
     if (options.userAgent.trim() === '' || /[\r\n]/.test(options.userAgent)) throw new FetcherOptionError('userAgent must be a non-empty single line');
     this.#userAgent = options.userAgent;
     this.#now = options.now ?? Date.now;
+    this.#credentials = options.credentials;
     this.#headersTimeoutMs = positive('headersTimeoutMs', options.headersTimeoutMs ?? FETCHER_DEFAULTS.headersTimeoutMs);
     this.#bodyTimeoutMs = positive('bodyTimeoutMs', options.bodyTimeoutMs ?? FETCHER_DEFAULTS.bodyTimeoutMs);
     this.#totalTimeoutMs = positive('totalTimeoutMs', options.totalTimeoutMs ?? FETCHER_DEFAULTS.totalTimeoutMs);
@@ -294,7 +299,8 @@ export class Fetcher {
               origin: new URL(current).origin,
               path: pathOf(current),
               method: 'GET',
-              headers: this.#requestHeaders(options, hop === 0),
+              // Credentials by the URL of this hop: a redirect to another host gets none.
+              headers: { ...this.#credentials?.headersFor(current), ...this.#requestHeaders(options, hop === 0) },
               signal: deadline.signal,
               headersTimeout: this.#headersTimeoutMs,
               bodyTimeout: this.#bodyTimeoutMs,

@@ -5,6 +5,7 @@
 import type { CrawlerSettings, Settings } from '../../config/schema.ts';
 import { Crawler } from '../../crawler/crawl-loop.ts';
 import { Fetcher } from '../../crawler/fetcher.ts';
+import { HostCredentials } from '../../crawler/host-credentials.ts';
 import { DocumentPool } from '../../crawler/documents/worker-pool.ts';
 import { PageFetcher, type DocumentReader } from '../../crawler/page-fetch.ts';
 import { HostScheduler, PoliteGate } from '../../crawler/politeness.ts';
@@ -57,6 +58,7 @@ export function createCrawlStack(store: CrawlStore, settings: CrawlerSettings): 
     maxRedirects: settings.maxRedirects,
     allowPrivateNetworks: settings.allowPrivateNetworks,
     resolve: settings.resolve,
+    credentials: settings.credentials.length > 0 ? new HostCredentials(settings.credentials) : undefined,
   });
   const robots = new RobotsPolicy({
     userAgent: settings.robotsAgent,
