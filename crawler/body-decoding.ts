@@ -20,21 +20,27 @@ export class UnsupportedEncodingError extends Error {
   readonly code = 'ELSE_UNSUPPORTED_ENCODING';
 }
 
-/** Reads a body through its content decoders, keeping at most `maxBytes` decoded bytes. */
-export async function readBody(body: Readable, contentEncoding: string | undefined, maxBytes: number): Promise<BodyRead> {
-  // Destroying an undici body before its end emits 'error' (RequestAbortedError) after our
-  // reader has gone; errors while reading still reach the loops below through the iterator.
-  body.on('error', ignore);
+/** The codings of a Content-Encoding in decoding order; an unsupported one destroys the body and throws. */
+function decodingOrder(body: Readable, contentEncoding: string | undefined): string[] {
   const codings = (contentEncoding ?? '')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== '' && coding !== 'identity')
     .reverse();
-  const unsupported = codings.findIndex((coding) => !SUPPORTED_CODINGS.has(coding));
-  if (unsupported >= 0) {
+  const unsupported = codings.find((coding) => !SUPPORTED_CODINGS.has(coding));
+  if (unsupported !== undefined) {
     body.destroy();
-    throw new UnsupportedEncodingError(`unsupported content-encoding ${codings[unsupported]}`);
+    throw new UnsupportedEncodingError(`unsupported content-encoding ${unsupported}`);
   }
+  return codings;
+}
+
+/** Reads a body through its content decoders, keeping at most `maxBytes` decoded bytes. */
+export async function readBody(body: Readable, contentEncoding: string | undefined, maxBytes: number): Promise<BodyRead> {
+  // Destroying an undici body before its end emits 'error' (RequestAbortedError) after our
+  // reader has gone; errors while reading still reach the loops below through the iterator.
+  body.on('error', ignore);
+  const codings = decodingOrder(body, contentEncoding);
   if (codings.length === 0) return readCapped(body, body, maxBytes);
 
   const encoded: Buffer[] = [];
@@ -201,16 +207,7 @@ function ignore(): void {}
 /** The body as a stream of decoded bytes, for callers that read it as it comes (sitemaps). */
 export function decodedStream(body: Readable, contentEncoding: string | undefined): Readable {
   body.on('error', ignore);
-  const codings = (contentEncoding ?? '')
-    .split(',')
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity')
-    .reverse();
-  const unsupported = codings.find((coding) => !SUPPORTED_CODINGS.has(coding));
-  if (unsupported !== undefined) {
-    body.destroy();
-    throw new UnsupportedEncodingError(`unsupported content-encoding ${unsupported}`);
-  }
+  const codings = decodingOrder(body, contentEncoding);
   if (codings.length === 0) return body;
   const stages = codings.map((coding) => decoderFor(coding)!);
   pipeline([body, ...stages], () => {});

@@ -152,7 +152,11 @@ export class PageFetcher {
     if (!result.isHtml || result.text === null) return { kind: 'not-html', url, finalUrl: result.finalUrl, redirects: result.redirects, status: result.status, contentType };
 
     await options.onDownloaded?.();
-    const page = parseHtml(result.text, result.finalUrl, { robotsName: this.deps.robotsAgent });
+    return this.pageOutcome(url, result, parseHtml(result.text, result.finalUrl, { robotsName: this.deps.robotsAgent }));
+  }
+
+  /** The outcome of a parsed page or document: robots directives of page and header, fingerprint. */
+  private pageOutcome(url: string, result: FetchResponse, page: ParsedPage, document?: { type: DocumentType; sections: TextSection[] }): PageOutcome {
     const header = xRobotsDirectives(result.headers.xRobotsTag, this.deps.robotsAgent);
     // Normalised once: the fingerprint and the near-duplicate sketch both read it.
     const normalizedText = pageWords(page.title, page.text);
@@ -162,7 +166,7 @@ export class PageFetcher {
       finalUrl: result.finalUrl,
       redirects: result.redirects,
       status: result.status,
-      contentType,
+      contentType: result.mediaType,
       page,
       noindex: page.robots.noindex || header.noindex,
       nofollow: page.robots.nofollow || header.nofollow,
@@ -171,6 +175,7 @@ export class PageFetcher {
       truncated: result.truncated,
       fingerprint: fingerprintHex(normalizedFingerprint(normalizedText)),
       normalizedText,
+      ...(document ? { type: document.type, sections: document.sections.length > 0 ? document.sections : undefined } : {}),
     };
   }
 
@@ -183,27 +188,7 @@ export class PageFetcher {
       if (!(error instanceof DocumentError)) throw error;
       return { kind: 'failed', url, redirects: result.redirects, error: 'document', message: `${type}: ${error.message}` };
     }
-    const page = extracted.page;
-    const header = xRobotsDirectives(result.headers.xRobotsTag, this.deps.robotsAgent);
-    const normalizedText = pageWords(page.title, page.text);
-    return {
-      kind: 'page',
-      url,
-      finalUrl: result.finalUrl,
-      redirects: result.redirects,
-      status: result.status,
-      contentType: result.mediaType,
-      page,
-      noindex: header.noindex,
-      nofollow: header.nofollow,
-      etag: result.headers.etag,
-      lastModified: result.headers.lastModified,
-      truncated: false,
-      fingerprint: fingerprintHex(normalizedFingerprint(normalizedText)),
-      normalizedText,
-      type,
-      sections: extracted.sections.length > 0 ? extracted.sections : undefined,
-    };
+    return this.pageOutcome(url, result, extracted.page, extracted);
   }
 }
 

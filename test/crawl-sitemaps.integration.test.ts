@@ -156,7 +156,11 @@ describe('a site reachable only through its sitemaps', () => {
     const times = site.times.slice(before);
     const paths = site.log.slice(before);
     expect(paths.slice(0, 4)).toEqual(['/robots.txt', '/sitemap-index.xml', '/sitemaps/guide.xml', '/sitemaps/api.bin']);
-    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1], `${paths[i - 1]} → ${paths[i]}`).toBeGreaterThanOrEqual(70); // 100 ms less the first connection's set-up
+    // Arrival times wobble with the machine's load (the first also pays the connection's set-up):
+    // the typical gap and the whole span show the spacing, which without the gate is ~1 ms.
+    const gaps = times.slice(1).map((t, i) => t - times[i]).sort((a, b) => a - b);
+    expect(gaps[Math.floor(gaps.length / 2)]).toBeGreaterThanOrEqual(95);
+    expect(times[times.length - 1] - times[0]).toBeGreaterThanOrEqual(100 * (times.length - 1) - 60);
   });
 
   it('without sitemaps the same crawl stores the start page only', async () => {
