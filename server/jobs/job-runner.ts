@@ -311,11 +311,13 @@ export class JobRunner extends EventEmitter {
     }
     const indexed = index.info().documentCount;
     const maxShare = settings.index.maxRemovedShare;
-    if (!force && indexed > 0 && remove.size > maxShare * indexed) {
-      const share = (100 * remove.size) / indexed;
+    // Only pages the index holds count (a new page found to be a duplicate or global was never in it).
+    const removing = !force && indexed > 0 && remove.size > maxShare * indexed ? (await index.documents([...remove])).size : 0;
+    if (removing > maxShare * indexed) {
+      const share = (100 * removing) / indexed;
       job.status.heldIndexChange = {
-        reason: `the change would remove ${remove.size} of ${indexed} indexed pages (${share.toFixed(1)} %, more than the ${(100 * maxShare).toFixed(0)} % allowed by index.maxRemovedShare): the index is unchanged until an admin applies it (POST /api/admin/jobs/${job.status.id}/apply-index)`,
-        removing: remove.size,
+        reason: `the change would remove ${removing} of ${indexed} indexed pages (${share.toFixed(1)} %, more than the ${(100 * maxShare).toFixed(0)} % allowed by index.maxRemovedShare): the index is unchanged until an admin applies it (POST /api/admin/jobs/${job.status.id}/apply-index)`,
+        removing,
         indexed,
         maxShare,
       };
