@@ -60,6 +60,35 @@ export const crawlerSettingsSchema = z
           .strict(),
       )
       .default([]),
+    /**
+     * Rendering pages built by scripts in headless Chromium: pages whose static text is shorter
+     * than `minTextChars`, and pages whose URL matches one of `urlPatterns` (regular expressions).
+     * Off by default. The page's own requests go through the crawl's scope, robots.txt and fetcher.
+     */
+    render: z
+      .object({
+        enabled: z.boolean().default(false),
+        executablePath: z.string().min(1).default('/usr/bin/chromium'),
+        urlPatterns: z
+          .array(
+            z.string().refine((pattern) => {
+              try {
+                new RegExp(pattern);
+                return true;
+              } catch {
+                return false;
+              }
+            }, 'a regular expression'),
+          )
+          .default([]),
+        minTextChars: z.number().int().min(0).default(200),
+        concurrency: z.number().int().min(1).max(32).default(2),
+        timeoutSeconds: z.number().gt(0).max(600).default(20),
+        /** V8 heap of each renderer process, in MB. */
+        memoryMb: z.number().int().min(32).max(8192).default(256),
+      })
+      .strict()
+      .default({ enabled: false, executablePath: '/usr/bin/chromium', urlPatterns: [], minTextChars: 200, concurrency: 2, timeoutSeconds: 20, memoryMb: 256 }),
     /** Read sitemaps: robots.txt `Sitemap:` lines, else /sitemap.xml, of the seeds' origins (not for topic crawls). */
     sitemaps: z.boolean().default(true),
     /** More sitemaps to read (any host; the pages they list must be in scope). */

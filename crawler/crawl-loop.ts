@@ -351,7 +351,7 @@ class CrawlRun {
     };
     let attempts = this.#retries.get(id);
     if (!attempts) this.#retries.set(id, (attempts = { count: 0 }));
-    const slot = await fetchInSlot(deps, url, host, attempts, { mayFollow, onDownloaded, signal: options.signal });
+    const slot = await fetchInSlot(deps, url, host, attempts, { mayFollow, onDownloaded, inScope: (target) => options.scope.isLocal(target), signal: options.signal });
     if (slot.kind === 'aborted') return;
     if (slot.kind === 'requeue') {
       this.#queues.enqueue(host, id, true);

@@ -7,6 +7,7 @@ import { fingerprintHex, normalizedFingerprint, normalizeText } from './duplicat
 import { DocumentError, documentTypeOf, type DocumentType, type TextSection } from './documents/types.ts';
 import type { DocumentPool } from './documents/worker-pool.ts';
 import type { Fetcher, FetchResponse, FetchResult, RedirectHop } from './fetcher.ts';
+import { RenderError, type PageRenderer } from './render/renderer.ts';
 import { parseHtml, type ParsedPage } from './html.ts';
 import type { RobotsPolicy } from './robots.ts';
 import { normalizeUrl, type UrlRejection, type UrlRules } from './url.ts';
@@ -59,6 +60,8 @@ export interface PageFetchOptions {
    * next request to the host go out while this page is parsed and stored.
    */
   onDownloaded?: () => void | Promise<void>;
+  /** Where a rendered page's own requests may go (the crawl's scope); without it nothing is rendered. */
+  inScope?: (url: string) => boolean;
   signal?: AbortSignal;
 }
 
@@ -70,6 +73,14 @@ export interface PageFetcherDeps {
   robotsAgent: string;
   /** Reading PDF and office documents (absent: they are recorded as not-html). */
   documents?: DocumentReader;
+  /** Rendering pages built by scripts (absent: off). */
+  rendering?: Rendering;
+}
+
+export interface Rendering {
+  renderer: PageRenderer;
+  /** Render this page (a URL pattern the admin names, or too little static text)? */
+  wants: (url: string, page: ParsedPage) => boolean;
 }
 
 export interface DocumentReader {
@@ -152,7 +163,27 @@ export class PageFetcher {
     if (!result.isHtml || result.text === null) return { kind: 'not-html', url, finalUrl: result.finalUrl, redirects: result.redirects, status: result.status, contentType };
 
     await options.onDownloaded?.();
-    return this.pageOutcome(url, result, parseHtml(result.text, result.finalUrl, { robotsName: this.deps.robotsAgent }));
+    const page = parseHtml(result.text, result.finalUrl, { robotsName: this.deps.robotsAgent });
+    return this.pageOutcome(url, result, await this.rendered(result.finalUrl, result.text, page, options));
+  }
+
+  /** The page as rendered, when rendering is wanted and gives more text; else the static parse. */
+  private async rendered(url: string, html: string, page: ParsedPage, options: PageFetchOptions): Promise<ParsedPage> {
+    const { rendering, robots, urlRules } = this.deps;
+    const inScope = options.inScope;
+    if (!rendering || !inScope || !rendering.wants(url, page)) return page;
+    const mayLoad = async (target: string) => {
+      const check = normalizeUrl(target, urlRules);
+      return check.ok && inScope(check.url) && (await robots.check(check.url)).allowed;
+    };
+    try {
+      const dom = await rendering.renderer.render(url, html, mayLoad, options.signal);
+      const after = parseHtml(dom, url, { robotsName: this.deps.robotsAgent });
+      return after.text.length > page.text.length ? after : page;
+    } catch (error) {
+      if (error instanceof RenderError) return page;
+      throw error;
+    }
   }
 
   /** The outcome of a parsed page or document: robots directives of page and header, fingerprint. */

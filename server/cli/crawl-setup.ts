@@ -7,7 +7,8 @@ import { Crawler } from '../../crawler/crawl-loop.ts';
 import { Fetcher } from '../../crawler/fetcher.ts';
 import { HostCredentials } from '../../crawler/host-credentials.ts';
 import { DocumentPool } from '../../crawler/documents/worker-pool.ts';
-import { PageFetcher, type DocumentReader } from '../../crawler/page-fetch.ts';
+import { PageFetcher, type DocumentReader, type Rendering } from '../../crawler/page-fetch.ts';
+import { PageRenderer } from '../../crawler/render/renderer.ts';
 import { HostScheduler, PoliteGate } from '../../crawler/politeness.ts';
 import { robotsFetchVia } from '../../crawler/robots-fetch.ts';
 import { RobotsPolicy } from '../../crawler/robots.ts';
@@ -75,13 +76,22 @@ export function createCrawlStack(store: CrawlStore, settings: CrawlerSettings): 
   );
   const rules = crawlerUrlRules(settings);
   const documents = documentReader(settings.documents);
-  const pageFetcher = new PageFetcher({ fetcher, robots, urlRules: rules, robotsAgent: settings.robotsAgent, documents });
+  const rendering = renderingOf(settings.render, fetcher);
+  const pageFetcher = new PageFetcher({ fetcher, robots, urlRules: rules, robotsAgent: settings.robotsAgent, documents, rendering });
   const crawler = new Crawler({ store, fetcher, pageFetcher, robots, gate, urlRules: rules });
   const close = async () => {
     await documents?.pool.close();
+    await rendering?.renderer.close();
     await fetcher.close();
   };
   return { fetcher, robots, gate, rules, pageFetcher, crawler, close };
+}
+
+function renderingOf(settings: CrawlerSettings['render'], fetcher: Fetcher): Rendering | undefined {
+  if (!settings.enabled) return undefined;
+  const patterns = settings.urlPatterns.map((pattern) => new RegExp(pattern));
+  const renderer = new PageRenderer({ fetcher, executablePath: settings.executablePath, concurrency: settings.concurrency, timeoutMs: settings.timeoutSeconds * 1000, memoryMb: settings.memoryMb });
+  return { renderer, wants: (url, page) => page.text.length < settings.minTextChars || patterns.some((pattern) => pattern.test(url)) };
 }
 
 function documentReader(settings: CrawlerSettings['documents']): DocumentReader | undefined {
