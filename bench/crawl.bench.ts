@@ -21,6 +21,8 @@
  *               Scrapy 46 s, a bare undici + cheerio loop 13 s.
  *   docs-site-pdfs  the same site with 9 four-page PDF manuals per section (360 PDFs, 10 % of
  *               its documents), read in the document worker threads (rendering off).
+ *   docs-site-pdfs-render  the same with rendering on, for the pages whose URL ends in 5.html
+ *               (`render.urlPatterns`; 10 % of the HTML pages) rendered in headless Chromium.
  *
  * A first, unreported multi-host crawl warms the server's page cache. Each case runs in a fresh
  * child process (`node bin/run-ts.js bench/crawl.bench.ts --case NAME
@@ -42,7 +44,7 @@ const runTsBin = join(repoRoot, 'bin', 'run-ts.js');
 const thisFile = fileURLToPath(import.meta.url);
 const docsSiteFile = join(repoRoot, 'bench', 'docs-site.ts');
 
-const CASES = ['local', 'local-rankmass', 'multi-host', 'multi-host-v8-heap', 'floor', 'docs-site', 'docs-site-pdfs'] as const;
+const CASES = ['local', 'local-rankmass', 'multi-host', 'multi-host-v8-heap', 'floor', 'docs-site', 'docs-site-pdfs', 'docs-site-pdfs-render'] as const;
 type CaseName = (typeof CASES)[number];
 
 const MULTI_HOST_PAGES = 8_000;
@@ -79,7 +81,7 @@ export async function crawlBenchmarks(bench: BenchContext): Promise<void> {
         notes.push('floor: needs the multi-host case (its URL list); skipped');
         continue;
       }
-      const docs = name.startsWith('docs-site') ? await startServerProcess([runTsBin, docsSiteFile, '--port', '0', ...(name === 'docs-site-pdfs' ? ['--pdfs'] : [])]) : undefined;
+      const docs = name.startsWith('docs-site') ? await startServerProcess([runTsBin, docsSiteFile, '--port', '0', ...(name.startsWith('docs-site-pdfs') ? ['--pdfs'] : [])]) : undefined;
       const caseServer = docs ?? server;
       const serverBefore = processCpuMs(caseServer.child.pid);
       let figures: CaseFigures;
@@ -186,6 +188,17 @@ async function runCase(name: CaseName, port: number, dir: string): Promise<CaseF
       return crawlCase(port, join(dir, 'docs-site'), { scope: `host:${DOCS_HOST}`, maxPages: 10_000, keepUrls: false, seed: `http://${DOCS_HOST}/`, perHostConcurrency: CONCURRENCY, resolve: { [`${DOCS_HOST}:80`]: `127.0.0.1:${port}` } });
     case 'docs-site-pdfs':
       return crawlCase(port, join(dir, 'docs-site-pdfs'), { scope: `host:${DOCS_HOST}`, maxPages: 10_000, keepUrls: false, seed: `http://${DOCS_HOST}/`, perHostConcurrency: CONCURRENCY, resolve: { [`${DOCS_HOST}:80`]: `127.0.0.1:${port}` }, countTypes: true });
+    case 'docs-site-pdfs-render':
+      return crawlCase(port, join(dir, 'docs-site-pdfs-render'), {
+        scope: `host:${DOCS_HOST}`,
+        maxPages: 10_000,
+        keepUrls: false,
+        seed: `http://${DOCS_HOST}/`,
+        perHostConcurrency: CONCURRENCY,
+        resolve: { [`${DOCS_HOST}:80`]: `127.0.0.1:${port}` },
+        countTypes: true,
+        render: { enabled: true, urlPatterns: ['5\\.html$'] },
+      });
   }
 }
 
@@ -204,6 +217,8 @@ async function crawlCase(
     heapGrowthPercent?: number;
     /** Count stored pages by document type in the detail. */
     countTypes?: boolean;
+    /** `crawler.render` settings (default: rendering off). */
+    render?: Record<string, unknown>;
   },
 ): Promise<CaseFigures> {
   const { loadSettings } = await import('../config/load-settings.ts');
@@ -216,7 +231,7 @@ async function crawlCase(
   const settings = loadSettings({
     env: {},
     overrides: {
-      crawler: { resolve: options.resolve ?? demoWebResolvePins(port), allowPrivateNetworks: true, delaySeconds: 0, concurrency: CONCURRENCY, perHostConcurrency: options.perHostConcurrency ?? 1, ...(options.heapGrowthPercent === undefined ? {} : { heapGrowthPercent: options.heapGrowthPercent }) },
+      crawler: { resolve: options.resolve ?? demoWebResolvePins(port), allowPrivateNetworks: true, delaySeconds: 0, concurrency: CONCURRENCY, perHostConcurrency: options.perHostConcurrency ?? 1, ...(options.heapGrowthPercent === undefined ? {} : { heapGrowthPercent: options.heapGrowthPercent }), ...(options.render ? { render: options.render } : {}) },
     },
   });
   const store = await CrawlStore.open(storeDir);
