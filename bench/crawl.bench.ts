@@ -19,6 +19,10 @@
  *               (bench/docs-site.ts, its own server process), 16 requests in flight to the one
  *               host. Peers measured on such a site: Crawlee's CheerioCrawler 30 s and 1 GB RSS,
  *               Scrapy 46 s, a bare undici + cheerio loop 13 s.
+ *   docs-site-pdfs  the same site with 9 four-page PDF manuals per section (360 PDFs, 10 % of
+ *               its documents), read in the document worker threads (rendering off).
+ *   docs-site-pdfs-render  the same with rendering on, for the pages whose URL ends in 5.html
+ *               (`render.urlPatterns`; 10 % of the HTML pages) rendered in headless Chromium.
  *
  * A first, unreported multi-host crawl warms the server's page cache. Each case runs in a fresh
  * child process (`node bin/run-ts.js bench/crawl.bench.ts --case NAME
@@ -40,7 +44,7 @@ const runTsBin = join(repoRoot, 'bin', 'run-ts.js');
 const thisFile = fileURLToPath(import.meta.url);
 const docsSiteFile = join(repoRoot, 'bench', 'docs-site.ts');
 
-const CASES = ['local', 'local-rankmass', 'multi-host', 'multi-host-v8-heap', 'floor', 'docs-site'] as const;
+const CASES = ['local', 'local-rankmass', 'multi-host', 'multi-host-v8-heap', 'floor', 'docs-site', 'docs-site-pdfs', 'docs-site-pdfs-render'] as const;
 type CaseName = (typeof CASES)[number];
 
 const MULTI_HOST_PAGES = 8_000;
@@ -70,14 +74,14 @@ export async function crawlBenchmarks(bench: BenchContext): Promise<void> {
     const notes: string[] = [];
     // The server renders a page on its first request and caches it: a first, unreported crawl
     // makes the measured ones pay for the crawler's work, not for the server's rendering.
-    if (CASES.some((name) => name !== 'docs-site' && bench.wants(name))) await runCaseProcess('multi-host', server.port, join(dir, 'warm-up'));
+    if (CASES.some((name) => !name.startsWith('docs-site') && bench.wants(name))) await runCaseProcess('multi-host', server.port, join(dir, 'warm-up'));
     for (const name of CASES) {
       if (!bench.wants(name)) continue;
       if (name === 'floor' && !bench.wants('multi-host')) {
         notes.push('floor: needs the multi-host case (its URL list); skipped');
         continue;
       }
-      const docs = name === 'docs-site' ? await startServerProcess([runTsBin, docsSiteFile, '--port', '0']) : undefined;
+      const docs = name.startsWith('docs-site') ? await startServerProcess([runTsBin, docsSiteFile, '--port', '0', ...(name.startsWith('docs-site-pdfs') ? ['--pdfs'] : [])]) : undefined;
       const caseServer = docs ?? server;
       const serverBefore = processCpuMs(caseServer.child.pid);
       let figures: CaseFigures;
@@ -182,6 +186,19 @@ async function runCase(name: CaseName, port: number, dir: string): Promise<CaseF
       return floorCase(port, readFileSync(join(dir, URL_LIST), 'utf8').split('\n').filter(Boolean));
     case 'docs-site':
       return crawlCase(port, join(dir, 'docs-site'), { scope: `host:${DOCS_HOST}`, maxPages: 10_000, keepUrls: false, seed: `http://${DOCS_HOST}/`, perHostConcurrency: CONCURRENCY, resolve: { [`${DOCS_HOST}:80`]: `127.0.0.1:${port}` } });
+    case 'docs-site-pdfs':
+      return crawlCase(port, join(dir, 'docs-site-pdfs'), { scope: `host:${DOCS_HOST}`, maxPages: 10_000, keepUrls: false, seed: `http://${DOCS_HOST}/`, perHostConcurrency: CONCURRENCY, resolve: { [`${DOCS_HOST}:80`]: `127.0.0.1:${port}` }, countTypes: true });
+    case 'docs-site-pdfs-render':
+      return crawlCase(port, join(dir, 'docs-site-pdfs-render'), {
+        scope: `host:${DOCS_HOST}`,
+        maxPages: 10_000,
+        keepUrls: false,
+        seed: `http://${DOCS_HOST}/`,
+        perHostConcurrency: CONCURRENCY,
+        resolve: { [`${DOCS_HOST}:80`]: `127.0.0.1:${port}` },
+        countTypes: true,
+        render: { enabled: true, urlPatterns: ['5\\.html$'] },
+      });
   }
 }
 
@@ -198,6 +215,10 @@ async function crawlCase(
     resolve?: Record<string, string>;
     /** Overrides `crawler.heapGrowthPercent` (default: the setting's default). */
     heapGrowthPercent?: number;
+    /** Count stored pages by document type in the detail. */
+    countTypes?: boolean;
+    /** `crawler.render` settings (default: rendering off). */
+    render?: Record<string, unknown>;
   },
 ): Promise<CaseFigures> {
   const { loadSettings } = await import('../config/load-settings.ts');
@@ -210,7 +231,7 @@ async function crawlCase(
   const settings = loadSettings({
     env: {},
     overrides: {
-      crawler: { resolve: options.resolve ?? demoWebResolvePins(port), allowPrivateNetworks: true, delaySeconds: 0, concurrency: CONCURRENCY, perHostConcurrency: options.perHostConcurrency ?? 1, ...(options.heapGrowthPercent === undefined ? {} : { heapGrowthPercent: options.heapGrowthPercent }) },
+      crawler: { resolve: options.resolve ?? demoWebResolvePins(port), allowPrivateNetworks: true, delaySeconds: 0, concurrency: CONCURRENCY, perHostConcurrency: options.perHostConcurrency ?? 1, ...(options.heapGrowthPercent === undefined ? {} : { heapGrowthPercent: options.heapGrowthPercent }), ...(options.render ? { render: options.render } : {}) },
     },
   });
   const store = await CrawlStore.open(storeDir);
@@ -237,8 +258,10 @@ async function crawlCase(
   await stack.close();
   const urls: string[] = [];
   const hosts = new Set<string>();
+  const types: Record<string, number> = {};
   for await (const [, page] of store.pages()) {
     if (page.state !== 'fetched') continue;
+    types[page.type ?? 'html'] = (types[page.type ?? 'html'] ?? 0) + 1;
     urls.push(page.url);
     hosts.add(page.host);
   }
@@ -251,7 +274,7 @@ async function crawlCase(
     cpuMs: (cpu.user + cpu.system) / 1000,
     mainBusyMs: loop.active,
     peakRssMb,
-    detail: `${options.scope}, stopped: ${summary.stoppedBecause}; ${states}; ${hosts.size} hosts; heap: ${heap.allocatedMb} MB allocated, ${heap.promotedMb} MB promoted by scavenges, ${heap.fullCollections} full collections`,
+    detail: `${options.scope}, stopped: ${summary.stoppedBecause}; ${states}; ${options.countTypes ? `types: ${Object.entries(types).map(([t, n]) => `${t} ${n}`).join(', ')}; ` : ''}${hosts.size} hosts; heap: ${heap.allocatedMb} MB allocated, ${heap.promotedMb} MB promoted by scavenges, ${heap.fullCollections} full collections`,
   };
 }
 

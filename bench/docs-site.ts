@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seededRandom } from '../indexer/seeded-random.ts';
+import { makePdf } from './simple-pdf.ts';
 
 export const DOCS_HOST = 'docs.example.test';
 const SECTIONS = 40;
@@ -51,8 +52,22 @@ function codeBlock(random: () => number, lines: number): string {
   return `${code}</code></pre>`;
 }
 
+/** PDFs per section when the site has them: 9 beside 80 pages, 10 % of its documents. */
+export const PDFS_PER_SECTION = 9;
+
+function pdfPath(s: number, k: number): string {
+  return `/${sectionName(s)}/manual-${k}.pdf`;
+}
+
+/** A 4-page manual of the section, as a PDF. */
+export function renderDocsPdf(s: number, k: number): Buffer {
+  const random = seededRandom(100_000 + s * 100 + k);
+  const pages = Array.from({ length: 4 }, () => Array.from({ length: 45 }, () => sentence(random, 10)));
+  return makePdf(`Manual ${k} of section ${s}`, pages);
+}
+
 /** One page's HTML; the site index is section 0's first page's parent, `/`. */
-export function renderDocsPage(s: number, p: number): string {
+export function renderDocsPage(s: number, p: number, withPdfs = false): string {
   const random = seededRandom(s * 1000 + p + 1);
   const title = `${sentence(random, 4).slice(0, -1)} — Docs`;
   let html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>`;
@@ -73,6 +88,7 @@ export function renderDocsPage(s: number, p: number): string {
     html += '</li>';
   }
   html += `</ul></aside><main class="content"><article><h1>${title}</h1>`;
+  if (withPdfs && p === 0) for (let k = 1; k <= PDFS_PER_SECTION; k++) html += `<p><a href="${pdfPath(s, k)}">Manual ${k} (PDF)</a></p>`;
   for (let part = 0; part < 8; part++) {
     html += `<h2 id="part-${part}">${sentence(random, 5).slice(0, -1)}</h2>`;
     for (let paragraph = 0; paragraph < 3; paragraph++) {
@@ -89,21 +105,22 @@ export function renderDocsPage(s: number, p: number): string {
   return html;
 }
 
-/** Every page by path: `/` (the index) and 40 × 80 section pages. */
-export function docsSite(): Map<string, string> {
-  const pages = new Map<string, string>();
+/** Every page by path: `/` (the index) and 40 × 80 section pages (and 9 PDFs a section, `withPdfs`). */
+export function docsSite(withPdfs = false): Map<string, string | Buffer> {
+  const pages = new Map<string, string | Buffer>();
   let index = '<!doctype html><html><head><title>Docs</title></head><body><h1>Documentation</h1><ul>';
   for (let s = 0; s < SECTIONS; s++) index += `<li><a href="${pagePath(s, 0)}">Section ${s}</a></li>`;
   pages.set('/', `${index}</ul></body></html>`);
-  for (let s = 0; s < SECTIONS; s++) for (let p = 0; p < PAGES_PER_SECTION; p++) pages.set(pagePath(s, p), renderDocsPage(s, p));
+  for (let s = 0; s < SECTIONS; s++) for (let p = 0; p < PAGES_PER_SECTION; p++) pages.set(pagePath(s, p), renderDocsPage(s, p, withPdfs));
+  if (withPdfs) for (let s = 0; s < SECTIONS; s++) for (let k = 1; k <= PDFS_PER_SECTION; k++) pages.set(pdfPath(s, k), renderDocsPdf(s, k));
   return pages;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const at = process.argv.indexOf('--port');
   const port = at >= 0 ? Number(process.argv[at + 1]) : 0;
-  const pages = docsSite();
-  const bodies = new Map([...pages].map(([path, html]) => [path, Buffer.from(html)]));
+  const pages = docsSite(process.argv.includes('--pdfs'));
+  const bodies = new Map([...pages].map(([path, body]) => [path, Buffer.isBuffer(body) ? body : Buffer.from(body)]));
   let bytes = 0;
   for (const body of bodies.values()) bytes += body.length;
   const server = createServer((request, response) => {
@@ -111,7 +128,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const body = bodies.get(path);
     if (path === '/robots.txt') response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /assets/\n');
     else if (body === undefined) response.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title>');
-    else response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length }).end(body);
+    else response.writeHead(200, { 'content-type': path.endsWith('.pdf') ? 'application/pdf' : 'text/html; charset=utf-8', 'content-length': body.length }).end(body);
   });
   server.listen(port, '127.0.0.1', () => {
     const address = server.address() as AddressInfo;

@@ -13,6 +13,11 @@ const addrPort = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):\d{1,5}$/;
 export const crawlerSettingsSchema = z
   .object({
     userAgent: z.string().min(1).default('lse-bot/0.1 (localized search engine)'),
+    /**
+     * A page or mailto: address where site owners learn who crawls them and how to reach you;
+     * sent in the User-Agent as `(+URL)`. Strongly advised before crawling other people's sites.
+     */
+    contactUrl: z.string().regex(/^(https?:\/\/|mailto:)\S+$/, 'an http(s) URL or a mailto: address').optional(),
     /** The product token matched against robots.txt user-agent lines. */
     robotsAgent: z.string().regex(/^[A-Za-z_-]+$/, 'letters, "_" and "-" only').default('lse-bot'),
     concurrency: z.number().int().min(1).max(1024).default(16),
@@ -38,6 +43,75 @@ export const crawlerSettingsSchema = z
     seeds: z.array(z.url({ protocol: /^https?$/ })).default([]),
     /** Local-domain scope: `host:SUFFIX`, `prefix:URL`, `regex:RE`. */
     scope: z.array(z.string().min(3)).default([]),
+    /**
+     * Intranets: headers, cookies and HTTP Basic credentials per host pattern (`host` or
+     * `*.suffix`), sent to those hosts only (never after a redirect to another host), never
+     * logged or shown. From the settings file or LSE_CRAWLER_CREDENTIALS (JSON).
+     */
+    credentials: z
+      .array(
+        z
+          .object({
+            hosts: z.array(z.string().min(1)).min(1),
+            headers: z.record(z.string(), z.string()).optional(),
+            cookies: z.record(z.string(), z.string()).optional(),
+            basic: z.object({ username: z.string(), password: z.string() }).strict().optional(),
+          })
+          .strict(),
+      )
+      .default([]),
+    /**
+     * Rendering pages built by scripts in headless Chromium: pages whose static text is shorter
+     * than `minTextChars`, and pages whose URL matches one of `urlPatterns` (regular expressions).
+     * Off by default. The page's own requests go through the crawl's scope, robots.txt and fetcher.
+     */
+    render: z
+      .object({
+        enabled: z.boolean().default(false),
+        executablePath: z.string().min(1).default('/usr/bin/chromium'),
+        urlPatterns: z
+          .array(
+            z.string().refine((pattern) => {
+              try {
+                new RegExp(pattern);
+                return true;
+              } catch {
+                return false;
+              }
+            }, 'a regular expression'),
+          )
+          .default([]),
+        minTextChars: z.number().int().min(0).default(200),
+        concurrency: z.number().int().min(1).max(32).default(2),
+        timeoutSeconds: z.number().gt(0).max(600).default(20),
+        /** V8 heap of each renderer process, in MB. */
+        memoryMb: z.number().int().min(32).max(8192).default(256),
+      })
+      .strict()
+      .default({ enabled: false, executablePath: '/usr/bin/chromium', urlPatterns: [], minTextChars: 200, concurrency: 2, timeoutSeconds: 20, memoryMb: 256 }),
+    /** Read sitemaps: robots.txt `Sitemap:` lines, else /sitemap.xml, of the seeds' origins (not for topic crawls). */
+    sitemaps: z.boolean().default(true),
+    /** More sitemaps to read (any host; the pages they list must be in scope). */
+    sitemapUrls: z.array(z.url({ protocol: /^https?$/ })).default([]),
+    /**
+     * PDF, DOCX and ODT documents: read in worker threads, each under a time and a memory limit;
+     * larger files than their type's limit are refused (recorded as failed with the reason).
+     */
+    documents: z
+      .object({
+        enabled: z.boolean().default(true),
+        pdfMaxBytes: z.number().int().min(1024).default(50 * 1024 * 1024),
+        docxMaxBytes: z.number().int().min(1024).default(20 * 1024 * 1024),
+        odtMaxBytes: z.number().int().min(1024).default(20 * 1024 * 1024),
+        /** Largest uncompressed size a zip entry of an office file may declare (zip bombs). */
+        zipEntryMaxBytes: z.number().int().min(1024).default(100 * 1024 * 1024),
+        timeoutSeconds: z.number().gt(0).max(3600).default(30),
+        /** V8 heap of a parsing worker, in MB. */
+        memoryMb: z.number().int().min(32).max(8192).default(512),
+        workers: z.number().int().min(1).max(64).default(2),
+      })
+      .strict()
+      .default({ enabled: true, pdfMaxBytes: 50 * 1024 * 1024, docxMaxBytes: 20 * 1024 * 1024, odtMaxBytes: 20 * 1024 * 1024, zipEntryMaxBytes: 100 * 1024 * 1024, timeoutSeconds: 30, memoryMb: 512, workers: 2 }),
     /** Focused crawling: driving query terms and the similarity a page needs to be in the domain. */
     topic: z.object({ terms: z.array(z.string().min(1)).min(1), threshold: z.number().min(0).max(1).default(0.1) }).optional(),
     ordering: z.enum(['bfs', 'backlinks', 'pagerank', 'rankmass', 'windowed-rankmass', 'lneighbor', 'focused']).default('bfs'),
@@ -86,6 +160,11 @@ export const indexSettingsSchema = z
   .object({
     /** Documents per text-index segment. */
     segmentSize: z.number().int().min(100).max(100_000).default(1000),
+    /**
+     * A crawl or re-crawl that would remove more than this share of the indexed pages is held:
+     * the index keeps serving what it had until an admin applies the change (1 turns it off).
+     */
+    maxRemovedShare: z.number().min(0).max(1).default(0.1),
   })
   .strict();
 

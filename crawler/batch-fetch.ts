@@ -6,6 +6,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { CrawlStore, PageRole } from '../indexer/store/crawl-store.ts';
+import { causeOf, type CrawlDiagnosis } from './crawl-diagnosis.ts';
 import { hostOf, type CrawlRecorder, type Recorded } from './crawl-recorder.ts';
 import type { PageFetcher } from './page-fetch.ts';
 import { fetchInSlot } from './polite-page.ts';
@@ -29,6 +30,8 @@ export interface BatchFetchOptions {
   role?: PageRole;
   /** Revisits: send the stored ETag / Last-Modified (304 = unchanged). */
   conditional?: boolean;
+  /** Collects why pages were not stored, per host. */
+  diagnosis?: CrawlDiagnosis;
   now?: () => number;
 }
 
@@ -68,6 +71,8 @@ export async function fetchAndRecord(deps: BatchFetchDeps, urls: readonly string
     if (slot.kind === 'aborted') return;
     if (slot.kind === 'requeue') return enqueue(url, true);
     const outcome = slot.outcome;
+    const cause = options.diagnosis ? causeOf(outcome, robots.peek(new URL(url).origin)) : undefined;
+    if (cause) options.diagnosis!.add(host, url, cause);
     results.set(url, recorder.record(outcome, { id, depth: previous?.depth ?? 0, role: options.role ?? 'global', previous, now: now() }));
     await recorder.flush();
   };

@@ -9,23 +9,33 @@
  * dispatcher waits on the gate and starts up to `concurrency` pages; a page gives its host back
  * as soon as its body is read, so the next request to the host goes out while it is parsed.
  *
- * Topic crawls (ALGORITHMS.md §5, Cho's focused crawling; `options.topic`): a fetched page is
- * local when its similarity to the topic passes the threshold and global otherwise (kept for its
- * links), and a link is followed when it is inside the scope and within `maxDistance` steps of
- * the last hot page. The scope is then where the crawler may go (`regex:^https?://` for the
- * whole web), the topic what is local.
+ * Topic crawls (`options.topic`, topic-tracker.ts): the scope is where the crawler may go
+ * (`regex:^https?://` for the whole web), the topic what is local.
+ *
+ * The parts: crawl-resume.ts rebuilds the state from the store, host-queues.ts holds the URLs
+ * taken ahead, dispatch-pool.ts starts pages as the gate allows, topic-tracker.ts judges pages of
+ * a topic crawl; a `CrawlRun` here ties them together for one call of `Crawler.crawl`.
  */
 import { setMaxListeners } from 'node:events';
-import type { CrawlStore, PageRole } from '../indexer/store/crawl-store.ts';
+import type { CrawlStore } from '../indexer/store/crawl-store.ts';
+import { addSeeds, loadKnownPages, replayFrontier, SeedError, type KnownPages } from './crawl-resume.ts';
+import { CrawlDiagnosis, causeOf, type HostDiagnosis } from './crawl-diagnosis.ts';
 import { CrawlRecorder, hostOf, type Recorded } from './crawl-recorder.ts';
+import { DispatchPool } from './dispatch-pool.ts';
+import type { Fetcher } from './fetcher.ts';
+import { HostQueues } from './host-queues.ts';
 import { createOrdering, rankMassLowerBound, type CrawlOrdering, type OrderingName } from './ordering.ts';
-import type { PageFetcher, PageOutcome } from './page-fetch.ts';
+import type { PageFetcher } from './page-fetch.ts';
 import { fetchInSlot } from './polite-page.ts';
 import type { PoliteGate } from './politeness.ts';
 import type { RobotsPolicy } from './robots.ts';
 import type { Scope } from './scope.ts';
-import { distancesFromHotPages, DocumentFrequencies, hotLinkTest, linkDistance, TopicScope, TopicSettingsError, type DistanceLink, type DocumentFrequencySnapshot, type TopicSettings } from './topic.ts';
-import { normalizeUrl, type UrlRules } from './url.ts';
+import { discoverFromSitemaps, type SitemapReport } from './sitemap-discovery.ts';
+import { hotLinkTest, TopicSettingsError, type TopicSettings } from './topic.ts';
+import { TopicTracker } from './topic-tracker.ts';
+import type { UrlRules } from './url.ts';
+
+export { TOPIC_FREQUENCIES_META } from './topic-tracker.ts';
 
 export interface CrawlOptions {
   seeds: readonly string[];
@@ -50,6 +60,13 @@ export interface CrawlOptions {
    * `maxDistance` of a hot page (and inside `scope`). Its terms also make hot links.
    */
   topic?: TopicSettings;
+  /**
+   * Read sitemaps first (sitemap-discovery.ts): those of the seeds' origins, and `named` ones;
+   * listed in-scope pages join the frontier. Not for topic crawls (the topic decides what is local).
+   */
+  sitemaps?: { named?: readonly string[] };
+  /** Where notes go (sitemaps skipped or cut, and why). */
+  log?: (message: string) => void;
   signal?: AbortSignal;
   onProgress?: (progress: CrawlProgress) => void;
   /** Milliseconds between progress reports (default 250). */
@@ -87,6 +104,10 @@ export interface CrawlSummary {
   coverageBound: number;
   /** Topic crawls: pages fetched by this run that passed the similarity threshold (local) and that did not. */
   topicPages?: { local: number; global: number };
+  /** What the sitemaps gave, when they were read. */
+  sitemaps?: SitemapReport;
+  /** Why pages were not stored, per host and cause, with what to do. */
+  diagnosis: HostDiagnosis[];
   frontier: number;
   seconds: number;
   pagesPerSecond: number;
@@ -94,6 +115,7 @@ export interface CrawlSummary {
 
 export interface CrawlerDeps {
   store: CrawlStore;
+  fetcher: Fetcher;
   pageFetcher: PageFetcher;
   robots: RobotsPolicy;
   gate: PoliteGate;
@@ -107,26 +129,70 @@ export class CrawlOptionError extends Error {
   }
 }
 
-/** Meta key of the topic crawl's idf estimate (document frequencies), for resuming. */
-export const TOPIC_FREQUENCIES_META = 'topic-document-frequencies';
-/** Topic similarity reads the first this many characters of a page (a huge page's opening says what it is about). */
-const TOPIC_TEXT_LIMIT = 256 * 1024;
-/** Topic crawls store their idf estimate every this many scored pages (and at the end). */
-const TOPIC_SNAPSHOT_EVERY = 500;
-
 export class Crawler {
   constructor(private readonly deps: CrawlerDeps) {}
 
   async crawl(options: CrawlOptions): Promise<CrawlSummary> {
-    const { store, pageFetcher, robots, gate, urlRules } = this.deps;
-    const now = options.now ?? Date.now;
-    const started = performance.now();
+    const run = await CrawlRun.open(this.deps, options);
+    return run.execute();
+  }
+}
+
+/**
+ * One call of `Crawler.crawl`: the state the store gave back, the ordering, the host queues and
+ * this run's counters.
+ */
+class CrawlRun {
+  readonly #started = performance.now();
+  readonly #now: () => number;
+  readonly #ordering: CrawlOrdering;
+  readonly #queues: HostQueues;
+  readonly #pool: DispatchPool;
+  readonly #retries = new Map<number, { count: number }>();
+  /** Pages this run stored (content pages and redirect hops), for the index to pick up. */
+  readonly #storedIds: number[] = [];
+  readonly #bufferCap: number;
+  #fetchedThisRun = 0;
+  #errors = 0;
+  #overBudget = 0;
+  #sinceNewHost = 0;
+  #lastReport = 0;
+  #stopReason: StopReason | undefined;
+  readonly #diagnosis: CrawlDiagnosis;
+
+  private constructor(
+    private readonly deps: CrawlerDeps,
+    private readonly options: CrawlOptions,
+    private readonly recorder: CrawlRecorder,
+    private readonly known: KnownPages,
+    private readonly seeds: readonly number[],
+    private readonly topic: TopicTracker | undefined,
+    private readonly isHotLink: ((url: string, anchor?: string) => boolean) | undefined,
+    ordering: CrawlOrdering,
+    private readonly sitemaps: { report: SitemapReport; lastmodOf: Map<number, number> } | undefined,
+  ) {
+    this.#now = options.now ?? Date.now;
+    this.#ordering = ordering;
+    this.#queues = new HostQueues(deps.gate);
+    this.#diagnosis = new CrawlDiagnosis(options.log);
+    const concurrency = Math.max(1, options.concurrency);
+    this.#bufferCap = Math.max(64, 8 * concurrency);
+    this.#pool = new DispatchPool(deps.gate, concurrency, {
+      refill: () => this.#refill(),
+      take: (host) => this.#queues.take(host),
+      atLimit: (inFlight) => this.#storedCount() + inFlight >= options.maxPages,
+      run: (host, id, releaseHost) => this.#process(host, id, releaseHost),
+      settled: () => this.#report(),
+    }, options.signal);
+  }
+
+  static async open(deps: CrawlerDeps, options: CrawlOptions): Promise<CrawlRun> {
+    const { store, urlRules } = deps;
     const scope = options.scope;
-    let topicScope: TopicScope | undefined;
+    let topic: TopicTracker | undefined;
     if (options.topic) {
-      const snapshot = await store.getMeta<DocumentFrequencySnapshot>(TOPIC_FREQUENCIES_META);
       try {
-        topicScope = new TopicScope(options.topic, snapshot ? DocumentFrequencies.fromSnapshot(snapshot) : undefined);
+        topic = await TopicTracker.open(store, options.topic);
       } catch (error) {
         if (error instanceof TopicSettingsError) throw new CrawlOptionError(error.message);
         throw error;
@@ -135,371 +201,236 @@ export class Crawler {
     const recorder = new CrawlRecorder(store, {
       urlRules,
       // Topic crawls decide a page's role from its content; pages without content are outside.
-      roleOf: topicScope ? () => 'global' : (url) => (scope.isLocal(url) ? 'local' : 'global'),
+      roleOf: topic ? () => 'global' : (url) => (scope.isLocal(url) ? 'local' : 'global'),
       nearDuplicateThreshold: options.nearDuplicateThreshold,
     });
-    const ordering: CrawlOrdering = createOrdering(options.ordering, { window: options.rankMassWindow, massFloor: (options.rankMassEpsilon ?? 0.01) / (10 * Math.max(1, options.maxPages)) });
+    const ordering = createOrdering(options.ordering, { window: options.rankMassWindow, massFloor: (options.rankMassEpsilon ?? 0.01) / (10 * Math.max(1, options.maxPages)) });
     const hotTerms = [...(options.topicTerms ?? []), ...(options.topic?.terms ?? [])];
     const isHotLink = hotTerms.length > 0 ? hotLinkTest(hotTerms) : undefined;
     // Workers in flight each wait on the fetcher with this signal.
     if (options.signal) setMaxListeners(Math.max(16, 2 * options.concurrency + 8), options.signal);
 
-    // What the store already knows.
-    const done = new Set<number>();
-    const byState: Record<string, number> = {};
-    const depthOf = new Map<number, number>();
-    const hostPages = new Map<string, number>();
-    const storedLinks = new Map<number, { follow: number[]; degree: number }>();
-    /** Topic crawls: steps from the last hot page (0 for hot pages and seeds). */
-    const distanceOf = new Map<number, number>();
-    const hotPages: number[] = [];
-    const storedHotLinks = new Map<number, DistanceLink[]>();
-    let duplicates = 0;
-    for await (const [id, page] of store.pages()) {
-      done.add(id);
-      if (topicScope && page.role === 'local' && page.state === 'fetched') hotPages.push(id);
-      depthOf.set(id, page.depth);
-      byState[page.state] = (byState[page.state] ?? 0) + 1;
-      hostPages.set(page.host, (hostPages.get(page.host) ?? 0) + 1);
-      if (page.duplicateOf === undefined) recorder.knowPage(id, page);
-      if (page.duplicateOf !== undefined) duplicates++;
-    }
-    for await (const [id, links] of store.allLinks()) {
-      const followable = links.filter((l) => !l.nofollow && isCrawlable(store.urlOf(l.to)));
-      storedLinks.set(id, { follow: followable.map((l) => l.to), degree: links.length });
-      if (topicScope) storedHotLinks.set(id, followable.map((l) => ({ to: l.to, hot: isHotLink!(store.urlOf(l.to)!, l.anchor) })));
-    }
-
-    const seeds: number[] = [];
-    const seedBatch = store.batch();
-    for (const seed of options.seeds) {
-      const check = normalizeUrl(seed, urlRules);
-      if (!check.ok) throw new CrawlOptionError(`seed ${seed} is refused by the URL rules: ${check.reason}`);
-      if (!scope.isLocal(check.url)) throw new CrawlOptionError(`seed ${check.url} is outside the scope`);
-      const id = seedBatch.idFor(check.url);
-      seeds.push(id);
-      if (!done.has(id)) seedBatch.addToFrontier(id, { depth: 0, discoveredAt: now(), role: 'local' });
-      depthOf.set(id, 0);
-    }
-    await seedBatch.commit();
-    if (seeds.length === 0 && done.size === 0) throw new CrawlOptionError('no seeds: give at least one seed URL');
-    const seedSet = new Set(seeds);
-    if (topicScope) {
-      // Resuming: the distances the earlier runs saw, and the links they followed, rebuilt from
-      // the stored pages (local ones are the hot pages) and their links.
-      const maxDistance = topicScope.maxDistance;
-      for (const [id, distance] of distancesFromHotPages([...seeds, ...hotPages], (id) => storedHotLinks.get(id), maxDistance)) distanceOf.set(id, distance);
-      for (const [id, links] of storedLinks) {
-        const from = distanceOf.get(id);
-        const candidates = storedHotLinks.get(id) ?? [];
-        links.follow = from === undefined ? [] : candidates.filter((l) => linkDistance(from, l.hot) <= maxDistance).map((l) => l.to);
-      }
-      storedHotLinks.clear();
-    }
-    for (const id of seeds) ordering.discover({ id, depth: 0, seed: true, hot: true });
-
-    const frontierEntries: Array<[number, number, boolean]> = [];
-    for await (const [id, entry] of store.frontier()) {
-      if (seedSet.has(id) || done.has(id)) continue;
-      depthOf.set(id, entry.depth);
-      frontierEntries.push([id, entry.depth, entry.hot === true]);
-    }
-    // Fetched pages are discovered too: when the ordering reaches one, its stored links are
-    // replayed instead of fetched, which rebuilds the ordering's state in its own order.
-    for (const id of done) if (!seedSet.has(id)) frontierEntries.push([id, depthOf.get(id) ?? 0, false]);
-    frontierEntries.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-    for (const [id, depth, hot] of frontierEntries) ordering.discover({ id, depth, hot });
-
-    /** URLs taken from the ordering, by host; a host is here only while it has URLs queued. */
-    const hostQueues = new Map<string, number[]>();
-    const retries = new Map<number, { count: number }>();
-    let buffered = 0;
-    let inFlight = 0;
-    /** Pages this run stored (content pages and redirect hops), for the index to pick up. */
-    const storedIds: number[] = [];
-    let fetchedThisRun = 0;
-    let topicLocal = 0;
-    let topicGlobal = 0;
-    let scoredSinceSnapshot = 0;
-    let errors = 0;
-    let overBudget = 0;
-    let stopReason: StopReason | undefined;
-    const concurrency = Math.max(1, options.concurrency);
-    const bufferCap = Math.max(64, 8 * concurrency);
-    // Look further ahead while that finds hosts with nothing queued (a breadth-first frontier
-    // starts as one site's pages, and one request per host would leave the crawl serial), but
-    // not past a window of `bufferCap` URLs without a new host (a single-site crawl keeps the
-    // ordering's priorities as fresh as before) nor past `lookAheadCap` URLs in all.
-    const lookAheadCap = 64 * bufferCap;
-    let sinceNewHost = 0;
-    const epsilon = options.rankMassEpsilon ?? 0.01;
-
-    const storedCount = () => done.size;
-    const coverageReached = () => {
-      const c = ordering.coverage();
-      return (options.ordering === 'rankmass' || options.ordering === 'windowed-rankmass') && c !== undefined && c >= 1 - epsilon;
-    };
-
-    /** Queues a URL on its host (at the front: a page put back); whether the host had none queued. */
-    const enqueue = (host: string, id: number, atFront = false): boolean => {
-      const queue = hostQueues.get(host);
-      if (!queue) hostQueues.set(host, [id]);
-      else if (atFront) queue.unshift(id);
-      else queue.push(id);
-      buffered++;
-      gate.add(host);
-      return queue === undefined;
-    };
-
-    /** Takes URLs from the ordering into host queues, replaying pages already stored. */
-    const refill = () => {
-      while (stopReason === undefined && (buffered < bufferCap || (hostQueues.size < concurrency && sinceNewHost < bufferCap && buffered < lookAheadCap))) {
-        // Buffered URLs do not count towards the page limit: the crawl stops starting pages when
-        // stored and in-flight pages reach it, so a host that must wait (Crawl-delay) at the end
-        // does not hold up the last pages while other hosts could serve them.
-        if (storedCount() + inFlight >= options.maxPages) return;
-        if (coverageReached()) {
-          stopReason = 'coverage';
-          return;
-        }
-        const id = ordering.next();
-        if (id === undefined) return;
-        if (done.has(id)) {
-          const links = storedLinks.get(id);
-          ordering.fetched(id, links?.follow ?? [], links?.degree ?? 0);
-          continue;
-        }
-        const url = store.urlOf(id)!;
-        const host = hostOf(url);
-        if ((hostPages.get(host) ?? 0) >= options.hostPageBudget) {
-          overBudget++;
-          ordering.failed(id);
-          continue;
-        }
-        hostPages.set(host, (hostPages.get(host) ?? 0) + 1);
-        sinceNewHost = enqueue(host, id) ? 0 : sinceNewHost + 1;
-      }
-    };
-
-    /**
-     * Links to follow from a fetched page, and new ones to the frontier. `pageHot`: a topic
-     * crawl found the page in the domain; `pageDistance`: its steps from the last hot page.
-     */
-    const discover = (recorded: Recorded, depth: number, pageHot: boolean, pageDistance: number) => {
-      const follow: number[] = [];
-      for (const link of recorded.links) {
-        if (!link.follow || !scope.isLocal(link.url)) continue;
-        const linkHot = isHotLink !== undefined && isHotLink(link.url, link.anchor);
-        if (topicScope) {
-          const distance = linkDistance(pageDistance, linkHot || pageHot);
-          if (distance > topicScope.maxDistance) continue;
-          const known = distanceOf.get(link.id);
-          if (known === undefined || distance < known) distanceOf.set(link.id, distance);
-        }
-        follow.push(link.id);
-        if (done.has(link.id) || depthOf.has(link.id) || depth + 1 > options.maxDepth) continue;
-        depthOf.set(link.id, depth + 1);
-        // Cho's hot queue: links that name the topic, and links of pages found hot.
-        const isHot = linkHot || pageHot;
-        const role = topicScope && !isHot ? 'global' : 'local';
-        recorder.pending.addToFrontier(link.id, { depth: depth + 1, discoveredAt: now(), role, referrer: recorded.contentId, hot: isHot || undefined });
-        ordering.discover({ id: link.id, depth: depth + 1, hot: isHot });
-      }
-      return follow;
-    };
-
-    /** Topic crawls: scores a fetched page; its role and whether it is hot. */
-    const judge = (outcome: PageOutcome): { role: PageRole; hot: boolean } => {
-      if (!topicScope) return { role: 'local', hot: false };
-      if (outcome.kind !== 'page') return { role: 'global', hot: false };
-      const text = `${outcome.page.title}\n${outcome.page.text}`;
-      const hot = topicScope.isInDomain(topicScope.score(text.length > TOPIC_TEXT_LIMIT ? text.slice(0, TOPIC_TEXT_LIMIT) : text));
-      if (hot) topicLocal++;
-      else topicGlobal++;
-      if (++scoredSinceSnapshot >= TOPIC_SNAPSHOT_EVERY) saveFrequencies();
-      return { role: hot ? 'local' : 'global', hot };
-    };
-    const saveFrequencies = () => {
-      if (!topicScope) return;
-      scoredSinceSnapshot = 0;
-      recorder.pending.putMeta(TOPIC_FREQUENCIES_META, topicScope.frequencies.snapshot());
-    };
-
-    /** Fetches and records one page; `releaseHost` gives the host's politeness slot back (once). */
-    const process = async (id: number, releaseHost: () => void): Promise<void> => {
-      const url = store.urlOf(id)!;
-      const host = hostOf(url);
-      const depth = depthOf.get(id) ?? 0;
-      const mayFollow = (target: string): true | string => {
-        if (!scope.isLocal(target)) return 'out-of-scope';
-        const known = store.idOf(target);
-        return known !== undefined && done.has(known) ? 'already-fetched' : true;
-      };
-      // The request is over once the body is read: free the host, then let the dispatcher start
-      // the next request (to this host too) before this page is parsed.
-      const onDownloaded = () => {
-        releaseHost();
-        return yieldToEventLoop();
-      };
-      let attempts = retries.get(id);
-      if (!attempts) retries.set(id, (attempts = { count: 0 }));
-      const slot = await fetchInSlot({ robots, gate, pageFetcher }, url, host, attempts, { mayFollow, onDownloaded, signal: options.signal });
-      if (slot.kind === 'aborted') return;
-      if (slot.kind === 'requeue') {
-        enqueue(host, id, true);
-        return;
-      }
-      const outcome = slot.outcome;
-      const verdict = judge(outcome);
-      const recorded = recorder.record(outcome, { id, depth, role: topicScope ? 'global' : 'local', pageRole: topicScope ? verdict.role : undefined, now: now() });
-      fetchedThisRun++;
-      for (const touched of [id, recorded.contentId, ...recorded.hops]) {
-        if (done.has(touched)) continue;
-        done.add(touched);
-        storedIds.push(touched);
-        const state = touched === recorded.contentId ? recorded.state : 'redirect';
-        byState[state] = (byState[state] ?? 0) + 1;
-      }
-      if (recorded.state === 'error') errors++;
-      if (recorded.duplicateOf !== undefined) duplicates++;
-      const pageDistance = verdict.hot ? 0 : (distanceOf.get(id) ?? 0);
-      if (topicScope) distanceOf.set(recorded.contentId, pageDistance);
-      const follow = discover(recorded, depth, verdict.hot, pageDistance);
-      const degree = recorded.links.length;
-      storedLinks.set(recorded.contentId, { follow, degree });
-      if (recorded.state === 'fetched' || recorded.state === 'not-modified' || recorded.state === 'redirect') {
-        ordering.fetched(id, follow, degree);
-        if (recorded.contentId !== id && !done.has(recorded.contentId)) ordering.fetched(recorded.contentId, follow, degree);
-      } else ordering.failed(id);
-      await recorder.flush();
-    };
-
-    let lastReport = 0;
-    const report = (force = false) => {
-      if (!options.onProgress) return;
-      const t = performance.now();
-      if (!force && t - lastReport < (options.progressEveryMs ?? 250)) return;
-      lastReport = t;
-      options.onProgress({
-        stored: storedCount(),
-        fetchedThisRun,
-        pagesPerSecond: fetchedThisRun / Math.max(1e-3, (t - started) / 1000),
-        frontier: ordering.waiting + buffered,
-        hosts: gate.scheduler.hostCount,
-        errors,
-        inFlight,
-        coverage: ordering.coverage(),
-      });
-    };
-
-    // One dispatcher waits on the gate (a single waiter: no herd of workers woken by every
-    // change) and starts pages while fewer than `concurrency` are being fetched or processed.
-    const running = new Set<Promise<void>>();
-    let failure: { error: unknown } | undefined;
-    let onPageDone: (() => void) | undefined;
-    const pageDone = () => new Promise<void>((resolve) => (onPageDone = resolve));
-    const start = (host: string, id: number) => {
-      let released = false;
-      const releaseHost = () => {
-        if (released) return;
-        released = true;
-        gate.release(host);
-      };
-      buffered--;
-      inFlight++;
-      const task = process(id, releaseHost)
-        .catch((error: unknown) => {
-          failure ??= { error };
-        })
-        .finally(() => {
-          inFlight--;
-          refill();
-          releaseHost();
-          report();
-          running.delete(task);
-          const wake = onPageDone;
-          onPageDone = undefined;
-          wake?.();
-        });
-      running.add(task);
-    };
-    const dispatch = async () => {
-      while (failure === undefined) {
-        refill();
-        if (storedCount() + inFlight >= options.maxPages) {
-          // The limit is reached unless a page in flight is put back (429/503): wait and see.
-          if (inFlight === 0) return;
-          await pageDone();
-          continue;
-        }
-        if (inFlight >= concurrency) {
-          await pageDone();
-          continue;
-        }
-        const host = await gate.acquireUnlessAborted(options.signal);
-        if (host === undefined) return;
-        if (host === null) {
-          // Nothing waiting and no request out; pages still being parsed may bring new links.
-          if (inFlight === 0) return;
-          await pageDone();
-          continue;
-        }
-        const queue = hostQueues.get(host);
-        const id = queue?.shift();
-        if (id === undefined) {
-          gate.release(host);
-          continue;
-        }
-        if (queue!.length === 0) hostQueues.delete(host);
-        start(host, id);
-      }
-    };
-
-    refill();
+    const { known, hotPages, hotLinks } = await loadKnownPages(store, recorder, topic ? isHotLink ?? (() => false) : undefined);
+    let seeds: number[];
     try {
-      await dispatch();
-    } finally {
-      while (running.size > 0) await Promise.all(running);
+      seeds = await addSeeds(store, options.seeds, scope, urlRules, known, (options.now ?? Date.now)());
+    } catch (error) {
+      if (error instanceof SeedError) throw new CrawlOptionError(error.message);
+      throw error;
     }
-    if (failure) throw failure.error;
-    saveFrequencies();
-    await recorder.flush(true);
-    // Pages still in host queues (stopped early) stay in the store's frontier for the next run.
-    if (options.signal?.aborted) stopReason = 'aborted';
-    stopReason ??= storedCount() >= options.maxPages ? 'max-pages' : 'frontier-empty';
-    report(true);
+    topic?.resume([...seeds, ...hotPages], hotLinks, known.storedLinks);
+    const sitemaps = options.sitemaps && !topic && options.maxDepth >= 1 ? await queueSitemapPages(deps, options, known) : undefined;
+    await replayFrontier(store, ordering, seeds, known);
+    return new CrawlRun(deps, options, recorder, known, seeds, topic, isHotLink, ordering, sitemaps);
+  }
 
-    const isStored = (id: number) => done.has(id);
+  async execute(): Promise<CrawlSummary> {
+    const { options, known } = this;
+    await this.#pool.run();
+    if (this.topic) this.topic.saveFrequencies(this.recorder.pending);
+    await this.recorder.flush(true);
+    // Pages still in host queues (stopped early) stay in the store's frontier for the next run.
+    if (options.signal?.aborted) this.#stopReason = 'aborted';
+    this.#stopReason ??= this.#storedCount() >= options.maxPages ? 'max-pages' : 'frontier-empty';
+    this.#report(true);
+
     const coverageBound = rankMassLowerBound(
-      seeds,
-      isStored,
-      (id) => storedLinks.get(id)?.follow ?? [],
-      (id) => storedLinks.get(id)?.degree ?? 0,
+      this.seeds,
+      (id) => known.done.has(id),
+      (id) => known.storedLinks.get(id)?.follow ?? [],
+      (id) => known.storedLinks.get(id)?.degree ?? 0,
     );
-    const seconds = (performance.now() - started) / 1000;
+    const seconds = (performance.now() - this.#started) / 1000;
     return {
-      stoppedBecause: stopReason,
-      stored: storedCount(),
-      fetchedThisRun,
-      storedIds,
-      byState,
-      duplicates,
-      rejected: { ...recorder.rejected },
-      overBudget,
+      stoppedBecause: this.#stopReason,
+      stored: this.#storedCount(),
+      fetchedThisRun: this.#fetchedThisRun,
+      storedIds: this.#storedIds,
+      byState: known.byState,
+      duplicates: known.duplicates,
+      rejected: { ...this.recorder.rejected },
+      overBudget: this.#overBudget,
       coverageBound,
-      topicPages: topicScope ? { local: topicLocal, global: topicGlobal } : undefined,
-      frontier: ordering.waiting + buffered,
+      topicPages: this.topic ? { local: this.topic.local, global: this.topic.global } : undefined,
+      sitemaps: this.sitemaps?.report,
+      diagnosis: this.#diagnosis.report(),
+      frontier: this.#ordering.waiting + this.#queues.buffered,
       seconds,
-      pagesPerSecond: fetchedThisRun / Math.max(1e-3, seconds),
+      pagesPerSecond: this.#fetchedThisRun / Math.max(1e-3, seconds),
     };
   }
+
+  #storedCount(): number {
+    return this.known.done.size;
+  }
+
+  #coverageReached(): boolean {
+    const c = this.#ordering.coverage();
+    const ordering = this.options.ordering;
+    return (ordering === 'rankmass' || ordering === 'windowed-rankmass') && c !== undefined && c >= 1 - (this.options.rankMassEpsilon ?? 0.01);
+  }
+
+  /**
+   * Takes URLs from the ordering into host queues, replaying pages already stored. Looks further
+   * ahead while that finds hosts with nothing queued (a breadth-first frontier starts as one
+   * site's pages, and one request per host would leave the crawl serial), but not past a window
+   * of `bufferCap` URLs without a new host (a single-site crawl keeps the ordering's priorities as
+   * fresh as before) nor past 64 × `bufferCap` URLs in all.
+   */
+  #refill(): void {
+    const { options, known } = this;
+    const bufferCap = this.#bufferCap;
+    const lookAheadCap = 64 * bufferCap;
+    const concurrency = Math.max(1, options.concurrency);
+    const queues = this.#queues;
+    while (this.#stopReason === undefined && (queues.buffered < bufferCap || (queues.hosts < concurrency && this.#sinceNewHost < bufferCap && queues.buffered < lookAheadCap))) {
+      // Buffered URLs do not count towards the page limit: the crawl stops starting pages when
+      // stored and in-flight pages reach it, so a host that must wait (Crawl-delay) at the end
+      // does not hold up the last pages while other hosts could serve them.
+      if (this.#storedCount() + this.#pool.inFlight >= options.maxPages) return;
+      if (this.#coverageReached()) {
+        this.#stopReason = 'coverage';
+        return;
+      }
+      const id = this.#ordering.next();
+      if (id === undefined) return;
+      if (known.done.has(id)) {
+        const links = known.storedLinks.get(id);
+        this.#ordering.fetched(id, links?.follow ?? [], links?.degree ?? 0);
+        continue;
+      }
+      const host = hostOf(this.deps.store.urlOf(id)!);
+      if ((known.hostPages.get(host) ?? 0) >= options.hostPageBudget) {
+        this.#overBudget++;
+        this.#ordering.failed(id);
+        continue;
+      }
+      known.hostPages.set(host, (known.hostPages.get(host) ?? 0) + 1);
+      this.#sinceNewHost = queues.enqueue(host, id) ? 0 : this.#sinceNewHost + 1;
+    }
+  }
+
+  /**
+   * Links to follow from a fetched page, and new ones to the frontier. `pageHot`: a topic crawl
+   * found the page in the domain; `pageDistance`: its steps from the last hot page.
+   */
+  #discover(recorded: Recorded, depth: number, pageHot: boolean, pageDistance: number): number[] {
+    const { options, known, topic } = this;
+    const follow: number[] = [];
+    for (const link of recorded.links) {
+      if (!link.follow || !options.scope.isLocal(link.url)) continue;
+      const linkHot = this.isHotLink !== undefined && this.isHotLink(link.url, link.anchor);
+      if (topic && !topic.follows(link.id, pageDistance, linkHot || pageHot)) continue;
+      follow.push(link.id);
+      if (known.done.has(link.id) || known.depthOf.has(link.id) || depth + 1 > options.maxDepth) continue;
+      known.depthOf.set(link.id, depth + 1);
+      // Cho's hot queue: links that name the topic, and links of pages found hot.
+      const isHot = linkHot || pageHot;
+      const role = topic && !isHot ? 'global' : 'local';
+      this.recorder.pending.addToFrontier(link.id, { depth: depth + 1, discoveredAt: this.#now(), role, referrer: recorded.contentId, hot: isHot || undefined });
+      this.#ordering.discover({ id: link.id, depth: depth + 1, hot: isHot });
+    }
+    return follow;
+  }
+
+  /** Fetches and records one page; `releaseHost` gives the host's politeness slot back (once). */
+  async #process(host: string, id: number, releaseHost: () => void): Promise<void> {
+    const { deps, options, known, recorder, topic } = this;
+    const url = deps.store.urlOf(id)!;
+    const depth = known.depthOf.get(id) ?? 0;
+    const mayFollow = (target: string): true | string => {
+      if (!options.scope.isLocal(target)) return 'out-of-scope';
+      const stored = deps.store.idOf(target);
+      return stored !== undefined && known.done.has(stored) ? 'already-fetched' : true;
+    };
+    // The request is over once the body is read: free the host, then let the dispatcher start
+    // the next request (to this host too) before this page is parsed.
+    const onDownloaded = () => {
+      releaseHost();
+      return yieldToEventLoop();
+    };
+    let attempts = this.#retries.get(id);
+    if (!attempts) this.#retries.set(id, (attempts = { count: 0 }));
+    const slot = await fetchInSlot(deps, url, host, attempts, { mayFollow, onDownloaded, inScope: (target) => options.scope.isLocal(target), signal: options.signal });
+    if (slot.kind === 'aborted') return;
+    if (slot.kind === 'requeue') {
+      this.#queues.enqueue(host, id, true);
+      return;
+    }
+    const outcome = slot.outcome;
+    const cause = causeOf(outcome, deps.robots.peek(new URL(url).origin));
+    if (cause) this.#diagnosis.add(host, url, cause);
+    const verdict = topic ? topic.judge(outcome, recorder.pending) : { role: 'local' as const, hot: false };
+    const sitemapLastmod = this.sitemaps?.lastmodOf.get(id);
+    const recorded = recorder.record(outcome, { id, depth, role: topic ? 'global' : 'local', pageRole: topic ? verdict.role : undefined, sitemapLastmod, now: this.#now() });
+    this.#fetchedThisRun++;
+    for (const touched of [id, recorded.contentId, ...recorded.hops]) {
+      if (known.done.has(touched)) continue;
+      known.done.add(touched);
+      this.#storedIds.push(touched);
+      const state = touched === recorded.contentId ? recorded.state : 'redirect';
+      known.byState[state] = (known.byState[state] ?? 0) + 1;
+    }
+    if (recorded.state === 'error') this.#errors++;
+    if (recorded.duplicateOf !== undefined) known.duplicates++;
+    const pageDistance = topic ? topic.pageDistance(id, recorded.contentId, verdict.hot) : 0;
+    const follow = this.#discover(recorded, depth, verdict.hot, pageDistance);
+    const degree = recorded.links.length;
+    known.storedLinks.set(recorded.contentId, { follow, degree });
+    if (recorded.state === 'fetched' || recorded.state === 'not-modified' || recorded.state === 'redirect') {
+      this.#ordering.fetched(id, follow, degree);
+      if (recorded.contentId !== id && !known.done.has(recorded.contentId)) this.#ordering.fetched(recorded.contentId, follow, degree);
+    } else this.#ordering.failed(id);
+    await recorder.flush();
+  }
+
+  #report(force = false): void {
+    const { options } = this;
+    if (!options.onProgress) return;
+    const t = performance.now();
+    if (!force && t - this.#lastReport < (options.progressEveryMs ?? 250)) return;
+    this.#lastReport = t;
+    options.onProgress({
+      stored: this.#storedCount(),
+      fetchedThisRun: this.#fetchedThisRun,
+      pagesPerSecond: this.#fetchedThisRun / Math.max(1e-3, (t - this.#started) / 1000),
+      frontier: this.#ordering.waiting + this.#queues.buffered,
+      hosts: this.deps.gate.scheduler.hostCount,
+      errors: this.#errors,
+      inFlight: this.#pool.inFlight,
+      coverage: this.#ordering.coverage(),
+    });
+  }
+}
+
+/**
+ * Reads the sitemaps of the seeds' origins (and the named ones) and queues the listed in-scope
+ * pages not known yet, one step from the seeds; their `<lastmod>` by page id.
+ */
+async function queueSitemapPages(deps: CrawlerDeps, options: CrawlOptions, known: KnownPages): Promise<{ report: SitemapReport; lastmodOf: Map<number, number> }> {
+  const origins = options.seeds.flatMap((seed) => {
+    try {
+      return [new URL(seed).origin];
+    } catch {
+      return [];
+    }
+  });
+  const found = await discoverFromSitemaps(deps, { origins, named: options.sitemaps?.named, inScope: (url) => options.scope.isLocal(url), signal: options.signal, log: options.log });
+  const batch = deps.store.batch();
+  const now = (options.now ?? Date.now)();
+  const lastmodOf = new Map<number, number>();
+  for (const [url, lastmod] of found.pages) {
+    const id = batch.idFor(url);
+    if (lastmod !== undefined) lastmodOf.set(id, lastmod);
+    if (known.done.has(id) || known.depthOf.has(id)) continue;
+    known.depthOf.set(id, 1);
+    batch.addToFrontier(id, { depth: 1, discoveredAt: now, role: 'local' });
+  }
+  await batch.commit();
+  return { report: found.report, lastmodOf };
 }
 
 /** Lets timers, I/O and other pages' continuations run (a macrotask, unlike an awaited promise). */
 function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-function isCrawlable(url: string | undefined): boolean {
-  return url !== undefined && /^https?:/.test(url);
 }

@@ -16,6 +16,8 @@ export interface RecordContext {
   /** Role of the content page, when the caller decides it from the content (topic crawls); else `roleOf(url)`. */
   pageRole?: PageRole;
   previous?: PageRecord;
+  /** The page's `<lastmod>` in a sitemap, when one lists it (else the stored one is kept). */
+  sitemapLastmod?: number;
   now: number;
 }
 
@@ -111,7 +113,8 @@ export class CrawlRecorder {
     const batch = this.batch;
     const { id, depth, role, previous, now } = context;
     const url = this.store.urlOf(id)!;
-    const base = { url, host: hostOf(url), role, depth, fetchedAt: now, firstFetchedAt: previous?.firstFetchedAt ?? previous?.fetchedAt ?? now, visits: (previous?.visits ?? 0) + 1, changes: previous?.changes ?? 0 };
+    const sitemapLastmod = context.sitemapLastmod ?? previous?.sitemapLastmod;
+    const base = { url, host: hostOf(url), role, depth, fetchedAt: now, firstFetchedAt: previous?.firstFetchedAt ?? previous?.fetchedAt ?? now, visits: (previous?.visits ?? 0) + 1, changes: previous?.changes ?? 0, ...(sitemapLastmod !== undefined ? { sitemapLastmod } : {}) };
     const hops: number[] = [];
     batch.removeFromFrontier(id);
 
@@ -121,7 +124,7 @@ export class CrawlRecorder {
       const from = batch.idFor(hop.from);
       const to = batch.idFor(hop.to);
       hops.push(from);
-      batch.putPage(from, { ...base, url: hop.from, host: hostOf(hop.from), role: this.options.roleOf(hop.from), state: 'redirect', status: hop.status, redirectTo: to, visits: 1, changes: 0 });
+      batch.putPage(from, { ...base, sitemapLastmod: undefined, url: hop.from, host: hostOf(hop.from), role: this.options.roleOf(hop.from), state: 'redirect', status: hop.status, redirectTo: to, visits: 1, changes: 0 });
       batch.putLinks(from, [{ to }]);
       batch.removeFromFrontier(from);
     }
@@ -132,7 +135,9 @@ export class CrawlRecorder {
         const contentId = batch.idFor(outcome.finalUrl);
         if (contentId !== id) batch.removeFromFrontier(contentId);
         const prior = contentId === id ? previous : undefined;
-        const changed = prior?.fingerprint !== undefined && prior.fingerprint !== outcome.fingerprint;
+        // A change is the text changing, or a sitemap saying the page changed since the last visit
+        // (markup-only edits leave the text alone): the change-rate estimate counts both.
+        const changed = prior?.fingerprint !== undefined && (prior.fingerprint !== outcome.fingerprint || sitemapSaysChanged(prior, sitemapLastmod, now));
         const pageRole = context.pageRole ?? this.options.roleOf(outcome.finalUrl);
         const links = this.links(outcome, contentId, batch);
         const twin = this.fingerprints.get(outcome.fingerprint);
@@ -164,6 +169,8 @@ export class CrawlRecorder {
           nofollow: outcome.nofollow || undefined,
           duplicateOf,
           truncated: outcome.truncated || undefined,
+          type: outcome.type,
+          sections: pageRole === 'local' ? outcome.sections : undefined,
           visits: prior ? prior.visits + 1 : 1,
           changes: (prior?.changes ?? 0) + (changed ? 1 : 0),
         };
@@ -262,6 +269,11 @@ export class CrawlRecorder {
     this.pagesInBatch = 0;
     await batch.commit();
   }
+}
+
+/** The sitemap lists a `<lastmod>` after the previous visit (and not in the future). */
+function sitemapSaysChanged(previous: PageRecord, lastmod: number | undefined, now: number): boolean {
+  return lastmod !== undefined && lastmod > previous.fetchedAt && lastmod <= now;
 }
 
 /** The sketch of a page's normalised words (see pageWords), from their opening. */

@@ -8,21 +8,21 @@
  * Politeness (per-host spacing) and robots.txt are the caller's business (politeness.ts,
  * robots.ts); the redirect callback is where the caller re-applies them to every hop.
  *
- * Decompression uses node:zlib streams rather than undici 7's `interceptors.decompress`: that
+ * Decompression (body-decoding.ts) uses node:zlib streams rather than undici 7's `interceptors.decompress`: that
  * one is marked experimental (it prints an ExperimentalWarning) and fails a response over its
  * size limit, where a crawler wants the first N bytes and a `truncated` flag. Our streams also
  * accept raw deflate and bodies cut short. Note undici checks its header/body timeouts on a
  * coarse timer tick, so they fire up to about a second late.
  */
 import { performance } from 'node:perf_hooks';
-import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
-import { promisify } from 'node:util';
-import zlib from 'node:zlib';
+import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher } from 'undici';
+import { decodedStream, readBody, type BodyRead } from './body-decoding.ts';
 import { decodeBody, type DecodedBody } from './charset.ts';
 import { createGuardedConnector, systemLookup, type HostLookup } from './guarded-connector.ts';
 import { ResolvePins } from './resolve-pins.ts';
 import { parseRetryAfter } from './retry-after.ts';
+import type { HostCredentials } from './host-credentials.ts';
 import { Semaphore } from './semaphore.ts';
 
 export interface FetcherOptions {
@@ -48,6 +48,8 @@ export interface FetcherOptions {
   readonly resolve?: Readonly<Record<string, string>>;
   /** Name resolution (injectable for tests). */
   readonly lookup?: HostLookup;
+  /** Headers, cookies and Basic credentials per host, added to requests to those hosts only. */
+  readonly credentials?: HostCredentials;
   /** Clock for `startedAt` and Retry-After dates. */
   readonly now?: () => number;
 }
@@ -85,6 +87,17 @@ export interface FetchOptions {
   /** Fail with `too-large` instead of truncating. */
   readonly failWhenTooLarge?: boolean;
   readonly onRedirect?: RedirectCheck;
+  /**
+   * Reads a 2xx body as a stream of decoded bytes instead of keeping it (the result's `body` is
+   * null); it runs under the fetch's deadline, and its error fails the fetch.
+   */
+  readonly consumeBody?: (body: Readable) => Promise<void>;
+  /**
+   * Documents (PDF, office files): the byte limit for a 2xx body of this media type and URL, or
+   * undefined when it is not a document to keep. A larger document fails with `too-large`
+   * (refused before its body is read when Content-Length says so).
+   */
+  readonly documentBytes?: (mediaType: string, url: string) => number | undefined;
   readonly signal?: AbortSignal;
 }
 
@@ -194,11 +207,13 @@ export class Fetcher {
   readonly #totalTimeoutMs: number;
   readonly #maxBodyBytes: number;
   readonly #maxRedirects: number;
+  readonly #credentials: HostCredentials | undefined;
 
   constructor(options: FetcherOptions) {
     if (options.userAgent.trim() === '' || /[\r\n]/.test(options.userAgent)) throw new FetcherOptionError('userAgent must be a non-empty single line');
     this.#userAgent = options.userAgent;
     this.#now = options.now ?? Date.now;
+    this.#credentials = options.credentials;
     this.#headersTimeoutMs = positive('headersTimeoutMs', options.headersTimeoutMs ?? FETCHER_DEFAULTS.headersTimeoutMs);
     this.#bodyTimeoutMs = positive('bodyTimeoutMs', options.bodyTimeoutMs ?? FETCHER_DEFAULTS.bodyTimeoutMs);
     this.#totalTimeoutMs = positive('totalTimeoutMs', options.totalTimeoutMs ?? FETCHER_DEFAULTS.totalTimeoutMs);
@@ -284,7 +299,8 @@ export class Fetcher {
               origin: new URL(current).origin,
               path: pathOf(current),
               method: 'GET',
-              headers: this.#requestHeaders(options, hop === 0),
+              // Credentials by the URL of this hop: a redirect to another host gets none.
+              headers: { ...this.#credentials?.headersFor(current), ...this.#requestHeaders(options, hop === 0) },
               signal: deadline.signal,
               headersTimeout: this.#headersTimeoutMs,
               bodyTimeout: this.#bodyTimeoutMs,
@@ -319,6 +335,33 @@ export class Fetcher {
           const mediaType = (headers.contentType ?? '').split(';')[0].trim().toLowerCase();
           const retryAfterMs = RETRY_AFTER_STATUSES.has(status) ? parseRetryAfter(headers.retryAfter, this.#now()) : null;
           const base = { ok: true as const, url, finalUrl: current, redirects, status, headers, mediaType, retryAfterMs };
+          if (options.consumeBody && status >= 200 && status < 300) {
+            try {
+              await options.consumeBody(decodedStream(response.body, headers.contentEncoding));
+            } catch (error) {
+              response.body.destroy();
+              const failure = classifyError(error, timedOut);
+              return fail(failure.error, failure.message, { timeoutPhase: failure.timeoutPhase, status });
+            }
+            return { ...base, isHtml: false, notModified: false, body: null, text: null, charset: null, truncated: false, timings: timings() };
+          }
+          const documentCap = status >= 200 && status < 300 ? options.documentBytes?.(mediaType, current) : undefined;
+          if (documentCap !== undefined) {
+            if (headers.contentLength !== undefined && headers.contentLength > documentCap) {
+              response.body.on('error', ignore);
+              response.body.destroy();
+              return fail('too-large', `${mediaType || 'document'} of ${headers.contentLength} bytes (Content-Length), over the limit of ${documentCap} bytes for its type`, { status });
+            }
+            let document: BodyRead;
+            try {
+              document = await readBody(response.body, headers.contentEncoding, documentCap);
+            } catch (error) {
+              const failure = classifyError(error, timedOut);
+              return fail(failure.error, failure.message, { timeoutPhase: failure.timeoutPhase, status });
+            }
+            if (document.truncated) return fail('too-large', `${mediaType || 'document'} larger than the limit of ${documentCap} bytes for its type`, { status });
+            return { ...base, isHtml: false, notModified: false, body: document.body, text: null, charset: null, truncated: false, timings: timings() };
+          }
           const wanted = status >= 200 && status < 300 && (options.accept === 'any' || mediaType === '' || HTML_TYPES.has(mediaType));
           if (!wanted) {
             discard(response.body);
@@ -440,197 +483,6 @@ function discard(body: Readable & { dump?: (options?: { limit: number }) => Prom
 }
 
 function ignore(): void {}
-
-interface BodyRead {
-  readonly body: Buffer;
-  readonly truncated: boolean;
-}
-
-class UnsupportedEncodingError extends Error {
-  readonly code = 'ELSE_UNSUPPORTED_ENCODING';
-}
-
-/**
- * Reads a body through its content decoders, keeping at most `maxBytes` decoded bytes.
- *
- * A compressed body up to about the cap is read whole and decoded in one call (no stream per
- * response; on libuv's thread pool unless it is small); one that decodes to more than the cap, or is
- * itself larger than the cap, goes through streaming decoders that stop at the cap.
- */
-async function readBody(body: Readable, contentEncoding: string | undefined, maxBytes: number): Promise<BodyRead> {
-  // Destroying an undici body before its end emits 'error' (RequestAbortedError) after our
-  // reader has gone; errors while reading still reach the loops below through the iterator.
-  body.on('error', ignore);
-  const codings = (contentEncoding ?? '')
-    .split(',')
-    .map((coding) => coding.trim().toLowerCase())
-    .filter((coding) => coding !== '' && coding !== 'identity')
-    .reverse();
-  const unsupported = codings.findIndex((coding) => !SUPPORTED_CODINGS.has(coding));
-  if (unsupported >= 0) {
-    body.destroy();
-    throw new UnsupportedEncodingError(`unsupported content-encoding ${codings[unsupported]}`);
-  }
-  if (codings.length === 0) return readCapped(body, body, maxBytes);
-
-  const encoded: Buffer[] = [];
-  let encodedSize = 0;
-  const iterator = (body as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-  let rest = false;
-  for (;;) {
-    const next = await iterator.next();
-    if (next.done) break;
-    encoded.push(next.value);
-    encodedSize += next.value.length;
-    if (encodedSize > maxBytes + ONE_SHOT_MARGIN) {
-      rest = true;
-      break;
-    }
-  }
-  if (!rest) {
-    try {
-      return { body: await decodeWhole(Buffer.concat(encoded, encodedSize), codings, maxBytes), truncated: false };
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'ERR_BUFFER_TOO_LARGE') throw error;
-      // Decodes to more than the cap: stream it again, keeping the first maxBytes.
-    }
-  }
-  async function* encodedChunks(): AsyncGenerator<Buffer> {
-    yield* encoded;
-    if (!rest) return;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  }
-  const stages = codings.map((coding) => decoderFor(coding)!);
-  const source = stages[stages.length - 1];
-  // Errors anywhere in the chain reach the last stage, which readCapped reads.
-  pipeline([Readable.from(encodedChunks(), { objectMode: false }), ...stages], () => {});
-  return readCapped(source, body, maxBytes);
-}
-
-/** Beyond the cap, a compressed body is decoded as a stream rather than read whole first. */
-const ONE_SHOT_MARGIN = 64 * 1024;
-const SUPPORTED_CODINGS = new Set(['gzip', 'x-gzip', 'br', 'deflate']);
-// Sync flushes at the end tolerate a body cut short, as browsers do.
-const GZIP_OPTIONS = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
-const BROTLI_OPTIONS = { finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH };
-const gunzip = promisify(zlib.gunzip);
-const inflate = promisify(zlib.inflate);
-const inflateRaw = promisify(zlib.inflateRaw);
-const brotliDecompress = promisify(zlib.brotliDecompress);
-
-/**
- * Below this many encoded bytes a body is decoded on the main thread: handing a small body to
- * the thread pool costs the main thread more (10-17 us) than inflating it there (5-10 us).
- */
-const DECODE_IN_PLACE_BYTES = 32 * 1024;
-
-/** Applies the decoders (in decoding order) in one call each; ERR_BUFFER_TOO_LARGE beyond `maxBytes`. */
-async function decodeWhole(data: Buffer, codings: readonly string[], maxBytes: number): Promise<Buffer> {
-  let out = data;
-  for (const coding of codings) {
-    const inPlace = out.length < DECODE_IN_PLACE_BYTES;
-    switch (coding) {
-      case 'gzip':
-      case 'x-gzip': {
-        const options = { ...GZIP_OPTIONS, maxOutputLength: maxBytes };
-        out = inPlace ? zlib.gunzipSync(out, options) : await gunzip(out, options);
-        break;
-      }
-      case 'br': {
-        const options = { ...BROTLI_OPTIONS, maxOutputLength: maxBytes };
-        out = inPlace ? zlib.brotliDecompressSync(out, options) : await brotliDecompress(out, options);
-        break;
-      }
-      default: {
-        const options = { ...GZIP_OPTIONS, maxOutputLength: maxBytes };
-        if (isZlibWrapped(out)) out = inPlace ? zlib.inflateSync(out, options) : await inflate(out, options);
-        else out = inPlace ? zlib.inflateRawSync(out, options) : await inflateRaw(out, options);
-        break;
-      }
-    }
-  }
-  return out;
-}
-
-/** Reads `source` up to `maxBytes`; beyond, cuts, flags `truncated` and stops the transfer. */
-async function readCapped(source: Readable, body: Readable, maxBytes: number): Promise<BodyRead> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let truncated = false;
-  for await (const chunk of source as AsyncIterable<Buffer>) {
-    if (size + chunk.length > maxBytes) {
-      chunks.push(chunk.subarray(0, maxBytes - size));
-      size = maxBytes;
-      truncated = true;
-      break;
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  if (truncated) {
-    // Stop the transfer: the connection is closed rather than drained.
-    source.destroy();
-    body.destroy();
-  }
-  return { body: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size), truncated };
-}
-
-/** `deflate` should be zlib-wrapped (RFC 9110 §8.4.1.2), but some servers send raw deflate. */
-function isZlibWrapped(chunk: Buffer): boolean {
-  return chunk.length >= 2 && (chunk[0] & 0x0f) === 8 && ((chunk[0] << 8) | chunk[1]) % 31 === 0;
-}
-
-function decoderFor(coding: string): Transform | null {
-  switch (coding) {
-    case 'gzip':
-    case 'x-gzip':
-      return zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH });
-    case 'br':
-      return zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
-    case 'deflate':
-      return new AutoInflate();
-    default:
-      return null;
-  }
-}
-
-/**
- * `deflate` should be zlib-wrapped (RFC 9110 §8.4.1.2), but some servers send raw deflate;
- * the first two bytes tell which.
- */
-class AutoInflate extends Transform {
-  #inner: zlib.Inflate | zlib.InflateRaw | undefined;
-
-  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
-    if (!this.#inner) {
-      const zlibHeader = isZlibWrapped(chunk);
-      const options = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
-      this.#inner = zlibHeader ? zlib.createInflate(options) : zlib.createInflateRaw(options);
-      this.#inner.on('data', (data: Buffer) => this.push(data));
-      this.#inner.on('error', (error) => this.destroy(error));
-    }
-    if (this.#inner.write(chunk)) callback();
-    else this.#inner.once('drain', () => callback());
-  }
-
-  override _flush(callback: TransformCallback): void {
-    if (!this.#inner) {
-      callback();
-      return;
-    }
-    this.#inner.once('end', () => callback());
-    this.#inner.end();
-  }
-
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.#inner?.destroy();
-    callback(error);
-  }
-}
 
 function looksLikeHtml(body: Buffer): boolean {
   const head = body.subarray(0, 512).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart().toLowerCase();

@@ -4,7 +4,10 @@
  * as a value; writing it to the store is the recorder's job.
  */
 import { fingerprintHex, normalizedFingerprint, normalizeText } from './duplicates.ts';
-import type { Fetcher, FetchResult, RedirectHop } from './fetcher.ts';
+import { DocumentError, documentTypeOf, type DocumentType, type TextSection } from './documents/types.ts';
+import type { DocumentPool } from './documents/worker-pool.ts';
+import type { Fetcher, FetchResponse, FetchResult, RedirectHop } from './fetcher.ts';
+import { RenderError, type PageRenderer } from './render/renderer.ts';
 import { parseHtml, type ParsedPage } from './html.ts';
 import type { RobotsPolicy } from './robots.ts';
 import { normalizeUrl, type UrlRejection, type UrlRules } from './url.ts';
@@ -28,6 +31,9 @@ export type PageOutcome =
       fingerprint: string;
       /** Title and text as {@link pageWords} gives them: what the fingerprint and the near-duplicate sketch read. */
       normalizedText: string;
+      /** A document's type (absent for HTML), and where its pages start (PDF). */
+      type?: DocumentType;
+      sections?: TextSection[];
     }
   | { kind: 'not-modified'; url: string; status: 304 }
   | { kind: 'not-html'; url: string; finalUrl: string; redirects: readonly RedirectHop[]; status: number; contentType: string }
@@ -54,6 +60,8 @@ export interface PageFetchOptions {
    * next request to the host go out while this page is parsed and stored.
    */
   onDownloaded?: () => void | Promise<void>;
+  /** Where a rendered page's own requests may go (the crawl's scope); without it nothing is rendered. */
+  inScope?: (url: string) => boolean;
   signal?: AbortSignal;
 }
 
@@ -63,6 +71,22 @@ export interface PageFetcherDeps {
   urlRules: UrlRules;
   /** Our product token for `<meta name=…>` and X-Robots-Tag lines addressed to us. */
   robotsAgent: string;
+  /** Reading PDF and office documents (absent: they are recorded as not-html). */
+  documents?: DocumentReader;
+  /** Rendering pages built by scripts (absent: off). */
+  rendering?: Rendering;
+}
+
+export interface Rendering {
+  renderer: PageRenderer;
+  /** Render this page (a URL pattern the admin names, or too little static text)? */
+  wants: (url: string, page: ParsedPage) => boolean;
+}
+
+export interface DocumentReader {
+  pool: DocumentPool;
+  /** Largest body kept per document type. */
+  maxBytes: Readonly<Record<DocumentType, number>>;
 }
 
 /**
@@ -90,7 +114,7 @@ export class PageFetcher {
   constructor(private readonly deps: PageFetcherDeps) {}
 
   async fetchPage(url: string, options: PageFetchOptions = {}): Promise<PageOutcome> {
-    const { fetcher, robots, urlRules } = this.deps;
+    const { fetcher, robots, urlRules, documents } = this.deps;
     const decision = await robots.check(url);
     if (!decision.allowed) return { kind: 'disallowed', url, reason: decision.reason === 'unreachable' ? 'robots-unreachable' : 'robots' };
 
@@ -100,6 +124,7 @@ export class PageFetcher {
       etag: options.etag,
       lastModified: options.lastModified,
       signal: options.signal,
+      documentBytes: documents ? (mediaType, target) => maxBytesOf(documents, mediaType, target) : undefined,
       onRedirect: async (hop) => {
         const target = normalizeUrl(hop.to, urlRules);
         if (!target.ok) {
@@ -130,10 +155,39 @@ export class PageFetcher {
     if (result.status === 429 || result.status === 503) return { kind: 'retry-later', url, status: result.status, retryAfterMs: result.retryAfterMs };
     if (result.status >= 400) return { kind: 'http-error', url, finalUrl: result.finalUrl, redirects: result.redirects, status: result.status };
     const contentType = result.mediaType;
+    const documentType = documents && result.body ? documentTypeOf(contentType, result.finalUrl) : undefined;
+    if (documentType && result.body) {
+      await options.onDownloaded?.();
+      return this.readDocument(documents!, documentType, result, url);
+    }
     if (!result.isHtml || result.text === null) return { kind: 'not-html', url, finalUrl: result.finalUrl, redirects: result.redirects, status: result.status, contentType };
 
     await options.onDownloaded?.();
     const page = parseHtml(result.text, result.finalUrl, { robotsName: this.deps.robotsAgent });
+    return this.pageOutcome(url, result, await this.rendered(result.finalUrl, result.text, page, options));
+  }
+
+  /** The page as rendered, when rendering is wanted and gives more text; else the static parse. */
+  private async rendered(url: string, html: string, page: ParsedPage, options: PageFetchOptions): Promise<ParsedPage> {
+    const { rendering, robots, urlRules } = this.deps;
+    const inScope = options.inScope;
+    if (!rendering || !inScope || !rendering.wants(url, page)) return page;
+    const mayLoad = async (target: string) => {
+      const check = normalizeUrl(target, urlRules);
+      return check.ok && inScope(check.url) && (await robots.check(check.url)).allowed;
+    };
+    try {
+      const dom = await rendering.renderer.render(url, html, mayLoad, options.signal);
+      const after = parseHtml(dom, url, { robotsName: this.deps.robotsAgent });
+      return after.text.length > page.text.length ? after : page;
+    } catch (error) {
+      if (error instanceof RenderError) return page;
+      throw error;
+    }
+  }
+
+  /** The outcome of a parsed page or document: robots directives of page and header, fingerprint. */
+  private pageOutcome(url: string, result: FetchResponse, page: ParsedPage, document?: { type: DocumentType; sections: TextSection[] }): PageOutcome {
     const header = xRobotsDirectives(result.headers.xRobotsTag, this.deps.robotsAgent);
     // Normalised once: the fingerprint and the near-duplicate sketch both read it.
     const normalizedText = pageWords(page.title, page.text);
@@ -143,7 +197,7 @@ export class PageFetcher {
       finalUrl: result.finalUrl,
       redirects: result.redirects,
       status: result.status,
-      contentType,
+      contentType: result.mediaType,
       page,
       noindex: page.robots.noindex || header.noindex,
       nofollow: page.robots.nofollow || header.nofollow,
@@ -152,8 +206,27 @@ export class PageFetcher {
       truncated: result.truncated,
       fingerprint: fingerprintHex(normalizedFingerprint(normalizedText)),
       normalizedText,
+      ...(document ? { type: document.type, sections: document.sections.length > 0 ? document.sections : undefined } : {}),
     };
   }
+
+  /** A document body parsed in the worker pool: a page with its type, or a failure saying why. */
+  private async readDocument(documents: DocumentReader, type: DocumentType, result: FetchResponse, url: string): Promise<PageOutcome> {
+    let extracted;
+    try {
+      extracted = await documents.pool.extract(type, result.body!, result.finalUrl);
+    } catch (error) {
+      if (!(error instanceof DocumentError)) throw error;
+      return { kind: 'failed', url, redirects: result.redirects, error: 'document', message: `${type}: ${error.message}` };
+    }
+    return this.pageOutcome(url, result, extracted.page, extracted);
+  }
+}
+
+/** The byte limit for a body of this media type and URL when it is a document, else undefined. */
+function maxBytesOf(documents: DocumentReader, mediaType: string, url: string): number | undefined {
+  const type = documentTypeOf(mediaType, url);
+  return type ? documents.maxBytes[type] : undefined;
 }
 
 /** The normalised words of a page's title and text (what its fingerprint and sketch are made of). */

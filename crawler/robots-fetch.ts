@@ -15,6 +15,6 @@ export function robotsFetchVia(fetcher: Fetcher, maxBytes = ROBOTS_MAX_BYTES): R
     if ((result.error === 'too-many-redirects' || result.error === 'redirect-loop') && result.status !== undefined) {
       return { status: result.status, body: new Uint8Array(0) };
     }
-    return { status: 0, body: new Uint8Array(0) };
+    return { status: 0, body: new Uint8Array(0), failure: { kind: result.error, message: result.message } };
   };
 }

@@ -18,6 +18,8 @@ export interface RobotsFetchResponse {
   /** HTTP status after redirects; 0 for a network failure (a thrown error means the same). */
   readonly status: number;
   readonly body: string | Uint8Array;
+  /** Why no response came (status 0): the fetcher's error kind and message. */
+  readonly failure?: { readonly kind: string; readonly message: string };
 }
 
 /** Fetches `${origin}/robots.txt` (following up to 5 redirects). */
@@ -33,6 +35,8 @@ export interface RobotsEntry {
   readonly rules: RobotsRules;
   readonly fetchedAt: number;
   readonly expiresAt: number;
+  /** Unreachable without a response: why (DNS, refused, TLS, …). */
+  readonly failure?: { readonly kind: string; readonly message: string };
 }
 
 export interface RobotsDecision {
@@ -148,8 +152,8 @@ export class RobotsPolicy {
     let response: RobotsFetchResponse;
     try {
       response = await this.#fetchRobots(origin);
-    } catch {
-      response = { status: 0, body: '' };
+    } catch (error) {
+      response = { status: 0, body: '', failure: { kind: 'network', message: (error as Error).message } };
     }
     const fetchedAt = this.#now();
     const entry = this.#interpret(origin, response, fetchedAt);
@@ -171,6 +175,7 @@ export class RobotsPolicy {
       rules,
       fetchedAt,
       expiresAt: fetchedAt + ttl,
+      ...(response.failure ? { failure: response.failure } : {}),
     });
     if (status >= 200 && status < 300) {
       const rules = parseRobotsTxt(response.body, { userAgent: this.#userAgent, origin, maxBytes: this.#maxBytes });

@@ -106,7 +106,9 @@ describe('crawling the demo web', () => {
     expect(result.pages.get(web.landmarks.errors.notFound)?.state).toBe('gone');
     expect(result.pages.get(web.landmarks.errors.gone)?.state).toBe('gone');
     expect(result.pages.get(web.landmarks.errors.serverError)?.state).toBe('error');
-    expect(result.pages.get(web.landmarks.files.pdf)?.state).toBe('not-html');
+    // The demo's PDF is random bytes behind a PDF header: read as a document, refused with the reason.
+    expect(result.pages.get(web.landmarks.files.pdf)).toMatchObject({ state: 'error', error: expect.stringMatching(/^document: pdf: /) });
+    expect(result.pages.get(web.landmarks.files.image)?.state).toBe('not-html');
     for (const url of [web.landmarks.charsetInHeader, web.landmarks.charsetInMeta]) {
       const text = result.pages.get(url)!.text!;
       expect(text).not.toContain('\ufffd');

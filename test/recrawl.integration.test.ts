@@ -35,7 +35,7 @@ function mutableSite() {
 const token = 'a-test-admin-token-0123456789';
 
 /** Serves a fresh data directory for the site, with the given schedules; `api` calls its HTTP API. */
-async function serveSite(site: ReturnType<typeof mutableSite>, schedules: Partial<Settings['schedules']>) {
+async function serveSite(site: ReturnType<typeof mutableSite>, schedules: Partial<Settings['schedules']>, index: Partial<Settings['index']> = {}) {
   await new Promise<void>((resolve) => site.server.listen(0, '127.0.0.1', resolve));
   const port = (site.server.address() as AddressInfo).port;
   const dataDir = mkdtempSync(join(tmpdir(), 'lse-recrawl-'));
@@ -45,6 +45,7 @@ async function serveSite(site: ReturnType<typeof mutableSite>, schedules: Partia
       dataDir,
       crawler: { seeds: ['http://site.test/'], scope: ['host:site.test'], resolve: { 'site.test:80': `127.0.0.1:${port}` }, allowPrivateNetworks: true, delaySeconds: 0 },
       schedules: { estimate: 'off', ...schedules },
+      index,
     },
   });
   const store = await CrawlStore.open(dataDir);
@@ -72,8 +73,9 @@ describe('re-crawls and the admin API', () => {
   const search = async (q: string) => (await api(`/api/search?q=${encodeURIComponent(q)}`, {}, '')).body as { total: number; hits: Array<{ url: string }> };
 
   // No schedule here: a scheduled re-crawl between the edits and the test's own re-crawl would take its changes.
+  // Deleting one page of three is a third of the index: the removal guard is off here (see below).
   beforeAll(async () => {
-    ({ settings, serving, store, api, close } = await serveSite(site, {}));
+    ({ settings, serving, store, api, close } = await serveSite(site, {}, { maxRemovedShare: 1 }));
   });
   afterAll(async () => close?.());
 
@@ -186,5 +188,47 @@ describe('scheduled re-crawls', () => {
     expect([202, 409]).toContain(now.status); // 409 only if the every-second schedule fired in between
     expect((await api('/api/admin/schedules/nothing/run', { method: 'POST', body: '{}' })).status).toBe(404);
     await serving.runner.idle();
+  });
+});
+
+describe('the removal guard of the index', () => {
+  it('holds a re-crawl that would remove more than 10 % of the index, says why, and applies it on request', async () => {
+    const site = mutableSite();
+    for (const letter of 'cdefghij') site.pages.set(`/${letter}`, `<title>${letter}</title><p>page ${letter} words</p>`);
+    site.pages.set('/', `<title>Home</title>${['a', 'b', ...'cdefghij'].map((l) => `<a href="/${l}">${l}</a>`).join(' ')} welcome home`);
+    const { serving, api, close } = await serveSite(site, {});
+    const search = async (q: string) => ((await api(`/api/search?q=${encodeURIComponent(q)}`, {}, '')).body as { total: number }).total;
+    const indexed = async () => (await api('/api/admin/status')).body.index.documentCount as number;
+    try {
+      serving.runner.submitCrawl();
+      await serving.runner.idle();
+      expect(await indexed()).toBe(11);
+      // One page gone of 11 (9 %): applied.
+      site.pages.delete('/j');
+      const small = serving.runner.submitRecrawl({ budget: 20, policy: 'uniform' });
+      await serving.runner.idle();
+      expect(serving.runner.status(small)!.heldIndexChange).toBeUndefined();
+      expect(await indexed()).toBe(10);
+      // Two more gone of 10 (20 %): held; the index still serves them.
+      site.pages.delete('/b');
+      site.pages.delete('/c');
+      const large = serving.runner.submitRecrawl({ budget: 20, policy: 'uniform' });
+      await serving.runner.idle();
+      const held = serving.runner.status(large)!.heldIndexChange!;
+      expect(held).toMatchObject({ removing: 2, indexed: 10, maxShare: 0.1 });
+      expect(held.reason).toContain('would remove 2 of 10 indexed pages (20.0 %');
+      expect(await search('beta')).toBe(1);
+      const { body } = await api('/api/admin/status');
+      expect(body.heldIndexChanges).toEqual([{ job: large, ...held }]);
+      expect((await api(`/api/admin/jobs/nope/apply-index`, { method: 'POST', body: '{}' })).status).toBe(404);
+      const applied = await api(`/api/admin/jobs/${large}/apply-index`, { method: 'POST', body: '{}' });
+      expect(applied).toEqual({ status: 200, body: { applied: large } });
+      expect(await search('beta')).toBe(0);
+      expect(await indexed()).toBe(8);
+      expect((await api('/api/admin/status')).body.heldIndexChanges).toEqual([]);
+      expect(serving.runner.status(large)!.heldIndexChange!.appliedAt).toBeGreaterThan(0);
+    } finally {
+      await close();
+    }
   });
 });

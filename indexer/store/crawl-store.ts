@@ -53,6 +53,12 @@ export interface PageRecord {
   redirectTo?: number;
   truncated?: boolean;
   error?: string;
+  /** The document type: `pdf`, `docx`, `odt`; absent for HTML. */
+  type?: string;
+  /** Headings of the stored text with their anchors and offsets into `text` (a PDF: where each page starts, anchor `page=N`). */
+  sections?: { heading: string; anchor?: string; start: number }[];
+  /** The page's `<lastmod>` in a sitemap (ms since the epoch), when a sitemap lists one. */
+  sitemapLastmod?: number;
   /** Visits and visits that found a change (ALGORITHMS.md §6). */
   visits: number;
   changes: number;

@@ -5,9 +5,11 @@ import { loadSettings, SettingsError } from '../../config/load-settings.ts';
 import type { Settings } from '../../config/schema.ts';
 import { CrawlOptionError, type CrawlSummary } from '../../crawler/crawl-loop.ts';
 import { parseScope, ScopeSpecError } from '../../crawler/scope.ts';
+import type { SitemapReport } from '../../crawler/sitemap-discovery.ts';
+import { formatDiagnosis } from '../../crawler/crawl-diagnosis.ts';
 import { CrawlStore, StoreError } from '../../indexer/store/crawl-store.ts';
 import { CliError } from './cli-error.ts';
-import { createCrawlStack, rememberCrawlerSettings, rememberedCrawlerSettings } from './crawl-setup.ts';
+import { createCrawlStack, rememberCrawlerSettings, rememberedCrawlerSettings, sitemapOption } from './crawl-setup.ts';
 import { numberFlag, parseFlags } from './flags.ts';
 import { createProgress } from './progress.ts';
 
@@ -35,6 +37,11 @@ export const crawlUsage = `lse crawl [--seed URL …] [--scope SPEC …] [--orde
                       is local when its tf-idf similarity to them reaches the threshold, links
                       are followed on any host (or within --scope) up to 2 steps from a hot page
   --topic-threshold X similarity a page needs to be local (0…1, default 0.1)
+  --sitemap URL       read this sitemap too (repeatable); the seeds' sitemaps (robots.txt
+                      Sitemap: lines, else /sitemap.xml) are read anyway
+  --no-sitemaps       do not read sitemaps
+  --contact URL       where site owners can reach you (http(s) or mailto:), sent in the
+                      User-Agent as (+URL); set it before crawling other people's sites
 ${fetchFlagsUsage}
 
   Example (the demo web served by "lse demo-web"):
@@ -121,8 +128,18 @@ export function formatCrawlSummary(summary: CrawlSummary): string {
     `  duplicates: ${summary.duplicates}; frontier left: ${summary.frontier}; over host budget: ${summary.overBudget}`,
     `  URLs refused (traps and rules): ${rejected || 'none'}`,
     `  RankMass coverage bound: at least ${(100 * summary.coverageBound).toFixed(2)} % of the seeds' personalised PageRank is stored`,
+    ...(summary.sitemaps ? [formatSitemapLine(summary.sitemaps)] : []),
+    ...formatDiagnosis(summary.diagnosis ?? []),
     ...(summary.topicPages ? [`  topic: ${summary.topicPages.local} pages passed the similarity threshold (local), ${summary.topicPages.global} did not (global)`] : []),
   ].join('\n');
+}
+
+function formatSitemapLine(report: SitemapReport): string {
+  const notes = [
+    report.skipped.length > 0 ? `${report.skipped.length} skipped (${report.skipped.slice(0, 3).map((s) => `${s.url}: ${s.reason}`).join('; ')})` : '',
+    report.cut.length > 0 ? `${report.cut.length} cut at the protocol's limits` : '',
+  ].filter(Boolean);
+  return `  sitemaps: ${report.files} read, ${report.listed} URLs listed, ${report.inScope} in scope${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`;
 }
 
 export async function crawlCommand(argv: string[]): Promise<number> {
@@ -138,6 +155,9 @@ export async function crawlCommand(argv: string[]): Promise<number> {
       concurrency: { type: 'string' },
       topic: { type: 'string' },
       'topic-threshold': { type: 'string' },
+      sitemap: { type: 'string', multiple: true },
+      'no-sitemaps': { type: 'boolean' },
+      contact: { type: 'string' },
     },
     'crawl',
   );
@@ -149,6 +169,9 @@ export async function crawlCommand(argv: string[]): Promise<number> {
     maxPages: numberFlag(flags['max-pages'], 'max-pages'),
     maxDepth: numberFlag(flags['max-depth'], 'max-depth'),
     concurrency: numberFlag(flags.concurrency, 'concurrency'),
+    sitemapUrls: flags.sitemap,
+    sitemaps: flags['no-sitemaps'] ? false : undefined,
+    contactUrl: flags.contact,
     topic: flags.topic ? { terms: flags.topic.split(',').map((t) => t.trim()).filter(Boolean), threshold: numberFlag(flags['topic-threshold'], 'topic-threshold') } : undefined,
   };
   if (flags['topic-threshold'] !== undefined && !flags.topic) throw new CliError('lse crawl: --topic-threshold goes with --topic TERMS');
@@ -170,6 +193,9 @@ export async function crawlCommand(argv: string[]): Promise<number> {
     throw error;
   }
   await rememberCrawlerSettings(store, { ...crawler, scope: scopeSpecs });
+  if (!crawler.contactUrl && !crawler.allowPrivateNetworks) {
+    process.stderr.write('note: no contact URL: site owners who see this crawler in their logs cannot reach you; set --contact URL (setting crawler.contactUrl)\n');
+  }
   const stack = createCrawlStack(store, crawler);
   const controller = new AbortController();
   const stop = () => controller.abort();
@@ -189,6 +215,8 @@ export async function crawlCommand(argv: string[]): Promise<number> {
       rankMassWindow: crawler.rankMassWindow,
       topic: crawler.topic,
       nearDuplicateThreshold: crawler.nearDuplicateThreshold,
+      sitemaps: sitemapOption(crawler),
+      log: (message) => process.stderr.write(`${message}\n`),
       signal: controller.signal,
       onProgress: (p) =>
         progress.update(p.stored, `${p.pagesPerSecond.toFixed(0)} pages/s | frontier ${p.frontier} | hosts ${p.hosts} | errors ${p.errors}`),

@@ -5,7 +5,10 @@
 import type { CrawlerSettings, Settings } from '../../config/schema.ts';
 import { Crawler } from '../../crawler/crawl-loop.ts';
 import { Fetcher } from '../../crawler/fetcher.ts';
-import { PageFetcher } from '../../crawler/page-fetch.ts';
+import { HostCredentials } from '../../crawler/host-credentials.ts';
+import { DocumentPool } from '../../crawler/documents/worker-pool.ts';
+import { PageFetcher, type DocumentReader, type Rendering } from '../../crawler/page-fetch.ts';
+import { PageRenderer } from '../../crawler/render/renderer.ts';
 import { HostScheduler, PoliteGate } from '../../crawler/politeness.ts';
 import { robotsFetchVia } from '../../crawler/robots-fetch.ts';
 import { RobotsPolicy } from '../../crawler/robots.ts';
@@ -33,11 +36,21 @@ export function crawlerUrlRules(settings: CrawlerSettings): UrlRules {
   });
 }
 
+/**
+ * The User-Agent header: the configured one, with the contact URL as its comment (`(+URL)`, the
+ * form site owners look for in their logs) when one is set.
+ */
+export function userAgentOf(settings: Pick<CrawlerSettings, 'userAgent' | 'contactUrl'>): string {
+  if (!settings.contactUrl || settings.userAgent.includes(settings.contactUrl)) return settings.userAgent;
+  const product = settings.userAgent.replace(/\s*\([^)]*\)\s*$/, '');
+  return `${product} (+${settings.contactUrl})`;
+}
+
 export function createCrawlStack(store: CrawlStore, settings: CrawlerSettings): CrawlStack {
   // Every process that crawls goes through here (lse crawl, estimate, demo, serve).
   limitHeapGrowth(settings.heapGrowthPercent);
   const fetcher = new Fetcher({
-    userAgent: settings.userAgent,
+    userAgent: userAgentOf(settings),
     maxConcurrency: settings.concurrency,
     connectTimeoutMs: settings.connectTimeoutMs,
     headersTimeoutMs: settings.headersTimeoutMs,
@@ -46,6 +59,7 @@ export function createCrawlStack(store: CrawlStore, settings: CrawlerSettings): 
     maxRedirects: settings.maxRedirects,
     allowPrivateNetworks: settings.allowPrivateNetworks,
     resolve: settings.resolve,
+    credentials: settings.credentials.length > 0 ? new HostCredentials(settings.credentials) : undefined,
   });
   const robots = new RobotsPolicy({
     userAgent: settings.robotsAgent,
@@ -61,9 +75,34 @@ export function createCrawlStack(store: CrawlStore, settings: CrawlerSettings): 
     }),
   );
   const rules = crawlerUrlRules(settings);
-  const pageFetcher = new PageFetcher({ fetcher, robots, urlRules: rules, robotsAgent: settings.robotsAgent });
-  const crawler = new Crawler({ store, pageFetcher, robots, gate, urlRules: rules });
-  return { fetcher, robots, gate, rules, pageFetcher, crawler, close: () => fetcher.close() };
+  const documents = documentReader(settings.documents);
+  const rendering = renderingOf(settings.render, fetcher);
+  const pageFetcher = new PageFetcher({ fetcher, robots, urlRules: rules, robotsAgent: settings.robotsAgent, documents, rendering });
+  const crawler = new Crawler({ store, fetcher, pageFetcher, robots, gate, urlRules: rules });
+  const close = async () => {
+    await documents?.pool.close();
+    await rendering?.renderer.close();
+    await fetcher.close();
+  };
+  return { fetcher, robots, gate, rules, pageFetcher, crawler, close };
+}
+
+function renderingOf(settings: CrawlerSettings['render'], fetcher: Fetcher): Rendering | undefined {
+  if (!settings.enabled) return undefined;
+  const patterns = settings.urlPatterns.map((pattern) => new RegExp(pattern));
+  const renderer = new PageRenderer({ fetcher, executablePath: settings.executablePath, concurrency: settings.concurrency, timeoutMs: settings.timeoutSeconds * 1000, memoryMb: settings.memoryMb });
+  return { renderer, wants: (url, page) => page.text.length < settings.minTextChars || patterns.some((pattern) => pattern.test(url)) };
+}
+
+function documentReader(settings: CrawlerSettings['documents']): DocumentReader | undefined {
+  if (!settings.enabled) return undefined;
+  const pool = new DocumentPool({ workers: settings.workers, timeoutMs: settings.timeoutSeconds * 1000, memoryMb: settings.memoryMb, limits: { maxEntryBytes: settings.zipEntryMaxBytes } });
+  return { pool, maxBytes: { pdf: settings.pdfMaxBytes, docx: settings.docxMaxBytes, odt: settings.odtMaxBytes } };
+}
+
+/** The crawl's sitemap option from the settings (absent when sitemaps are off). */
+export function sitemapOption(settings: CrawlerSettings): { named: readonly string[] } | undefined {
+  return settings.sitemaps ? { named: settings.sitemapUrls } : undefined;
 }
 
 /** What a data directory remembers about how it was crawled (meta key `crawl-settings`). */
@@ -74,11 +113,14 @@ export const REMEMBERED_CRAWLER_KEYS = [
   'allowPrivateNetworks',
   'delaySeconds',
   'userAgent',
+  'contactUrl',
   'robotsAgent',
   'ordering',
   'topic',
   'maxDepth',
   'hostPageBudget',
+  'sitemaps',
+  'sitemapUrls',
 ] as const satisfies ReadonlyArray<keyof CrawlerSettings>;
 
 export async function rememberedCrawlerSettings(store: CrawlStore): Promise<Partial<CrawlerSettings>> {

@@ -12,7 +12,7 @@ import { loadRankSnapshot, type SearchEngine } from '../../indexer/ranking/searc
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { isIndexablePage, pageToDocument } from '../../indexer/text-index/store-adapter.ts';
 import type { TextIndex } from '../../indexer/text-index/text-index.ts';
-import type { CrawlStack } from '../cli/crawl-setup.ts';
+import { sitemapOption, type CrawlStack } from '../cli/crawl-setup.ts';
 import { isRoundKey, resumeEstimationRound, runEstimationRound, type RoundParameters, type RoundStatus } from './estimation-round.ts';
 import type { DataDirDomain } from './local-domain.ts';
 import { storeLocalPageRank } from './local-pagerank.ts';
@@ -37,7 +37,19 @@ export interface JobStatus {
   round?: RoundStatus;
   crawl?: Omit<CrawlSummary, 'rejected' | 'byState' | 'storedIds'> & { byState: Record<string, number> };
   recrawl?: Omit<RecrawlResult, 'updatedIds' | 'removedIds'>;
+  /** The job's index change was held back: it would remove too large a share of the index. */
+  heldIndexChange?: HeldIndexChange;
   progress?: Record<string, number | string | undefined>;
+}
+
+export interface HeldIndexChange {
+  reason: string;
+  /** Pages the change would remove from the index, pages indexed now, and the allowed share. */
+  removing: number;
+  indexed: number;
+  maxShare: number;
+  /** When an admin applied it anyway. */
+  appliedAt?: number;
 }
 
 export interface JobContext {
@@ -62,6 +74,8 @@ export class JobRunner extends EventEmitter {
   private readonly jobs = new Map<string, QueuedJob>();
   private queue: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Index changes held back by the removal guard, by job id, until an admin applies them. */
+  private readonly heldChanges = new Map<string, { updated: readonly number[]; removed: readonly number[] }>();
 
   constructor(private readonly context: JobContext) {
     super();
@@ -240,6 +254,8 @@ export class JobRunner extends EventEmitter {
       hostPageBudget: crawler.hostPageBudget,
       concurrency: crawler.concurrency,
       nearDuplicateThreshold: crawler.nearDuplicateThreshold,
+      sitemaps: sitemapOption(crawler),
+      log: (message) => process.stderr.write(`crawl ${job.status.id}: ${message}\n`),
       signal: job.controller.signal,
       onProgress: (p) => {
         job.status.progress = { stored: p.stored, pagesPerSecond: Math.round(p.pagesPerSecond), frontier: p.frontier, errors: p.errors };
@@ -248,20 +264,50 @@ export class JobRunner extends EventEmitter {
     });
     const { rejected: _rejected, storedIds, ...rest } = summary;
     job.status.crawl = rest;
-    await this.refreshIndex(storedIds, []);
+    await this.refreshIndex(job, storedIds, []);
   }
 
   private async runRecrawlJob(job: QueuedJob, parameters: RecrawlParameters): Promise<void> {
     const { store, stack, settings, scope, domain } = this.context;
     const log = (message: string) => process.stderr.write(`re-crawl ${job.status.id}: ${message}\n`);
-    const result = await runRecrawl({ store, stack, scope, domain, concurrency: settings.crawler.concurrency, log }, parameters, job.controller.signal);
+    const result = await runRecrawl({ store, stack, scope, domain, concurrency: settings.crawler.concurrency, log, sitemaps: sitemapOption(settings.crawler) }, parameters, job.controller.signal);
     const { updatedIds, removedIds, ...counts } = result;
     job.status.recrawl = counts;
-    await this.refreshIndex(updatedIds, removedIds);
+    await this.refreshIndex(job, updatedIds, removedIds);
   }
 
-  /** Re-indexes the given pages (dropping those no longer indexable) and recomputes the local PageRank. */
-  private async refreshIndex(updated: readonly number[], removed: readonly number[]): Promise<void> {
+  /** Jobs whose index change is held back, with why. */
+  heldIndexChanges(): Array<{ job: string } & HeldIndexChange> {
+    return [...this.heldChanges.keys()].flatMap((id) => {
+      const held = this.jobs.get(id)?.status.heldIndexChange;
+      return held ? [{ job: id, ...held }] : [];
+    });
+  }
+
+  /**
+   * Applies a held index change anyway (after the jobs queued before it). Resolves to false when
+   * the job has no held change.
+   */
+  applyHeldIndexChange(jobId: string): Promise<boolean> {
+    const held = this.heldChanges.get(jobId);
+    const job = this.jobs.get(jobId);
+    if (!held || !job) return Promise.resolve(false);
+    this.heldChanges.delete(jobId);
+    const applying = this.queue.then(async () => {
+      await this.refreshIndex(job, held.updated, held.removed, true);
+      job.status.heldIndexChange = { ...job.status.heldIndexChange!, appliedAt: Date.now() };
+      this.publish(job);
+    });
+    this.queue = applying.catch(() => {});
+    return applying.then(() => true);
+  }
+
+  /**
+   * Re-indexes the given pages (dropping those no longer indexable) and recomputes the local
+   * PageRank — unless the change would remove more than the allowed share of the index: then it
+   * is held (the index keeps serving what it had) until an admin applies it.
+   */
+  private async refreshIndex(job: QueuedJob, updated: readonly number[], removed: readonly number[], force = false): Promise<void> {
     const { store, index, settings } = this.context;
     const upsert = [];
     const remove = new Set(removed);
@@ -269,6 +315,22 @@ export class JobRunner extends EventEmitter {
       const page = await store.getPage(id);
       if (page && isIndexablePage(page)) upsert.push(pageToDocument(id, page));
       else remove.add(id);
+    }
+    const indexed = index.info().documentCount;
+    const maxShare = settings.index.maxRemovedShare;
+    // Only pages the index holds count (a new page found to be a duplicate or global was never in it).
+    const removing = !force && indexed > 0 && remove.size > maxShare * indexed ? (await index.documents([...remove])).size : 0;
+    if (removing > maxShare * indexed) {
+      const share = (100 * removing) / indexed;
+      job.status.heldIndexChange = {
+        reason: `the change would remove ${removing} of ${indexed} indexed pages (${share.toFixed(1)} %, more than the ${(100 * maxShare).toFixed(0)} % allowed by index.maxRemovedShare): the index is unchanged until an admin applies it (POST /api/admin/jobs/${job.status.id}/apply-index)`,
+        removing,
+        indexed,
+        maxShare,
+      };
+      this.heldChanges.set(job.status.id, { updated, removed: [...remove] });
+      process.stderr.write(`${job.status.kind} ${job.status.id}: index change held: ${job.status.heldIndexChange.reason}\n`);
+      return;
     }
     if (upsert.length > 0 || remove.size > 0) await index.update({ upsert, remove: [...remove] });
     await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);

@@ -12,10 +12,12 @@
  * global) and the result says why.
  */
 import { fetchAndRecord } from '../../crawler/batch-fetch.ts';
+import { CrawlDiagnosis, type HostDiagnosis } from '../../crawler/crawl-diagnosis.ts';
 import { CrawlRecorder } from '../../crawler/crawl-recorder.ts';
 import { planRevisits, type RevisitPolicy } from '../../crawler/revisit-policy.ts';
 import type { Scope } from '../../crawler/scope.ts';
-import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import { discoverFromSitemaps, type SitemapReport } from '../../crawler/sitemap-discovery.ts';
+import type { CrawlStore, PageRecord, WriteBatch } from '../../indexer/store/crawl-store.ts';
 import type { CrawlStack } from '../cli/crawl-setup.ts';
 import { urlDomain, type DataDirDomain } from './local-domain.ts';
 
@@ -37,6 +39,12 @@ export interface RecrawlResult {
   unclassified?: number;
   /** Why something was left out, for the log and the admin API. */
   notes?: string[];
+  /** Pages visited first because their sitemap `<lastmod>` is newer than their last visit. */
+  sitemapNewer?: number;
+  /** What the sitemaps gave, when they were read. */
+  sitemaps?: SitemapReport;
+  /** Why visits stored nothing, per host and cause, with what to do. */
+  diagnosis?: HostDiagnosis[];
   /** Pages whose indexed content must be refreshed, and pages that must leave the index. */
   updatedIds: number[];
   removedIds: number[];
@@ -55,6 +63,8 @@ export async function runRecrawl(
     now?: () => number;
     /** Where notes go (what was left out and why). */
     log?: (message: string) => void;
+    /** Read the sitemaps of the local pages' origins (and `named` ones) first. */
+    sitemaps?: { named?: readonly string[] };
   },
   parameters: RecrawlParameters,
   signal?: AbortSignal,
@@ -68,18 +78,29 @@ export async function runRecrawl(
   const candidates = [];
   const inFrontier = new Set<number>();
   for await (const [id] of store.frontier()) inFrontier.add(id);
+  const revisitable = new Map<number, PageRecord>();
   for await (const [id, page] of store.pages()) {
     if (page.role === 'local' && (page.state === 'fetched' || page.state === 'not-modified')) {
       const intervalDays = page.visits > 1 && page.firstFetchedAt !== undefined ? (page.fetchedAt - page.firstFetchedAt) / (page.visits - 1) / 86_400_000 : undefined;
       candidates.push({ id, visits: page.visits, changes: page.changes, intervalDays, credit: credit[id] ?? 0 });
+      revisitable.set(id, page);
     }
   }
+  const now = (context.now ?? Date.now)();
+  const frontier = store.batch();
+  const fromSitemaps = context.sitemaps && byScope ? await readSitemaps(context, revisitable, inFrontier, frontier, now, signal) : undefined;
   const plan = planRevisits(candidates, parameters.budget, parameters.policy ?? 'sqrt-rate');
-  const urls = plan.visit.map((id) => store.urlOf(id)!);
+  // Pages a sitemap says changed since their last visit go first (newest first), then the plan.
+  const first = fromSitemaps?.newer ?? [];
+  const firstSet = new Set(first);
+  const visit = [...first, ...plan.visit.filter((id) => !firstSet.has(id))].slice(0, parameters.budget);
+  const urls = visit.map((id) => store.urlOf(id)!);
   // Only local pages are revisited: without a URL scope, what they record (the page, the hops of
   // a redirect, where it moved) keeps their local role.
   const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: byScope ? (url) => (scope.isLocal(url) ? 'local' : 'global') : () => 'local' });
+  const diagnosis = new CrawlDiagnosis(context.log);
   const recorded = await fetchAndRecord({ store, pageFetcher: stack.pageFetcher, robots: stack.robots, gate: stack.gate, recorder }, urls, {
+    diagnosis,
     concurrency: context.concurrency,
     signal,
     role: 'local',
@@ -87,16 +108,20 @@ export async function runRecrawl(
     mayFollow: (url) => (scope.isLocal(url) ? true : 'out-of-scope'),
     now: context.now,
   });
-  const result: RecrawlResult = { visited: 0, changed: 0, unchanged: 0, gone: 0, errors: 0, newPages: 0, updatedIds: [], removedIds: [] };
-  const frontier = store.batch();
-  const now = (context.now ?? Date.now)();
+  const result: RecrawlResult = { visited: 0, changed: 0, unchanged: 0, gone: 0, errors: 0, newPages: fromSitemaps?.queued ?? 0, updatedIds: [], removedIds: [] };
+  const causes = diagnosis.report();
+  if (causes.length > 0) result.diagnosis = causes;
+  if (fromSitemaps) {
+    result.sitemapNewer = first.length;
+    result.sitemaps = fromSitemaps.report;
+  }
   const linked: Array<{ id: number; referrer: number }> = [];
   // Topic crawls queue every followed link of a page in the topic as hot (Cho's hot queue).
   const hot = domain.kind === 'topic' ? true : undefined;
   for (const [index, url] of urls.entries()) {
     const outcome = recorded.get(url);
     if (!outcome) continue;
-    const id = plan.visit[index];
+    const id = visit[index];
     result.visited++;
     if (outcome.state === 'not-modified') result.unchanged++;
     else if (outcome.state === 'fetched') {
@@ -136,7 +161,57 @@ export async function runRecrawl(
     result.notes = [note];
     context.log?.(note);
   }
+  // A page visited ahead of the plan pays its visit like the planned ones.
+  for (const id of first) if (plan.credit.has(id) && !plan.visit.includes(id)) plan.credit.set(id, plan.credit.get(id)! - 1);
   frontier.putMeta(CREDIT_KEY, Object.fromEntries([...plan.credit].map(([id, c]) => [id, Math.round(c * 1e6) / 1e6])));
   await frontier.commit();
   return result;
+}
+
+/**
+ * Reads the sitemaps of the revisitable pages' origins: stores each listed page's `<lastmod>`,
+ * names the pages it says changed since their last visit (newest first), and queues listed
+ * in-scope pages neither stored nor queued.
+ */
+async function readSitemaps(
+  context: { store: CrawlStore; stack: CrawlStack; scope: Scope; sitemaps?: { named?: readonly string[] }; log?: (message: string) => void },
+  revisitable: ReadonlyMap<number, PageRecord>,
+  inFrontier: Set<number>,
+  frontier: WriteBatch,
+  now: number,
+  signal: AbortSignal | undefined,
+): Promise<{ newer: number[]; queued: number; report: SitemapReport }> {
+  const { store, stack } = context;
+  const origins = new Set<string>();
+  for (const page of revisitable.values()) origins.add(new URL(page.url).origin);
+  const found = await discoverFromSitemaps(
+    { fetcher: stack.fetcher, robots: stack.robots, gate: stack.gate, urlRules: stack.rules },
+    { origins: [...origins], named: context.sitemaps?.named, inScope: (url) => context.scope.isLocal(url), signal, log: context.log },
+  );
+  const newer: Array<{ id: number; lastmod: number }> = [];
+  const unknown: number[] = [];
+  for (const [url, lastmod] of found.pages) {
+    const id = store.idOf(url) ?? frontier.idFor(url);
+    const page = revisitable.get(id);
+    if (!page) {
+      if (!inFrontier.has(id)) unknown.push(id);
+      continue;
+    }
+    if (lastmod === undefined) continue;
+    if (page.sitemapLastmod !== lastmod) frontier.putPage(id, { ...page, sitemapLastmod: lastmod });
+    if (lastmod > page.fetchedAt && lastmod <= now) newer.push({ id, lastmod });
+  }
+  // Queued only when not stored at all (a page stored as global or failed stays as it is).
+  const stored = await store.getPages(unknown);
+  let queued = 0;
+  unknown.forEach((id, i) => {
+    if (stored[i] !== undefined) return;
+    inFrontier.add(id);
+    frontier.addToFrontier(id, { depth: 1, discoveredAt: now, role: 'local' });
+    queued++;
+  });
+  // The visits read the stored lastmod (the change-rate estimate counts it): commit before them.
+  await frontier.commit();
+  newer.sort((a, b) => b.lastmod - a.lastmod || a.id - b.id);
+  return { newer: newer.map((n) => n.id), queued, report: found.report };
 }

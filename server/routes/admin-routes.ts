@@ -121,6 +121,13 @@ export function adminRoutes(deps: AdminDeps) {
           return job ?? reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `no job ${request.params.id}` });
         });
 
+        admin.post<{ Params: { id: string } }>('/jobs/:id/apply-index', limit, async (request, reply) => {
+          if (!(await deps.runner.applyHeldIndexChange(request.params.id))) {
+            return reply.code(404).send({ statusCode: 404, error: 'Not Found', message: `job ${request.params.id} has no held index change` });
+          }
+          return { applied: request.params.id };
+        });
+
         admin.get('/status', limit, async () => status(deps));
         admin.get<{ Querystring: { limit?: number } }>(
           '/pages/divergence',
@@ -203,6 +210,8 @@ async function status(deps: AdminDeps) {
     lastRound: rounds[0] ? roundView(rounds[0]) : null,
     roundHistory: roundHistory(rounds),
     jobs: deps.runner.list().slice(0, 20),
+    /** Crawl and re-crawl index changes held back by the removal guard, with why. */
+    heldIndexChanges: deps.runner.heldIndexChanges(),
     schedules: deps.schedules?.list() ?? [],
     /** What `selector: best` runs, for the round form. */
     bestMethod: BEST_METHOD_NAME,
