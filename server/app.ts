@@ -40,7 +40,8 @@ const SECURITY_HEADERS: Record<string, string> = {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: 'info', redact: ['req.headers.authorization'] },
-    ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } },
+    // 'array': a filter given once (`?lang=de`) is read as a list of one.
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
   });
   const metrics = options.metrics ?? new MetricsRegistry();
 
