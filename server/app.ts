@@ -10,6 +10,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { MetricsRegistry } from './metrics.ts';
 import { registerSearchRoute } from './routes/search-route.ts';
+import { registerSuggestRoute } from './routes/suggest-route.ts';
 import type { SearchService } from '../indexer/ranking/search-engine.ts';
 
 export const WEB_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'web');
@@ -66,6 +67,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return metrics.render();
   });
   registerSearchRoute(app, options.search);
+  registerSuggestRoute(app, options.search);
   for (const plugin of options.plugins ?? []) await plugin(app);
 
   const webRoot = options.webRoot ?? WEB_ROOT;

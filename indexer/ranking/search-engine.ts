@@ -12,6 +12,7 @@ import { blendScore, rankScale, type BlendMode, type BlendParts, type RankScale 
 import { compileFilters, countFacets, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
 import { groupCandidates, type HitGroup } from './hit-groups.ts';
 import { PageFacts } from './page-facts.ts';
+import { SuggestIndex, type Suggestion } from '../suggest/suggest-index.ts';
 import { bestBetUrls, EMPTY_SEARCH_SETTINGS, synonymVariants, type SearchSettings } from './search-settings.ts';
 
 export const RANK_MODES = ['blend', 'text', 'global', 'local'] as const;
@@ -20,6 +21,8 @@ export type RankMode = (typeof RANK_MODES)[number];
 /** What the search API needs: one call per query (user errors throw QuerySyntaxError). */
 export interface SearchService {
   search(query: EngineQuery): Promise<EngineResult>;
+  /** Suggestions as the visitor types (absent: /api/suggest answers none). */
+  suggest?(typed: string, limit?: number): Suggestion[];
 }
 
 export const SORT_ORDERS = ['relevance', 'date'] as const;
@@ -140,6 +143,7 @@ export class SearchEngine implements SearchService {
   private settings: SearchSettings = EMPTY_SEARCH_SETTINGS;
   /** Pages the admin removed from results, by id. */
   private removed: ReadonlySet<number> = new Set();
+  private suggestions = SuggestIndex.empty();
 
   constructor(
     private readonly index: TextIndex,
@@ -155,6 +159,19 @@ export class SearchEngine implements SearchService {
 
   get pageFacts(): PageFacts {
     return this.facts;
+  }
+
+  get currentRanks(): RankSnapshot {
+    return this.ranks;
+  }
+
+  setSuggestions(suggestions: SuggestIndex): void {
+    this.suggestions = suggestions;
+  }
+
+  /** Completions of what the visitor has typed (words as written, titles). */
+  suggest(typed: string, limit = 8): Suggestion[] {
+    return this.suggestions.suggest(typed, limit);
   }
 
   /** Switches to new rank vectors (one assignment: atomic for queries). */

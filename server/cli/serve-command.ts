@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Settings } from '../../config/schema.ts';
 import { loadRankSnapshot, SearchEngine } from '../../indexer/ranking/search-engine.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
-import { loadPageFacts } from '../../indexer/ranking/page-facts.ts';
+import { loadSearchData } from '../../indexer/ranking/search-data.ts';
 import { indexableDocuments } from '../../indexer/text-index/store-adapter.ts';
 import { IndexCorruptError } from '../../indexer/text-index/errors.ts';
 import { TextIndex } from '../../indexer/text-index/text-index.ts';
@@ -106,7 +106,7 @@ export function generatedAdminToken(): string {
 export async function serveStore(store: CrawlStore, settings: Settings, options: ServeOptions): Promise<Serving> {
   const textIndex = options.index ?? (await openOrRebuildIndex(store, settings));
   const engine = new SearchEngine(textIndex, await loadRankSnapshot(store), { blend: settings.ranking.blend, weight: settings.ranking.weight });
-  engine.setFacts(await loadPageFacts(store));
+  await loadSearchData(engine, store);
   const stack = options.stack ?? createCrawlStack(store, settings.crawler);
   // Local pages: by the URL scope it was crawled with, or (topic crawls, or nothing remembered)
   // as its crawl stored them. A data directory never crawled has none: rounds and crawls then

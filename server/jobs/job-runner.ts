@@ -9,7 +9,7 @@ import type { Settings } from '../../config/schema.ts';
 import type { CrawlSummary } from '../../crawler/crawl-loop.ts';
 import type { Scope } from '../../crawler/scope.ts';
 import { loadRankSnapshot, type SearchEngine } from '../../indexer/ranking/search-engine.ts';
-import { refreshPageFacts } from '../../indexer/ranking/page-facts.ts';
+import { refreshSearchData } from '../../indexer/ranking/search-data.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { isIndexablePage, pageToDocument } from '../../indexer/text-index/store-adapter.ts';
 import type { TextIndex } from '../../indexer/text-index/text-index.ts';
@@ -265,8 +265,7 @@ export class JobRunner extends EventEmitter {
       else remove.add(id);
     }
     if (upsert.length > 0 || remove.size > 0) await index.update({ upsert, remove: [...remove] });
-    const engine = this.context.engine;
-    engine.setFacts(await refreshPageFacts(engine.pageFacts, store, [...new Set([...updated, ...removed])]));
+    await refreshSearchData(this.context.engine, store, [...new Set([...updated, ...removed])]);
     await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);
     await this.refreshRanks();
   }

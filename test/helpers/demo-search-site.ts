@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DemoWeb } from '../../crawler/demo-web/generate.ts';
 import { loadRankSnapshot, SearchEngine } from '../../indexer/ranking/search-engine.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
-import { loadPageFacts } from '../../indexer/ranking/page-facts.ts';
+import { loadSearchData } from '../../indexer/ranking/search-data.ts';
 import { buildApp } from '../../server/app.ts';
 import { buildDemoDataDir } from './demo-data-dir.ts';
 
@@ -38,7 +38,7 @@ export async function buildDemoSearchSite(options: DemoSearchSiteOptions = {}): 
   };
   try {
     const engine = new SearchEngine(data.index, await loadRankSnapshot(data.store), { blend: 'log-linear', weight: 0.3 });
-    engine.setFacts(await loadPageFacts(data.store));
+    await loadSearchData(engine, data.store);
     app = await buildApp({
       search: engine,
       logger: false,

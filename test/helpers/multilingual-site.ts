@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { loadPageFacts } from '../../indexer/ranking/page-facts.ts';
+import { loadSearchData } from '../../indexer/ranking/search-data.ts';
 import { loadRankSnapshot, SearchEngine } from '../../indexer/ranking/search-engine.ts';
 import { CrawlStore, type PageRecord } from '../../indexer/store/crawl-store.ts';
 import { indexableDocuments } from '../../indexer/text-index/store-adapter.ts';
@@ -110,7 +110,7 @@ export async function buildMultilingualSite(options: { listen?: boolean; app?: P
   const index = await TextIndex.open(dataDir, { workers: 0, autoMerge: false });
   await index.rebuild(indexableDocuments(store));
   const engine = new SearchEngine(index, await loadRankSnapshot(store), { blend: 'log-linear', weight: 0.3 });
-  engine.setFacts(await loadPageFacts(store));
+  await loadSearchData(engine, store);
   const app = await buildApp({ search: engine, logger: false, siteName: 'Northfield', ...options.app });
   const url = options.listen ? await app.listen({ host: '127.0.0.1', port: 0 }) : undefined;
   return {
