@@ -17,6 +17,7 @@ import { dataDirDomain } from '../jobs/local-domain.ts';
 import { storeLocalPageRank } from '../jobs/local-pagerank.ts';
 import { Schedules } from '../jobs/schedules.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
+import { openSearchExperience } from '../search-admin/search-experience.ts';
 import { createCrawlStack, type CrawlStack } from './crawl-setup.ts';
 import { fetchFlagOptions, fetchFlagOverrides, settingsForDataDir } from './crawl-command.ts';
 import { numberFlag, parseFlags } from './flags.ts';
@@ -115,12 +116,17 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   const runner = new JobRunner({ store, stack, settings, scope: domain.scope, domain, index: textIndex, engine, truthOf: options.truthOf });
   const schedules = new Schedules(runner, settings);
   const token = options.adminToken ?? settings.server.adminToken ?? generatedAdminToken();
+  const experience = await openSearchExperience({ dataDir: settings.dataDir, store, index: textIndex, engine, token, search: settings.search, adminRateLimitPerMinute: settings.server.adminRateLimitPerMinute });
   const app = await buildApp({
     search: engine,
+    analytics: experience.appAnalytics,
     rateLimitPerMinute: settings.server.rateLimitPerMinute,
     siteName: settings.server.siteName ?? siteNameOfScope(settings.crawler.scope),
     logger: { level: 'warn', redact: ['req.headers.authorization'] },
-    plugins: [adminRoutes({ token, runner, store, index: textIndex, engine, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute })],
+    plugins: [
+      adminRoutes({ token, runner, store, index: textIndex, engine, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute }),
+      experience.adminPlugin,
+    ],
   });
   const address = await app.listen({ host: options.listen.host, port: options.listen.port });
   const resumed = await runner.resumeInterrupted();
@@ -133,6 +139,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
       await schedules.stop();
       await runner.close();
       await app.close();
+      await experience.analytics.flush();
       await textIndex.close();
       if (!options.stack) await stack.close();
     },

@@ -15,6 +15,8 @@ import { CrawlStore, type PageRecord } from '../../indexer/store/crawl-store.ts'
 import { indexableDocuments } from '../../indexer/text-index/store-adapter.ts';
 import { TextIndex } from '../../indexer/text-index/text-index.ts';
 import { buildApp, type AppOptions } from '../../server/app.ts';
+import { openSearchExperience, type SearchExperience } from '../../server/search-admin/search-experience.ts';
+import { settingsSchema, type Settings } from '../../config/schema.ts';
 
 export const SITE = 'http://www.northfield.example';
 
@@ -67,6 +69,7 @@ export const PAGES: SitePage[] = [
 export interface MultilingualSite {
   app: FastifyInstance;
   engine: SearchEngine;
+  experience: SearchExperience;
   store: CrawlStore;
   index: TextIndex;
   dataDir: string;
@@ -75,7 +78,16 @@ export interface MultilingualSite {
   close(): Promise<void>;
 }
 
-export async function buildMultilingualSite(options: { listen?: boolean; app?: Partial<AppOptions> } = {}): Promise<MultilingualSite> {
+export const ADMIN_TOKEN = 'multilingual-site-admin-token';
+
+export interface MultilingualSiteOptions {
+  listen?: boolean;
+  app?: Partial<AppOptions>;
+  search?: Partial<Settings['search']>;
+  now?: () => number;
+}
+
+export async function buildMultilingualSite(options: MultilingualSiteOptions = {}): Promise<MultilingualSite> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lse-multilingual-'));
   const store = await CrawlStore.open(dataDir);
   const batch = store.batch();
@@ -111,11 +123,22 @@ export async function buildMultilingualSite(options: { listen?: boolean; app?: P
   await index.rebuild(indexableDocuments(store));
   const engine = new SearchEngine(index, await loadRankSnapshot(store), { blend: 'log-linear', weight: 0.3 });
   await loadSearchData(engine, store);
-  const app = await buildApp({ search: engine, logger: false, siteName: 'Northfield', ...options.app });
+  const experience = await openSearchExperience({
+    dataDir,
+    store,
+    index,
+    engine,
+    token: ADMIN_TOKEN,
+    search: { ...settingsSchema.parse({}).search, ...options.search },
+    adminRateLimitPerMinute: 1000,
+    now: options.now,
+  });
+  const app = await buildApp({ search: engine, logger: false, siteName: 'Northfield', analytics: experience.appAnalytics, plugins: [experience.adminPlugin], ...options.app });
   const url = options.listen ? await app.listen({ host: '127.0.0.1', port: 0 }) : undefined;
   return {
     app,
     engine,
+    experience,
     store,
     index,
     dataDir,
@@ -123,6 +146,7 @@ export async function buildMultilingualSite(options: { listen?: boolean; app?: P
     idOf: (path) => ids[PAGES.findIndex((p) => p.path === path)],
     close: async () => {
       await app.close();
+      await experience.analytics.flush();
       await index.close();
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
