@@ -175,6 +175,19 @@ document.addEventListener('click', (event) => {
   });
 });
 
+// A click on a result (any button: a middle click opens it too) is told to the server as a beacon,
+// which the browser delivers even as it leaves the page; the link itself stays the page's URL.
+for (const type of ['click', 'auxclick']) {
+  document.addEventListener(type, (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[data-result]') : null;
+    if (!(link instanceof HTMLAnchorElement)) return;
+    const q = stateFromUrl(new URL(location.href)).q;
+    const position = Number(link.dataset.position);
+    if (q === '' || !(position >= 1)) return;
+    navigator.sendBeacon('/api/click', JSON.stringify({ q, url: link.href, position }));
+  });
+}
+
 window.addEventListener('popstate', () => void render(stateFromUrl(new URL(location.href))));
 
 // "/" anywhere but in a text field jumps to the search box, as on many search sites.
