@@ -21,7 +21,7 @@ export function compileFilters(facts: PageFacts, filters: FacetFilters): Compile
     const column = facts.columns[name];
     const allowed = new Uint8Array(column.values.length);
     for (const raw of wanted) {
-      const value = name === 'host' ? raw.trim().toLowerCase() : raw.trim().toLowerCase();
+      const value = raw.trim().toLowerCase();
       const code = column.codeOf.get(value);
       if (code === undefined || value === '') throw unknownFacetValue(name, raw, facts.indexedValues(name));
       allowed[code] = 1;

@@ -141,8 +141,8 @@ export class SearchEngine implements SearchService {
   private ranks: RankSnapshot;
   private facts = PageFacts.empty();
   private settings: SearchSettings = EMPTY_SEARCH_SETTINGS;
-  /** Pages the admin removed from results, by id. */
-  private removed: ReadonlySet<number> = new Set();
+  /** Pages the admin removed from results, by URL (a URL the crawl finds later is kept out too). */
+  private removedUrls: readonly string[] = [];
   private suggestions = SuggestIndex.empty();
 
   constructor(
@@ -189,14 +189,25 @@ export class SearchEngine implements SearchService {
     this.settings = settings;
   }
 
-  /** Keeps these page ids out of every result. */
-  setRemoved(ids: ReadonlySet<number>): void {
-    this.removed = ids;
+  /** Keeps these URLs out of every result. */
+  setRemoved(urls: readonly string[]): void {
+    this.removedUrls = urls;
+  }
+
+  /** The ids of the removed URLs in the current page facts. */
+  private removedIds(facts: PageFacts): ReadonlySet<number> {
+    const ids = new Set<number>();
+    for (const url of this.removedUrls) {
+      const id = facts.idOfUrl(url);
+      if (id !== undefined) ids.add(id);
+    }
+    return ids;
   }
 
   async search(query: EngineQuery): Promise<EngineResult> {
     const started = performance.now();
-    const { ranks, facts, settings, removed } = this;
+    const { ranks, facts, settings } = this;
+    const removed = this.removedIds(facts);
     const wanted = query.page * query.size;
     const pool = Math.max(this.options.candidates ?? 500, wanted);
     if (wanted > pool || wanted > 1000) throw new QuerySyntaxError(`page ${query.page} is beyond the last page that can be shown`);
@@ -227,7 +238,7 @@ export class SearchEngine implements SearchService {
       // Ties keep the text order (sort is stable).
       if (query.rank !== 'text') candidates.sort((a, b) => b.score - a.score);
     }
-    const pinned = this.pinned(query.q, candidates, candidateOf);
+    const pinned = this.pinned(query.q, candidates, candidateOf, removed);
     const preferred = [...(query.lang ?? []), ...(query.visitorLanguages ?? [])].map((lang) => lang.toLowerCase());
     const groups = groupCandidates(facts, [...pinned, ...candidates], preferred, (id) => ranks.local.get(id) ?? 0);
     const matchedSet = new Set(matched);
@@ -277,12 +288,12 @@ export class SearchEngine implements SearchService {
   }
 
   /** Best bets of the query that are indexed and not removed, first, marked as recommended. */
-  private pinned(q: string, candidates: Candidate[], candidateOf: (hit: SearchHit) => Candidate): Candidate[] {
+  private pinned(q: string, candidates: Candidate[], candidateOf: (hit: SearchHit) => Candidate, removed: ReadonlySet<number>): Candidate[] {
     const urls = bestBetUrls(this.settings, q);
     const pinned: Candidate[] = [];
     for (const url of urls) {
       const id = this.facts.idOfUrl(url);
-      if (id === undefined || !this.facts.facts[this.facts.rowOf(id)].indexed || this.removed.has(id) || pinned.some((c) => c.id === id)) continue;
+      if (id === undefined || !this.facts.facts[this.facts.rowOf(id)].indexed || removed.has(id) || pinned.some((c) => c.id === id)) continue;
       const at = candidates.findIndex((c) => c.id === id);
       const candidate = at >= 0 ? candidates.splice(at, 1)[0] : { ...candidateOf({ id, score: 0, matchedTerms: [] }), parts: NO_PARTS };
       pinned.push({ ...candidate, recommended: true });

@@ -8,7 +8,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SearchEngine } from '../../indexer/ranking/search-engine.ts';
 import { EMPTY_SEARCH_SETTINGS, mergeSearchSettings, parseSearchSettings, type SearchSettings } from '../../indexer/ranking/search-settings.ts';
-import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { writeFileAtomic } from '../../indexer/text-index/atomic-file.ts';
 
 export interface RemovedUrl {
@@ -33,12 +32,11 @@ export class SearchControl {
     private readonly dataDir: string,
     readonly fromFile: SearchSettings,
     private readonly engine: SearchEngine,
-    private readonly store: CrawlStore,
   ) {}
 
   /** Reads the stored settings and removals and applies them to the engine. */
-  static async open(dataDir: string, fromFile: SearchSettings, engine: SearchEngine, store: CrawlStore): Promise<SearchControl> {
-    const control = new SearchControl(dataDir, parseSearchSettings(fromFile), engine, store);
+  static async open(dataDir: string, fromFile: SearchSettings, engine: SearchEngine): Promise<SearchControl> {
+    const control = new SearchControl(dataDir, parseSearchSettings(fromFile), engine);
     const stored = await readJson(join(dataDir, 'search-settings.json'));
     if (stored !== undefined) control.stored = parseSearchSettings(stored);
     const removed = await readJson(join(dataDir, 'removed-urls.json'));
@@ -84,15 +82,9 @@ export class SearchControl {
     return true;
   }
 
-  /** Re-applies removals (a crawl may have given a removed URL its id only now). */
-  apply(): void {
+  private apply(): void {
     this.engine.setSearchSettings(this.effectiveSettings);
-    const ids = new Set<number>();
-    for (const { url } of this.removed) {
-      const id = this.store.idOf(url);
-      if (id !== undefined) ids.add(id);
-    }
-    this.engine.setRemoved(ids);
+    this.engine.setRemoved(this.removed.map((r) => r.url));
   }
 
   private async saveRemoved(removed: RemovedUrl[]): Promise<void> {

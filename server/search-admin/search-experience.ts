@@ -36,7 +36,7 @@ export interface SearchExperienceOptions {
 export async function openSearchExperience(options: SearchExperienceOptions): Promise<SearchExperience> {
   const { dataDir, store, index, engine, token, search } = options;
   const analytics = await SearchAnalytics.open(dataDir, { retentionDays: search.analyticsRetentionDays, maxRecordsPerDay: search.analyticsMaxRecordsPerDay, now: options.now });
-  const control = await SearchControl.open(dataDir, { synonyms: search.synonyms, bestBets: search.bestBets }, engine, store);
+  const control = await SearchControl.open(dataDir, { synonyms: search.synonyms, bestBets: search.bestBets }, engine);
   return {
     analytics,
     control,
