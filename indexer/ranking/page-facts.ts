@@ -125,13 +125,15 @@ export class PageFacts {
   readonly group: Int32Array;
   /** Group → its rows. */
   readonly members: Map<number, number[]>;
-  private readonly rowOfId = new Map<number, number>();
+  /** Row of each page id (-1: none); ids are the store's, dense from 0. */
+  private readonly rowOfId: Int32Array;
   private rowOfUrl: Map<string, number> | undefined;
 
   constructor(readonly records: ReadonlyMap<number, PageFact>) {
     this.ids = Int32Array.from([...records.keys()].sort((a, b) => a - b));
     this.facts = Array.from(this.ids, (id) => records.get(id)!);
-    this.ids.forEach((id, row) => this.rowOfId.set(id, row));
+    this.rowOfId = new Int32Array(this.ids.length > 0 ? this.ids[this.ids.length - 1] + 1 : 0).fill(-1);
+    this.ids.forEach((id, row) => (this.rowOfId[id] = row));
     this.columns = {
       lang: column(this.facts, (f) => f.lang),
       host: column(this.facts, (f) => f.host),
@@ -162,7 +164,7 @@ export class PageFacts {
   }
 
   rowOf(id: number): number {
-    return this.rowOfId.get(id) ?? -1;
+    return id >= 0 && id < this.rowOfId.length ? this.rowOfId[id] : -1;
   }
 
   /** The table with some pages changed (a fact) or gone (undefined). */

@@ -241,8 +241,8 @@ export class SearchEngine implements SearchService {
     const pinned = this.pinned(query.q, candidates, candidateOf, removed);
     const preferred = [...(query.lang ?? []), ...(query.visitorLanguages ?? [])].map((lang) => lang.toLowerCase());
     const groups = groupCandidates(facts, [...pinned, ...candidates], preferred, (id) => ranks.local.get(id) ?? 0);
-    const matchedSet = new Set(matched);
-    const total = countGroups(facts, matched, accept) + pinned.filter((c) => !matchedSet.has(c.id)).length;
+    const matchedSet = pinned.length > 0 ? new Set(matched) : undefined;
+    const total = countGroups(facts, matched, accept) + pinned.filter((c) => !matchedSet?.has(c.id)).length;
     const slice = groups.slice((query.page - 1) * query.size, wanted);
     const hits = await this.renderHits(slice, terms, query);
     return { query: query.q, total, page: query.page, size: query.size, tookMs: Math.round((performance.now() - started) * 100) / 100, hits, facets };
