@@ -69,6 +69,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./search-http.bench.ts')).searchHttpBenchmarks,
     about: 'the search API over HTTP at 100k pages: requests/s and latency for 200 queries (autocannon)',
   },
+  'search-experience': {
+    load: async () => (await import('./search-experience.bench.ts')).searchExperienceBenchmarks,
+    about: 'suggestions and the cost of facets on /api/search over HTTP at 10k and 100k pages; search with facets, grouping and analytics at 1,000 long pages (cases 10k, 100k, long)',
+  },
   freshness: {
     load: async () => (await import('./freshness.bench.ts')).freshnessBenchmarks,
     about: 're-crawl freshness on the demo web over 30 simulated days: revisits ∝ √λ̂ vs uniform, same budget',

@@ -177,6 +177,22 @@ export const rankingSettingsSchema = z
   })
   .strict();
 
+export const searchSettingsSchema = z
+  .object({
+    /** Synonym sets used at query time (`[["car", "automobile"]]`); the admin page adds more. */
+    synonyms: z.array(z.array(z.string().trim().min(1).max(100)).min(2).max(50)).max(10_000).default([]),
+    /** Best bets: a query (or `prefix*`) → URLs shown first, marked as recommended. */
+    bestBets: z
+      .array(z.object({ pattern: z.string().trim().min(1).max(200), urls: z.array(z.string().url()).min(1).max(20) }).strict())
+      .max(10_000)
+      .default([]),
+    /** Days search analytics are kept (older days are dropped). */
+    analyticsRetentionDays: z.number().int().min(1).max(3650).default(90),
+    /** Searches and clicks recorded per day at most: a flood past it is counted, not stored. */
+    analyticsMaxRecordsPerDay: z.number().int().min(100).max(10_000_000).default(100_000),
+  })
+  .strict();
+
 const cronExpression = z.string().regex(/^(\S+\s+){4,5}\S+$/, 'a cron expression such as "0 3 * * *"');
 
 export const scheduleSettingsSchema = z
@@ -203,6 +219,7 @@ export const settingsSchema = z
     index: indexSettingsSchema.default(indexSettingsSchema.parse({})),
     ranking: rankingSettingsSchema.default(rankingSettingsSchema.parse({})),
     schedules: scheduleSettingsSchema.default(scheduleSettingsSchema.parse({})),
+    search: searchSettingsSchema.default(searchSettingsSchema.parse({})),
   })
   .strict();
 

@@ -10,7 +10,11 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { MetricsRegistry } from './metrics.ts';
 import { registerSearchRoute } from './routes/search-route.ts';
-import type { SearchService } from '../indexer/ranking/search-engine.ts';
+import { registerSuggestRoute } from './routes/suggest-route.ts';
+import type { EngineQuery, SearchEngine, SearchService } from '../indexer/ranking/search-engine.ts';
+import type { SearchAnalytics } from './search-admin/analytics.ts';
+import { registerClickRoute } from './routes/click-route.ts';
+import { registerOpenSearchRoute } from './routes/opensearch-route.ts';
 
 export const WEB_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'web');
 
@@ -24,6 +28,8 @@ export interface AppOptions {
   webRoot?: string;
   /** The site's name for the search page (GET /api/info). */
   siteName?: string;
+  /** Records searches and result clicks (POST /api/click) without personal data. */
+  analytics?: { store: SearchAnalytics; engine: SearchEngine };
   /** More routes (the admin API), registered inside the app. */
   plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
 }
@@ -40,7 +46,8 @@ const SECURITY_HEADERS: Record<string, string> = {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: 'info', redact: ['req.headers.authorization'] },
-    ajv: { customOptions: { coerceTypes: true, removeAdditional: false, useDefaults: true } },
+    // 'array': a filter given once (`?lang=de`) is read as a list of one.
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
   });
   const metrics = options.metrics ?? new MetricsRegistry();
 
@@ -64,7 +71,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.type('text/plain; version=0.0.4');
     return metrics.render();
   });
-  registerSearchRoute(app, options.search);
+  const analytics = options.analytics;
+  // A search is recorded once, when its first page is answered (paging is the same search).
+  registerSearchRoute(app, options.search, analytics ? (query, result) => query.page === 1 && analytics.store.recordSearch(query.q, filtersOf(query), result.total) : undefined);
+  registerSuggestRoute(app, options.search);
+  if (analytics) registerClickRoute(app, analytics.engine, analytics.store);
+  registerOpenSearchRoute(app, options.siteName);
   for (const plugin of options.plugins ?? []) await plugin(app);
 
   const webRoot = options.webRoot ?? WEB_ROOT;
@@ -73,4 +85,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.get('/admin', (_request, reply) => reply.sendFile('admin.html'));
   }
   return app;
+}
+
+/** The filters and order of a search, as analytics records them. */
+function filtersOf(query: EngineQuery): Record<string, string[]> {
+  const filters: Record<string, string[]> = {};
+  for (const name of ['lang', 'host', 'section', 'type'] as const) if (query[name]?.length) filters[name] = query[name]!;
+  if (query.sort === 'date') filters.sort = ['date'];
+  return filters;
 }

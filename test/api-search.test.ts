@@ -187,7 +187,7 @@ describe('GET /api/search: bad input answers 400 with a message', () => {
     ['page past what can be ranked', '/api/search?q=telescope&page=200&size=50', /beyond the last page/],
     ['rank=bogus', '/api/search?q=telescope&rank=bogus'],
     ['explain not a boolean', '/api/search?q=telescope&explain=perhaps'],
-    ['an unknown parameter', '/api/search?q=telescope&sort=date'],
+    ['an unknown parameter', '/api/search?q=telescope&order=date'],
     ['a field without a term (title:)', '/api/search?q=title%3A', /expecting term/],
     ['an unknown field (foo:bar)', '/api/search?q=foo%3Abar', /unrecognised field 'foo'/],
     ['a lone operator (+)', '/api/search?q=%2B', /expecting/],

@@ -94,7 +94,7 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the admin page in Chromium' : `the 
     expect(await schedules.count()).toBe(2);
     expect(await schedules.nth(0).innerText()).toContain(ADMIN_SITE_SCHEDULES.recrawl);
     expect(await schedules.nth(1).innerText()).toContain(ADMIN_SITE_SCHEDULES.estimate);
-    expect(await page.getByRole('button', { name: 'Run the re-crawl schedule now' }).isEnabled()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Run now: the re-crawl schedule' }).isEnabled()).toBe(true);
 
     // No round yet: the chart says what to do.
     expect(await page.locator('#round-chart svg text.chart-empty').textContent()).toMatch(/No round yet/);
@@ -225,7 +225,7 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the admin page in Chromium' : `the 
     await page.locator('#jobs-table tbody tr', { hasText: 'visited' }).first().waitFor({ timeout: 60_000 });
     expect(await recrawl.first().innerText()).toMatch(/done[\s\S]*40 visited/);
 
-    await page.getByRole('button', { name: 'Run the re-crawl schedule now' }).click();
+    await page.getByRole('button', { name: 'Run now: the re-crawl schedule' }).click();
     await page.locator('#schedules-message', { hasText: /Started re-crawl job recrawl-/ }).waitFor();
     await page.waitForFunction(() => document.querySelectorAll('#jobs-table tbody tr .badge-done').length === 3, undefined, { timeout: 60_000 });
     // The schedule's row now tells when it last fired.

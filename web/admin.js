@@ -8,7 +8,10 @@
 import { byId, byIdAs } from './lib/dom.js';
 import { Unauthorized, api, clearPageError, currentToken, forgetToken, keepToken, onUnauthorized, reportOnPage, useToken } from './admin/api.js';
 import { isOver, messageOf, onJobEnded } from './admin/common.js';
+import { initAnalytics, loadAnalytics } from './admin/analytics.js';
 import { initDivergence, loadDivergence } from './admin/divergence.js';
+import { initResultControl, loadRemoved } from './admin/result-control.js';
+import { initSearchSettings, loadSearchSettings } from './admin/search-settings.js';
 import { initJobForms, stopJobPolling } from './admin/jobs.js';
 import { drawChart } from './admin/round-chart.js';
 import { forgetShownRound, initRoundForm, showRound, shownRoundOf, stopWatching } from './admin/rounds.js';
@@ -54,7 +57,7 @@ async function signIn(candidate, { focus = true } = {}) {
   const current = status.lastRound;
   if (current) showRound(current, { watch: !isOver(current.state) });
   else drawChart(null);
-  await Promise.all([loadRounds(), loadDivergence()]).catch(reportOnPage);
+  await Promise.all([loadRounds(), loadDivergence(), loadAnalytics(), loadSearchSettings(), loadRemoved()]).catch(reportOnPage);
   clearInterval(statusTimer);
   statusTimer = setInterval(() => {
     if (document.visibilityState === 'visible') void refreshStatus();
@@ -91,6 +94,9 @@ onJobEnded(async () => {
 initRoundForm();
 initJobForms();
 initDivergence();
+initAnalytics();
+initSearchSettings();
+initResultControl();
 
 // The chart is drawn at the width it has: redraw when that changes.
 new ResizeObserver(() => {

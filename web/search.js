@@ -8,16 +8,19 @@
 import { byId, byIdAs, h } from './lib/dom.js';
 import { clearResults, showApiError, showEmptyState, showMessage, showNetworkError, showNoResults } from './search/messages.js';
 import { lastPageOf, renderPagination } from './search/pagination.js';
+import { renderFilters } from './search/filters.js';
 import { resultItem } from './search/result-item.js';
-import { PAGE_SIZE, RANK_DESCRIPTIONS, pageLink, stateFromUrl, urlOf } from './search/state.js';
+import { attachSuggestions } from './search/suggest-box.js';
+import { PAGE_SIZE, RANK_DESCRIPTIONS, filterParams, pageLink, stateFromUrl, urlOf, visitorLanguages } from './search/state.js';
 
 /** @typedef {import('./search/state.js').SearchState} SearchState */
 /** @typedef {import('./search/result-item.js').Hit} Hit */
-/** @typedef {{ total: number, page: number, size: number, tookMs: number, hits: Hit[] }} SearchAnswer */
+/** @typedef {{ total: number, page: number, size: number, tookMs: number, hits: Hit[], facets?: Record<string, Record<string, number>> }} SearchAnswer */
 
 const form = byIdAs('search-form', HTMLFormElement);
 const queryInput = byIdAs('q', HTMLInputElement);
 const rankSelect = byIdAs('rank', HTMLSelectElement);
+const sortSelect = byIdAs('sort', HTMLSelectElement);
 const statusLine = byId('status');
 const resultsSection = byId('results');
 const resultList = byIdAs('result-list', HTMLOListElement);
@@ -57,9 +60,11 @@ let inFlight = /** @type {AbortController | null} */ (null);
 async function render(state) {
   queryInput.value = state.q;
   rankSelect.value = state.rank;
+  sortSelect.value = state.sort ?? 'relevance';
   inFlight?.abort();
   if (state.q === '') {
     document.title = siteTitle;
+    renderFilters(state, undefined);
     showEmptyState(rankSelect.value);
     return;
   }
@@ -68,6 +73,7 @@ async function render(state) {
   inFlight = controller;
   resultsSection.setAttribute('aria-busy', 'true');
   const params = new URLSearchParams({ q: state.q, page: String(state.page), size: String(PAGE_SIZE), rank: state.rank, explain: 'true' });
+  for (const [name, value] of filterParams(state)) params.append(name, value);
   let response;
   let body;
   try {
@@ -86,7 +92,26 @@ async function render(state) {
     showApiError(response.status, body);
     return;
   }
+  const preselected = preselectLanguage(state, body);
+  if (preselected) {
+    history.replaceState(null, '', urlOf(preselected));
+    return render(preselected);
+  }
   showResults(state, body);
+}
+
+/**
+ * The visitor's own language, chosen for them when the results are in several languages and
+ * theirs is one of them (once per search: "All languages" is one click, and stays in the URL).
+ * @param {SearchState} state @param {SearchAnswer} body
+ * @returns {SearchState | null}
+ */
+function preselectLanguage(state, body) {
+  if (state.allLanguages || (state.filters?.lang?.length ?? 0) > 0) return null;
+  const languages = Object.keys(body.facets?.lang ?? {}).filter((lang) => lang !== 'und');
+  if (languages.length < 2) return null;
+  const mine = visitorLanguages().find((lang) => languages.includes(lang));
+  return mine ? { ...state, page: 1, filters: { ...state.filters, lang: [mine] } } : null;
 }
 
 /** @param {SearchState} state @param {SearchAnswer} result */
@@ -98,6 +123,7 @@ function showResults(state, result) {
   const pageText = lastPage > 1 && state.page <= lastPage ? ` · page ${state.page} of ${lastPage}` : '';
   const rankText = state.rank === 'blend' ? '' : ` · ordered by ${RANK_DESCRIPTIONS[state.rank]}`;
   statusLine.textContent = countText + pageText + rankText;
+  renderFilters(state, result.facets);
   if (result.total === 0) {
     showNoResults(state);
     return;
@@ -110,20 +136,28 @@ function showResults(state, result) {
     return;
   }
   resultList.start = (result.page - 1) * result.size + 1;
-  resultList.append(...result.hits.map((hit) => resultItem(hit)));
+  resultList.append(...result.hits.map((hit, i) => resultItem(hit, resultList.start + i)));
   renderPagination(state, lastPage);
 }
 
 form.addEventListener('submit', (event) => {
   event.preventDefault();
-  void navigate({ q: queryInput.value.trim(), page: 1, rank: rankSelect.value });
+  // A new query keeps the filters and the order; the page starts again at 1.
+  const current = stateFromUrl(new URL(location.href));
+  void navigate({ ...current, q: queryInput.value.trim(), page: 1, rank: rankSelect.value });
+});
+
+sortSelect.addEventListener('change', () => {
+  const current = stateFromUrl(new URL(location.href));
+  const q = queryInput.value.trim() || current.q;
+  void navigate({ ...current, q, page: 1, sort: sortSelect.value });
 });
 
 rankSelect.addEventListener('change', () => {
   const current = stateFromUrl(new URL(location.href));
   // A new ordering starts again at the first page; the typed query counts even if not yet sent.
   const q = queryInput.value.trim() || current.q;
-  void navigate({ q, page: 1, rank: rankSelect.value });
+  void navigate({ ...current, q, page: 1, rank: rankSelect.value });
 });
 
 // Links inside the page (pagination, examples) change the URL without reloading the page.
@@ -141,6 +175,19 @@ document.addEventListener('click', (event) => {
   });
 });
 
+// A click on a result (any button: a middle click opens it too) is told to the server as a beacon,
+// which the browser delivers even as it leaves the page; the link itself stays the page's URL.
+for (const type of ['click', 'auxclick']) {
+  document.addEventListener(type, (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[data-result]') : null;
+    if (!(link instanceof HTMLAnchorElement)) return;
+    const q = stateFromUrl(new URL(location.href)).q;
+    const position = Number(link.dataset.position);
+    if (q === '' || !(position >= 1)) return;
+    navigator.sendBeacon('/api/click', JSON.stringify({ q, url: link.href, position }));
+  });
+}
+
 window.addEventListener('popstate', () => void render(stateFromUrl(new URL(location.href))));
 
 // "/" anywhere but in a text field jumps to the search box, as on many search sites.
@@ -151,6 +198,11 @@ document.addEventListener('keydown', (event) => {
   event.preventDefault();
   queryInput.focus();
   queryInput.select();
+});
+
+attachSuggestions(queryInput, (text) => {
+  const current = stateFromUrl(new URL(location.href));
+  void navigate({ ...current, q: text.trim(), page: 1, rank: rankSelect.value });
 });
 
 void loadSiteInfo();

@@ -5,9 +5,15 @@
  */
 import type { TextIndex } from '../text-index/text-index.ts';
 import { QuerySyntaxError } from '../text-index/errors.ts';
+import type { SearchHit } from '../text-index/scorer.ts';
 import { snippet } from '../text-index/snippet.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
-import { blendScore, rankScale, type BlendMode, type RankScale } from './blend.ts';
+import { blendScore, rankScale, type BlendMode, type BlendParts, type RankScale } from './blend.ts';
+import { compileFilters, countFacets, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
+import { groupCandidates, type HitGroup } from './hit-groups.ts';
+import { PageFacts } from './page-facts.ts';
+import { SuggestIndex, type Suggestion } from '../suggest/suggest-index.ts';
+import { bestBetUrls, EMPTY_SEARCH_SETTINGS, synonymVariants, type SearchSettings } from './search-settings.ts';
 
 export const RANK_MODES = ['blend', 'text', 'global', 'local'] as const;
 export type RankMode = (typeof RANK_MODES)[number];
@@ -15,7 +21,12 @@ export type RankMode = (typeof RANK_MODES)[number];
 /** What the search API needs: one call per query (user errors throw QuerySyntaxError). */
 export interface SearchService {
   search(query: EngineQuery): Promise<EngineResult>;
+  /** Suggestions as the visitor types (absent: /api/suggest answers none). */
+  suggest?(typed: string, limit?: number): Suggestion[];
 }
+
+export const SORT_ORDERS = ['relevance', 'date'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
 
 export interface EngineQuery {
   q: string;
@@ -23,6 +34,15 @@ export interface EngineQuery {
   size: number;
   rank: RankMode;
   explain: boolean;
+  /** Filters: values of one dimension OR, dimensions AND. */
+  lang?: string[];
+  host?: string[];
+  section?: string[];
+  type?: string[];
+  /** `date`: newest first (pages without a date last); default by rank. */
+  sort?: SortOrder;
+  /** The visitor's languages (Accept-Language), most wanted first: which translation to show. */
+  visitorLanguages?: string[];
 }
 
 export interface EngineHit {
@@ -35,16 +55,30 @@ export interface EngineHit {
   textScore: number;
   globalPageRank: number;
   localPageRank: number;
+  lang?: string;
+  type?: string;
+  section?: string;
+  /** ISO 8601: the sitemap's lastmod, else the response's Last-Modified. */
+  lastModified?: string;
+  /** Other copies of the page in the same language (duplicates, canonical links). */
+  duplicates?: string[];
+  /** The page in other languages. */
+  alternates?: Array<{ url: string; lang: string }>;
+  /** Pinned to this query by the admin (a best bet). */
+  recommended?: true;
   explain?: Record<string, number | string>;
 }
 
 export interface EngineResult {
   query: string;
+  /** Pages matching (copies and translations of one page count once). */
   total: number;
   page: number;
   size: number;
   tookMs: number;
   hits: EngineHit[];
+  /** Per filter dimension, value → matching pages, each dimension ignoring its own filter. */
+  facets: FacetCounts;
 }
 
 /** Rank values per page id: the latest estimate and the local PageRank. */
@@ -90,8 +124,26 @@ export interface SearchEngineOptions {
   candidates?: number;
 }
 
+/** A text match with its rank values and score. */
+interface Candidate {
+  id: number;
+  hit: SearchHit;
+  global: number;
+  local: number;
+  parts: BlendParts;
+  score: number;
+  recommended?: true;
+}
+
+const NO_PARTS: BlendParts = { text: 0, link: 0, score: 0 };
+
 export class SearchEngine implements SearchService {
   private ranks: RankSnapshot;
+  private facts = PageFacts.empty();
+  private settings: SearchSettings = EMPTY_SEARCH_SETTINGS;
+  /** Pages the admin removed from results, by URL (a URL the crawl finds later is kept out too). */
+  private removedUrls: readonly string[] = [];
+  private suggestions = SuggestIndex.empty();
 
   constructor(
     private readonly index: TextIndex,
@@ -105,44 +157,179 @@ export class SearchEngine implements SearchService {
     return this.ranks.version;
   }
 
+  get pageFacts(): PageFacts {
+    return this.facts;
+  }
+
+  get currentRanks(): RankSnapshot {
+    return this.ranks;
+  }
+
+  setSuggestions(suggestions: SuggestIndex): void {
+    this.suggestions = suggestions;
+  }
+
+  /** Completions of what the visitor has typed (words as written, titles). */
+  suggest(typed: string, limit = 8): Suggestion[] {
+    return this.suggestions.suggest(typed, limit);
+  }
+
   /** Switches to new rank vectors (one assignment: atomic for queries). */
   setRanks(ranks: RankSnapshot): void {
     this.ranks = ranks;
   }
 
+  /** Switches to new page facts (languages, sections, copies, translations). */
+  setFacts(facts: PageFacts): void {
+    this.facts = facts;
+  }
+
+  /** Switches to new best bets and synonyms. */
+  setSearchSettings(settings: SearchSettings): void {
+    this.settings = settings;
+  }
+
+  /** Keeps these URLs out of every result. */
+  setRemoved(urls: readonly string[]): void {
+    this.removedUrls = urls;
+  }
+
+  /** The ids of the removed URLs in the current page facts. */
+  private removedIds(facts: PageFacts): ReadonlySet<number> {
+    const ids = new Set<number>();
+    for (const url of this.removedUrls) {
+      const id = facts.idOfUrl(url);
+      if (id !== undefined) ids.add(id);
+    }
+    return ids;
+  }
+
   async search(query: EngineQuery): Promise<EngineResult> {
     const started = performance.now();
-    const ranks = this.ranks;
+    const { ranks, facts, settings } = this;
+    const removed = this.removedIds(facts);
     const wanted = query.page * query.size;
     const pool = Math.max(this.options.candidates ?? 500, wanted);
     if (wanted > pool || wanted > 1000) throw new QuerySyntaxError(`page ${query.page} is beyond the last page that can be shown`);
-    const text = this.index.search(query.q, { offset: 0, limit: Math.min(pool, 1000) });
-    const best = text.hits.reduce((max, h) => Math.max(max, h.score), 0);
+    const filters = compileFilters(facts, { lang: query.lang, host: query.host, section: query.section, type: query.type });
+    const filtering = hasFilters(filters);
+    const accept = (id: number) => {
+      if (removed.has(id)) return false;
+      if (!filtering) return true;
+      const row = facts.rowOf(id);
+      return row >= 0 && rowPasses(facts, filters, row);
+    };
+
+    const { hits: textHits, terms, matched } = this.textMatches(query.q, Math.min(pool, 1000), accept, settings);
+    const facets = countFacets(facts, filters, matched, (row) => removed.has(facts.ids[row]));
+    const best = textHits.reduce((max, h) => Math.max(max, h.score), 0);
     const { blend, weight } = this.options;
-    const scored = text.hits.map((hit) => {
+    const candidateOf = (hit: SearchHit): Candidate => {
       const global = ranks.global.get(hit.id) ?? 0;
       const local = ranks.local.get(hit.id) ?? 0;
       const parts = blendScore({ textScore: hit.score, bestTextScore: best, rank: global }, ranks.globalScale, blend, weight);
       const score = query.rank === 'blend' ? parts.score : query.rank === 'text' ? hit.score : query.rank === 'global' ? global : local;
-      return { hit, global, local, parts, score };
-    });
-    // Ties keep the text order (sort is stable).
-    if (query.rank !== 'text') scored.sort((a, b) => b.score - a.score);
-    const slice = scored.slice((query.page - 1) * query.size, wanted);
-    const docs = await this.index.documents(slice.map((s) => s.hit.id));
-    const hits: EngineHit[] = slice.map(({ hit, global, local, parts, score }) => {
-      const doc = docs.get(hit.id);
+      return { id: hit.id, hit, global, local, parts, score };
+    };
+    let candidates: Candidate[];
+    if (query.sort === 'date') candidates = this.byDate(matched, accept, textHits, candidateOf);
+    else {
+      candidates = textHits.map(candidateOf);
+      // Ties keep the text order (sort is stable).
+      if (query.rank !== 'text') candidates.sort((a, b) => b.score - a.score);
+    }
+    const pinned = this.pinned(query.q, candidates, candidateOf, removed);
+    const preferred = [...(query.lang ?? []), ...(query.visitorLanguages ?? [])].map((lang) => lang.toLowerCase());
+    const groups = groupCandidates(facts, [...pinned, ...candidates], preferred, (id) => ranks.local.get(id) ?? 0);
+    const matchedSet = pinned.length > 0 ? new Set(matched) : undefined;
+    const total = countGroups(facts, matched, accept) + pinned.filter((c) => !matchedSet?.has(c.id)).length;
+    const slice = groups.slice((query.page - 1) * query.size, wanted);
+    const hits = await this.renderHits(slice, terms, query);
+    return { query: query.q, total, page: query.page, size: query.size, tookMs: Math.round((performance.now() - started) * 100) / 100, hits, facets };
+  }
+
+  /** Text hits of the query and of its synonym spellings (best score per page), and every match. */
+  private textMatches(q: string, limit: number, accept: (id: number) => boolean, settings: SearchSettings) {
+    const variants = synonymVariants(q, settings.synonyms);
+    const collected: number[] = [];
+    const first = this.index.search(variants[0], { offset: 0, limit, accept, collect: collected });
+    if (variants.length === 1) return { hits: first.hits, terms: first.terms, matched: collected };
+    const byId = new Map(first.hits.map((hit) => [hit.id, hit]));
+    const terms = new Set(first.terms);
+    for (const variant of variants.slice(1)) {
+      let result;
+      try {
+        result = this.index.search(variant, { offset: 0, limit, accept, collect: collected });
+      } catch (error) {
+        // A synonym that makes the query unreadable is skipped; the query itself was readable.
+        if (error instanceof QuerySyntaxError) continue;
+        throw error;
+      }
+      for (const term of result.terms) terms.add(term);
+      for (const hit of result.hits) {
+        const known = byId.get(hit.id);
+        if (!known || known.score < hit.score) byId.set(hit.id, hit);
+      }
+    }
+    const hits = [...byId.values()].sort((a, b) => b.score - a.score).slice(0, limit);
+    return { hits, terms: [...terms], matched: [...new Set(collected)] };
+  }
+
+  /** Every accepted match, newest first (undated last), with its text score where it has one. */
+  private byDate(matched: readonly number[], accept: (id: number) => boolean, textHits: readonly SearchHit[], candidateOf: (hit: SearchHit) => Candidate): Candidate[] {
+    const textOf = new Map(textHits.map((hit) => [hit.id, hit]));
+    const dateOf = (id: number) => {
+      const row = this.facts.rowOf(id);
+      const date = row >= 0 ? this.facts.dates[row] : NaN;
+      return Number.isNaN(date) ? -Infinity : date;
+    };
+    const ids = matched.filter(accept).sort((a, b) => dateOf(b) - dateOf(a) || a - b).slice(0, 1000);
+    return ids.map((id) => candidateOf(textOf.get(id) ?? { id, score: 0, matchedTerms: [] }));
+  }
+
+  /** Best bets of the query that are indexed and not removed, first, marked as recommended. */
+  private pinned(q: string, candidates: Candidate[], candidateOf: (hit: SearchHit) => Candidate, removed: ReadonlySet<number>): Candidate[] {
+    const urls = bestBetUrls(this.settings, q);
+    const pinned: Candidate[] = [];
+    for (const url of urls) {
+      const id = this.facts.idOfUrl(url);
+      if (id === undefined || !this.facts.facts[this.facts.rowOf(id)].indexed || removed.has(id) || pinned.some((c) => c.id === id)) continue;
+      const at = candidates.findIndex((c) => c.id === id);
+      const candidate = at >= 0 ? candidates.splice(at, 1)[0] : { ...candidateOf({ id, score: 0, matchedTerms: [] }), parts: NO_PARTS };
+      pinned.push({ ...candidate, recommended: true });
+    }
+    return pinned;
+  }
+
+  private async renderHits(groups: Array<HitGroup<Candidate>>, terms: string[], query: EngineQuery): Promise<EngineHit[]> {
+    const docs = await this.index.documents(groups.map((g) => g.shown.id));
+    const { blend, weight } = this.options;
+    const ranks = this.ranks;
+    return groups.map((group) => {
+      const { id, hit, global, local, parts, score } = group.shown;
+      const doc = docs.get(id);
+      const row = this.facts.rowOf(id);
+      const fact = row >= 0 ? this.facts.facts[row] : undefined;
       const result: EngineHit = {
-        id: hit.id,
-        url: doc?.url ?? '',
+        id,
+        url: group.url || doc?.url || '',
         title: doc?.title || doc?.url || '',
-        snippet: doc ? snippet(doc.text || doc.headings.join(' ') || doc.title, text.terms) : '',
+        snippet: doc ? snippet(doc.text || doc.headings.join(' ') || doc.title, terms) : '',
         host: doc?.host ?? '',
         score,
         textScore: hit.score,
         globalPageRank: global,
         localPageRank: local,
       };
+      if (fact) {
+        result.lang = fact.lang;
+        result.type = fact.type;
+        result.section = fact.section;
+        if (!Number.isNaN(fact.date)) result.lastModified = new Date(fact.date).toISOString();
+      }
+      if (group.duplicates.length > 0) result.duplicates = group.duplicates;
+      if (group.alternates.length > 0) result.alternates = group.alternates;
+      if (group.shown.recommended) result.recommended = true;
       if (query.explain) {
         result.explain = {
           rank: query.rank,
@@ -159,6 +346,26 @@ export class SearchEngine implements SearchService {
       }
       return result;
     });
-    return { query: query.q, total: text.total, page: query.page, size: query.size, tookMs: Math.round((performance.now() - started) * 100) / 100, hits };
   }
 }
+
+/** Accepted matches, counting a page's copies and translations once. */
+function countGroups(facts: PageFacts, matched: readonly number[], accept: (id: number) => boolean): number {
+  const seen = new Uint8Array(facts.facts.length);
+  let count = 0;
+  for (const id of matched) {
+    if (!accept(id)) continue;
+    const row = facts.rowOf(id);
+    if (row < 0) {
+      count++;
+      continue;
+    }
+    const group = facts.group[row];
+    if (seen[group] === 0) {
+      seen[group] = 1;
+      count++;
+    }
+  }
+  return count;
+}
+

@@ -28,8 +28,10 @@ export interface SearchHit {
 
 export interface RankedHits {
   hits: SearchHit[];
-  /** Documents matching the query (before pagination). */
+  /** Documents matching the query and accepted by the page's filter (before pagination). */
   total: number;
+  /** Documents matching the query, filter or not. */
+  unfilteredTotal: number;
   /** Index terms the query looks for (for snippets and highlighting). */
   terms: string[];
 }
@@ -37,6 +39,10 @@ export interface RankedHits {
 export interface Page {
   offset: number;
   limit: number;
+  /** Keeps a matching document among the hits (filters: language, host…); absent keeps all. */
+  accept?: (id: number) => boolean;
+  /** Receives the id of every matching document, accepted or not (facet counts). */
+  collect?: number[];
 }
 
 const K1 = 1.2;
@@ -60,7 +66,7 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page): R
   const clauses = query.clauses.map((clause) => resolveClause(stats, clause));
   const positive = clauses.filter((clause) => clause.presence !== 'prohibited');
   const termsLookedFor = [...new Set(positive.flatMap((clause) => clause.terms))];
-  if (clauses.some((clause) => clause.impossible) || set.documentCount === 0) return { hits: [], total: 0, terms: termsLookedFor };
+  if (clauses.some((clause) => clause.impossible) || set.documentCount === 0) return { hits: [], total: 0, unfilteredTotal: 0, terms: termsLookedFor };
 
   // Query vectors per field (lunr adds a clause's boost for every term and field it names).
   const queryWeights = new Map<string, Float64Array>();
@@ -82,6 +88,8 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page): R
 
   const top = new TopHits(page.offset + page.limit);
   let total = 0;
+  let unfilteredTotal = 0;
+  const { accept, collect } = page;
   for (const segment of set.segments) {
     const postings = segment.stored.postings;
     const n = postings.docIds.length;
@@ -104,15 +112,19 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page): R
       if (!matched[d] || (deleted !== null && deleted[d])) continue;
       for (const marks of requiredMarks) if (!marks[d]) continue documents;
       if (excluded !== null && excluded[d]) continue;
+      const id = postings.docIds[d];
+      unfilteredTotal++;
+      collect?.push(id);
+      if (accept !== undefined && !accept(id)) continue;
       total++;
-      top.offer(scores[d], postings.docIds[d], segment, d);
+      top.offer(scores[d], id, segment, d);
     }
   }
   const hits = top
     .sorted()
     .slice(page.offset)
     .map((hit) => ({ id: hit.id, score: hit.score, matchedTerms: matchedTermsOf(hit.segment.stored.postings, hit.ordinal, termsLookedFor) }));
-  return { hits, total, terms: termsLookedFor };
+  return { hits, total, unfilteredTotal, terms: termsLookedFor };
 }
 
 /** lunr's idf: log(1 + |(N − df + ½) / (df + ½)|). */

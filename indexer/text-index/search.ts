@@ -14,6 +14,10 @@ export interface SearchOptions {
   limit?: number;
   /** How words without an operator combine: `all` (default, with fallback) or `any`. */
   mode?: MatchMode;
+  /** Keeps a matching page among the hits and in `total` (the search's filters). */
+  accept?: (id: number) => boolean;
+  /** Receives the id of every matching page, accepted or not (facet counts). */
+  collect?: number[];
 }
 
 export interface SearchResult extends RankedHits {
@@ -32,10 +36,11 @@ export function searchSnapshot(set: SegmentSet, queryText: string, options: Sear
   if (!Number.isInteger(offset) || offset < 0) throw new QuerySyntaxError(`offset must be a non-negative integer, got ${offset}`);
   if (!Number.isInteger(limit) || limit < 0 || limit > MAX_LIMIT) throw new QuerySyntaxError(`limit must be an integer from 0 to ${MAX_LIMIT}, got ${limit}`);
   const parsed = parseUserQuery(queryText, options.mode ?? 'all');
-  const page = { offset, limit };
+  const page = { offset, limit, accept: options.accept, collect: options.collect };
   const result = executeQuery(set, parsed, page);
   const plainWords = parsed.clauses.filter((clause) => clause.kind === 'term' && clause.defaulted).length;
-  if (parsed.mode === 'all' && result.total === 0 && plainWords >= 2) {
+  // The fallback depends on the words alone: a filter that leaves nothing does not relax the query.
+  if (parsed.mode === 'all' && result.unfilteredTotal === 0 && plainWords >= 2) {
     return { ...executeQuery(set, relaxQuery(parsed), page), offset, limit, matchMode: 'any', generation: set.generation };
   }
   return { ...result, offset, limit, matchMode: parsed.mode, generation: set.generation };

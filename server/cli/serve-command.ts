@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Settings } from '../../config/schema.ts';
 import { loadRankSnapshot, SearchEngine } from '../../indexer/ranking/search-engine.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import { loadSearchData } from '../../indexer/ranking/search-data.ts';
 import { indexableDocuments } from '../../indexer/text-index/store-adapter.ts';
 import { IndexCorruptError } from '../../indexer/text-index/errors.ts';
 import { TextIndex } from '../../indexer/text-index/text-index.ts';
@@ -16,6 +17,7 @@ import { dataDirDomain } from '../jobs/local-domain.ts';
 import { storeLocalPageRank } from '../jobs/local-pagerank.ts';
 import { Schedules } from '../jobs/schedules.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
+import { openSearchExperience } from '../search-admin/search-experience.ts';
 import { createCrawlStack, type CrawlStack } from './crawl-setup.ts';
 import { fetchFlagOptions, fetchFlagOverrides, settingsForDataDir } from './crawl-command.ts';
 import { numberFlag, parseFlags } from './flags.ts';
@@ -105,6 +107,7 @@ export function generatedAdminToken(): string {
 export async function serveStore(store: CrawlStore, settings: Settings, options: ServeOptions): Promise<Serving> {
   const textIndex = options.index ?? (await openOrRebuildIndex(store, settings));
   const engine = new SearchEngine(textIndex, await loadRankSnapshot(store), { blend: settings.ranking.blend, weight: settings.ranking.weight });
+  await loadSearchData(engine, store);
   const stack = options.stack ?? createCrawlStack(store, settings.crawler);
   // Local pages: by the URL scope it was crawled with, or (topic crawls, or nothing remembered)
   // as its crawl stored them. A data directory never crawled has none: rounds and crawls then
@@ -113,12 +116,17 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   const runner = new JobRunner({ store, stack, settings, scope: domain.scope, domain, index: textIndex, engine, truthOf: options.truthOf });
   const schedules = new Schedules(runner, settings);
   const token = options.adminToken ?? settings.server.adminToken ?? generatedAdminToken();
+  const experience = await openSearchExperience({ dataDir: settings.dataDir, store, index: textIndex, engine, token, search: settings.search, adminRateLimitPerMinute: settings.server.adminRateLimitPerMinute });
   const app = await buildApp({
     search: engine,
+    analytics: experience.appAnalytics,
     rateLimitPerMinute: settings.server.rateLimitPerMinute,
     siteName: settings.server.siteName ?? siteNameOfScope(settings.crawler.scope),
     logger: { level: 'warn', redact: ['req.headers.authorization'] },
-    plugins: [adminRoutes({ token, runner, store, index: textIndex, engine, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute })],
+    plugins: [
+      adminRoutes({ token, runner, store, index: textIndex, engine, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute }),
+      experience.adminPlugin,
+    ],
   });
   const address = await app.listen({ host: options.listen.host, port: options.listen.port });
   const resumed = await runner.resumeInterrupted();
@@ -131,6 +139,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
       await schedules.stop();
       await runner.close();
       await app.close();
+      await experience.analytics.flush();
       await textIndex.close();
       if (!options.stack) await stack.close();
     },

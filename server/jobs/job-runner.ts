@@ -9,6 +9,7 @@ import type { Settings } from '../../config/schema.ts';
 import type { CrawlSummary } from '../../crawler/crawl-loop.ts';
 import type { Scope } from '../../crawler/scope.ts';
 import { loadRankSnapshot, type SearchEngine } from '../../indexer/ranking/search-engine.ts';
+import { refreshSearchData } from '../../indexer/ranking/search-data.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { isIndexablePage, pageToDocument } from '../../indexer/text-index/store-adapter.ts';
 import type { TextIndex } from '../../indexer/text-index/text-index.ts';
@@ -333,6 +334,7 @@ export class JobRunner extends EventEmitter {
       return;
     }
     if (upsert.length > 0 || remove.size > 0) await index.update({ upsert, remove: [...remove] });
+    await refreshSearchData(this.context.engine, store, [...new Set([...updated, ...removed])]);
     await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);
     await this.refreshRanks();
   }

@@ -39,6 +39,15 @@ function bearer(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
+/** An onRequest hook answering 401 unless the request carries the admin token. */
+export function adminTokenHook(token: string) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!tokenMatches(bearer(request), token)) {
+      return reply.code(401).header('www-authenticate', 'Bearer').send({ statusCode: 401, error: 'Unauthorized', message: 'a valid admin token is required' });
+    }
+  };
+}
+
 const roundBody = {
   type: 'object',
   additionalProperties: false,
@@ -58,11 +67,7 @@ export function adminRoutes(deps: AdminDeps) {
   return async (app: FastifyInstance): Promise<void> => {
     await app.register(
       async (admin) => {
-        admin.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-          if (!tokenMatches(bearer(request), deps.token)) {
-            return reply.code(401).header('www-authenticate', 'Bearer').send({ statusCode: 401, error: 'Unauthorized', message: 'a valid admin token is required' });
-          }
-        });
+        admin.addHook('onRequest', adminTokenHook(deps.token));
         const limit = { config: { rateLimit: { max: deps.rateLimitPerMinute, timeWindow: '1 minute' } } };
 
         admin.post<{ Body: { selector: string; estimator?: string; iterations: number; pagesPerIteration?: number; extraPages?: number; fresh: boolean } }>(

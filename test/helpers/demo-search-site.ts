@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import type { DemoWeb } from '../../crawler/demo-web/generate.ts';
 import { loadRankSnapshot, SearchEngine } from '../../indexer/ranking/search-engine.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import { loadSearchData } from '../../indexer/ranking/search-data.ts';
 import { buildApp } from '../../server/app.ts';
 import { buildDemoDataDir } from './demo-data-dir.ts';
 
@@ -36,8 +37,10 @@ export async function buildDemoSearchSite(options: DemoSearchSiteOptions = {}): 
     await data.close();
   };
   try {
+    const engine = new SearchEngine(data.index, await loadRankSnapshot(data.store), { blend: 'log-linear', weight: 0.3 });
+    await loadSearchData(engine, data.store);
     app = await buildApp({
-      search: new SearchEngine(data.index, await loadRankSnapshot(data.store), { blend: 'log-linear', weight: 0.3 }),
+      search: engine,
       logger: false,
       siteName: 'Northfield University',
     });

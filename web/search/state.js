@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * The search page's state lives in the URL (`/?q=telescope&page=2&rank=blend`), so a search can be
- * shared and reloaded. This module reads and writes it.
+ * The search page's state lives in the URL (`/?q=telescope&page=2&rank=blend&lang=de&type=pdf`),
+ * so a search can be shared and reloaded. This module reads and writes it. `lang=all` records
+ * that the visitor chose every language (no preselection of their own).
  */
 import { h } from '../lib/dom.js';
 
@@ -9,6 +10,9 @@ export const PAGE_SIZE = 10;
 /** The engine ranks at most this many results of a query, so no page beyond it can be shown. */
 export const MAX_RESULT_POSITION = 1000;
 export const RANK_MODES = ['blend', 'text', 'global', 'local'];
+export const SORT_ORDERS = ['relevance', 'date'];
+/** The filter dimensions, in the order the page shows them. */
+export const FILTERS = /** @type {const} */ (['lang', 'section', 'type', 'host']);
 /** @type {Record<string, string>} */
 export const RANK_DESCRIPTIONS = {
   blend: 'text relevance blended with the estimated global PageRank',
@@ -17,7 +21,11 @@ export const RANK_DESCRIPTIONS = {
   local: 'local PageRank (links inside this site) only',
 };
 
-/** @typedef {{ q: string, page: number, rank: string }} SearchState */
+/** @typedef {(typeof FILTERS)[number]} FilterName */
+/**
+ * @typedef {{ q: string, page: number, rank: string, sort?: string,
+ *   filters?: Partial<Record<FilterName, string[]>>, allLanguages?: boolean }} SearchState
+ */
 
 /** @param {URL} url @returns {SearchState} */
 export function stateFromUrl(url) {
@@ -25,13 +33,39 @@ export function stateFromUrl(url) {
   const pageText = params.get('page') ?? '';
   const page = /^[1-9]\d{0,5}$/.test(pageText) ? Number(pageText) : 1;
   const rank = params.get('rank') ?? '';
-  return { q: (params.get('q') ?? '').trim(), page, rank: RANK_MODES.includes(rank) ? rank : 'blend' };
+  const sort = params.get('sort') ?? '';
+  /** @type {Partial<Record<FilterName, string[]>>} */
+  const filters = {};
+  for (const name of FILTERS) {
+    const values = [...new Set(params.getAll(name).filter((value) => value !== '' && value !== 'all'))];
+    if (values.length > 0) filters[name] = values;
+  }
+  return {
+    q: (params.get('q') ?? '').trim(),
+    page,
+    rank: RANK_MODES.includes(rank) ? rank : 'blend',
+    sort: sort === 'date' ? 'date' : 'relevance',
+    filters,
+    allLanguages: params.getAll('lang').includes('all'),
+  };
+}
+
+/** The filter and order parameters of a state, as the API and the page URL both take them. @param {SearchState} state */
+export function filterParams(state) {
+  /** @type {Array<[string, string]>} */
+  const pairs = [];
+  for (const name of FILTERS) for (const value of state.filters?.[name] ?? []) pairs.push([name, value]);
+  if (state.sort === 'date') pairs.push(['sort', 'date']);
+  return pairs;
 }
 
 /** @param {SearchState} state */
 export function urlOf(state) {
   if (state.q === '') return state.rank === 'blend' ? '/' : `/?${new URLSearchParams({ rank: state.rank })}`;
-  return `/?${new URLSearchParams({ q: state.q, page: String(state.page), rank: state.rank })}`;
+  const params = new URLSearchParams({ q: state.q, page: String(state.page), rank: state.rank });
+  for (const [name, value] of filterParams(state)) params.append(name, value);
+  if (state.allLanguages && !(state.filters?.lang?.length)) params.append('lang', 'all');
+  return `/?${params}`;
 }
 
 /**
@@ -42,4 +76,9 @@ export function urlOf(state) {
  */
 export function pageLink(state, children, attributes = {}) {
   return h('a', { href: urlOf(state), 'data-nav': '', ...attributes }, children);
+}
+
+/** The visitor's languages (the browser's, as it sends them in Accept-Language), primary subtags. */
+export function visitorLanguages() {
+  return [...new Set((navigator.languages ?? [navigator.language]).map((tag) => tag.toLowerCase().split('-')[0]))];
 }

@@ -1,0 +1,180 @@
+/**
+ * Suggestions as you type: completions of the last word from the words the pages use (as
+ * written, lowercased — not stems: a visitor types "telesc" and expects "telescope", not
+ * "telescop"), and page titles. A word is worth the sum over the pages that use it of
+ * ½ + its page's position on the global-PageRank log scale (how many pages use it, weighted by
+ * how important they are); a title is worth its page's position.
+ *
+ * Words are one sorted array, so a prefix is a binary search and a range; titles are found by
+ * their words (an inverted list per title word) or, for a prefix many titles share, by walking
+ * titles best first until enough match. Built once from the stored pages, replaced whole.
+ */
+import lunr from 'lunr';
+import { logRankPosition, rankScale, type RankScale } from '../ranking/blend.ts';
+
+export interface SuggestSource {
+  id: number;
+  url: string;
+  title: string;
+  headings: readonly string[];
+  text: string;
+}
+
+export interface Suggestion {
+  text: string;
+  kind: 'term' | 'title';
+  url?: string;
+}
+
+/** Characters of page text read for words (titles and headings are read whole). */
+export const SUGGEST_TEXT_CHARS = 2000;
+/** Past this many title postings for a prefix, titles are walked best first instead. */
+const TITLE_UNION_LIMIT = 4000;
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
+
+/** Lowercased words of a text, 2 to 40 characters, trailing apostrophes and hyphens dropped. */
+export function surfaceWords(text: string): string[] {
+  const words: string[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0].replace(/['’-]+$/, '').toLowerCase();
+    if (word.length >= 2 && word.length <= 40) words.push(word);
+  }
+  return words;
+}
+
+const isStopWord = (word: string) => lunr.stopWordFilter(new lunr.Token(word, {})) === undefined;
+
+export class SuggestIndex {
+  private constructor(
+    /** Sorted words, their scores. */
+    private readonly terms: string[],
+    private readonly termScores: Float64Array,
+    /** Title words sorted, each with the titles (by title number) that contain it. */
+    private readonly titleWords: string[],
+    private readonly titlePostings: Int32Array[],
+    /** Titles best first. */
+    private readonly titles: Array<{ title: string; words: string[]; url: string }>,
+  ) {}
+
+  static empty(): SuggestIndex {
+    return new SuggestIndex([], new Float64Array(0), [], [], []);
+  }
+
+  get termCount(): number {
+    return this.terms.length;
+  }
+
+  /** Builds from pages; `rankOf` gives a page's estimated global PageRank (0 when unknown). */
+  static async build(pages: Iterable<SuggestSource> | AsyncIterable<SuggestSource>, rankOf: (id: number) => number, scale?: RankScale): Promise<SuggestIndex> {
+    const collected: Array<{ source: SuggestSource; rank: number }> = [];
+    for await (const source of pages) collected.push({ source: { ...source, text: source.text.slice(0, SUGGEST_TEXT_CHARS) }, rank: rankOf(source.id) });
+    const rankScaleOfPages = scale ?? rankScale(collected.map((p) => p.rank));
+    const scores = new Map<string, number>();
+    const titles: Array<{ title: string; words: string[]; url: string; score: number }> = [];
+    for (const { source, rank } of collected) {
+      const position = logRankPosition(rank, rankScaleOfPages);
+      const words = new Set(surfaceWords(`${source.title}\n${source.headings.join('\n')}\n${source.text}`));
+      for (const word of words) if (!isStopWord(word)) scores.set(word, (scores.get(word) ?? 0) + 0.5 + position);
+      const title = source.title.replace(/\s+/g, ' ').trim();
+      if (title !== '') titles.push({ title, words: surfaceWords(title), url: source.url, score: position });
+    }
+    const terms = [...scores.keys()].sort();
+    titles.sort((a, b) => b.score - a.score || a.title.localeCompare(b.title));
+    const postings = new Map<string, number[]>();
+    titles.forEach((title, t) => {
+      for (const word of new Set(title.words)) {
+        const list = postings.get(word);
+        if (list) list.push(t);
+        else postings.set(word, [t]);
+      }
+    });
+    const titleWords = [...postings.keys()].sort();
+    return new SuggestIndex(
+      terms,
+      Float64Array.from(terms, (term) => scores.get(term)!),
+      titleWords,
+      titleWords.map((word) => Int32Array.from(postings.get(word)!)),
+      titles.map(({ title, words, url }) => ({ title, words, url })),
+    );
+  }
+
+  /**
+   * Up to `limit` suggestions for what the visitor has typed: completed words first (the typed
+   * words before the last kept as typed), then titles that contain every typed word (the last
+   * as a prefix).
+   */
+  suggest(typed: string, limit = 8): Suggestion[] {
+    const words = surfaceWords(typed);
+    const endsWithSpace = /\s$/.test(typed);
+    if (words.length === 0 || endsWithSpace) return [];
+    const prefix = words[words.length - 1];
+    const before = typed.slice(0, typed.toLowerCase().lastIndexOf(prefix)).replace(/\s+/g, ' ').trimStart();
+    const termLimit = Math.max(1, Math.ceil(limit / 2));
+    const termSuggestions = this.completions(prefix, termLimit + 1)
+      .filter((term) => term !== prefix || words.length > 1)
+      .slice(0, termLimit)
+      .map((term): Suggestion => ({ text: `${before}${term}`, kind: 'term' }));
+    const titleSuggestions = this.matchingTitles(words.slice(0, -1), prefix, limit - termSuggestions.length).map(
+      (title): Suggestion => ({ text: title.title, kind: 'title', url: title.url }),
+    );
+    return [...termSuggestions, ...titleSuggestions];
+  }
+
+  /** Words starting with the prefix, best first. */
+  private completions(prefix: string, limit: number): string[] {
+    const [from, to] = prefixRange(this.terms, prefix);
+    const best: number[] = [];
+    for (let i = from; i < to; i++) {
+      if (best.length < limit) {
+        best.push(i);
+        best.sort((a, b) => this.termScores[b] - this.termScores[a]);
+      } else if (this.termScores[i] > this.termScores[best[best.length - 1]]) {
+        best[best.length - 1] = i;
+        best.sort((a, b) => this.termScores[b] - this.termScores[a]);
+      }
+    }
+    return best.map((i) => this.terms[i]);
+  }
+
+  private matchingTitles(complete: string[], prefix: string, limit: number): Array<{ title: string; url: string }> {
+    if (limit <= 0) return [];
+    const [from, to] = prefixRange(this.titleWords, prefix);
+    if (from === to) return [];
+    const matches = (t: number) => {
+      const words = this.titles[t].words;
+      return complete.every((word) => words.includes(word)) && words.some((word) => word.startsWith(prefix));
+    };
+    let size = 0;
+    for (let i = from; i < to && size <= TITLE_UNION_LIMIT; i++) size += this.titlePostings[i].length;
+    const found: number[] = [];
+    if (size <= TITLE_UNION_LIMIT) {
+      const candidates = new Set<number>();
+      for (let i = from; i < to; i++) for (const t of this.titlePostings[i]) candidates.add(t);
+      for (const t of [...candidates].sort((a, b) => a - b)) {
+        if (matches(t)) found.push(t);
+        if (found.length === limit) break;
+      }
+    } else {
+      // A common prefix: the best titles are likely among the first; walk them in order.
+      for (let t = 0; t < this.titles.length && found.length < limit; t++) if (matches(t)) found.push(t);
+    }
+    return found.map((t) => ({ title: this.titles[t].title, url: this.titles[t].url }));
+  }
+}
+
+/** The range [from, to) of sorted words that start with the prefix. */
+export function prefixRange(sorted: readonly string[], prefix: string): [number, number] {
+  const from = lowerBound(sorted, prefix);
+  // The end: the first word not starting with the prefix (prefix + the highest UTF-16 unit).
+  return [from, lowerBound(sorted, `${prefix}\uffff`, from)];
+}
+
+function lowerBound(sorted: readonly string[], key: string, low = 0): number {
+  let high = sorted.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (sorted[mid] < key) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}

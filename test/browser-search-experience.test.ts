@@ -1,0 +1,105 @@
+/**
+ * The search experience in headless Chromium on a small multilingual site: filter chips with
+ * counts kept in the URL, the visitor's language preselected with one click to all languages,
+ * translations as one hit, suggestions chosen with the keyboard. Screenshots in test-output/.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildMultilingualSite, SITE, type MultilingualSite } from './helpers/multilingual-site.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const hasChromium = existsSync(CHROMIUM);
+const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-output');
+
+describe.skipIf(!hasChromium)(`the search experience in Chromium${hasChromium ? '' : ' (skipped: no chromium)'}`, () => {
+  let site: MultilingualSite;
+  let browser: Browser;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    site = await buildMultilingualSite({ listen: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  async function open(path: string, options: BrowserContextOptions = {}): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 800 }, locale: 'en-US', ...options });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    await page.goto(`${site.url}${path}`);
+    return page;
+  }
+
+  const results = (page: Page) => page.locator('#result-list > li.result');
+
+  it("preselects the visitor's language, shows the others as chips with counts, one click to all", async () => {
+    const page = await open('/?q=library', { locale: 'de-DE' });
+    await page.waitForURL(/lang=de/);
+    await results(page).first().waitFor();
+    expect(await results(page).count()).toBe(1);
+    const first = results(page).first();
+    expect(await first.locator('.result-title a').getAttribute('href')).toBe(`${SITE}/de/library/hours.html`);
+    expect(await first.locator('.also-in a').allTextContents()).toEqual(['en', 'fr', 'ja']);
+    expect(await first.locator('article').getAttribute('lang')).toBe('de');
+    // Language chips count every language although German is chosen.
+    const chips = page.locator('#filters [role="group"]', { has: page.locator('#filter-title-lang') }).locator('a.chip');
+    expect((await chips.allInnerTexts()).map((text) => text.replace(/\s+/g, ' '))).toEqual(['All languages', 'English 3', 'Deutsch 1', 'Français 1', '日本語 1']);
+    expect(await page.locator('#filters a.chip[aria-current="true"]').allInnerTexts()).toEqual([expect.stringMatching(/^Deutsch/)]);
+
+    await page.click('#all-languages');
+    await page.waitForURL(/lang=all/);
+    await page.waitForFunction(() => document.querySelectorAll('#result-list > li.result').length === 3);
+    // Translations stay one hit: three results, the library page in German.
+    expect(await page.locator('#status').textContent()).toMatch(/^3 results/);
+
+    await page.locator('#filters a.chip', { hasText: 'PDF' }).click();
+    await page.waitForURL(/type=pdf/);
+    await page.waitForFunction(() => document.querySelectorAll('#result-list > li.result').length === 1);
+    expect(await results(page).first().locator('.result-type').textContent()).toBe('PDF');
+    // Back returns to the unfiltered results (the filters live in the URL).
+    await page.goBack();
+    await page.waitForFunction(() => document.querySelectorAll('#result-list > li.result').length === 3);
+    mkdirSync(outputDir, { recursive: true });
+    await page.screenshot({ path: join(outputDir, 'search-filters.png'), fullPage: true });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('suggests as the visitor types: arrows, Enter, Escape', async () => {
+    const page = await open('/');
+    await page.locator('#q').pressSequentially('tele', { delay: 30 });
+    const list = page.locator('#suggestions');
+    await list.locator('[role="option"]').first().waitFor();
+    expect(await page.locator('#q').getAttribute('aria-expanded')).toBe('true');
+    expect(await list.locator('[role="option"]').first().textContent()).toBe('telescope');
+    expect(await page.locator('#suggestions-status').textContent()).toMatch(/\d+ suggestions?/);
+    await page.keyboard.press('ArrowDown');
+    expect(await page.locator('#q').getAttribute('aria-activedescendant')).toBe('suggestion-0');
+    expect(await list.locator('#suggestion-0').getAttribute('aria-selected')).toBe('true');
+    mkdirSync(outputDir, { recursive: true });
+    await page.screenshot({ path: join(outputDir, 'search-suggestions.png') });
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/q=telescope/);
+    await results(page).first().waitFor();
+    expect(await list.isHidden()).toBe(true);
+
+    await page.locator('#q').fill('');
+    await page.locator('#q').pressSequentially('libr', { delay: 30 });
+    await list.locator('[role="option"]').first().waitFor();
+    await page.keyboard.press('Escape');
+    expect(await list.isHidden()).toBe(true);
+    expect(await page.locator('#q').getAttribute('aria-expanded')).toBe('false');
+    expect(await page.locator('#q').inputValue()).toBe('libr');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * Filters, facets, dates, and one hit per page whatever its copies and translations: the real app
+ * over a small multilingual site (test/helpers/multilingual-site.ts), over HTTP with app.inject.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EngineResult } from '../indexer/ranking/search-engine.ts';
+import { sectionOf, urlNamesLanguage } from '../indexer/ranking/page-facts.ts';
+import { acceptedLanguages } from '../server/routes/search-route.ts';
+import { buildMultilingualSite, SITE, type MultilingualSite } from './helpers/multilingual-site.ts';
+
+let site: MultilingualSite;
+beforeAll(async () => {
+  site = await buildMultilingualSite();
+}, 60_000);
+afterAll(async () => site?.close());
+
+async function search(query: string, headers: Record<string, string> = {}): Promise<EngineResult> {
+  const response = await site.app.inject({ method: 'GET', url: `/api/search?${query}`, headers });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as EngineResult;
+}
+
+describe('facets and filters', () => {
+  it('counts every match per language, host, section and type, and groups the translations in one hit', async () => {
+    const result = await search('q=library');
+    // en: the English page and the PDF (its /en/ copy is a duplicate, not indexed); one each of de, fr, ja.
+    expect(result.facets.lang).toEqual({ en: 3, de: 1, fr: 1, ja: 1 });
+    expect(result.facets.type).toEqual({ html: 5, pdf: 1 });
+    expect(result.facets.section).toEqual({ library: 4, docs: 1, news: 1 });
+    expect(result.facets.host).toEqual({ 'www.northfield.example': 6 });
+    // The four translations are one hit: the library page, the PDF, the news page.
+    expect(result.total).toBe(3);
+    const library = result.hits.find((hit) => hit.section === 'library')!;
+    expect(library.alternates?.map((a) => a.lang)).toHaveLength(3);
+  });
+
+  it('filters by language, each dimension counting as if its own filter were off', async () => {
+    const result = await search('q=library&lang=ja');
+    expect(result.total).toBe(1);
+    expect(result.hits[0]).toMatchObject({ url: `${SITE}/ja/library/hours.html`, lang: 'ja', section: 'library', type: 'html' });
+    expect(result.hits[0].alternates).toEqual([
+      { url: `${SITE}/de/library/hours.html`, lang: 'de' },
+      { url: `${SITE}/en/library/hours.html`, lang: 'en' },
+      { url: `${SITE}/fr/library/hours.html`, lang: 'fr' },
+    ]);
+    // The language chips still show every language; the others count Japanese pages only.
+    expect(result.facets.lang).toEqual({ en: 3, de: 1, fr: 1, ja: 1 });
+    expect(result.facets.type).toEqual({ html: 1 });
+  });
+
+  it('ORs values within a dimension and ANDs dimensions', async () => {
+    const two = await search('q=library&lang=de&lang=fr');
+    expect(two.total).toBe(1);
+    expect(two.hits[0].lang).toBe('de');
+    const pdf = await search('q=library&lang=en&type=pdf');
+    expect(pdf.hits.map((hit) => hit.url)).toEqual([`${SITE}/en/docs/library-rules.pdf`]);
+    expect(pdf.facets.lang).toEqual({ en: 1 });
+    expect(pdf.facets.type).toEqual({ html: 2, pdf: 1 });
+    const none = await search('q=library&section=news&type=pdf');
+    expect(none.total).toBe(0);
+    expect(none.hits).toEqual([]);
+  });
+
+  it('answers an unknown facet value with 400 and the values there are, never a 5xx', async () => {
+    for (const [query, list] of [
+      ['lang=xx', /the lang values of this site are: de, en, fr, ja/],
+      ['type=exe', /html, pdf/],
+      ['section=nowhere', /docs, library, news, visit/],
+      ['host=evil.example', /www\.northfield\.example/],
+    ] as const) {
+      const response = await site.app.inject({ method: 'GET', url: `/api/search?q=library&${query}` });
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'LSE_UNKNOWN_FACET_VALUE' });
+      expect(response.json().message).toMatch(list);
+    }
+    const tooMany = await site.app.inject({ method: 'GET', url: `/api/search?q=library&${Array.from({ length: 21 }, () => 'lang=en').join('&')}` });
+    expect(tooMany.statusCode).toBe(400);
+    const badSort = await site.app.inject({ method: 'GET', url: '/api/search?q=library&sort=random' });
+    expect(badSort.statusCode).toBe(400);
+  });
+});
+
+describe('the copy a visitor expects', () => {
+  it("shows the copy whose URL names the page's language, the other copy as a duplicate", async () => {
+    const result = await search('q=library&lang=en&section=library');
+    expect(result.hits).toHaveLength(1);
+    // The page was indexed under /library/hours.html (higher local PageRank); /en/… names its language.
+    expect(result.hits[0].url).toBe(`${SITE}/en/library/hours.html`);
+    expect(result.hits[0].duplicates).toEqual([`${SITE}/library/hours.html`]);
+  });
+
+  it("shows the translation in the visitor's language (Accept-Language), the others as alternates", async () => {
+    const german = await search('q=library&section=library', { 'accept-language': 'de-CH, fr;q=0.8, en;q=0.5' });
+    expect(german.hits[0]).toMatchObject({ url: `${SITE}/de/library/hours.html`, lang: 'de' });
+    expect(german.hits[0].alternates?.map((a) => a.lang)).toEqual(['en', 'fr', 'ja']);
+    const french = await search('q=library&section=library', { 'accept-language': 'it, fr;q=0.9' });
+    expect(french.hits[0].lang).toBe('fr');
+    // A requested language comes before the visitor's.
+    const requested = await search('q=library&section=library&lang=ja&lang=de', { 'accept-language': 'de' });
+    expect(requested.hits[0].lang).toBe('ja');
+  });
+});
+
+describe('dates', () => {
+  it("gives each hit its date (the sitemap's lastmod, else Last-Modified) and sorts by it", async () => {
+    const result = await search('q=telescope&sort=date');
+    expect(result.hits.map((hit) => hit.url)).toEqual([`${SITE}/de/news/teleskop.html`, `${SITE}/en/news/new-telescope.html`, `${SITE}/en/news/old-telescope.html`]);
+    expect(result.hits.map((hit) => hit.lastModified)).toEqual(['2026-11-21T00:00:00.000Z', '2026-11-20T09:00:00.000Z', '2020-06-01T09:00:00.000Z']);
+    const pdf = await search('q=rules');
+    expect(pdf.hits[0].lastModified).toBe('2026-01-05T00:00:00.000Z');
+  });
+});
+
+describe('pure parts', () => {
+  it('reads the section after a language segment', () => {
+    expect(sectionOf('http://x.example/en/mod/page.html')).toBe('mod');
+    expect(sectionOf('http://x.example/mod/page.html')).toBe('mod');
+    expect(sectionOf('http://x.example/news/')).toBe('news');
+    expect(sectionOf('http://x.example/pt-br/news/')).toBe('news');
+    expect(sectionOf('http://x.example/page.html')).toBe('');
+    expect(sectionOf('http://x.example/en/')).toBe('');
+    expect(sectionOf('not a url')).toBe('');
+    // A three-letter segment is a section unless it is the page's own language.
+    expect(sectionOf('http://x.example/fil/balita/a.html', 'fil')).toBe('balita');
+  });
+
+  it("tells whether a URL names a language", () => {
+    expect(urlNamesLanguage('http://x.example/en/a.html', 'en')).toBe(true);
+    expect(urlNamesLanguage('http://x.example/en-gb/a.html', 'en')).toBe(true);
+    expect(urlNamesLanguage('http://x.example/a.html?lang=de', 'de')).toBe(true);
+    expect(urlNamesLanguage('http://x.example/end/a.html', 'en')).toBe(false);
+    expect(urlNamesLanguage('http://x.example/de/a.html', 'en')).toBe(false);
+  });
+
+  it('orders Accept-Language by quality', () => {
+    expect(acceptedLanguages('de-CH, fr;q=0.8, en;q=0.9, *;q=0.1')).toEqual(['de', 'en', 'fr']);
+    expect(acceptedLanguages('x;q=0, ja')).toEqual(['ja']);
+    expect(acceptedLanguages(undefined)).toEqual([]);
+  });
+});
