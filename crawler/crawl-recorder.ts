@@ -7,6 +7,7 @@
 import type { ChangeRecord, CrawlStore, PageRecord, PageRole, StoredLink, WriteBatch } from '../indexer/store/crawl-store.ts';
 import { NearDuplicateIndex, resemblance, sketchNormalized, type MinHashSketch } from './duplicates.ts';
 import { pageWords, type PageOutcome } from './page-fetch.ts';
+import { languageFields } from './page-language-fields.ts';
 import { normalizeUrl, type UrlCheck, type UrlRejection, type UrlRules } from './url.ts';
 
 export interface RecordContext {
@@ -157,6 +158,8 @@ export class CrawlRecorder {
           // Global pages are fetched for their links only (ARCHITECTURE: never shown in results).
           text: pageRole === 'local' ? outcome.page.text : undefined,
           description: outcome.page.description ?? undefined,
+          // Language and translations matter for pages that are searched: local ones.
+          ...(pageRole === 'local' ? languageFields(outcome.page, outcome.finalUrl, outcome.contentLanguage) : {}),
           etag: outcome.etag,
           lastModified: outcome.lastModified,
           canonical,

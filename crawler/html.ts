@@ -64,12 +64,22 @@ export interface ParsedPage {
   readonly description: string | null;
   /** `<html lang>`, else `<meta http-equiv=content-language>`, lower-cased; null when absent. */
   readonly language: string | null;
+  /** `<link rel=alternate hreflang>`: the page's translations (and itself), hreflang lower-cased. */
+  readonly alternates: readonly PageAlternate[];
+}
+
+export interface PageAlternate {
+  readonly url: string;
+  readonly hreflang: string;
 }
 
 export interface ParseHtmlOptions {
   /** Our product token: `<meta name="lse-bot">` counts like `<meta name="robots">`. */
   readonly robotsName?: string;
 }
+
+/** A page lists its translations; more than this is not a list of translations. */
+const MAX_ALTERNATES = 200;
 
 /** How far down the stack of open elements an end tag looks for its element. */
 export const MAX_END_TAG_SEARCH = 512;
@@ -154,14 +164,15 @@ const A_NAME = 6;
 const A_CONTENT = 7;
 const A_HTTP_EQUIV = 8;
 const A_LANG = 9;
-const ATTRIBUTE_COUNT = 10;
+const A_HREFLANG = 10;
+const ATTRIBUTE_COUNT = 11;
 const ANY_ELEMENT = (1 << A_HIDDEN) | (1 << A_STYLE);
 const ATTRIBUTES_OF = new Map<string, number>([
   ['a', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL)],
   ['area', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL) | (1 << A_ALT)],
   ['img', ANY_ELEMENT | (1 << A_ALT)],
   ['base', ANY_ELEMENT | (1 << A_HREF)],
-  ['link', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL)],
+  ['link', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL) | (1 << A_HREFLANG)],
   ['meta', ANY_ELEMENT | (1 << A_NAME) | (1 << A_CONTENT) | (1 << A_HTTP_EQUIV)],
   ['html', ANY_ELEMENT | (1 << A_LANG)],
   ['input', ANY_ELEMENT | (1 << A_TYPE)],
@@ -231,6 +242,7 @@ class PageBuilder implements TokenizerCallbacks {
   #titleDepth = -1;
   #base: string | undefined;
   #canonical: string | undefined;
+  readonly #alternates: Array<{ href: string; hreflang: string }> = [];
   #lang: string | undefined;
   readonly #directives: string[] = [];
   #description: string | null = null;
@@ -274,7 +286,17 @@ class PageBuilder implements TokenizerCallbacks {
       robots: { noindex: none || directives.includes('noindex'), nofollow: none || directives.includes('nofollow'), directives },
       description: this.#description,
       language: lang !== '' ? lang : this.#contentLanguage,
+      alternates: this.#alternateUrls(resolve),
     };
+  }
+
+  #alternateUrls(resolve: (href: string) => string | null): PageAlternate[] {
+    const alternates: PageAlternate[] = [];
+    for (const { href, hreflang } of this.#alternates) {
+      const url = httpUrl(resolve(href.trim()));
+      if (url !== null) alternates.push({ url, hreflang });
+    }
+    return alternates;
   }
 
   // ---- tokenizer callbacks
@@ -433,7 +455,11 @@ class PageBuilder implements TokenizerCallbacks {
       case 'link': {
         const rel = this.#attr(A_REL);
         const href = this.#attr(A_HREF);
-        if (this.#canonical === undefined && rel !== undefined && href !== undefined && tokens(rel).includes('canonical')) this.#canonical = href;
+        if (rel === undefined || href === undefined) return;
+        const relTokens = tokens(rel);
+        if (this.#canonical === undefined && relTokens.includes('canonical')) this.#canonical = href;
+        const hreflang = this.#attr(A_HREFLANG)?.trim().toLowerCase();
+        if (hreflang && relTokens.includes('alternate') && this.#alternates.length < MAX_ALTERNATES) this.#alternates.push({ href, hreflang });
         return;
       }
       case 'meta':
@@ -726,6 +752,8 @@ function attributeId(html: string, start: number, end: number): number {
       return sameLower(html, start, 'hidden') ? A_HIDDEN : -1;
     case 7:
       return sameLower(html, start, 'content') ? A_CONTENT : -1;
+    case 8:
+      return sameLower(html, start, 'hreflang') ? A_HREFLANG : -1;
     case 10:
       return sameLower(html, start, 'http-equiv') ? A_HTTP_EQUIV : -1;
     default:

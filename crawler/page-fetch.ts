@@ -23,6 +23,8 @@ export type PageOutcome =
       nofollow: boolean;
       etag?: string;
       lastModified?: string;
+      /** The `Content-Language` header (one of the page's language signals). */
+      contentLanguage?: string;
       truncated: boolean;
       /** Fingerprint of the normalised text: exact duplicates and change detection. */
       fingerprint: string;
@@ -149,6 +151,7 @@ export class PageFetcher {
       nofollow: page.robots.nofollow || header.nofollow,
       etag: result.headers.etag,
       lastModified: result.headers.lastModified,
+      contentLanguage: result.headers.contentLanguage,
       truncated: result.truncated,
       fingerprint: fingerprintHex(normalizedFingerprint(normalizedText)),
       normalizedText,
