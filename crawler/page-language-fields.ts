@@ -1,7 +1,7 @@
 /** The language fields of a stored page, from a parsed page and its response. */
 import type { PageAlternateRecord } from '../indexer/store/crawl-store.ts';
 import type { ParsedPage } from './html.ts';
-import { pageLanguage, primaryLanguage } from './page-language.ts';
+import { pageLanguage, primaryLanguage } from '../indexer/text-index/language-detection.ts';
 
 export interface LanguageFields {
   lang: string;

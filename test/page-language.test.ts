@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseHtml } from '../crawler/html.ts';
 import { languageFields } from '../crawler/page-language-fields.ts';
-import { detectLanguage, pageLanguage, primaryLanguage } from '../crawler/page-language.ts';
+import { detectLanguage, pageLanguage, primaryLanguage } from '../indexer/text-index/language-detection.ts';
 import { debianDocs, docLanguages, readDoc } from './helpers/debian-docs.ts';
 
 const docs = debianDocs();

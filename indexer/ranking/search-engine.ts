@@ -5,7 +5,6 @@
  */
 import type { TextIndex } from '../text-index/text-index.ts';
 import { QuerySyntaxError } from '../text-index/errors.ts';
-import { snippet } from '../text-index/snippet.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
 import { blendScore, rankScale, type BlendMode, type RankScale } from './blend.ts';
 
@@ -35,6 +34,11 @@ export interface EngineHit {
   textScore: number;
   globalPageRank: number;
   localPageRank: number;
+  /** The page's language (primary subtag, `und` when unknown). */
+  lang?: string;
+  /** The section the snippet comes from (nearest heading before the match), and `url#anchor` when it has an anchor. */
+  sectionHeading?: string;
+  sectionUrl?: string;
   explain?: Record<string, number | string>;
 }
 
@@ -129,20 +133,24 @@ export class SearchEngine implements SearchService {
     // Ties keep the text order (sort is stable).
     if (query.rank !== 'text') scored.sort((a, b) => b.score - a.score);
     const slice = scored.slice((query.page - 1) * query.size, wanted);
-    const docs = await this.index.documents(slice.map((s) => s.hit.id));
+    const passages = await this.index.passages(slice.map((s) => s.hit));
     const hits: EngineHit[] = slice.map(({ hit, global, local, parts, score }) => {
-      const doc = docs.get(hit.id);
+      const passage = passages.get(hit.id);
+      const doc = passage?.document;
       const result: EngineHit = {
         id: hit.id,
         url: doc?.url ?? '',
         title: doc?.title || doc?.url || '',
-        snippet: doc ? snippet(doc.text || doc.headings.join(' ') || doc.title, text.terms) : '',
+        snippet: passage?.snippet ?? '',
         host: doc?.host ?? '',
         score,
         textScore: hit.score,
         globalPageRank: global,
         localPageRank: local,
+        lang: hit.lang,
       };
+      if (passage?.sectionHeading !== undefined) result.sectionHeading = passage.sectionHeading;
+      if (passage?.sectionAnchor !== undefined && doc) result.sectionUrl = `${doc.url.split('#')[0]}#${encodeURIComponent(passage.sectionAnchor)}`;
       if (query.explain) {
         result.explain = {
           rank: query.rank,

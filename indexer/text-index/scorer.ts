@@ -15,7 +15,9 @@
 import lunr from 'lunr';
 import { findPosting, termNumber, type CompactSegment, type FieldPostings } from './compact-segment.ts';
 import { INDEX_FIELDS } from './document.ts';
-import type { ParsedQuery, PhraseClause, QueryClause } from './query-parser.ts';
+import { isNamespacedTerm } from './languages.ts';
+import type { ParsedQuery, QueryClause } from './query-parser.ts';
+import type { PhraseWord } from './query-analysis.ts';
 import type { LiveSegment, SegmentSet } from './segment-set.ts';
 
 export interface SearchHit {
@@ -24,6 +26,8 @@ export interface SearchHit {
   score: number;
   /** Index terms (stemmed) of the query found in this page. */
   matchedTerms: string[];
+  /** The page's language (`en` when its document named none). */
+  lang: string;
 }
 
 export interface RankedHits {
@@ -50,7 +54,8 @@ interface ResolvedClause {
   terms: string[];
   fields: number[];
   boost: number;
-  phrase: PhraseClause | null;
+  /** Phrase variants (one per language) all of whose words occur; any may match. */
+  phrases: PhraseWord[][] | null;
   /** A required clause none of whose terms occur: nothing can match. */
   impossible: boolean;
 }
@@ -111,7 +116,12 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page): R
   const hits = top
     .sorted()
     .slice(page.offset)
-    .map((hit) => ({ id: hit.id, score: hit.score, matchedTerms: matchedTermsOf(hit.segment.stored.postings, hit.ordinal, termsLookedFor) }));
+    .map((hit) => ({
+      id: hit.id,
+      score: hit.score,
+      matchedTerms: matchedTermsOf(hit.segment.stored.postings, hit.ordinal, termsLookedFor),
+      lang: hit.segment.stored.postings.docLangs[hit.ordinal],
+    }));
   return { hits, total, terms: termsLookedFor };
 }
 
@@ -153,8 +163,8 @@ function clauseMatches(segment: CompactSegment, clause: ResolvedClause): Uint8Ar
 }
 
 function markClauseMatches(segment: CompactSegment, clause: ResolvedClause, marks: Uint8Array): void {
-  if (clause.phrase) {
-    forEachPhraseMatch(segment, clause.phrase, clause.fields, (d) => (marks[d] = 1));
+  if (clause.phrases) {
+    for (const words of clause.phrases) forEachPhraseMatch(segment, words, clause.fields, (d) => (marks[d] = 1));
     return;
   }
   for (const term of clause.terms) {
@@ -168,8 +178,8 @@ function markClauseMatches(segment: CompactSegment, clause: ResolvedClause, mark
 }
 
 /** Documents where the phrase's words stand at their offsets from one another, in one field. */
-function forEachPhraseMatch(segment: CompactSegment, phrase: PhraseClause, fields: readonly number[], visit: (ordinal: number) => void): void {
-  const numbers = phrase.words.map((word) => termNumber(segment, word.term));
+function forEachPhraseMatch(segment: CompactSegment, phrase: readonly PhraseWord[], fields: readonly number[], visit: (ordinal: number) => void): void {
+  const numbers = phrase.map((word) => termNumber(segment, word.term));
   if (numbers.some((t) => t < 0)) return;
   for (const f of fields) {
     const field = segment.fields[f];
@@ -187,14 +197,14 @@ function forEachPhraseMatch(segment: CompactSegment, phrase: PhraseClause, field
   }
 }
 
-function phraseOccurs(field: FieldPostings, phrase: PhraseClause, postings: readonly number[], driver: number): boolean {
+function phraseOccurs(field: FieldPostings, phrase: readonly PhraseWord[], postings: readonly number[], driver: number): boolean {
   const { positionOffsets, positions } = field;
   for (let i = positionOffsets[postings[driver]], end = positionOffsets[postings[driver] + 1]; i < end; i++) {
-    const start = positions[i] - phrase.words[driver].offset;
+    const start = positions[i] - phrase[driver].offset;
     let all = true;
-    for (let w = 0; w < phrase.words.length && all; w++) {
+    for (let w = 0; w < phrase.length && all; w++) {
       if (w === driver) continue;
-      all = hasPosition(positions, positionOffsets[postings[w]], positionOffsets[postings[w] + 1], start + phrase.words[w].offset);
+      all = hasPosition(positions, positionOffsets[postings[w]], positionOffsets[postings[w] + 1], start + phrase[w].offset);
     }
     if (all) return true;
   }
@@ -218,20 +228,20 @@ function matchedTermsOf(segment: CompactSegment, ordinal: number, terms: readonl
 
 function resolveClause(stats: CollectionTerms, clause: QueryClause): ResolvedClause {
   if (clause.kind === 'phrase') {
-    const terms = [...new Set(clause.words.map((word) => word.term))];
-    const missing = terms.some((term) => stats.documentFrequency(term) === 0);
-    const impossible = missing && clause.presence === 'required';
-    return { presence: clause.presence, terms: missing ? [] : terms, fields: clause.fields, boost: 1, phrase: missing ? null : clause, impossible };
+    const variants = clause.variants.filter((words) => words.every((word) => stats.documentFrequency(word.term) > 0));
+    const terms = [...new Set(variants.flatMap((words) => words.map((word) => word.term)))];
+    const impossible = variants.length === 0 && clause.presence === 'required';
+    return { presence: clause.presence, terms, fields: clause.fields, boost: clause.boost ?? 1, phrases: variants.length > 0 ? variants : null, impossible };
   }
   if (clause.pattern) {
-    const terms = stats.expand(clause.terms[0], clause.editDistance);
+    const terms = [...new Set(clause.terms.flatMap((pattern) => stats.expand(pattern, clause.editDistance)))].sort();
     const impossible = terms.length === 0 && clause.presence === 'required';
-    return { presence: clause.presence, terms, fields: clause.fields, boost: clause.boost, phrase: null, impossible };
+    return { presence: clause.presence, terms, fields: clause.fields, boost: clause.boost, phrases: null, impossible };
   }
-  // lunr: a required word that is not in the index leaves nothing to match.
+  // A word's terms are alternatives (one per language): a required word none of whose terms is in the index leaves nothing to match.
   const present = clause.terms.filter((term) => stats.documentFrequency(term) > 0);
-  const impossible = clause.presence === 'required' && present.length < clause.terms.length;
-  return { presence: clause.presence, terms: present, fields: clause.fields, boost: clause.boost, phrase: null, impossible };
+  const impossible = clause.presence === 'required' && present.length === 0;
+  return { presence: clause.presence, terms: present, fields: clause.fields, boost: clause.boost, phrases: null, impossible };
 }
 
 /** Document frequencies over the live documents of all segments, and wildcard expansion. */
@@ -257,7 +267,10 @@ class CollectionTerms {
     for (const segment of this.set.segments) {
       for (const term of tokenSetOf(segment.stored.postings).intersect(wanted).toArray()) found.add(term);
     }
-    return [...found].filter((term) => this.documentFrequency(term) > 0).sort();
+    // A pattern stays in its language's namespace (`de:haus~1` must not reach `da:haus`).
+    const namespaced = isNamespacedTerm(pattern);
+    const prefix = pattern.slice(0, 3);
+    return [...found].filter((term) => (namespaced ? term.startsWith(prefix) : !isNamespacedTerm(term)) && this.documentFrequency(term) > 0).sort();
   }
 }
 
