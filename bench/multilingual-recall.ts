@@ -39,7 +39,7 @@ export function debianCorpus(): DebianCorpus {
     const url = `http://docs.test/${source.fileLang}/${source.key}`;
     const page = parseHtml(readDoc(source), url);
     const { lang } = languageFields(page, url, undefined);
-    return { id, url, host: 'docs.test', title: page.title, headings: page.headings.map((h) => h.text), text: page.text, lang };
+    return { id, url, host: 'docs.test', title: page.title, headings: page.content.headings, text: page.content.text, lang, sections: page.content.sections };
   });
   return { docs, sources };
 }

@@ -154,9 +154,11 @@ export class CrawlRecorder {
           contentType: outcome.contentType,
           fingerprint: outcome.fingerprint,
           title: outcome.page.title,
-          headings: outcome.page.headings.map((h) => h.text),
+          // The main content (boilerplate left out, main-content.ts) is what is indexed and shown.
+          headings: outcome.page.content.headings,
           // Global pages are fetched for their links only (ARCHITECTURE: never shown in results).
-          text: pageRole === 'local' ? outcome.page.text : undefined,
+          text: pageRole === 'local' ? outcome.page.content.text : undefined,
+          sections: pageRole === 'local' && outcome.page.content.sections.length > 0 ? outcome.page.content.sections : undefined,
           description: outcome.page.description ?? undefined,
           // Language and translations matter for pages that are searched: local ones.
           ...(pageRole === 'local' ? languageFields(outcome.page, outcome.finalUrl, outcome.contentLanguage) : {}),

@@ -137,8 +137,9 @@ export class PageFetcher {
     await options.onDownloaded?.();
     const page = parseHtml(result.text, result.finalUrl, { robotsName: this.deps.robotsAgent });
     const header = xRobotsDirectives(result.headers.xRobotsTag, this.deps.robotsAgent);
-    // Normalised once: the fingerprint and the near-duplicate sketch both read it.
-    const normalizedText = pageWords(page.title, page.text);
+    // Normalised once: the fingerprint and the near-duplicate sketch both read it. The main content,
+    // as stored: a changed menu or footer is not a changed page, and a restarted crawl sketches stored text alike.
+    const normalizedText = pageWords(page.title, page.content.text);
     return {
       kind: 'page',
       url,

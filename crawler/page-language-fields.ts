@@ -19,6 +19,6 @@ export function languageFields(page: ParsedPage, url: string, contentLanguage: s
     const lang = primaryLanguage(alternate.hreflang);
     if (lang !== null && !alternates.some((a) => a.url === alternate.url)) alternates.push({ url: alternate.url, lang });
   }
-  const language = pageLanguage({ declared: page.language, header: contentLanguage, hreflang: ownHreflang, text: page.text });
+  const language = pageLanguage({ declared: page.language, header: contentLanguage, hreflang: ownHreflang, text: page.content.text });
   return alternates.length > 0 ? { lang: language.lang, alternates } : { lang: language.lang };
 }
