@@ -94,6 +94,34 @@ describe('searching pages in several languages', () => {
     expect(ids('asyncio')).toEqual([7]);
   });
 
+  it('tolerates typos in unknown words, below exact matches, and says what it searched for', () => {
+    const typo = index.search('rewirte');
+    expect(typo.hits.map((h) => h.id)).toEqual([1]);
+    expect(typo.corrections).toEqual([{ typed: 'rewirte', term: 'rewrit' }]);
+    expect(index.search('rewrite').corrections).toEqual([]);
+    expect(ids('confgure')).toEqual([1, 2]); // an edit from the English and the French stem
+    expect(ids('cnfigrtion')).toEqual([]); // three edits
+    expect(ids('Pakte')).toEqual([3]);
+    // Never for CJK, and not for words under four letters.
+    expect(ids('설정파알')).toEqual([]);
+    expect(ids('apx')).toEqual([]);
+    // lunr's own syntax keeps its meaning.
+    expect(ids('rewirte~1')).toEqual([1]); // lunr's fuzzy: a swap is one edit
+    expect(ids('+installing -configure')).toEqual([]);
+  });
+
+  it('matches the last word as an unstemmed prefix (search as you type)', () => {
+    expect(ids('mod_rewr')).toEqual([1]);
+    expect(ids('asyncio.gat')).toEqual([7]);
+    expect(ids('Python asyn')).toEqual([7]);
+    // Only the last word: "asyn" before another word is no prefix, so only the fallback to any word finds the page.
+    const notLast = index.search('asyn python');
+    expect(notLast.matchMode).toBe('any');
+    expect(notLast.hits[0].matchedTerms).toEqual(['python']);
+    const ranked = index.search('instal', { limit: 10 }).hits.map((h) => h.id);
+    expect(ranked).toContain(1);
+  });
+
   it('indexes pages of unknown language neutrally, never drops them', () => {
     expect(ids('foo')).toEqual([6]);
     expect(index.search('foo').hits[0].lang).toBe('und');

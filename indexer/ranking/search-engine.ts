@@ -5,6 +5,7 @@
  */
 import type { TextIndex } from '../text-index/text-index.ts';
 import { QuerySyntaxError } from '../text-index/errors.ts';
+import { termWord } from '../text-index/expansion.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
 import { blendScore, rankScale, type BlendMode, type RankScale } from './blend.ts';
 
@@ -22,6 +23,8 @@ export interface EngineQuery {
   size: number;
   rank: RankMode;
   explain: boolean;
+  /** Analyse the query in this language (see SearchOptions.lang). */
+  lang?: string;
 }
 
 export interface EngineHit {
@@ -44,6 +47,8 @@ export interface EngineHit {
 
 export interface EngineResult {
   query: string;
+  /** The query as searched when a word was unknown and taken for a close one ("Showing results for …"). */
+  correctedQuery?: string;
   total: number;
   page: number;
   size: number;
@@ -120,7 +125,7 @@ export class SearchEngine implements SearchService {
     const wanted = query.page * query.size;
     const pool = Math.max(this.options.candidates ?? 500, wanted);
     if (wanted > pool || wanted > 1000) throw new QuerySyntaxError(`page ${query.page} is beyond the last page that can be shown`);
-    const text = this.index.search(query.q, { offset: 0, limit: Math.min(pool, 1000) });
+    const text = this.index.search(query.q, { offset: 0, limit: Math.min(pool, 1000), ...(query.lang !== undefined ? { lang: query.lang } : {}) });
     const best = text.hits.reduce((max, h) => Math.max(max, h.score), 0);
     const { blend, weight } = this.options;
     const scored = text.hits.map((hit) => {
@@ -167,6 +172,21 @@ export class SearchEngine implements SearchService {
       }
       return result;
     });
-    return { query: query.q, total: text.total, page: query.page, size: query.size, tookMs: Math.round((performance.now() - started) * 100) / 100, hits };
+    const result: EngineResult = { query: query.q, total: text.total, page: query.page, size: query.size, tookMs: Math.round((performance.now() - started) * 100) / 100, hits };
+    const corrected = correctedQuery(query.q, text.corrections, [...passages.values()]);
+    if (corrected !== undefined) result.correctedQuery = corrected;
+    return result;
   }
+}
+
+/** The query with each unknown word replaced by the word its correction matched, as a page writes it. */
+function correctedQuery(q: string, corrections: ReadonlyArray<{ typed: string; term: string }>, passages: ReadonlyArray<{ words: Record<string, string> }>): string | undefined {
+  if (corrections.length === 0) return undefined;
+  let corrected = q;
+  for (const { typed, term } of corrections) {
+    const written = passages.find((p) => p.words[term] !== undefined)?.words[term] ?? termWord(term);
+    const at = corrected.toLowerCase().indexOf(typed);
+    if (at >= 0) corrected = corrected.slice(0, at) + written.toLowerCase() + corrected.slice(at + typed.length);
+  }
+  return corrected === q ? undefined : corrected;
 }

@@ -23,6 +23,8 @@ export interface HitPassage {
   /** The heading of the section the passage is in, and its anchor (`id`) when it has one. */
   sectionHeading?: string;
   sectionAnchor?: string;
+  /** Matched index terms → the word as the page writes it (the first marked one). */
+  words: Record<string, string>;
 }
 
 const BODY = FIELD_NAMES.indexOf('body');
@@ -103,15 +105,18 @@ function render(doc: StoredDocument, text: string, tokens: readonly AnalyzedToke
   const squeeze = (s: string) => escapeHtml(s.replace(/\s+/g, ' '));
   let out = start > 0 ? '… ' : '';
   let at = start;
+  const words: Record<string, string> = {};
   for (const token of tokens) {
     if (token.term === null || !wanted.has(token.term) || token.start < at || token.start + token.length > end) continue;
     out += squeeze(text.slice(at, token.start));
-    out += `<mark>${escapeHtml(text.slice(token.start, token.start + token.length))}</mark>`;
+    const word = text.slice(token.start, token.start + token.length);
+    words[token.term] ??= word;
+    out += `<mark>${escapeHtml(word)}</mark>`;
     at = token.start + token.length;
   }
   out += squeeze(text.slice(at, end));
   if (end < text.length) out += ' …';
-  const passage: HitPassage = { snippet: out.trim() };
+  const passage: HitPassage = { snippet: out.trim(), words };
   const section = sectionAt(doc, matchStart);
   if (section) {
     passage.sectionHeading = section.heading;

@@ -14,6 +14,7 @@ import { FIELD_NAMES } from './document.ts';
 import { QuerySyntaxError } from './errors.ts';
 import { analyzeQueryWord, analyzeQueryPattern, analyzePhrase, type PhraseWord } from './query-analysis.ts';
 import { DEFAULT_LANGUAGE } from './languages.ts';
+import { isSegmentedScript } from './analysis.ts';
 
 export type Presence = 'optional' | 'required' | 'prohibited';
 export type MatchMode = 'all' | 'any';
@@ -34,6 +35,13 @@ export interface TermClause {
   presence: Presence;
   /** The word carried no operator (its presence came from the match mode). */
   defaulted: boolean;
+  /**
+   * A plain word as typed (not CJK): when the index does not know it (or hardly), words within
+   * an edit or two also match, below exact matches (expansion.ts).
+   */
+  typed?: string;
+  /** The query's last word: it also matches as an unstemmed prefix, one pattern per language. */
+  prefixPatterns?: string[];
 }
 
 export interface PhraseClause {
@@ -137,11 +145,23 @@ function lunrClauses(text: string, mode: MatchMode, languages: readonly string[]
     const word = analyzeQueryWord(raw.term, languages);
     // A stop word is not in the index: drop it rather than require the impossible.
     if (word === null) continue;
-    if (word.kind === 'term') clauses.push({ kind: 'term', terms: word.terms, pattern: false, fields, boost, presence, defaulted });
-    else clauses.push({ kind: 'phrase', variants: word.variants, fields, presence, defaulted, boost });
+    if (word.kind === 'term') {
+      const clause: TermClause = { kind: 'term', terms: word.terms, pattern: false, fields, boost, presence, defaulted };
+      if (defaulted && !isSegmentedScript(raw.term)) clause.typed = raw.term.toLowerCase();
+      clauses.push(clause);
+    } else clauses.push({ kind: 'phrase', variants: word.variants, fields, presence, defaulted, boost });
+  }
+  // Search as you type: the last word, when it is the input's last word too, also matches as a prefix.
+  const last = clauses[clauses.length - 1];
+  const lastRaw = (query.clauses as unknown as LunrParsedClause[]).at(-1);
+  if (last?.kind === 'term' && last.typed !== undefined && lastRaw !== undefined && text.toLowerCase().endsWith(lastRaw.term.toLowerCase()) && last.typed.length >= MIN_PREFIX) {
+    last.prefixPatterns = analyzeQueryPattern(`${last.typed}*`, false, languages);
   }
   return clauses;
 }
+
+/** Shorter last words are not expanded as prefixes (too many words start with them). */
+const MIN_PREFIX = 3;
 
 function presenceOf(lunrPresence: number | undefined, mode: MatchMode): Presence {
   if (lunrPresence === lunr.Query.presence.REQUIRED) return 'required';

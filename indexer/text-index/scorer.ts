@@ -15,6 +15,7 @@
 import lunr from 'lunr';
 import { findPosting, termNumber, type CompactSegment, type FieldPostings } from './compact-segment.ts';
 import { INDEX_FIELDS } from './document.ts';
+import { expandClause } from './expansion.ts';
 import { isNamespacedTerm } from './languages.ts';
 import type { ParsedQuery, QueryClause } from './query-parser.ts';
 import type { PhraseWord } from './query-analysis.ts';
@@ -36,6 +37,8 @@ export interface RankedHits {
   total: number;
   /** Index terms the query looks for (for snippets and highlighting). */
   terms: string[];
+  /** Unknown words replaced by the terms they were taken for (typo tolerance). */
+  corrections: Array<{ typed: string; term: string }>;
 }
 
 export interface Page {
@@ -52,6 +55,9 @@ interface ResolvedClause {
   presence: 'optional' | 'required' | 'prohibited';
   /** Terms present in the collection. */
   terms: string[];
+  /** Terms that weigh less than the clause's boost (typo and prefix expansions). */
+  termWeights?: Map<string, number>;
+  correction?: { typed: string; term: string };
   fields: number[];
   boost: number;
   /** Phrase variants (one per language) all of whose words occur; any may match. */
@@ -65,7 +71,8 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page): R
   const clauses = query.clauses.map((clause) => resolveClause(stats, clause));
   const positive = clauses.filter((clause) => clause.presence !== 'prohibited');
   const termsLookedFor = [...new Set(positive.flatMap((clause) => clause.terms))];
-  if (clauses.some((clause) => clause.impossible) || set.documentCount === 0) return { hits: [], total: 0, terms: termsLookedFor };
+  const corrections = clauses.flatMap((clause) => (clause.correction ? [clause.correction] : []));
+  if (clauses.some((clause) => clause.impossible) || set.documentCount === 0) return { hits: [], total: 0, terms: termsLookedFor, corrections };
 
   // Query vectors per field (lunr adds a clause's boost for every term and field it names).
   const queryWeights = new Map<string, Float64Array>();
@@ -73,7 +80,8 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page): R
     for (const term of clause.terms) {
       let weights = queryWeights.get(term);
       if (!weights) queryWeights.set(term, (weights = new Float64Array(FIELD_COUNT)));
-      for (const field of clause.fields) weights[field] += clause.boost;
+      const boost = clause.boost * (clause.termWeights?.get(term) ?? 1);
+      for (const field of clause.fields) weights[field] += boost;
     }
   }
   const magnitude = new Float64Array(FIELD_COUNT);
@@ -122,7 +130,7 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page): R
       matchedTerms: matchedTermsOf(hit.segment.stored.postings, hit.ordinal, termsLookedFor),
       lang: hit.segment.stored.postings.docLangs[hit.ordinal],
     }));
-  return { hits, total, terms: termsLookedFor };
+  return { hits, total, terms: termsLookedFor, corrections };
 }
 
 /** lunr's idf: log(1 + |(N − df + ½) / (df + ½)|). */
@@ -240,8 +248,15 @@ function resolveClause(stats: CollectionTerms, clause: QueryClause): ResolvedCla
   }
   // A word's terms are alternatives (one per language): a required word none of whose terms is in the index leaves nothing to match.
   const present = clause.terms.filter((term) => stats.documentFrequency(term) > 0);
+  const expansion = clause.presence === 'prohibited' ? null : expandClause(stats, clause);
+  if (expansion) present.push(...expansion.weights.keys());
   const impossible = clause.presence === 'required' && present.length === 0;
-  return { presence: clause.presence, terms: present, fields: clause.fields, boost: clause.boost, phrases: null, impossible };
+  const resolved: ResolvedClause = { presence: clause.presence, terms: present, fields: clause.fields, boost: clause.boost, phrases: null, impossible };
+  if (expansion) {
+    resolved.termWeights = expansion.weights;
+    if (expansion.correction) resolved.correction = expansion.correction;
+  }
+  return resolved;
 }
 
 /** Document frequencies over the live documents of all segments, and wildcard expansion. */

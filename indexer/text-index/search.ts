@@ -6,7 +6,7 @@
  */
 import { QuerySyntaxError } from './errors.ts';
 import { analysisLanguage, checkLanguage } from './languages.ts';
-import { parseUserQuery, relaxQuery, type MatchMode } from './query-parser.ts';
+import { parseUserQuery, relaxQuery, type MatchMode, type ParsedQuery } from './query-parser.ts';
 import { executeQuery, type RankedHits } from './scorer.ts';
 import type { SegmentSet } from './segment-set.ts';
 
@@ -20,6 +20,11 @@ export interface SearchOptions {
    * 400). By default a query is analysed in every language of the index its script allows.
    */
   lang?: string;
+  /**
+   * Typo tolerance and last-word prefixes (expansion.ts; default on). Off, a query scores exactly
+   * as lunr would.
+   */
+  tolerance?: boolean;
 }
 
 export interface SearchResult extends RankedHits {
@@ -37,7 +42,8 @@ export function searchSnapshot(set: SegmentSet, queryText: string, options: Sear
   const limit = options.limit ?? 10;
   if (!Number.isInteger(offset) || offset < 0) throw new QuerySyntaxError(`offset must be a non-negative integer, got ${offset}`);
   if (!Number.isInteger(limit) || limit < 0 || limit > MAX_LIMIT) throw new QuerySyntaxError(`limit must be an integer from 0 to ${MAX_LIMIT}, got ${limit}`);
-  const parsed = parseUserQuery(queryText, options.mode ?? 'all', queryLanguages(set, options.lang));
+  let parsed = parseUserQuery(queryText, options.mode ?? 'all', queryLanguages(set, options.lang));
+  if (options.tolerance === false) parsed = withoutTolerance(parsed);
   const page = { offset, limit };
   const result = executeQuery(set, parsed, page);
   const plainWords = parsed.clauses.filter((clause) => clause.kind === 'term' && clause.defaulted).length;
@@ -53,4 +59,8 @@ export function queryLanguages(set: SegmentSet, lang: string | undefined): strin
   const languages = new Set<string>();
   for (const code of set.languages.keys()) languages.add(analysisLanguage(code));
   return languages.size === 0 ? [analysisLanguage(undefined)] : [...languages];
+}
+
+function withoutTolerance(parsed: ParsedQuery): ParsedQuery {
+  return { ...parsed, clauses: parsed.clauses.map((clause) => (clause.kind === 'term' ? { ...clause, typed: undefined, prefixPatterns: undefined } : clause)) };
 }

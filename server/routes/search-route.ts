@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { RANK_MODES, type EngineQuery, type SearchService } from '../../indexer/ranking/search-engine.ts';
 import { QuerySyntaxError } from '../../indexer/text-index/errors.ts';
+import { UnknownLanguageError } from '../../indexer/text-index/languages.ts';
 
 const querySchema = {
   type: 'object',
@@ -13,6 +14,7 @@ const querySchema = {
     size: { type: 'integer', minimum: 1, maximum: 50, default: 10 },
     rank: { type: 'string', enum: [...RANK_MODES], default: 'blend' },
     explain: { type: 'boolean', default: false },
+    lang: { type: 'string', minLength: 1, maxLength: 35 },
   },
 } as const;
 
@@ -22,6 +24,7 @@ export function registerSearchRoute(app: FastifyInstance, search: SearchService)
     try {
       return await search.search(request.query);
     } catch (error) {
+      if (error instanceof UnknownLanguageError) return reply.code(400).send({ statusCode: 400, code: error.code, error: 'Bad Request', message: error.message, supported: error.supported });
       if (error instanceof QuerySyntaxError) return reply.code(400).send({ statusCode: 400, error: 'Bad Request', message: error.message });
       throw error;
     }
