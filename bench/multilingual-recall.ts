@@ -57,7 +57,7 @@ export async function withIndex<T>(docs: readonly TextDocument[], run: (index: T
 }
 
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{2,}/gu;
-const WORD = /\p{L}{4,}/gu;
+const WORD = /(?<![\p{L}\p{N}\p{M}_.])\p{L}{4,}(?![\p{L}\p{N}\p{M}])/gu;
 const SEGMENTED = new Set(['ja', 'zh', 'ko']);
 
 /** Words sampled from one language's stored texts (CJK: 2–4 character substrings of runs). */
@@ -70,7 +70,9 @@ export function sampleWords(texts: readonly string[], lang: string, count: numbe
     if (!text) continue;
     const at = Math.floor(random() * text.length);
     const pattern = SEGMENTED.has(lang) ? CJK_RUN : WORD;
-    pattern.lastIndex = at;
+    // Whole words: start after the next space (a CJK substring may start anywhere in its run).
+    pattern.lastIndex = SEGMENTED.has(lang) ? at : text.indexOf(' ', at) + 1;
+    if (pattern.lastIndex === 0 && !SEGMENTED.has(lang)) continue;
     const match = pattern.exec(text);
     if (!match) continue;
     let word = match[0];

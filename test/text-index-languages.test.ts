@@ -166,3 +166,27 @@ describe.skipIf(debian.length === 0)('recall on the Debian documentation in 11 l
     }
   }, 120_000);
 });
+
+describe('edit distance for typo tolerance', () => {
+  /** Optimal string alignment distance, by its textbook definition (independent of the scorer's banded version). */
+  function osa(a: string, b: string): number {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+    return d[a.length][b.length];
+  }
+
+  it('agrees with the textbook distance on word pairs, swaps counting as one edit', async () => {
+    const { withinEdits } = await import('../indexer/text-index/scorer.ts');
+    const words = ['rewrite', 'rewirte', 'rewrit', 'certificate', 'certifcate', 'configur', 'confgur', 'paket', 'pakte', 'de:paket', 'de:pakete', 'abc', 'acb', 'a', ''];
+    for (const a of words) {
+      for (const b of words) {
+        for (const max of [0, 1, 2]) expect(withinEdits(a, b, max), `${a}/${b}/${max}`).toBe(osa(a, b) <= max);
+      }
+    }
+  });
+});

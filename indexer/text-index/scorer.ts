@@ -287,6 +287,62 @@ class CollectionTerms {
     const prefix = pattern.slice(0, 3);
     return [...found].filter((term) => (namespaced ? term.startsWith(prefix) : !isNamespacedTerm(term)) && this.documentFrequency(term) > 0).sort();
   }
+
+  /** Terms of the collection that begin with `prefix` (a range of each segment's sorted terms). */
+  startingWith(prefix: string): string[] {
+    const found = new Set<string>();
+    for (const segment of this.set.segments) forEachTermStartingWith(segment.stored.postings.terms, prefix, (term) => found.add(term));
+    return [...found].filter((term) => this.documentFrequency(term) > 0);
+  }
+
+  /**
+   * Terms within `distance` edits of `term` (a swap of neighbours is one edit) that share its
+   * first letter: the scan covers one range of each segment's sorted terms, not all of them.
+   */
+  near(term: string, distance: number): string[] {
+    const head = isNamespacedTerm(term) ? term.slice(0, 4) : term.slice(0, 1);
+    const found = new Set<string>();
+    for (const segment of this.set.segments) {
+      forEachTermStartingWith(segment.stored.postings.terms, head, (candidate) => {
+        if (candidate !== term && Math.abs(candidate.length - term.length) <= distance && withinEdits(term, candidate, distance)) found.add(candidate);
+      });
+    }
+    return [...found].filter((candidate) => this.documentFrequency(candidate) > 0);
+  }
+}
+
+function forEachTermStartingWith(terms: readonly string[], prefix: string, visit: (term: string) => void): void {
+  let lo = 0;
+  let hi = terms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (terms[mid] < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < terms.length && terms[i].startsWith(prefix); i++) visit(terms[i]);
+}
+
+/** Optimal string alignment distance ≤ max (insertions, deletions, substitutions, adjacent swaps). */
+export function withinEdits(a: string, b: string, max: number): boolean {
+  const n = a.length;
+  const m = b.length;
+  let previous2 = new Int32Array(m + 1);
+  let previous = Int32Array.from({ length: m + 1 }, (_, j) => j);
+  let current = new Int32Array(m + 1);
+  for (let i = 1; i <= n; i++) {
+    current[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= m; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) value = Math.min(value, previous2[j - 2] + 1);
+      current[j] = value;
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > max) return false;
+    [previous2, previous, current] = [previous, current, previous2];
+  }
+  return previous[m] <= max;
 }
 
 /** lunr counts a document once per field that has the term. */
