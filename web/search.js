@@ -213,7 +213,7 @@ function showApiError(status, body) {
 
 /**
  * @param {SearchState} state
- * @param {{ total: number, page: number, size: number, tookMs: number, hits: Array<Hit> }} result
+ * @param {{ total: number, page: number, size: number, tookMs: number, hits: Array<Hit>, correctedQuery?: string }} result
  */
 function showResults(state, result) {
   clearResults();
@@ -222,7 +222,8 @@ function showResults(state, result) {
   const countText = `${result.total.toLocaleString('en')} ${result.total === 1 ? 'result' : 'results'} in ${took} ms`;
   const pageText = lastPage > 1 && state.page <= lastPage ? ` · page ${state.page} of ${lastPage}` : '';
   const rankText = state.rank === 'blend' ? '' : ` · ordered by ${RANK_DESCRIPTIONS[/** @type {keyof typeof RANK_DESCRIPTIONS} */ (state.rank)]}`;
-  statusLine.textContent = countText + pageText + rankText;
+  const correctedText = result.correctedQuery ? ` · Showing results for “${result.correctedQuery}”` : '';
+  statusLine.textContent = countText + pageText + rankText + correctedText;
   if (result.total === 0) {
     showNoResults(state);
     return;
