@@ -67,7 +67,11 @@ const SUITES: Record<string, SuiteEntry> = {
   },
   'search-http': {
     load: async () => (await import('./search-http.bench.ts')).searchHttpBenchmarks,
-    about: 'the search API over HTTP at 100k pages: requests/s and latency for 200 queries (autocannon)',
+    about: 'the search API over HTTP: 1,200 long multilingual pages (snippet cost, size 10) and 100k synthetic pages: requests/s and latency (autocannon)',
+  },
+  multilingual: {
+    load: async () => (await import('./multilingual.bench.ts')).multilingualBenchmarks,
+    about: 'recall per language on the Debian documentation in 11 languages (sampled words, CJK included)',
   },
   'search-experience': {
     load: async () => (await import('./search-experience.bench.ts')).searchExperienceBenchmarks,

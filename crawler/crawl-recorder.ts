@@ -7,6 +7,7 @@
 import type { ChangeRecord, CrawlStore, PageRecord, PageRole, StoredLink, WriteBatch } from '../indexer/store/crawl-store.ts';
 import { NearDuplicateIndex, resemblance, sketchNormalized, type MinHashSketch } from './duplicates.ts';
 import { pageWords, type PageOutcome } from './page-fetch.ts';
+import { languageFields } from './page-language-fields.ts';
 import { normalizeUrl, type UrlCheck, type UrlRejection, type UrlRules } from './url.ts';
 
 export interface RecordContext {
@@ -158,10 +159,14 @@ export class CrawlRecorder {
           contentType: outcome.contentType,
           fingerprint: outcome.fingerprint,
           title: outcome.page.title,
-          headings: outcome.page.headings.map((h) => h.text),
+          // The main content (boilerplate left out, main-content.ts) is what is indexed and shown.
+          headings: outcome.page.content.headings,
           // Global pages are fetched for their links only (ARCHITECTURE: never shown in results).
-          text: pageRole === 'local' ? outcome.page.text : undefined,
+          text: pageRole === 'local' ? outcome.page.content.text : undefined,
+          sections: pageRole === 'local' && outcome.page.content.sections.length > 0 ? outcome.page.content.sections : undefined,
           description: outcome.page.description ?? undefined,
+          // Language and translations matter for pages that are searched: local ones.
+          ...(pageRole === 'local' ? languageFields(outcome.page, outcome.finalUrl, outcome.contentLanguage) : {}),
           etag: outcome.etag,
           lastModified: outcome.lastModified,
           canonical,
@@ -170,7 +175,6 @@ export class CrawlRecorder {
           duplicateOf,
           truncated: outcome.truncated || undefined,
           type: outcome.type,
-          sections: pageRole === 'local' ? outcome.sections : undefined,
           visits: prior ? prior.visits + 1 : 1,
           changes: (prior?.changes ?? 0) + (changed ? 1 : 0),
         };

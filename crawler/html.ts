@@ -23,6 +23,7 @@
  * the JS stack, and an end tag looks at most {@link MAX_END_TAG_SEARCH} open elements down.
  */
 import { QuoteType, Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { mainContent, type ContentRegion, type HeadingMark, type MainContent } from './main-content.ts';
 import { linkResolver, resolveLink } from './url.ts';
 
 export interface ParsedLink {
@@ -64,12 +65,24 @@ export interface ParsedPage {
   readonly description: string | null;
   /** `<html lang>`, else `<meta http-equiv=content-language>`, lower-cased; null when absent. */
   readonly language: string | null;
+  /** `<link rel=alternate hreflang>`: the page's translations (and itself), hreflang lower-cased. */
+  readonly alternates: readonly PageAlternate[];
+  /** The main content: text without boilerplate, its headings, and sections (main-content.ts). */
+  readonly content: MainContent;
+}
+
+export interface PageAlternate {
+  readonly url: string;
+  readonly hreflang: string;
 }
 
 export interface ParseHtmlOptions {
   /** Our product token: `<meta name="lse-bot">` counts like `<meta name="robots">`. */
   readonly robotsName?: string;
 }
+
+/** A page lists its translations; more than this is not a list of translations. */
+const MAX_ALTERNATES = 200;
 
 /** How far down the stack of open elements an end tag looks for its element. */
 export const MAX_END_TAG_SEARCH = 512;
@@ -154,14 +167,19 @@ const A_NAME = 6;
 const A_CONTENT = 7;
 const A_HTTP_EQUIV = 8;
 const A_LANG = 9;
-const ATTRIBUTE_COUNT = 10;
-const ANY_ELEMENT = (1 << A_HIDDEN) | (1 << A_STYLE);
+const A_HREFLANG = 10;
+const A_ID = 11;
+const A_ROLE = 12;
+const A_CLASS = 13;
+const ATTRIBUTE_COUNT = 14;
+// id, role and class tell landmarks, cookie banners and section anchors (main-content.ts).
+const ANY_ELEMENT = (1 << A_HIDDEN) | (1 << A_STYLE) | (1 << A_ID) | (1 << A_ROLE) | (1 << A_CLASS);
 const ATTRIBUTES_OF = new Map<string, number>([
-  ['a', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL)],
+  ['a', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL) | (1 << A_NAME)],
   ['area', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL) | (1 << A_ALT)],
   ['img', ANY_ELEMENT | (1 << A_ALT)],
   ['base', ANY_ELEMENT | (1 << A_HREF)],
-  ['link', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL)],
+  ['link', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL) | (1 << A_HREFLANG)],
   ['meta', ANY_ELEMENT | (1 << A_NAME) | (1 << A_CONTENT) | (1 << A_HTTP_EQUIV)],
   ['html', ANY_ELEMENT | (1 << A_LANG)],
   ['input', ANY_ELEMENT | (1 << A_TYPE)],
@@ -197,7 +215,31 @@ interface PendingLink {
 interface PendingHeading {
   level: 1 | 2 | 3;
   collector: Collector;
+  /** Offset in the visible text where it starts, and its anchor. */
+  start: number;
+  anchor: string | undefined;
 }
+
+/** What an open element means for the main content (main-content.ts); null for most elements. */
+interface RegionFrame {
+  kind: ContentRegion['kind'] | 'block';
+  start: number;
+  links: number;
+  linkChars: number;
+  id: string | undefined;
+}
+
+const BOILERPLATE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search']);
+/** Class or id names of site chrome: navigation bars, menus, breadcrumbs, sidebars, footers, cookie banners. */
+const BANNER_NAMES = /\b(?:nav\w*|menu\w*|breadcrumbs?|sidebar\w*|site-?(?:header|footer)|footer\w*|cookie\w*|consent\w*|gdpr\w*|skip-?links?)\b/i;
+/** Blocks whose link density is measured: menus and sidebars are lists, tables or divs of links. */
+const DENSITY_BLOCKS = new Set(['div', 'ul', 'ol', 'table', 'section', 'td', 'dl', 'p']);
+/**
+ * A block with at least this many links and this share of its text in links is a menu, a table of
+ * contents or a sidebar (a long chapter that links a lot is not: its share stays low).
+ */
+const LINK_LIST_MIN_LINKS = 10;
+const LINK_LIST_MIN_SHARE = 0.5;
 
 class PageBuilder implements TokenizerCallbacks {
   // The stack of open elements (html, head and body are implied and not on it).
@@ -227,10 +269,15 @@ class PageBuilder implements TokenizerCallbacks {
   readonly #collectors: Collector[] = [];
   readonly #links: PendingLink[] = [];
   readonly #headings: PendingHeading[] = [];
+  readonly #frames: Array<RegionFrame | null> = [];
+  readonly #regions: ContentRegion[] = [];
+  #openFrames = 0;
+  #sectioning = 0; // main or article open: their headers and footers are content
   #title: CollapsedText | null = null;
   #titleDepth = -1;
   #base: string | undefined;
   #canonical: string | undefined;
+  readonly #alternates: Array<{ href: string; hreflang: string }> = [];
   #lang: string | undefined;
   readonly #directives: string[] = [];
   #description: string | null = null;
@@ -256,10 +303,14 @@ class PageBuilder implements TokenizerCallbacks {
       links[i] = { href: link.href, url: httpUrl(resolve(link.href)), text, rel, nofollow: rel.length > 0 && rel.includes('nofollow') };
     }
     const headings: Heading[] = [];
+    const marks: HeadingMark[] = [];
     for (const heading of this.#headings) {
       const text = heading.collector.text.toString();
-      if (text !== '') headings.push({ level: heading.level, text });
+      if (text === '') continue;
+      headings.push({ level: heading.level, text });
+      marks.push(heading.anchor === undefined ? { text, start: heading.start } : { text, start: heading.start, anchor: heading.anchor });
     }
+    const fullText = this.#bodyHidden ? '' : this.#text.toString();
     const directives = this.#directives;
     const none = directives.includes('none');
     const lang = (this.#lang ?? '').trim().toLowerCase();
@@ -267,14 +318,25 @@ class PageBuilder implements TokenizerCallbacks {
       title: this.#title === null ? '' : this.#title.toString(),
       headings,
       // A hidden body hides all of it, including text before a late `<body hidden>` tag.
-      text: this.#bodyHidden ? '' : this.#text.toString(),
+      text: fullText,
       links,
       baseHref,
       canonical: this.#canonical === undefined ? null : httpUrl(resolve(this.#canonical)),
       robots: { noindex: none || directives.includes('noindex'), nofollow: none || directives.includes('nofollow'), directives },
       description: this.#description,
       language: lang !== '' ? lang : this.#contentLanguage,
+      alternates: this.#alternateUrls(resolve),
+      content: mainContent(fullText, this.#bodyHidden ? [] : this.#regions, this.#bodyHidden ? [] : marks),
     };
+  }
+
+  #alternateUrls(resolve: (href: string) => string | null): PageAlternate[] {
+    const alternates: PageAlternate[] = [];
+    for (const { href, hreflang } of this.#alternates) {
+      const url = httpUrl(resolve(href.trim()));
+      if (url !== null) alternates.push({ url, hreflang });
+    }
+    return alternates;
   }
 
   // ---- tokenizer callbacks
@@ -381,7 +443,10 @@ class PageBuilder implements TokenizerCallbacks {
     this.#elementData(name);
     const depth = this.#names.length;
     if (name === 'a') {
+      const pending = this.#headings[this.#headings.length - 1];
+      if (pending !== undefined && pending.anchor === undefined && this.#collectors.includes(pending.collector)) pending.anchor = this.#attr(A_ID) ?? this.#attr(A_NAME);
       const href = this.#attr(A_HREF)?.trim();
+      if (href !== undefined && href !== '' && this.#openFrames > 0) this.#countLink();
       // Same-page anchors are not links to another document.
       if (href !== undefined && href !== '' && href.charCodeAt(0) !== 0x23 /* # */) {
         this.#links.push({ href, rel: this.#attr(A_REL), areaAlt: undefined, collector: closed ? null : this.#collector(depth, flags, true) });
@@ -395,7 +460,7 @@ class PageBuilder implements TokenizerCallbacks {
       return;
     }
     if ((flags & HEADING) !== 0 && name.charCodeAt(1) <= 0x33 /* h1–h3 */) {
-      this.#headings.push({ level: (name.charCodeAt(1) - 0x30) as 1 | 2 | 3, collector: this.#collector(depth, flags, false) });
+      this.#headings.push({ level: (name.charCodeAt(1) - 0x30) as 1 | 2 | 3, collector: this.#collector(depth, flags, false), start: this.#text.nextStart, anchor: this.#attr(A_ID) ?? this.#sectionAnchor() });
     } else if (name === 'title' && this.#title === null) {
       this.#title = new CollapsedText();
       this.#titleDepth = depth;
@@ -404,6 +469,7 @@ class PageBuilder implements TokenizerCallbacks {
     else if ((flags & BLOCK) !== 0) this.#space();
     this.#names.push(name);
     this.#flags.push(flags);
+    this.#frames.push((flags & HIDES) !== 0 ? null : this.#regionFrame(name));
     if ((flags & FOREIGN) !== 0) this.#foreign++;
     if (name === 'p') this.#paragraphs++;
     else if (name === 'a') this.#anchors++;
@@ -433,7 +499,11 @@ class PageBuilder implements TokenizerCallbacks {
       case 'link': {
         const rel = this.#attr(A_REL);
         const href = this.#attr(A_HREF);
-        if (this.#canonical === undefined && rel !== undefined && href !== undefined && tokens(rel).includes('canonical')) this.#canonical = href;
+        if (rel === undefined || href === undefined) return;
+        const relTokens = tokens(rel);
+        if (this.#canonical === undefined && relTokens.includes('canonical')) this.#canonical = href;
+        const hreflang = this.#attr(A_HREFLANG)?.trim().toLowerCase();
+        if (hreflang && relTokens.includes('alternate') && this.#alternates.length < MAX_ALTERNATES) this.#alternates.push({ href, hreflang });
         return;
       }
       case 'meta':
@@ -665,6 +735,8 @@ class PageBuilder implements TokenizerCallbacks {
     const depth = this.#names.length - 1;
     const name = this.#names.pop()!;
     const flags = this.#flags.pop()!;
+    const frame = this.#frames.pop();
+    if (frame) this.#closeFrame(frame);
     if ((flags & HIDES) !== 0) this.#hidden--;
     else if ((flags & BLOCK) !== 0) this.#space();
     if ((flags & FOREIGN) !== 0) this.#foreign--;
@@ -684,6 +756,58 @@ class PageBuilder implements TokenizerCallbacks {
     this.#addText(' ');
   }
 
+  /** The frame an element opens: main, article, boilerplate, a block whose links are counted, or none. */
+  #regionFrame(name: string): RegionFrame | null {
+    const role = this.#attr(A_ROLE)?.trim().toLowerCase();
+    let kind: RegionFrame['kind'] | null = null;
+    if (name === 'main' || role === 'main') kind = 'main';
+    else if (name === 'article') kind = 'article';
+    else if (name === 'aside' || (role !== undefined && BOILERPLATE_ROLES.has(role))) kind = 'boilerplate';
+    else if ((name === 'header' || name === 'footer') && this.#sectioning === 0) kind = 'boilerplate';
+    else if (BANNER_NAMES.test(this.#attr(A_ID) ?? '') || BANNER_NAMES.test(this.#attr(A_CLASS) ?? '')) kind = 'boilerplate';
+    else if (DENSITY_BLOCKS.has(name)) kind = 'block';
+    const id = this.#attr(A_ID);
+    // An element with an id is kept too: a heading inside may take it as its section's anchor.
+    if (kind === null && id === undefined) return null;
+    if (kind === 'main' || kind === 'article') this.#sectioning++;
+    this.#openFrames++;
+    return { kind: kind ?? 'block', start: this.#text.nextStart, links: 0, linkChars: 0, id };
+  }
+
+  #closeFrame(frame: RegionFrame): void {
+    const end = this.#text.length;
+    if (frame.kind === 'main' || frame.kind === 'article') this.#sectioning--;
+    this.#openFrames--;
+    if (frame.kind !== 'block') {
+      this.#regions.push({ kind: frame.kind, start: frame.start, end });
+      return;
+    }
+    const length = end - frame.start;
+    if (frame.links >= LINK_LIST_MIN_LINKS && frame.linkChars >= length * LINK_LIST_MIN_SHARE) {
+      this.#regions.push({ kind: 'boilerplate', start: frame.start, end });
+    }
+  }
+
+  #countLink(): void {
+    for (const frame of this.#frames) if (frame !== null) frame.links++;
+  }
+
+  #countLinkChars(chars: number): void {
+    for (const frame of this.#frames) if (frame !== null) frame.linkChars += chars;
+  }
+
+  /** The id of the innermost open element whose text starts where a heading does (the section it opens). */
+  #sectionAnchor(): string | undefined {
+    const at = this.#text.nextStart;
+    for (let i = this.#frames.length - 1; i >= 0; i--) {
+      const frame = this.#frames[i];
+      if (frame === null) continue;
+      if (frame.start < at) return undefined;
+      if (frame.id !== undefined) return frame.id;
+    }
+    return undefined;
+  }
+
   #addText(text: string): void {
     if (this.#raw !== null) return;
     if (this.#title !== null && this.#titleDepth >= 0) this.#title.add(text);
@@ -693,7 +817,13 @@ class PageBuilder implements TokenizerCallbacks {
       this.#bodyStarted = true;
     }
     const hidden = this.#hidden;
-    if (hidden === 0) this.#text.add(text);
+    if (hidden === 0) {
+      if (this.#anchors > 0 && this.#openFrames > 0) {
+        const before = this.#text.length;
+        this.#text.add(text);
+        this.#countLinkChars(this.#text.length - before);
+      } else this.#text.add(text);
+    }
     const collectors = this.#collectors;
     for (let c = 0; c < collectors.length; c++) {
       const collector = collectors[c];
@@ -716,16 +846,20 @@ function lowerName(html: string, start: number, end: number): string {
 function attributeId(html: string, start: number, end: number): number {
   const length = end - start;
   switch (length) {
+    case 2:
+      return sameLower(html, start, 'id') ? A_ID : -1;
     case 3:
       return sameLower(html, start, 'rel') ? A_REL : sameLower(html, start, 'alt') ? A_ALT : -1;
     case 4:
-      return sameLower(html, start, 'href') ? A_HREF : sameLower(html, start, 'name') ? A_NAME : sameLower(html, start, 'type') ? A_TYPE : sameLower(html, start, 'lang') ? A_LANG : -1;
+      return sameLower(html, start, 'href') ? A_HREF : sameLower(html, start, 'name') ? A_NAME : sameLower(html, start, 'type') ? A_TYPE : sameLower(html, start, 'lang') ? A_LANG : sameLower(html, start, 'role') ? A_ROLE : -1;
     case 5:
-      return sameLower(html, start, 'style') ? A_STYLE : -1;
+      return sameLower(html, start, 'style') ? A_STYLE : sameLower(html, start, 'class') ? A_CLASS : -1;
     case 6:
       return sameLower(html, start, 'hidden') ? A_HIDDEN : -1;
     case 7:
       return sameLower(html, start, 'content') ? A_CONTENT : -1;
+    case 8:
+      return sameLower(html, start, 'hreflang') ? A_HREFLANG : -1;
     case 10:
       return sameLower(html, start, 'http-equiv') ? A_HTTP_EQUIV : -1;
     default:
@@ -759,6 +893,17 @@ function isBlank(text: string): boolean {
 export class CollapsedText {
   #parts: string[] = [];
   #pendingSpace = false;
+  #length = 0;
+
+  /** Length of the text so far (a pending space not counted). */
+  get length(): number {
+    return this.#length;
+  }
+
+  /** Where the next text added will start (after the pending space, if any). */
+  get nextStart(): number {
+    return this.#pendingSpace && this.#parts.length > 0 ? this.#length + 1 : this.#length;
+  }
 
   add(piece: string): void {
     const parts = this.#parts;
@@ -781,9 +926,13 @@ export class CollapsedText {
         if (isWhitespaceUnit(c)) break;
         i++;
       }
-      if (this.#pendingSpace && parts.length > 0) parts.push(' ');
+      if (this.#pendingSpace && parts.length > 0) {
+        parts.push(' ');
+        this.#length++;
+      }
       this.#pendingSpace = false;
       parts.push(start === 0 && i === end ? piece : piece.slice(start, i));
+      this.#length += i - start;
     }
   }
 

@@ -26,14 +26,15 @@ export type PageOutcome =
       nofollow: boolean;
       etag?: string;
       lastModified?: string;
+      /** The `Content-Language` header (one of the page's language signals). */
+      contentLanguage?: string;
       truncated: boolean;
       /** Fingerprint of the normalised text: exact duplicates and change detection. */
       fingerprint: string;
       /** Title and text as {@link pageWords} gives them: what the fingerprint and the near-duplicate sketch read. */
       normalizedText: string;
-      /** A document's type (absent for HTML), and where its pages start (PDF). */
+      /** A document's type (absent for HTML); where its pages start is in `page.content.sections`. */
       type?: DocumentType;
-      sections?: TextSection[];
     }
   | { kind: 'not-modified'; url: string; status: 304 }
   | { kind: 'not-html'; url: string; finalUrl: string; redirects: readonly RedirectHop[]; status: number; contentType: string }
@@ -187,10 +188,11 @@ export class PageFetcher {
   }
 
   /** The outcome of a parsed page or document: robots directives of page and header, fingerprint. */
-  private pageOutcome(url: string, result: FetchResponse, page: ParsedPage, document?: { type: DocumentType; sections: TextSection[] }): PageOutcome {
+  private pageOutcome(url: string, result: FetchResponse, page: ParsedPage, document?: { type: DocumentType }): PageOutcome {
     const header = xRobotsDirectives(result.headers.xRobotsTag, this.deps.robotsAgent);
-    // Normalised once: the fingerprint and the near-duplicate sketch both read it.
-    const normalizedText = pageWords(page.title, page.text);
+    // Normalised once: the fingerprint and the near-duplicate sketch both read it. The main content,
+    // as stored: a changed menu or footer is not a changed page, and a restarted crawl sketches stored text alike.
+    const normalizedText = pageWords(page.title, page.content.text);
     return {
       kind: 'page',
       url,
@@ -203,10 +205,11 @@ export class PageFetcher {
       nofollow: page.robots.nofollow || header.nofollow,
       etag: result.headers.etag,
       lastModified: result.headers.lastModified,
+      contentLanguage: result.headers.contentLanguage,
       truncated: result.truncated,
       fingerprint: fingerprintHex(normalizedFingerprint(normalizedText)),
       normalizedText,
-      ...(document ? { type: document.type, sections: document.sections.length > 0 ? document.sections : undefined } : {}),
+      ...(document ? { type: document.type } : {}),
     };
   }
 

@@ -85,6 +85,16 @@ describe('GET /api/search: results', () => {
   it('answers no hits for a word that occurs nowhere', async () => {
     const result = await search({ q: 'xylophonequark' });
     expect(result).toMatchObject({ total: 0, hits: [] });
+    expect(result.correctedQuery).toBeUndefined();
+  });
+
+  it('takes a misspelt word for the close one the pages use, and says so', async () => {
+    const exact = await search({ q: 'telescope', size: 50 });
+    const typo = await search({ q: 'telescpoe', size: 50 });
+    expect(typo.correctedQuery).toMatch(/^telescopes?$/);
+    expect(typo.total).toBe(exact.total);
+    expect(typo.hits[0].snippet).toMatch(/<mark>[Tt]elescopes?<\/mark>/);
+    expect(exact.correctedQuery).toBeUndefined();
   });
 });
 
@@ -205,6 +215,16 @@ describe('GET /api/search: bad input answers 400 with a message', () => {
     expect(body.message.length).toBeGreaterThan(0);
     if (message) expect(body.message).toMatch(message);
     expect(response.headers['content-security-policy']).toBeDefined();
+  });
+
+  it('an unknown lang answers 400 with the supported languages; a known one is searched', async () => {
+    const response = await get('/api/search?q=telescope&lang=xx');
+    expect(response.statusCode).toBe(400);
+    const body = response.json();
+    expect(body).toMatchObject({ statusCode: 400, code: 'LSE_UNKNOWN_LANGUAGE', error: 'Bad Request' });
+    expect(body.supported).toEqual(expect.arrayContaining(['en', 'de', 'ja', 'und']));
+    expect(body.message).toMatch(/supported languages are/);
+    expect((await search({ q: 'telescope', lang: 'en' })).total).toBeGreaterThan(0);
   });
 
   it('reads an unclosed quote as a word separator, not as an error', async () => {

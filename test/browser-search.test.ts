@@ -208,6 +208,15 @@ describe.skipIf(!hasChromium)(`the search page in Chromium${hasChromium ? '' : `
     await closePage(watched);
   });
 
+  it('says what it searched for when a word was misspelt', async () => {
+    const watched = await openPage('/?q=telescpoe');
+    const { page } = watched;
+    await waitForResults(page);
+    expect(await page.locator('#status').textContent()).toMatch(/ · Showing results for “telescopes?”$/);
+    expect(await page.locator('.result mark').first().textContent()).toMatch(/^[Tt]elescopes?$/);
+    await closePage(watched);
+  });
+
   it('shows a no-results state with hints', async () => {
     const watched = await openPage('/?q=xylophonequark');
     const { page } = watched;

@@ -10,9 +10,10 @@ import type { PageRecord } from '../indexer/store/crawl-store.ts';
 describe('query parsing', () => {
   it('requires every plain word in "all" mode and none in "any" mode', () => {
     const all = parseUserQuery('Astronomy telescopes');
+    // A word's terms: its English stem, and the word itself (the neutral analysis of pages whose language is unknown).
     expect(all.clauses.map((c) => c.kind === 'term' && [c.terms, c.presence])).toEqual([
-      [['astronomi'], 'required'],
-      [['telescop'], 'required'],
+      [['astronomi', 'astronomy'], 'required'],
+      [['telescop', 'telescopes'], 'required'],
     ]);
     expect(relaxQuery(all).clauses.every((c) => c.presence === 'optional')).toBe(true);
     expect(parseUserQuery('astronomy telescopes', 'any').clauses.every((c) => c.presence === 'optional')).toBe(true);
@@ -37,9 +38,17 @@ describe('query parsing', () => {
   it('reads quoted text as a phrase with stop-word gaps, and -"…" as an excluded phrase', () => {
     const parsed = parseUserQuery('"university of chicago" -"star party" "telescopes"');
     expect(parsed.clauses).toEqual([
-      { kind: 'phrase', words: [{ term: 'univers', offset: 0 }, { term: 'chicago', offset: 2 }], fields: [0, 1, 2, 3], presence: 'required' },
-      { kind: 'phrase', words: [{ term: 'star', offset: 0 }, { term: 'parti', offset: 1 }], fields: [0, 1, 2, 3], presence: 'prohibited' },
-      { kind: 'term', terms: ['telescop'], pattern: false, fields: [0, 1, 2, 3], boost: 1, presence: 'required', defaulted: false },
+      {
+        kind: 'phrase',
+        variants: [
+          [{ term: 'univers', offset: 0 }, { term: 'chicago', offset: 2 }],
+          [{ term: 'university', offset: 0 }, { term: 'of', offset: 1 }, { term: 'chicago', offset: 2 }],
+        ],
+        fields: [0, 1, 2, 3],
+        presence: 'required',
+      },
+      { kind: 'phrase', variants: [[{ term: 'star', offset: 0 }, { term: 'parti', offset: 1 }], [{ term: 'star', offset: 0 }, { term: 'party', offset: 1 }]], fields: [0, 1, 2, 3], presence: 'prohibited' },
+      { kind: 'term', terms: ['telescop', 'telescopes'], pattern: false, fields: [0, 1, 2, 3], boost: 1, presence: 'required', defaulted: false },
     ]);
     // An unbalanced quote is ignored rather than an error.
     expect(parseUserQuery('"comet tail').clauses).toHaveLength(2);
@@ -149,7 +158,11 @@ describe('store adapter and URL words', () => {
     expect(isIndexablePage(page({ duplicateOf: 3 }))).toBe(false);
     expect(pageToDocument(7, page({ title: undefined, headings: undefined }))).toEqual({
       id: 7, url: page({}).url, host: 'www.astro-club.org', title: '', headings: [], text: 'Bring a telescope.',
+      // Too short to tell a language, and none stored: the neutral analysis.
+      lang: 'und',
     });
+    const stored = pageToDocument(8, page({ lang: 'de', sections: [{ heading: 'Teleskope', anchor: 't', start: 0 }], lastModified: 'Wed, 21 Oct 2015 07:28:00 GMT' }));
+    expect(stored).toMatchObject({ lang: 'de', sections: [{ heading: 'Teleskope', anchor: 't', start: 0 }], lastModified: Date.UTC(2015, 9, 21, 7, 28) });
   });
 
   it('splits a URL into host and path words without scheme and file-type noise', () => {

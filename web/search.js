@@ -15,7 +15,7 @@ import { PAGE_SIZE, RANK_DESCRIPTIONS, filterParams, pageLink, stateFromUrl, url
 
 /** @typedef {import('./search/state.js').SearchState} SearchState */
 /** @typedef {import('./search/result-item.js').Hit} Hit */
-/** @typedef {{ total: number, page: number, size: number, tookMs: number, hits: Hit[], facets?: Record<string, Record<string, number>> }} SearchAnswer */
+/** @typedef {{ total: number, page: number, size: number, tookMs: number, hits: Hit[], facets?: Record<string, Record<string, number>>, correctedQuery?: string }} SearchAnswer */
 
 const form = byIdAs('search-form', HTMLFormElement);
 const queryInput = byIdAs('q', HTMLInputElement);
@@ -122,7 +122,8 @@ function showResults(state, result) {
   const countText = `${result.total.toLocaleString('en')} ${result.total === 1 ? 'result' : 'results'} in ${took} ms`;
   const pageText = lastPage > 1 && state.page <= lastPage ? ` · page ${state.page} of ${lastPage}` : '';
   const rankText = state.rank === 'blend' ? '' : ` · ordered by ${RANK_DESCRIPTIONS[state.rank]}`;
-  statusLine.textContent = countText + pageText + rankText;
+  const correctedText = result.correctedQuery ? ` · Showing results for “${result.correctedQuery}”` : '';
+  statusLine.textContent = countText + pageText + rankText + correctedText;
   renderFilters(state, result.facets);
   if (result.total === 0) {
     showNoResults(state);

@@ -3,6 +3,7 @@
  * first line, else the file name; links resolved against the document's URL.
  */
 import type { Heading, ParsedLink, ParsedPage } from '../html.ts';
+import type { TextSection } from './types.ts';
 
 const MAX_TITLE = 200;
 
@@ -45,7 +46,11 @@ export function primaryLanguage(value: string | undefined | null): string | null
   return match ? match[1].toLowerCase() : null;
 }
 
-export function documentPage(fields: { title: string; headings: Heading[]; text: string; links: ParsedLink[]; language: string | null; description?: string | null }): ParsedPage {
+/**
+ * A document as a parsed page. A document has no boilerplate, so its main content is all of its
+ * text; `sections` say where its parts start (a PDF: its pages, anchor `page=N`).
+ */
+export function documentPage(fields: { title: string; headings: Heading[]; text: string; links: ParsedLink[]; language: string | null; description?: string | null; sections?: TextSection[] }): ParsedPage {
   return {
     title: fields.title,
     headings: fields.headings,
@@ -56,5 +61,7 @@ export function documentPage(fields: { title: string; headings: Heading[]; text:
     robots: { noindex: false, nofollow: false, directives: [] },
     description: fields.description ?? null,
     language: fields.language,
+    alternates: [],
+    content: { text: fields.text, headings: fields.headings.map((heading) => heading.text), sections: fields.sections ?? [] },
   };
 }

@@ -51,7 +51,7 @@ export async function extractPdf(bytes: Uint8Array, url: string): Promise<Extrac
     const metadataTitle = typeof info.Title === 'string' ? info.Title : stringOf(metadata?.get?.('dc:title'));
     const language = primaryLanguage(typeof info.Language === 'string' ? info.Language : stringOf(metadata?.get?.('dc:language')));
     const title = documentTitle(metadataTitle, [], text, url);
-    return { type: 'pdf', page: documentPage({ title, headings: [], text, links, language }), sections };
+    return { type: 'pdf', page: documentPage({ title, headings: [], text, links, language, sections }), sections };
   } finally {
     await pdf.destroy();
   }

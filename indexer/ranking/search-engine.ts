@@ -6,7 +6,8 @@
 import type { TextIndex } from '../text-index/text-index.ts';
 import { QuerySyntaxError } from '../text-index/errors.ts';
 import type { SearchHit } from '../text-index/scorer.ts';
-import { snippet } from '../text-index/snippet.ts';
+import { termWord } from '../text-index/expansion.ts';
+import { checkLanguage } from '../text-index/languages.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
 import { blendScore, rankScale, type BlendMode, type BlendParts, type RankScale } from './blend.ts';
 import { compileFilters, countFacets, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
@@ -34,7 +35,11 @@ export interface EngineQuery {
   size: number;
   rank: RankMode;
   explain: boolean;
-  /** Filters: values of one dimension OR, dimensions AND. */
+  /**
+   * Filters: values of one dimension OR, dimensions AND. A `lang` value must be a language the
+   * analysis knows (else UnknownLanguageError, a 400 with the list); every page is matched through
+   * its own language's analysis, so the other languages' facet counts stay right.
+   */
   lang?: string[];
   host?: string[];
   section?: string[];
@@ -55,6 +60,7 @@ export interface EngineHit {
   textScore: number;
   globalPageRank: number;
   localPageRank: number;
+  /** The page's language (primary subtag, `und` when unknown). */
   lang?: string;
   type?: string;
   section?: string;
@@ -66,11 +72,16 @@ export interface EngineHit {
   alternates?: Array<{ url: string; lang: string }>;
   /** Pinned to this query by the admin (a best bet). */
   recommended?: true;
+  /** The section the snippet comes from (nearest heading before the match), and `url#anchor` when it has an anchor. */
+  sectionHeading?: string;
+  sectionUrl?: string;
   explain?: Record<string, number | string>;
 }
 
 export interface EngineResult {
   query: string;
+  /** The query as searched when a word was unknown and taken for a close one ("Showing results for …"). */
+  correctedQuery?: string;
   /** Pages matching (copies and translations of one page count once). */
   total: number;
   page: number;
@@ -211,6 +222,7 @@ export class SearchEngine implements SearchService {
     const wanted = query.page * query.size;
     const pool = Math.max(this.options.candidates ?? 500, wanted);
     if (wanted > pool || wanted > 1000) throw new QuerySyntaxError(`page ${query.page} is beyond the last page that can be shown`);
+    for (const lang of query.lang ?? []) checkLanguage(lang);
     const filters = compileFilters(facts, { lang: query.lang, host: query.host, section: query.section, type: query.type });
     const filtering = hasFilters(filters);
     const accept = (id: number) => {
@@ -220,7 +232,7 @@ export class SearchEngine implements SearchService {
       return row >= 0 && rowPasses(facts, filters, row);
     };
 
-    const { hits: textHits, terms, matched } = this.textMatches(query.q, Math.min(pool, 1000), accept, settings);
+    const { hits: textHits, matched, corrections } = this.textMatches(query.q, Math.min(pool, 1000), accept, settings);
     const facets = countFacets(facts, filters, matched, (row) => removed.has(facts.ids[row]));
     const best = textHits.reduce((max, h) => Math.max(max, h.score), 0);
     const { blend, weight } = this.options;
@@ -244,8 +256,12 @@ export class SearchEngine implements SearchService {
     const matchedSet = pinned.length > 0 ? new Set(matched) : undefined;
     const total = countGroups(facts, matched, accept) + pinned.filter((c) => !matchedSet?.has(c.id)).length;
     const slice = groups.slice((query.page - 1) * query.size, wanted);
-    const hits = await this.renderHits(slice, terms, query);
-    return { query: query.q, total, page: query.page, size: query.size, tookMs: Math.round((performance.now() - started) * 100) / 100, hits, facets };
+    const passages = await this.index.passages(slice.map((group) => group.shown.hit));
+    const hits = this.renderHits(slice, passages, query);
+    const result: EngineResult = { query: query.q, total, page: query.page, size: query.size, tookMs: Math.round((performance.now() - started) * 100) / 100, hits, facets };
+    const corrected = correctedQuery(query.q, corrections, [...passages.values()]);
+    if (corrected !== undefined) result.correctedQuery = corrected;
+    return result;
   }
 
   /** Text hits of the query and of its synonym spellings (best score per page), and every match. */
@@ -253,7 +269,7 @@ export class SearchEngine implements SearchService {
     const variants = synonymVariants(q, settings.synonyms);
     const collected: number[] = [];
     const first = this.index.search(variants[0], { offset: 0, limit, accept, collect: collected });
-    if (variants.length === 1) return { hits: first.hits, terms: first.terms, matched: collected };
+    if (variants.length === 1) return { hits: first.hits, terms: first.terms, matched: collected, corrections: first.corrections };
     const byId = new Map(first.hits.map((hit) => [hit.id, hit]));
     const terms = new Set(first.terms);
     for (const variant of variants.slice(1)) {
@@ -272,7 +288,7 @@ export class SearchEngine implements SearchService {
       }
     }
     const hits = [...byId.values()].sort((a, b) => b.score - a.score).slice(0, limit);
-    return { hits, terms: [...terms], matched: [...new Set(collected)] };
+    return { hits, terms: [...terms], matched: [...new Set(collected)], corrections: first.corrections };
   }
 
   /** Every accepted match, newest first (undated last), with its text score where it has one. */
@@ -284,7 +300,13 @@ export class SearchEngine implements SearchService {
       return Number.isNaN(date) ? -Infinity : date;
     };
     const ids = matched.filter(accept).sort((a, b) => dateOf(b) - dateOf(a) || a - b).slice(0, 1000);
-    return ids.map((id) => candidateOf(textOf.get(id) ?? { id, score: 0, matchedTerms: [] }));
+    return ids.map((id) => candidateOf(textOf.get(id) ?? this.unmatchedHit(id)));
+  }
+
+  /** A page shown without a text match of its own (a best bet, a date order): no score, no terms. */
+  private unmatchedHit(id: number): SearchHit {
+    const row = this.facts.rowOf(id);
+    return { id, score: 0, matchedTerms: [], lang: row >= 0 ? this.facts.facts[row].lang : 'und' };
   }
 
   /** Best bets of the query that are indexed and not removed, first, marked as recommended. */
@@ -295,34 +317,35 @@ export class SearchEngine implements SearchService {
       const id = this.facts.idOfUrl(url);
       if (id === undefined || !this.facts.facts[this.facts.rowOf(id)].indexed || removed.has(id) || pinned.some((c) => c.id === id)) continue;
       const at = candidates.findIndex((c) => c.id === id);
-      const candidate = at >= 0 ? candidates.splice(at, 1)[0] : { ...candidateOf({ id, score: 0, matchedTerms: [] }), parts: NO_PARTS };
+      const candidate = at >= 0 ? candidates.splice(at, 1)[0] : { ...candidateOf(this.unmatchedHit(id)), parts: NO_PARTS };
       pinned.push({ ...candidate, recommended: true });
     }
     return pinned;
   }
 
-  private async renderHits(groups: Array<HitGroup<Candidate>>, terms: string[], query: EngineQuery): Promise<EngineHit[]> {
-    const docs = await this.index.documents(groups.map((g) => g.shown.id));
+  private renderHits(groups: Array<HitGroup<Candidate>>, passages: Awaited<ReturnType<TextIndex['passages']>>, query: EngineQuery): EngineHit[] {
     const { blend, weight } = this.options;
     const ranks = this.ranks;
     return groups.map((group) => {
       const { id, hit, global, local, parts, score } = group.shown;
-      const doc = docs.get(id);
+      const passage = passages.get(id);
+      const doc = passage?.document;
       const row = this.facts.rowOf(id);
       const fact = row >= 0 ? this.facts.facts[row] : undefined;
       const result: EngineHit = {
         id,
         url: group.url || doc?.url || '',
         title: doc?.title || doc?.url || '',
-        snippet: doc ? snippet(doc.text || doc.headings.join(' ') || doc.title, terms) : '',
+        snippet: passage?.snippet ?? '',
         host: doc?.host ?? '',
         score,
         textScore: hit.score,
         globalPageRank: global,
         localPageRank: local,
+        lang: hit.lang,
       };
       if (fact) {
-        result.lang = fact.lang;
+        if (fact.lang !== 'und' || !hit.lang) result.lang = fact.lang;
         result.type = fact.type;
         result.section = fact.section;
         if (!Number.isNaN(fact.date)) result.lastModified = new Date(fact.date).toISOString();
@@ -330,6 +353,8 @@ export class SearchEngine implements SearchService {
       if (group.duplicates.length > 0) result.duplicates = group.duplicates;
       if (group.alternates.length > 0) result.alternates = group.alternates;
       if (group.shown.recommended) result.recommended = true;
+      if (passage?.sectionHeading !== undefined) result.sectionHeading = passage.sectionHeading;
+      if (passage?.sectionAnchor !== undefined && doc) result.sectionUrl = `${doc.url.split('#')[0]}#${encodeURIComponent(passage.sectionAnchor)}`;
       if (query.explain) {
         result.explain = {
           rank: query.rank,
@@ -369,3 +394,14 @@ function countGroups(facts: PageFacts, matched: readonly number[], accept: (id: 
   return count;
 }
 
+/** The query with each unknown word replaced by the word its correction matched, as a page writes it. */
+function correctedQuery(q: string, corrections: ReadonlyArray<{ typed: string; term: string }>, passages: ReadonlyArray<{ words: Record<string, string> }>): string | undefined {
+  if (corrections.length === 0) return undefined;
+  let corrected = q;
+  for (const { typed, term } of corrections) {
+    const written = passages.find((p) => p.words[term] !== undefined)?.words[term] ?? termWord(term);
+    const at = corrected.toLowerCase().indexOf(typed);
+    if (at >= 0) corrected = corrected.slice(0, at) + written.toLowerCase() + corrected.slice(at + typed.length);
+  }
+  return corrected === q ? undefined : corrected;
+}

@@ -43,6 +43,12 @@ export interface PageRecord {
   /** Extracted text: kept for local pages only (global pages are fetched for their links). */
   text?: string;
   description?: string;
+  /** The page's language: lower-case primary subtag (`en`, `zh`), `und` when it cannot be told. */
+  lang?: string;
+  /** Its translations (`<link rel=alternate hreflang>`), language as a primary subtag. */
+  alternates?: PageAlternateRecord[];
+  /** Headings of `text`: their text, their `id` anchor, and the offset in `text` where each section starts (a PDF: where each page starts, anchor `page=N`). */
+  sections?: PageSection[];
   etag?: string;
   lastModified?: string;
   canonical?: string;
@@ -55,13 +61,22 @@ export interface PageRecord {
   error?: string;
   /** The document type: `pdf`, `docx`, `odt`; absent for HTML. */
   type?: string;
-  /** Headings of the stored text with their anchors and offsets into `text` (a PDF: where each page starts, anchor `page=N`). */
-  sections?: { heading: string; anchor?: string; start: number }[];
   /** The page's `<lastmod>` in a sitemap (ms since the epoch), when a sitemap lists one. */
   sitemapLastmod?: number;
   /** Visits and visits that found a change (ALGORITHMS.md §6). */
   visits: number;
   changes: number;
+}
+
+export interface PageAlternateRecord {
+  url: string;
+  lang: string;
+}
+
+export interface PageSection {
+  heading: string;
+  anchor?: string;
+  start: number;
 }
 
 export interface StoredLink {

@@ -1,75 +1,196 @@
 /**
- * Text analysis shared by indexing, querying and snippets: a Unicode-aware word splitter (lunr's
- * own tokenizer splits only on spaces and hyphens, and its trimmer drops non-ASCII letters), then
- * lunr's stop-word filter and Porter stemmer. The search pipeline names only lunr's registered
- * functions, so a segment's lunr JSON loads with plain `lunr.Index.load`.
+ * Text analysis shared by indexing, querying and snippets: one function turns a text in a
+ * language into index terms with their offsets and word positions.
+ *
+ * - Words are runs of letters, digits and marks. A run joined by `_`, `.` or `::`, or written in
+ *   camelCase (`mod_rewrite`, `os.path.join`, `RewriteRule`), is an identifier: it is indexed
+ *   whole (lower-cased, unstemmed) and by its parts, so both find it.
+ * - Han, kana and Hangul runs become overlapping character bigrams (a lone character stays one
+ *   term): a word is found inside the longer runs that hold it (`설정파일` in `주설정파일에서`),
+ *   which a dictionary segmenter misses whenever it cuts the run differently on the page and in
+ *   the query. Query words become the same bigrams, matched as a phrase.
+ * - Thai (no spaces) is cut into words by `Intl.Segmenter`.
+ * - Other words are lower-cased, then stop words are dropped and the rest stemmed in the
+ *   document's language (languages.ts).
  */
-import lunr from 'lunr';
+import { analysisLanguage, isStopWord, languageWritesScript, stemTerm } from './languages.ts';
 
-const WORD = /[\p{L}\p{N}]+/gu;
-
-/** Calls `visit` for every word of a text: lower-cased word, offset in the text, word ordinal. */
-export function forEachWord(text: string, visit: (word: string, start: number, length: number, index: number) => void): void {
-  WORD.lastIndex = 0;
-  let index = 0;
-  for (let match = WORD.exec(text); match !== null; match = WORD.exec(text)) {
-    // Lower-case the word, not the text: lower-casing can change lengths and so offsets.
-    visit(match[0].toLowerCase(), match.index, match[0].length, index++);
-  }
+/** One token of an analysed text. */
+export interface AnalyzedToken {
+  /** The index term, or null for a stop word (it still takes a position). */
+  term: string | null;
+  start: number;
+  length: number;
+  /** The word's ordinal in the text (an identifier's whole shares its first part's ordinal). */
+  index: number;
 }
 
-// Pages repeat words and stemming is most of the analysis time: memoise word → term (bounded).
-const termCache = new Map<string, string | null>();
-const stopWordPipeline = new lunr.Pipeline();
-stopWordPipeline.add(lunr.stopWordFilter);
+/** A chunk of word characters, with the joiners identifiers use. */
+const CHUNK = /[\p{L}\p{N}\p{M}_]+(?:(?:\.|::)[\p{L}\p{N}\p{M}_]+)*/gu;
+/** Characters written without spaces between words: Han, kana (with the prolonged-sound mark), Hangul. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆]/u;
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆]+/gu;
+const THAI = /\p{Script=Thai}/u;
+const SIMPLE_WORD = /^[\p{L}\p{N}\p{M}]+$/u;
+const PART = /[\p{L}\p{N}\p{M}]+/gu;
+/** camelCase boundaries: lower→Upper, and the last capital of an acronym before a lower-case letter. */
+const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
-/** The index term of a lower-cased word: its Porter stem, or null for a stop word. */
-export function indexTerm(word: string): string | null {
-  let term = termCache.get(word);
+const thaiSegmenter = new Intl.Segmenter('th', { granularity: 'word' });
+
+// Pages repeat words, and stemming is most of the analysis time: memoise (language, word) → term.
+const termCache = new Map<string, string | null>();
+
+/**
+ * The index term of a lower-cased word in an analysis language (null for a stop word). A word in
+ * a script the language is not written in (`Debian` on a Russian page, a number) gets the neutral
+ * analysis, as a query word in that script does.
+ */
+export function wordTerm(word: string, lang: string): string | null {
+  const key = `${lang}\u0000${word}`;
+  let term = termCache.get(key);
   if (term === undefined) {
-    const kept = stopWordPipeline.run([new lunr.Token(word, {})]).length > 0;
-    term = kept ? lunr.stemmer(new lunr.Token(word, {})).toString() : null;
+    const script = scriptOf(word);
+    if (script === null || !languageWritesScript(lang, script)) term = word;
+    else term = isStopWord(word, lang) ? null : stemTerm(word, lang);
     if (termCache.size >= 200_000) termCache.clear();
-    termCache.set(word, term);
+    termCache.set(key, term);
   }
   return term;
 }
 
-export function stemWord(word: string): string {
-  return lunr.stemmer(new lunr.Token(word, {})).toString();
-}
-
-/** lunr's stemmer, memoised; it carries lunr's label, so serialised pipelines name plain `stemmer`. */
-const memoizedStemmer = ((token: lunr.Token) => token.update((word: string) => indexTerm(word) ?? stemWord(word))) as lunr.PipelineFunction;
-(memoizedStemmer as unknown as { label: string }).label = 'stemmer';
-
-/** The lunr pipeline applied to indexed text and to query terms alike. */
-export function indexPipelineFunctions(): lunr.PipelineFunction[] {
-  return [lunr.stopWordFilter, memoizedStemmer];
-}
-
-/** The index terms of a query word (several when punctuation splits it; none for a stop word). */
-export function analyzeQueryText(text: string): string[] {
-  const terms: string[] = [];
-  forEachWord(text, (word) => {
-    const term = indexTerm(word);
-    if (term !== null) terms.push(term);
-  });
-  return terms;
-}
-
-export interface AnalyzedToken {
-  /** The index term (stemmed), or null for a stop word. */
-  term: string | null;
-  start: number;
-  length: number;
-  /** The word's ordinal in the text, stop words included (positions count them). */
-  index: number;
-}
-
-/** Every word of a text with its offsets and its index term (used by snippets and phrases). */
-export function analyzeText(text: string): AnalyzedToken[] {
+/**
+ * Every token of a text in a document language (`undefined` is English, as documents that name no
+ * language have always been analysed; an unknown language gets the neutral analysis).
+ */
+export function analyzeText(text: string, lang?: string): AnalyzedToken[] {
   const tokens: AnalyzedToken[] = [];
-  forEachWord(text, (word, start, length, index) => tokens.push({ term: indexTerm(word), start, length, index }));
+  forEachToken(text, analysisLanguage(lang), (term, start, length, index) => tokens.push({ term, start, length, index }));
   return tokens;
 }
+
+export type TokenVisitor = (term: string | null, start: number, length: number, index: number) => void;
+
+export interface TokenRange {
+  /** Offset to start at: the start of a chunk (a checkpoint), and the word ordinal there. */
+  from: number;
+  firstIndex: number;
+  /** Stop before the first chunk that starts at or after this offset (read at every chunk: a visitor may lower it). */
+  until: number;
+  /** Called at the start of every chunk with its offset and first word ordinal (checkpoints). */
+  onChunk?: (start: number, index: number) => void;
+}
+
+/** Calls `visit` for every token of a text analysed in `lang` (an analysis language). */
+export function forEachToken(text: string, lang: string, visit: TokenVisitor, range?: TokenRange): void {
+  let index = range?.firstIndex ?? 0;
+  const onChunk = range?.onChunk;
+  // A local expression: snippets tokenise inside a visitor of another tokenisation.
+  const chunks = new RegExp(CHUNK.source, 'gu');
+  chunks.lastIndex = range?.from ?? 0;
+  for (let match = chunks.exec(text); match !== null; match = chunks.exec(text)) {
+    const chunk = match[0];
+    const at = match.index;
+    if (range !== undefined && at >= range.until) return;
+    onChunk?.(at, index);
+    if (SIMPLE_WORD.test(chunk) && !CJK.test(chunk) && !THAI.test(chunk) && !hasCamelCase(chunk)) {
+      // The common case: one plain word.
+      visit(wordTerm(chunk.toLowerCase(), lang), at, chunk.length, index++);
+      continue;
+    }
+    index = visitChunk(chunk, at, lang, index, visit);
+  }
+}
+
+function hasCamelCase(word: string): boolean {
+  // Fast path: an all-lower-case word or a capitalised one has no inner capital.
+  for (let i = 1; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 0x41 && c <= 0x5a) return CAMEL.test(word);
+    if (c > 0x7f) return CAMEL.test(word);
+  }
+  return false;
+}
+
+/** A chunk with joiners, camelCase, CJK or Thai: its parts (and whole), from word ordinal `index`. */
+function visitChunk(chunk: string, at: number, lang: string, index: number, visit: TokenVisitor): number {
+  const parts: Array<{ text: string; start: number }> = [];
+  PART.lastIndex = 0;
+  for (let part = PART.exec(chunk); part !== null; part = PART.exec(chunk)) {
+    // Within a part, camelCase boundaries cut it further.
+    let offset = 0;
+    for (const piece of part[0].split(CAMEL)) {
+      parts.push({ text: piece, start: at + part.index + offset });
+      offset += piece.length;
+    }
+  }
+  const scripted = parts.some((part) => CJK.test(part.text) || THAI.test(part.text));
+  if (!scripted && parts.length > 1) {
+    // An identifier: the whole (without leading or trailing underscores), then the parts.
+    const whole = chunk.replace(/^_+|_+$/g, '');
+    visit(whole.toLowerCase(), at + chunk.indexOf(whole), whole.length, index);
+  }
+  for (const part of parts) index = visitPart(part.text, part.start, lang, index, visit);
+  return index;
+}
+
+/** A part of a chunk: a plain word, or runs of CJK / Thai / other letters within it. */
+function visitPart(text: string, at: number, lang: string, index: number, visit: TokenVisitor): number {
+  if (!CJK.test(text) && !THAI.test(text)) {
+    visit(wordTerm(text.toLowerCase(), lang), at, text.length, index);
+    return index + 1;
+  }
+  let last = 0;
+  CJK_RUN.lastIndex = 0;
+  for (let run = CJK_RUN.exec(text); run !== null; run = CJK_RUN.exec(text)) {
+    if (run.index > last) index = visitNonCjk(text.slice(last, run.index), at + last, lang, index, visit);
+    index = visitBigrams(run[0], at + run.index, index, visit);
+    last = run.index + run[0].length;
+  }
+  if (last < text.length) index = visitNonCjk(text.slice(last), at + last, lang, index, visit);
+  return index;
+}
+
+function visitNonCjk(text: string, at: number, lang: string, index: number, visit: TokenVisitor): number {
+  if (!THAI.test(text)) {
+    visit(wordTerm(text.toLowerCase(), lang), at, text.length, index);
+    return index + 1;
+  }
+  for (const segment of thaiSegmenter.segment(text)) {
+    if (!segment.isWordLike) continue;
+    visit(segment.segment.toLowerCase(), at + segment.index, segment.segment.length, index++);
+  }
+  return index;
+}
+
+/** Overlapping character bigrams of a CJK run; a run of one character is one term. */
+function visitBigrams(run: string, at: number, index: number, visit: TokenVisitor): number {
+  const chars = Array.from(run);
+  if (chars.length === 1) {
+    visit(run, at, run.length, index);
+    return index + 1;
+  }
+  let offset = 0;
+  for (let i = 0; i + 1 < chars.length; i++) {
+    const length = chars[i].length + chars[i + 1].length;
+    visit(run.slice(offset, offset + length), at + offset, length, index++);
+    offset += chars[i].length;
+  }
+  return index;
+}
+
+/** Whether a text holds characters analysed as CJK bigrams or Thai words (no typo tolerance for them). */
+export function isSegmentedScript(text: string): boolean {
+  return CJK.test(text) || THAI.test(text);
+}
+
+/** The script of a word's first letter (`Latin`, `Cyrillic`, `Han`…), or null. */
+export function scriptOf(word: string): string | null {
+  for (const script of SCRIPTS) if (script.pattern.test(word)) return script.name;
+  return null;
+}
+
+const SCRIPTS = ['Latin', 'Cyrillic', 'Greek', 'Arabic', 'Armenian', 'Devanagari', 'Tamil', 'Han', 'Hiragana', 'Katakana', 'Hangul', 'Thai'].map((name) => ({
+  name,
+  pattern: new RegExp(`^[^\\p{L}]*\\p{Script=${name}}`, 'u'),
+}));

@@ -10,5 +10,7 @@ export async function buildAndWriteSegment(directory: string, name: string, docu
   const analyzed = sorted.map(analyzeDocument);
   const postings = buildPostings(name, sorted, analyzed);
   const built = buildLunrSegment(sorted, analyzed);
-  return writeSegment(directory, built, postings, sorted);
+  // Stored with each document: where to start tokenising for a snippet (segment-analysis.ts).
+  const stored = sorted.map((doc, i) => (analyzed[i].checkpoints?.length ? { ...doc, checkpoints: analyzed[i].checkpoints } : doc));
+  return writeSegment(directory, built, postings, stored);
 }

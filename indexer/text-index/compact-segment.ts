@@ -26,6 +26,8 @@ export interface CompactSegment {
   terms: string[];
   /** Parallel to FIELD_NAMES. */
   fields: FieldPostings[];
+  /** Each document's language (`en` for documents that named none). */
+  docLangs: string[];
 }
 
 /** Binary search for a term's number in a segment; -1 when absent. */

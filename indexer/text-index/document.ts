@@ -13,6 +13,20 @@ export interface TextDocument {
   title: string;
   headings: string[];
   text: string;
+  /** Language (primary subtag, `und` when unknown): the analysis the document gets. Absent: English. */
+  lang?: string;
+  /** Document type as the crawl stores it (`html` when absent, `pdf`…). */
+  type?: string;
+  /** Headings of `text` with their anchors and start offsets (ascending). */
+  sections?: TextSection[];
+  /** Last modification, ms since the epoch. */
+  lastModified?: number;
+}
+
+export interface TextSection {
+  heading: string;
+  anchor?: string;
+  start: number;
 }
 
 /** The indexed fields and their boosts (lunr multiplies a field's BM25 weight by its boost). */
@@ -59,14 +73,37 @@ export function normalizeDocument(doc: TextDocument, maxTextChars = DEFAULT_MAX_
   if (!Number.isInteger(doc.id) || doc.id < 0 || doc.id > 0x7fffffff) {
     throw new TextIndexError(`document id must be a non-negative 31-bit integer, got ${String(doc.id)}`);
   }
-  return {
+  const text = truncateText(String(doc.text ?? ''), maxTextChars);
+  const normalized: TextDocument = {
     id: doc.id,
     url: String(doc.url ?? ''),
     host: String(doc.host ?? ''),
     title: String(doc.title ?? ''),
     headings: Array.isArray(doc.headings) ? doc.headings.map(String) : [],
-    text: truncateText(String(doc.text ?? ''), maxTextChars),
+    text,
   };
+  if (typeof doc.lang === 'string' && doc.lang !== '') normalized.lang = doc.lang.toLowerCase();
+  if (typeof doc.type === 'string' && doc.type !== '') normalized.type = doc.type;
+  if (typeof doc.lastModified === 'number' && Number.isFinite(doc.lastModified)) normalized.lastModified = doc.lastModified;
+  const sections = normalizeSections(doc.sections, text.length);
+  if (sections.length > 0) normalized.sections = sections;
+  return normalized;
+}
+
+/** Sections inside the (capped) text, in ascending order; malformed ones are dropped. */
+function normalizeSections(sections: unknown, textLength: number): TextSection[] {
+  if (!Array.isArray(sections)) return [];
+  const kept: TextSection[] = [];
+  for (const section of sections as TextSection[]) {
+    if (section === null || typeof section !== 'object') continue;
+    const start = Number(section.start);
+    if (!Number.isInteger(start) || start < 0 || start >= textLength) continue;
+    if (kept.length > 0 && start < kept[kept.length - 1].start) continue;
+    const entry: TextSection = { heading: String(section.heading ?? ''), start };
+    if (typeof section.anchor === 'string' && section.anchor !== '') entry.anchor = section.anchor;
+    kept.push(entry);
+  }
+  return kept;
 }
 
 function truncateText(text: string, maxChars: number): string {

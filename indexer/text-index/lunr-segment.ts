@@ -3,7 +3,6 @@
  * same function, so a worker-built segment is the main-thread one byte for byte.
  */
 import lunr from 'lunr';
-import { indexPipelineFunctions } from './analysis.ts';
 import { INDEX_FIELDS, type TextDocument } from './document.ts';
 import { analyzeDocument, type AnalyzedDocument } from './segment-analysis.ts';
 
@@ -31,13 +30,14 @@ const termTokenizer = ((terms: string[]) => terms.map((term) => new lunr.Token(t
 
 /**
  * Builds a lunr index over documents (normalised, unique ids, ascending) and their analysed fields.
- * The serialised pipeline is the search pipeline (stop-word filter, stemmer), so `lunr.Index.load`
- * gives an index that analyses queries as the text was analysed.
+ * The serialised pipeline is lunr's English search pipeline (stop-word filter, stemmer), so
+ * `lunr.Index.load` gives an index that analyses English queries as English text was analysed
+ * (other languages' terms carry their language, see languages.ts).
  */
 export function buildLunrSegment(sorted: readonly TextDocument[], analyzed: readonly AnalyzedDocument[] = sorted.map(analyzeDocument)): BuiltLunrSegment {
   const builder = new lunr.Builder();
   builder.tokenizer = termTokenizer;
-  builder.searchPipeline.add(...indexPipelineFunctions());
+  builder.searchPipeline.add(lunr.stopWordFilter, lunr.stemmer);
   builder.ref('ref');
   INDEX_FIELDS.forEach((field, f) => builder.field(field.name, { boost: field.boost, extractor: (record: object) => (record as { fields: AnalyzedDocument }).fields[f].terms }));
   sorted.forEach((doc, ordinal) => builder.add({ ref: String(doc.id), fields: analyzed[ordinal] }));

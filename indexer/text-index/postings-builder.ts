@@ -7,6 +7,7 @@
  */
 import type { CompactSegment, FieldPostings } from './compact-segment.ts';
 import { FIELD_NAMES, type TextDocument } from './document.ts';
+import { DEFAULT_LANGUAGE } from './languages.ts';
 import type { AnalyzedDocument } from './segment-analysis.ts';
 
 const MAX_U16 = 0xffff;
@@ -39,7 +40,8 @@ export function buildPostings(name: string, documents: readonly TextDocument[], 
   const rank = new Int32Array(termList.length);
   order.forEach((id, r) => (rank[id] = r));
   const fields = occurrences.map((occ, f) => groupPostings(occ, rank, termList.length, lengths[f]));
-  return { name, docIds: Int32Array.from(documents, (doc) => doc.id), terms: order.map((id) => termList[id]), fields };
+  const docLangs = documents.map((doc) => doc.lang ?? DEFAULT_LANGUAGE);
+  return { name, docIds: Int32Array.from(documents, (doc) => doc.id), terms: order.map((id) => termList[id]), fields, docLangs };
 }
 
 /** Stable counting sort of occurrences by term rank (they arrive by document, then position). */

@@ -7,6 +7,7 @@
  */
 import type { CompactSegment, FieldPostings } from './compact-segment.ts';
 import { IndexCorruptError } from './errors.ts';
+import { DEFAULT_LANGUAGE } from './languages.ts';
 
 const MAGIC = 0x5045534c; // "LSEP" little-endian
 const FIELD_ARRAYS = ['offsets', 'docs', 'tf', 'positionOffsets', 'positions', 'lengths'] as const;
@@ -19,6 +20,8 @@ interface PostingsHeader {
   docOffsets: number[];
   /** Lengths of each field's arrays, in FIELD_ARRAYS order. */
   fields: number[][];
+  /** Each document's language (files written before languages: all English). */
+  docLangs?: string[];
 }
 
 type FieldArray = FieldPostings[(typeof FIELD_ARRAYS)[number]];
@@ -33,6 +36,7 @@ export function encodePostings(segment: CompactSegment, docOffsets: readonly num
     docCount: segment.docIds.length,
     docOffsets: [...docOffsets],
     fields: segment.fields.map((field) => FIELD_ARRAYS.map((key) => field[key].length)),
+    docLangs: segment.docLangs,
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
   const arrays: ArrayBufferView[] = [segment.docIds, ...segment.fields.flatMap((field) => FIELD_ARRAYS.map((key) => field[key]))];
@@ -81,5 +85,6 @@ export function decodePostings(bytes: Uint8Array, source: string): { postings: C
     positions: take(Uint16Array, positions),
     lengths: take(Uint32Array, lengths),
   }));
-  return { postings: { name: header.name, docIds, terms: header.terms, fields }, docOffsets: Float64Array.from(header.docOffsets) };
+  const docLangs = Array.isArray(header.docLangs) && header.docLangs.length === header.docCount ? header.docLangs.map(String) : new Array<string>(header.docCount).fill(DEFAULT_LANGUAGE);
+  return { postings: { name: header.name, docIds, terms: header.terms, fields, docLangs }, docOffsets: Float64Array.from(header.docOffsets) };
 }

@@ -10,16 +10,21 @@
  *   fields: …"); an empty query and one with only excluded words are errors too.
  */
 import lunr from 'lunr';
-import { analyzeQueryText, analyzeText } from './analysis.ts';
 import { FIELD_NAMES } from './document.ts';
 import { QuerySyntaxError } from './errors.ts';
+import { analyzeQueryWord, analyzeQueryPattern, analyzePhrase, type PhraseWord } from './query-analysis.ts';
+import { DEFAULT_LANGUAGE } from './languages.ts';
+import { isSegmentedScript } from './analysis.ts';
 
 export type Presence = 'optional' | 'required' | 'prohibited';
 export type MatchMode = 'all' | 'any';
 
 export interface TermClause {
   kind: 'term';
-  /** Index terms (after the stop-word filter and stemmer), or the raw pattern when `pattern`. */
+  /**
+   * The word's index terms in each language it is analysed in (any of them matches: a page
+   * matches through its own language's term), or the patterns when `pattern`.
+   */
   terms: string[];
   /** True for wildcard and fuzzy clauses: `terms[0]` is expanded against the dictionaries. */
   pattern: boolean;
@@ -30,14 +35,24 @@ export interface TermClause {
   presence: Presence;
   /** The word carried no operator (its presence came from the match mode). */
   defaulted: boolean;
+  /**
+   * A plain word as typed (not CJK): when the index does not know it (or hardly), words within
+   * an edit or two also match, below exact matches (expansion.ts).
+   */
+  typed?: string;
+  /** The query's last word: it also matches as an unstemmed prefix, one pattern per language. */
+  prefixPatterns?: string[];
 }
 
 export interface PhraseClause {
   kind: 'phrase';
-  /** Index terms with their offsets in the phrase (stop words leave gaps). */
-  words: Array<{ term: string; offset: number }>;
+  /** Index terms with their offsets in the phrase (stop words leave gaps), one variant per language; any may match. */
+  variants: PhraseWord[][];
   fields: number[];
-  presence: 'required' | 'prohibited';
+  /** Quoted phrases are required or excluded; a query word that analysis cuts in several (CJK) may be optional. */
+  presence: Presence;
+  defaulted?: boolean;
+  boost?: number;
 }
 
 export type QueryClause = TermClause | PhraseClause;
@@ -61,20 +76,25 @@ const QueryParser = (lunr as unknown as { QueryParser: new (text: string, query:
 
 const PHRASE = /([+-]?)(?:([\p{L}\p{N}_]+):)?"([^"]*)"/gu;
 // Everything that is neither a word character nor lunr syntax separates words.
-const NOT_WORD_OR_SYNTAX = /[^\p{L}\p{N}\s+\-:*~^]/gu;
+// `_` and `.` stay: they join identifiers (`mod_rewrite`, `os.path.join`), which analysis keeps whole.
+const NOT_WORD_OR_SYNTAX = /[^\p{L}\p{N}\p{M}_.\s+\-:*~^]/gu;
 
 const ALL_FIELDS = FIELD_NAMES.map((_, i) => i);
 
-export function parseUserQuery(input: string, mode: MatchMode = 'all'): ParsedQuery {
+/**
+ * Parses a query, analysing its words in `languages` (analysis languages: those of the index's
+ * pages, or the one the searcher asked for; English by default).
+ */
+export function parseUserQuery(input: string, mode: MatchMode = 'all', languages: readonly string[] = [DEFAULT_LANGUAGE]): ParsedQuery {
   if (typeof input !== 'string' || input.trim() === '') throw new QuerySyntaxError('empty query');
   const clauses: QueryClause[] = [];
   const rest = input.replace(PHRASE, (_match, operator: string, field: string | undefined, phrase: string) => {
-    const clause = phraseClause(phrase, operator === '-' ? 'prohibited' : 'required', field);
+    const clause = phraseClause(phrase, operator === '-' ? 'prohibited' : 'required', field, languages);
     if (clause) clauses.push(clause);
     return ' ';
   });
   const lunrText = rest.replace(/"/g, ' ').replace(NOT_WORD_OR_SYNTAX, ' ').trim();
-  if (lunrText !== '') clauses.push(...lunrClauses(lunrText, mode));
+  if (lunrText !== '') clauses.push(...lunrClauses(lunrText, mode, languages));
   if (clauses.length > 0 && clauses.every((clause) => clause.presence === 'prohibited')) {
     throw new QuerySyntaxError('the query only excludes words: add a word to look for');
   }
@@ -89,20 +109,18 @@ function fieldNumbers(names: readonly string[]): number[] {
   });
 }
 
-function phraseClause(text: string, presence: 'required' | 'prohibited', field: string | undefined): QueryClause | null {
+function phraseClause(text: string, presence: 'required' | 'prohibited', field: string | undefined, languages: readonly string[]): QueryClause | null {
   const fields = field === undefined ? ALL_FIELDS : fieldNumbers([field.toLowerCase()]);
-  const analyzed = analyzeText(text);
-  const words = analyzed.filter((token) => token.term !== null).map((token) => ({ term: token.term!, offset: token.index }));
-  if (words.length === 0) return null;
-  if (words.length === 1) {
+  const variants = analyzePhrase(text, languages);
+  if (variants.length === 0) return null;
+  if (variants.every((words) => words.length === 1)) {
     // One indexed word: a plain term (required like any quoted text, whatever the mode).
-    return { kind: 'term', terms: [words[0].term], pattern: false, fields, boost: 1, presence, defaulted: false };
+    return { kind: 'term', terms: [...new Set(variants.map((words) => words[0].term))], pattern: false, fields, boost: 1, presence, defaulted: false };
   }
-  const first = words[0].offset;
-  return { kind: 'phrase', words: words.map((w) => ({ term: w.term, offset: w.offset - first })), fields, presence };
+  return { kind: 'phrase', variants, fields, presence };
 }
 
-function lunrClauses(text: string, mode: MatchMode): TermClause[] {
+function lunrClauses(text: string, mode: MatchMode, languages: readonly string[]): QueryClause[] {
   const query = new lunr.Query([...FIELD_NAMES]);
   try {
     new QueryParser(text, query).parse();
@@ -110,7 +128,7 @@ function lunrClauses(text: string, mode: MatchMode): TermClause[] {
     if (error instanceof lunr.QueryParseError) throw new QuerySyntaxError(error.message, { cause: error });
     throw error;
   }
-  const clauses: TermClause[] = [];
+  const clauses: QueryClause[] = [];
   for (const raw of query.clauses as unknown as LunrParsedClause[]) {
     const presence = presenceOf(raw.presence, mode);
     const defaulted = raw.presence === undefined || raw.presence === lunr.Query.presence.OPTIONAL;
@@ -119,18 +137,31 @@ function lunrClauses(text: string, mode: MatchMode): TermClause[] {
     const fuzzy = raw.editDistance !== undefined && raw.editDistance > 0;
     if (!raw.usePipeline || fuzzy) {
       // Wildcards are matched unstemmed (as lunr does); fuzzy terms are stemmed first.
-      const pattern = raw.usePipeline ? analyzeQueryText(raw.term)[0] : raw.term;
-      if (pattern === undefined || pattern.replace(/\*/g, '') === '') continue;
-      clauses.push({ kind: 'term', terms: [pattern], pattern: true, editDistance: fuzzy ? raw.editDistance : undefined, fields, boost, presence, defaulted });
+      const patterns = analyzeQueryPattern(raw.term, raw.usePipeline, languages);
+      if (patterns.length === 0) continue;
+      clauses.push({ kind: 'term', terms: patterns, pattern: true, editDistance: fuzzy ? raw.editDistance : undefined, fields, boost, presence, defaulted });
       continue;
     }
-    const terms = analyzeQueryText(raw.term);
+    const word = analyzeQueryWord(raw.term, languages);
     // A stop word is not in the index: drop it rather than require the impossible.
-    if (terms.length === 0) continue;
-    clauses.push({ kind: 'term', terms, pattern: false, fields, boost, presence, defaulted });
+    if (word === null) continue;
+    if (word.kind === 'term') {
+      const clause: TermClause = { kind: 'term', terms: word.terms, pattern: false, fields, boost, presence, defaulted };
+      if (defaulted && !isSegmentedScript(raw.term)) clause.typed = raw.term.toLowerCase();
+      clauses.push(clause);
+    } else clauses.push({ kind: 'phrase', variants: word.variants, fields, presence, defaulted, boost });
+  }
+  // Search as you type: the last word, when it is the input's last word too, also matches as a prefix.
+  const last = clauses[clauses.length - 1];
+  const lastRaw = (query.clauses as unknown as LunrParsedClause[]).at(-1);
+  if (last?.kind === 'term' && last.typed !== undefined && lastRaw !== undefined && text.toLowerCase().endsWith(lastRaw.term.toLowerCase()) && last.typed.length >= MIN_PREFIX) {
+    last.prefixPatterns = analyzeQueryPattern(`${last.typed}*`, false, languages);
   }
   return clauses;
 }
+
+/** Shorter last words are not expanded as prefixes (too many words start with them). */
+const MIN_PREFIX = 3;
 
 function presenceOf(lunrPresence: number | undefined, mode: MatchMode): Presence {
   if (lunrPresence === lunr.Query.presence.REQUIRED) return 'required';
@@ -142,6 +173,6 @@ function presenceOf(lunrPresence: number | undefined, mode: MatchMode): Presence
 export function relaxQuery(parsed: ParsedQuery): ParsedQuery {
   return {
     mode: 'any',
-    clauses: parsed.clauses.map((clause) => (clause.kind === 'term' && clause.defaulted ? { ...clause, presence: 'optional' } : clause)),
+    clauses: parsed.clauses.map((clause) => (clause.defaulted ? { ...clause, presence: 'optional' } : clause)),
   };
 }

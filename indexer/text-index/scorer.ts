@@ -15,7 +15,10 @@
 import lunr from 'lunr';
 import { findPosting, termNumber, type CompactSegment, type FieldPostings } from './compact-segment.ts';
 import { INDEX_FIELDS } from './document.ts';
-import type { ParsedQuery, PhraseClause, QueryClause } from './query-parser.ts';
+import { expandClause } from './expansion.ts';
+import { isNamespacedTerm } from './languages.ts';
+import type { ParsedQuery, QueryClause } from './query-parser.ts';
+import type { PhraseWord } from './query-analysis.ts';
 import type { LiveSegment, SegmentSet } from './segment-set.ts';
 
 export interface SearchHit {
@@ -24,6 +27,8 @@ export interface SearchHit {
   score: number;
   /** Index terms (stemmed) of the query found in this page. */
   matchedTerms: string[];
+  /** The page's language (`en` when its document named none). */
+  lang: string;
 }
 
 export interface RankedHits {
@@ -34,6 +39,8 @@ export interface RankedHits {
   unfilteredTotal: number;
   /** Index terms the query looks for (for snippets and highlighting). */
   terms: string[];
+  /** Unknown words replaced by the terms they were taken for (typo tolerance). */
+  corrections: Array<{ typed: string; term: string }>;
 }
 
 export interface Page {
@@ -54,9 +61,13 @@ interface ResolvedClause {
   presence: 'optional' | 'required' | 'prohibited';
   /** Terms present in the collection. */
   terms: string[];
+  /** Terms that weigh less than the clause's boost (typo and prefix expansions). */
+  termWeights?: Map<string, number>;
+  correction?: { typed: string; term: string };
   fields: number[];
   boost: number;
-  phrase: PhraseClause | null;
+  /** Phrase variants (one per language) all of whose words occur; any may match. */
+  phrases: PhraseWord[][] | null;
   /** A required clause none of whose terms occur: nothing can match. */
   impossible: boolean;
 }
@@ -66,7 +77,8 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page): R
   const clauses = query.clauses.map((clause) => resolveClause(stats, clause));
   const positive = clauses.filter((clause) => clause.presence !== 'prohibited');
   const termsLookedFor = [...new Set(positive.flatMap((clause) => clause.terms))];
-  if (clauses.some((clause) => clause.impossible) || set.documentCount === 0) return { hits: [], total: 0, unfilteredTotal: 0, terms: termsLookedFor };
+  const corrections = clauses.flatMap((clause) => (clause.correction ? [clause.correction] : []));
+  if (clauses.some((clause) => clause.impossible) || set.documentCount === 0) return { hits: [], total: 0, unfilteredTotal: 0, terms: termsLookedFor, corrections };
 
   // Query vectors per field (lunr adds a clause's boost for every term and field it names).
   const queryWeights = new Map<string, Float64Array>();
@@ -74,7 +86,8 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page): R
     for (const term of clause.terms) {
       let weights = queryWeights.get(term);
       if (!weights) queryWeights.set(term, (weights = new Float64Array(FIELD_COUNT)));
-      for (const field of clause.fields) weights[field] += clause.boost;
+      const boost = clause.boost * (clause.termWeights?.get(term) ?? 1);
+      for (const field of clause.fields) weights[field] += boost;
     }
   }
   const magnitude = new Float64Array(FIELD_COUNT);
@@ -123,8 +136,13 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page): R
   const hits = top
     .sorted()
     .slice(page.offset)
-    .map((hit) => ({ id: hit.id, score: hit.score, matchedTerms: matchedTermsOf(hit.segment.stored.postings, hit.ordinal, termsLookedFor) }));
-  return { hits, total, unfilteredTotal, terms: termsLookedFor };
+    .map((hit) => ({
+      id: hit.id,
+      score: hit.score,
+      matchedTerms: matchedTermsOf(hit.segment.stored.postings, hit.ordinal, termsLookedFor),
+      lang: hit.segment.stored.postings.docLangs[hit.ordinal],
+    }));
+  return { hits, total, unfilteredTotal, terms: termsLookedFor, corrections };
 }
 
 /** lunr's idf: log(1 + |(N − df + ½) / (df + ½)|). */
@@ -165,8 +183,8 @@ function clauseMatches(segment: CompactSegment, clause: ResolvedClause): Uint8Ar
 }
 
 function markClauseMatches(segment: CompactSegment, clause: ResolvedClause, marks: Uint8Array): void {
-  if (clause.phrase) {
-    forEachPhraseMatch(segment, clause.phrase, clause.fields, (d) => (marks[d] = 1));
+  if (clause.phrases) {
+    for (const words of clause.phrases) forEachPhraseMatch(segment, words, clause.fields, (d) => (marks[d] = 1));
     return;
   }
   for (const term of clause.terms) {
@@ -180,8 +198,8 @@ function markClauseMatches(segment: CompactSegment, clause: ResolvedClause, mark
 }
 
 /** Documents where the phrase's words stand at their offsets from one another, in one field. */
-function forEachPhraseMatch(segment: CompactSegment, phrase: PhraseClause, fields: readonly number[], visit: (ordinal: number) => void): void {
-  const numbers = phrase.words.map((word) => termNumber(segment, word.term));
+function forEachPhraseMatch(segment: CompactSegment, phrase: readonly PhraseWord[], fields: readonly number[], visit: (ordinal: number) => void): void {
+  const numbers = phrase.map((word) => termNumber(segment, word.term));
   if (numbers.some((t) => t < 0)) return;
   for (const f of fields) {
     const field = segment.fields[f];
@@ -199,14 +217,14 @@ function forEachPhraseMatch(segment: CompactSegment, phrase: PhraseClause, field
   }
 }
 
-function phraseOccurs(field: FieldPostings, phrase: PhraseClause, postings: readonly number[], driver: number): boolean {
+function phraseOccurs(field: FieldPostings, phrase: readonly PhraseWord[], postings: readonly number[], driver: number): boolean {
   const { positionOffsets, positions } = field;
   for (let i = positionOffsets[postings[driver]], end = positionOffsets[postings[driver] + 1]; i < end; i++) {
-    const start = positions[i] - phrase.words[driver].offset;
+    const start = positions[i] - phrase[driver].offset;
     let all = true;
-    for (let w = 0; w < phrase.words.length && all; w++) {
+    for (let w = 0; w < phrase.length && all; w++) {
       if (w === driver) continue;
-      all = hasPosition(positions, positionOffsets[postings[w]], positionOffsets[postings[w] + 1], start + phrase.words[w].offset);
+      all = hasPosition(positions, positionOffsets[postings[w]], positionOffsets[postings[w] + 1], start + phrase[w].offset);
     }
     if (all) return true;
   }
@@ -230,20 +248,27 @@ function matchedTermsOf(segment: CompactSegment, ordinal: number, terms: readonl
 
 function resolveClause(stats: CollectionTerms, clause: QueryClause): ResolvedClause {
   if (clause.kind === 'phrase') {
-    const terms = [...new Set(clause.words.map((word) => word.term))];
-    const missing = terms.some((term) => stats.documentFrequency(term) === 0);
-    const impossible = missing && clause.presence === 'required';
-    return { presence: clause.presence, terms: missing ? [] : terms, fields: clause.fields, boost: 1, phrase: missing ? null : clause, impossible };
+    const variants = clause.variants.filter((words) => words.every((word) => stats.documentFrequency(word.term) > 0));
+    const terms = [...new Set(variants.flatMap((words) => words.map((word) => word.term)))];
+    const impossible = variants.length === 0 && clause.presence === 'required';
+    return { presence: clause.presence, terms, fields: clause.fields, boost: clause.boost ?? 1, phrases: variants.length > 0 ? variants : null, impossible };
   }
   if (clause.pattern) {
-    const terms = stats.expand(clause.terms[0], clause.editDistance);
+    const terms = [...new Set(clause.terms.flatMap((pattern) => stats.expand(pattern, clause.editDistance)))].sort();
     const impossible = terms.length === 0 && clause.presence === 'required';
-    return { presence: clause.presence, terms, fields: clause.fields, boost: clause.boost, phrase: null, impossible };
+    return { presence: clause.presence, terms, fields: clause.fields, boost: clause.boost, phrases: null, impossible };
   }
-  // lunr: a required word that is not in the index leaves nothing to match.
+  // A word's terms are alternatives (one per language): a required word none of whose terms is in the index leaves nothing to match.
   const present = clause.terms.filter((term) => stats.documentFrequency(term) > 0);
-  const impossible = clause.presence === 'required' && present.length < clause.terms.length;
-  return { presence: clause.presence, terms: present, fields: clause.fields, boost: clause.boost, phrase: null, impossible };
+  const expansion = clause.presence === 'prohibited' ? null : expandClause(stats, clause);
+  if (expansion) present.push(...expansion.weights.keys());
+  const impossible = clause.presence === 'required' && present.length === 0;
+  const resolved: ResolvedClause = { presence: clause.presence, terms: present, fields: clause.fields, boost: clause.boost, phrases: null, impossible };
+  if (expansion) {
+    resolved.termWeights = expansion.weights;
+    if (expansion.correction) resolved.correction = expansion.correction;
+  }
+  return resolved;
 }
 
 /** Document frequencies over the live documents of all segments, and wildcard expansion. */
@@ -269,8 +294,67 @@ class CollectionTerms {
     for (const segment of this.set.segments) {
       for (const term of tokenSetOf(segment.stored.postings).intersect(wanted).toArray()) found.add(term);
     }
-    return [...found].filter((term) => this.documentFrequency(term) > 0).sort();
+    // A pattern stays in its language's namespace (`de:haus~1` must not reach `da:haus`).
+    const namespaced = isNamespacedTerm(pattern);
+    const prefix = pattern.slice(0, 3);
+    return [...found].filter((term) => (namespaced ? term.startsWith(prefix) : !isNamespacedTerm(term)) && this.documentFrequency(term) > 0).sort();
   }
+
+  /** Terms of the collection that begin with `prefix` (a range of each segment's sorted terms). */
+  startingWith(prefix: string): string[] {
+    const found = new Set<string>();
+    for (const segment of this.set.segments) forEachTermStartingWith(segment.stored.postings.terms, prefix, (term) => found.add(term));
+    return [...found].filter((term) => this.documentFrequency(term) > 0);
+  }
+
+  /**
+   * Terms within `distance` edits of `term` (a swap of neighbours is one edit) that share its
+   * first letter: the scan covers one range of each segment's sorted terms, not all of them.
+   */
+  near(term: string, distance: number): string[] {
+    const head = isNamespacedTerm(term) ? term.slice(0, 4) : term.slice(0, 1);
+    const found = new Set<string>();
+    for (const segment of this.set.segments) {
+      forEachTermStartingWith(segment.stored.postings.terms, head, (candidate) => {
+        if (candidate !== term && Math.abs(candidate.length - term.length) <= distance && withinEdits(term, candidate, distance)) found.add(candidate);
+      });
+    }
+    return [...found].filter((candidate) => this.documentFrequency(candidate) > 0);
+  }
+}
+
+function forEachTermStartingWith(terms: readonly string[], prefix: string, visit: (term: string) => void): void {
+  let lo = 0;
+  let hi = terms.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (terms[mid] < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < terms.length && terms[i].startsWith(prefix); i++) visit(terms[i]);
+}
+
+/** Optimal string alignment distance ≤ max (insertions, deletions, substitutions, adjacent swaps). */
+export function withinEdits(a: string, b: string, max: number): boolean {
+  const n = a.length;
+  const m = b.length;
+  let previous2 = new Int32Array(m + 1);
+  let previous = Int32Array.from({ length: m + 1 }, (_, j) => j);
+  let current = new Int32Array(m + 1);
+  for (let i = 1; i <= n; i++) {
+    current[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= m; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      let value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) value = Math.min(value, previous2[j - 2] + 1);
+      current[j] = value;
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > max) return false;
+    [previous2, previous, current] = [previous, current, previous2];
+  }
+  return previous[m] <= max;
 }
 
 /** lunr counts a document once per field that has the term. */

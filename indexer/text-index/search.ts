@@ -5,7 +5,8 @@
  * instead of an empty page.
  */
 import { QuerySyntaxError } from './errors.ts';
-import { parseUserQuery, relaxQuery, type MatchMode } from './query-parser.ts';
+import { analysisLanguage, checkLanguage } from './languages.ts';
+import { parseUserQuery, relaxQuery, type MatchMode, type ParsedQuery } from './query-parser.ts';
 import { executeQuery, type RankedHits } from './scorer.ts';
 import type { SegmentSet } from './segment-set.ts';
 
@@ -18,6 +19,16 @@ export interface SearchOptions {
   accept?: (id: number) => boolean;
   /** Receives the id of every matching page, accepted or not (facet counts). */
   collect?: number[];
+  /**
+   * Analyse the query in this language only (a supported language, else UnknownLanguageError, a
+   * 400). By default a query is analysed in every language of the index its script allows.
+   */
+  lang?: string;
+  /**
+   * Typo tolerance and last-word prefixes (expansion.ts; default on). Off, a query scores exactly
+   * as lunr would.
+   */
+  tolerance?: boolean;
 }
 
 export interface SearchResult extends RankedHits {
@@ -35,7 +46,8 @@ export function searchSnapshot(set: SegmentSet, queryText: string, options: Sear
   const limit = options.limit ?? 10;
   if (!Number.isInteger(offset) || offset < 0) throw new QuerySyntaxError(`offset must be a non-negative integer, got ${offset}`);
   if (!Number.isInteger(limit) || limit < 0 || limit > MAX_LIMIT) throw new QuerySyntaxError(`limit must be an integer from 0 to ${MAX_LIMIT}, got ${limit}`);
-  const parsed = parseUserQuery(queryText, options.mode ?? 'all');
+  let parsed = parseUserQuery(queryText, options.mode ?? 'all', queryLanguages(set, options.lang));
+  if (options.tolerance === false) parsed = withoutTolerance(parsed);
   const page = { offset, limit, accept: options.accept, collect: options.collect };
   const result = executeQuery(set, parsed, page);
   const plainWords = parsed.clauses.filter((clause) => clause.kind === 'term' && clause.defaulted).length;
@@ -44,4 +56,16 @@ export function searchSnapshot(set: SegmentSet, queryText: string, options: Sear
     return { ...executeQuery(set, relaxQuery(parsed), page), offset, limit, matchMode: 'any', generation: set.generation };
   }
   return { ...result, offset, limit, matchMode: parsed.mode, generation: set.generation };
+}
+
+/** The analysis languages a query is analysed in: the one asked for, else those of the index's pages. */
+export function queryLanguages(set: SegmentSet, lang: string | undefined): string[] {
+  if (lang !== undefined) return [analysisLanguage(checkLanguage(lang))];
+  const languages = new Set<string>();
+  for (const code of set.languages.keys()) languages.add(analysisLanguage(code));
+  return languages.size === 0 ? [analysisLanguage(undefined)] : [...languages];
+}
+
+function withoutTolerance(parsed: ParsedQuery): ParsedQuery {
+  return { ...parsed, clauses: parsed.clauses.map((clause) => (clause.kind === 'term' ? { ...clause, typed: undefined, prefixPatterns: undefined } : clause)) };
 }

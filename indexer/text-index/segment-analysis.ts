@@ -1,9 +1,10 @@
 /**
- * A segment's documents analysed once (words → stop-word filter → stem, with word positions) and
+ * A segment's documents analysed once (analysis.ts in the document's language, with word positions) and
  * read by both builders: the lunr builder gets the terms with an empty index pipeline, the
  * postings builder gets terms and positions. Analysing twice cost a fifth of the build.
  */
-import { forEachWord, indexTerm } from './analysis.ts';
+import { forEachToken } from './analysis.ts';
+import { analysisLanguage } from './languages.ts';
 import { FIELD_NAMES, toLunrFields, type TextDocument } from './document.ts';
 
 export interface AnalyzedField {
@@ -13,20 +14,39 @@ export interface AnalyzedField {
   positions: number[];
 }
 
-/** Parallel to FIELD_NAMES. */
-export type AnalyzedDocument = AnalyzedField[];
+/**
+ * Parallel to FIELD_NAMES; `checkpoints` are [word ordinal, offset] pairs of chunk starts in the
+ * body, one every {@link CHECKPOINT_WORDS} words, so a snippet can tokenise from near a match
+ * instead of from the start of the page.
+ */
+export type AnalyzedDocument = AnalyzedField[] & { checkpoints?: number[] };
 
+export const CHECKPOINT_WORDS = 128;
+const BODY = FIELD_NAMES.indexOf('body');
+
+/** Every field is analysed in the document's language. */
 export function analyzeDocument(doc: TextDocument): AnalyzedDocument {
   const fields = toLunrFields(doc);
-  return FIELD_NAMES.map((field) => {
+  const lang = analysisLanguage(doc.lang);
+  const checkpoints: number[] = [];
+  let nextCheckpoint = CHECKPOINT_WORDS;
+  const onChunk = (start: number, index: number) => {
+    if (index < nextCheckpoint) return;
+    checkpoints.push(index, start);
+    nextCheckpoint = index + CHECKPOINT_WORDS;
+  };
+  const analyzed: AnalyzedDocument = FIELD_NAMES.map((field, f) => {
     const terms: string[] = [];
     const positions: number[] = [];
-    forEachWord(fields[field], (word, _start, _length, index) => {
-      const term = indexTerm(word);
+    const text = fields[field];
+    const visit = (term: string | null, _start: number, _length: number, index: number) => {
       if (term === null) return;
       terms.push(term);
       positions.push(index);
-    });
+    };
+    forEachToken(text, lang, visit, f === BODY ? { from: 0, firstIndex: 0, until: Infinity, onChunk } : undefined);
     return { terms, positions };
   });
+  analyzed.checkpoints = checkpoints;
+  return analyzed;
 }

@@ -71,8 +71,18 @@ export async function readSegment(directory: string, name: string): Promise<Stor
   return segment;
 }
 
+/** A document as its segment stores it: with the body's tokenisation checkpoints. */
+export type StoredDocument = TextDocument & { checkpoints?: number[] };
+
+/** The document without what only the index uses. */
+export function publicDocument(stored: StoredDocument): TextDocument {
+  if (stored.checkpoints === undefined) return stored;
+  const { checkpoints: _checkpoints, ...doc } = stored;
+  return doc;
+}
+
 /** Reads stored documents by ordinal (one positioned read each). */
-export async function readStoredDocuments(directory: string, segment: StoredSegment, ordinals: readonly number[]): Promise<TextDocument[]> {
+export async function readStoredDocuments(directory: string, segment: StoredSegment, ordinals: readonly number[]): Promise<StoredDocument[]> {
   if (ordinals.length === 0) return [];
   const path = documentsFilePath(directory, segment.postings.name);
   let handle;
@@ -83,14 +93,14 @@ export async function readStoredDocuments(directory: string, segment: StoredSegm
   }
   try {
     const decoder = new TextDecoder();
-    const result: TextDocument[] = [];
+    const result: StoredDocument[] = [];
     for (const ordinal of ordinals) {
       const start = segment.docOffsets[ordinal];
       const length = segment.docOffsets[ordinal + 1] - start;
       const buffer = new Uint8Array(length);
       const { bytesRead } = await handle.read(buffer, 0, length, start);
       if (bytesRead !== length) throw new IndexCorruptError(`documents file of segment ${segment.postings.name} is truncated`);
-      result.push(JSON.parse(decoder.decode(buffer)) as TextDocument);
+      result.push(JSON.parse(decoder.decode(buffer)) as StoredDocument);
     }
     return result;
   } finally {
@@ -104,5 +114,5 @@ export async function readAllStoredDocuments(directory: string, name: string): P
   return text
     .split('\n')
     .filter((line) => line.length > 0)
-    .map((line) => JSON.parse(line) as TextDocument);
+    .map((line) => publicDocument(JSON.parse(line) as StoredDocument));
 }

@@ -28,6 +28,8 @@ export interface SegmentSet {
   fieldLengthSums: Float64Array;
   /** Where each live document is. */
   locations: ReadonlyMap<number, DocumentLocation>;
+  /** Languages of the live documents, with their counts (queries are analysed in these). */
+  languages: ReadonlyMap<string, number>;
 }
 
 export function postingsOf(segment: LiveSegment): CompactSegment {
@@ -63,17 +65,19 @@ export function deletedIds(segment: LiveSegment): number[] {
 export function makeSegmentSet(generation: number, segments: readonly LiveSegment[]): SegmentSet {
   const fieldLengthSums = new Float64Array(FIELD_NAMES.length);
   const locations = new Map<number, DocumentLocation>();
+  const languages = new Map<string, number>();
   let documentCount = 0;
   for (const segment of segments) {
-    const { docIds, fields } = segment.stored.postings;
+    const { docIds, fields, docLangs } = segment.stored.postings;
     for (let ordinal = 0; ordinal < docIds.length; ordinal++) {
       if (segment.deleted?.[ordinal]) continue;
       documentCount++;
+      languages.set(docLangs[ordinal], (languages.get(docLangs[ordinal]) ?? 0) + 1);
       locations.set(docIds[ordinal], { segment, ordinal });
       for (let f = 0; f < fields.length; f++) fieldLengthSums[f] += fields[f].lengths[ordinal];
     }
   }
-  return { generation, segments, documentCount, fieldLengthSums, locations };
+  return { generation, segments, documentCount, fieldLengthSums, locations, languages };
 }
 
 /** Binary search of a page id among a segment's ascending ids; -1 when absent. */

@@ -1,13 +1,16 @@
 /**
- * The passage of a page shown under its title: about `length` characters with the most distinct
+ * A passage of a whole text (hits use passage.ts, which reads only near the match): about `length` characters with the most distinct
  * query terms (then the most matches), words matching a query term (by stem, as the index matches
  * them) wrapped in <mark>, and everything else HTML-escaped — page text is never trusted as HTML.
  */
-import { analyzeText, stemWord } from './analysis.ts';
+import { analyzeText } from './analysis.ts';
+import { analysisLanguage } from './languages.ts';
 
 export interface SnippetOptions {
   /** Target length in characters of page text (default 200). */
   length?: number;
+  /** The text's language (its analysis decides which words match; default English). */
+  lang?: string;
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -18,13 +21,14 @@ export function escapeHtml(text: string): string {
 
 export function snippet(text: string, queryTerms: readonly string[], options: SnippetOptions = {}): string {
   const length = Math.max(40, Math.floor(options.length ?? 200));
+  const lang = analysisLanguage(options.lang);
+  // Index terms as given, and query words analysed as the text is.
   const wanted = new Set<string>();
   for (const term of queryTerms) {
-    const lower = term.toLowerCase();
-    wanted.add(lower);
-    wanted.add(stemWord(lower));
+    wanted.add(term);
+    for (const token of analyzeText(term, lang)) if (token.term !== null) wanted.add(token.term);
   }
-  const tokens = analyzeText(text);
+  const tokens = analyzeText(text, lang);
   const matches = tokens.filter((token) => token.term !== null && wanted.has(token.term));
   if (matches.length === 0) return render(text, tokens, 0, endAtWord(text, tokens, Math.min(text.length, length)), new Set());
 

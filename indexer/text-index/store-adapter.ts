@@ -1,6 +1,7 @@
 /** Reads the indexable pages of the crawl store as text-index documents. */
 import type { CrawlStore, PageRecord } from '../store/crawl-store.ts';
 import type { TextDocument } from './document.ts';
+import { pageLanguage, UNDETERMINED_LANGUAGE } from './language-detection.ts';
 
 /** Local pages with content (fetched or unchanged), not noindex, not a duplicate of another. */
 export function isIndexablePage(page: PageRecord): boolean {
@@ -12,12 +13,32 @@ export function isIndexablePage(page: PageRecord): boolean {
   );
 }
 
+/**
+ * A stored page as a document. Pages stored without a language (crawled before languages were
+ * kept, or documents whose extractor gave none) get the one their text tells.
+ */
 export function pageToDocument(id: number, page: PageRecord): TextDocument {
-  return { id, url: page.url, host: page.host, title: page.title ?? '', headings: page.headings ?? [], text: page.text ?? '' };
+  const doc: TextDocument = { id, url: page.url, host: page.host, title: page.title ?? '', headings: page.headings ?? [], text: page.text ?? '' };
+  doc.lang = page.lang ?? pageLanguage({ text: `${page.title ?? ''}\n${page.text ?? ''}` }).lang;
+  // The document type (`pdf`…) is the crawl's field; absent means HTML.
+  const type = (page as { type?: unknown }).type;
+  if (typeof type === 'string') doc.type = type;
+  if (page.sections !== undefined && page.sections.length > 0) doc.sections = page.sections;
+  const modified = page.lastModified === undefined ? NaN : Date.parse(page.lastModified);
+  if (Number.isFinite(modified)) doc.lastModified = modified;
+  return doc;
 }
 
-export async function* indexableDocuments(store: CrawlStore): AsyncGenerator<TextDocument> {
+export interface IndexableOptions {
+  /** Told about every page whose language cannot be told (indexed with the neutral analysis). */
+  onUndeterminedLanguage?: (url: string) => void;
+}
+
+export async function* indexableDocuments(store: CrawlStore, options: IndexableOptions = {}): AsyncGenerator<TextDocument> {
   for await (const [id, page] of store.pages()) {
-    if (isIndexablePage(page)) yield pageToDocument(id, page);
+    if (!isIndexablePage(page)) continue;
+    const doc = pageToDocument(id, page);
+    if (doc.lang === UNDETERMINED_LANGUAGE) options.onUndeterminedLanguage?.(doc.url);
+    yield doc;
   }
 }

@@ -13,7 +13,9 @@ import { MANIFEST_FORMAT, readManifest, writeManifest, type Manifest } from './m
 import { DEFAULT_MERGE_POLICY, selectMerges, type MergePolicyOptions } from './merge-policy.ts';
 import { searchSnapshot, type SearchOptions, type SearchResult } from './search.ts';
 import { SegmentBuilderPool } from './segment-builder-pool.ts';
-import { readAllStoredDocuments, readSegment, readStoredDocuments, SEGMENT_FILE_SUFFIXES, type StoredSegment } from './segment-files.ts';
+import { publicDocument, readAllStoredDocuments, readSegment, readStoredDocuments, SEGMENT_FILE_SUFFIXES, type StoredSegment } from './segment-files.ts';
+import { bodyPositions, hitPassage, type HitPassage, type PassageOptions } from './passage.ts';
+import type { SearchHit } from './scorer.ts';
 import { deletedIds, IndexHandle, liveCount, makeSegmentSet, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
 
 export interface TextIndexOptions {
@@ -124,7 +126,33 @@ export class TextIndex {
     const result = new Map<number, TextDocument>();
     for (const [segment, wanted] of bySegment) {
       const docs = await readStoredDocuments(this.directory, segment.stored, wanted.map((w) => w.ordinal));
-      wanted.forEach((w, i) => result.set(w.id, docs[i]));
+      wanted.forEach((w, i) => result.set(w.id, publicDocument(docs[i])));
+    }
+    return result;
+  }
+
+  /**
+   * Snippets of hits, from the passage where the query's terms stand closest in each page's
+   * body (found through the postings' word positions, tokenised from the nearest checkpoint —
+   * never the whole page), with the section that passage is in.
+   */
+  async passages(hits: readonly SearchHit[], options: PassageOptions = {}): Promise<Map<number, HitPassage & { document: TextDocument }>> {
+    const set = this.handle.current;
+    const bySegment = new Map<LiveSegment, Array<{ hit: SearchHit; ordinal: number }>>();
+    for (const hit of hits) {
+      const location = set.locations.get(hit.id);
+      if (!location) continue;
+      let list = bySegment.get(location.segment);
+      if (!list) bySegment.set(location.segment, (list = []));
+      list.push({ hit, ordinal: location.ordinal });
+    }
+    const result = new Map<number, HitPassage & { document: TextDocument }>();
+    for (const [segment, wanted] of bySegment) {
+      const docs = await readStoredDocuments(this.directory, segment.stored, wanted.map((w) => w.ordinal));
+      wanted.forEach(({ hit, ordinal }, i) => {
+        const positions = bodyPositions(segment.stored.postings, ordinal, hit.matchedTerms);
+        result.set(hit.id, { ...hitPassage(docs[i], hit.matchedTerms, positions, options), document: publicDocument(docs[i]) });
+      });
     }
     return result;
   }

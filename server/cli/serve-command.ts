@@ -38,7 +38,10 @@ export const serveUsage = `lse serve [--data DIR] [--host 127.0.0.1] [--port 808
 export async function buildIndex(store: CrawlStore, settings: Settings): Promise<{ documents: number; index: TextIndex }> {
   await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);
   const index = await TextIndex.open(settings.dataDir, { maxSegmentDocs: settings.index.segmentSize });
-  const info = await index.rebuild(indexableDocuments(store));
+  let undetermined = 0;
+  const info = await index.rebuild(indexableDocuments(store, { onUndeterminedLanguage: () => undetermined++ }));
+  // Such pages are indexed with the neutral analysis (no stemming), never left out.
+  if (undetermined > 0) console.warn(`${undetermined} page(s) in a language that cannot be told: indexed with the neutral analysis`);
   return { documents: info.documentCount, index };
 }
 

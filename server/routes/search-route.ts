@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { RANK_MODES, SORT_ORDERS, type EngineQuery, type EngineResult, type SearchService } from '../../indexer/ranking/search-engine.ts';
 import { QuerySyntaxError } from '../../indexer/text-index/errors.ts';
+import { UnknownLanguageError } from '../../indexer/text-index/languages.ts';
 
 const filterValues = { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 }, maxItems: 20 } as const;
 
@@ -53,6 +54,7 @@ export function registerSearchRoute(app: FastifyInstance, search: SearchService,
     try {
       result = await search.search(query);
     } catch (error) {
+      if (error instanceof UnknownLanguageError) return reply.code(400).send({ statusCode: 400, code: error.code, error: 'Bad Request', message: error.message, supported: error.supported });
       if (error instanceof QuerySyntaxError) return reply.code(400).send({ statusCode: 400, code: 'LSE_QUERY_SYNTAX', error: 'Bad Request', message: error.message });
       throw error;
     }

@@ -45,6 +45,7 @@ export interface ParsedPage {
   readonly description: string | null;
   /** `<html lang>`, else `<meta http-equiv=content-language>`, lower-cased; null when absent. */
   readonly language: string | null;
+  readonly alternates: ReadonlyArray<{ url: string; hreflang: string }>;
 }
 
 export interface ParseHtmlOptions {
@@ -77,10 +78,15 @@ export function parseHtml(html: string, pageUrl: string, options: ParseHtmlOptio
   });
 
   let canonical: string | null = null;
+  const alternates: Array<{ url: string; hreflang: string }> = [];
   $('link[rel][href]').each((_index, element) => {
-    if (canonical === null && tokens(element.attribs.rel).includes('canonical')) {
+    const rel = tokens(element.attribs.rel);
+    if (canonical === null && rel.includes('canonical')) {
       canonical = httpUrl(resolveLink(element.attribs.href, pageUrl, baseHref));
     }
+    const hreflang = (element.attribs.hreflang ?? '').trim().toLowerCase();
+    const url = httpUrl(resolveLink(element.attribs.href.trim(), pageUrl, baseHref));
+    if (hreflang !== '' && rel.includes('alternate') && url !== null && alternates.length < 200) alternates.push({ url, hreflang });
   });
 
   const robotsNames = new Set(['robots', ...(options.robotsName ? [options.robotsName.toLowerCase()] : [])]);
@@ -110,6 +116,7 @@ export function parseHtml(html: string, pageUrl: string, options: ParseHtmlOptio
     robots: { noindex: none || directives.includes('noindex'), nofollow: none || directives.includes('nofollow'), directives },
     description,
     language: lang !== '' ? lang : contentLanguage,
+    alternates,
   };
 }
 
