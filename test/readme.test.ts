@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSettings } from '../config/load-settings.ts';
 import { settingsSchema } from '../config/schema.ts';
+import { userAgentOf } from '../server/cli/crawl-setup.ts';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
@@ -32,7 +33,8 @@ describe('README', () => {
     const settings = loadSettings({ file, env: {} });
     expect(settings.crawler.seeds).toEqual(parsed.crawler.seeds);
     expect(settings.crawler.scope).toEqual(parsed.crawler.scope);
-    expect(settings.crawler.userAgent).toMatch(/https?:\/\/|@/); // the example shows a contact
+    // The example names a contact, and the User-Agent every request sends carries it.
+    expect(userAgentOf(settings.crawler)).toMatch(/\(\+https?:\/\/\S+\)/);
     expect(settings.schedules).toMatchObject(parsed.schedules);
   });
 
