@@ -62,8 +62,14 @@ describe('facets and filters', () => {
   });
 
   it('answers an unknown facet value with 400 and the values there are, never a 5xx', async () => {
+    // A language the analysis does not know: 400 with the languages it supports.
+    const unknownLanguage = await site.app.inject({ method: 'GET', url: '/api/search?q=library&lang=xx' });
+    expect(unknownLanguage.statusCode).toBe(400);
+    expect(unknownLanguage.json()).toMatchObject({ code: 'LSE_UNKNOWN_LANGUAGE' });
+    expect(unknownLanguage.json().supported).toEqual(expect.arrayContaining(['de', 'en', 'fr', 'ja', 'ko', 'zh']));
+    // Values the site has none of: 400 with the values there are.
     for (const [query, list] of [
-      ['lang=xx', /the lang values of this site are: de, en, fr, ja/],
+      ['lang=ru', /the lang values of this site are: de, en, fr, ja/],
       ['type=exe', /html, pdf/],
       ['section=nowhere', /docs, library, news, visit/],
       ['host=evil.example', /www\.northfield\.example/],
