@@ -13,6 +13,7 @@ import { blendScore, rankScale, type BlendMode, type BlendParts, type RankScale 
 import { compileFilters, countFacets, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
 import { groupCandidates, type HitGroup } from './hit-groups.ts';
 import { PageFacts } from './page-facts.ts';
+import { queryLanguages } from './query-language.ts';
 import { SuggestIndex, type Suggestion } from '../suggest/suggest-index.ts';
 import { bestBetUrls, EMPTY_SEARCH_SETTINGS, synonymVariants, type SearchSettings } from './search-settings.ts';
 
@@ -251,7 +252,9 @@ export class SearchEngine implements SearchService {
       if (query.rank !== 'text') candidates.sort((a, b) => b.score - a.score);
     }
     const pinned = this.pinned(query.q, candidates, candidateOf, removed);
+    // Which translation a hit shows: the requested language, the visitor's, then the query's own.
     const preferred = [...(query.lang ?? []), ...(query.visitorLanguages ?? [])].map((lang) => lang.toLowerCase());
+    preferred.push(...queryLanguages(query.q, textHits));
     const groups = groupCandidates(facts, [...pinned, ...candidates], preferred, (id) => ranks.local.get(id) ?? 0);
     const matchedSet = pinned.length > 0 ? new Set(matched) : undefined;
     const total = countGroups(facts, matched, accept) + pinned.filter((c) => !matchedSet?.has(c.id)).length;
