@@ -4,8 +4,8 @@
  * place of the best ranked of them. The hit is a copy that matched: in the requested language
  * first, then the visitor's languages, then the query's own; of that language's copies, the one
  * whose URL names the language, else the one with the highest local PageRank, else the shortest
- * URL. The others are
- * listed with it: the same language's copies as `duplicates`, the other languages as `alternates`.
+ * URL. The others are listed with it: the same language's copies as `duplicates`, the other
+ * languages as `alternates`.
  */
 import { urlNamesLanguage, type PageFacts } from './page-facts.ts';
 

@@ -181,9 +181,13 @@ export class SearchEngine implements SearchService {
     this.suggestions = suggestions;
   }
 
-  /** Completions of what the visitor has typed (words as written, titles). */
+  /** Completions of what the visitor has typed (words as written, titles of pages not removed from results). */
   suggest(typed: string, limit = 8): Suggestion[] {
-    return this.suggestions.suggest(typed, limit);
+    const removed = this.removedUrls;
+    if (removed.length === 0) return this.suggestions.suggest(typed, limit);
+    // Asked for as many more as could be removed (at most 50: a few removals are the rule).
+    const more = this.suggestions.suggest(typed, limit + Math.min(removed.length, 50));
+    return more.filter((s) => s.url === undefined || !removed.includes(s.url)).slice(0, limit);
   }
 
   /** Switches to new rank vectors (one assignment: atomic for queries). */
