@@ -1,14 +1,15 @@
 /**
  * The search experience in headless Chromium on a small multilingual site: filter chips with
  * counts kept in the URL, the visitor's language preselected with one click to all languages,
- * translations as one hit, suggestions chosen with the keyboard. Screenshots in test-output/.
+ * translations as one hit, suggestions chosen with the keyboard, a section link that lands on its
+ * heading. Screenshots in test-output/.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildMultilingualSite, SITE, type MultilingualSite } from './helpers/multilingual-site.ts';
+import { buildMultilingualSite, HANDBOOK_HTML, HANDBOOK_PATH, SITE, type MultilingualSite } from './helpers/multilingual-site.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const hasChromium = existsSync(CHROMIUM);
@@ -99,6 +100,40 @@ describe.skipIf(!hasChromium)(`the search experience in Chromium${hasChromium ? 
     expect(await list.isHidden()).toBe(true);
     expect(await page.locator('#q').getAttribute('aria-expanded')).toBe('false');
     expect(await page.locator('#q').inputValue()).toBe('libr');
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("links a hit on a long page to the section it matched, and the link lands on that heading", async () => {
+    const page = await open('/?q=renew&lang=all');
+    // The site's pages are served to the browser as the crawler stored them.
+    await page.context().route(`${SITE}/**`, (route) => {
+      const path = new URL(route.request().url()).pathname;
+      return path === HANDBOOK_PATH ? route.fulfill({ contentType: 'text/html; charset=utf-8', body: HANDBOOK_HTML }) : route.fulfill({ status: 404, body: 'not found' });
+    });
+    await results(page).first().waitFor();
+    const hit = results(page).first();
+    expect(await hit.locator('.result-title a').getAttribute('href')).toBe(`${SITE}${HANDBOOK_PATH}`);
+    const sectionLink = hit.locator('a.section-link');
+    expect(await sectionLink.textContent()).toBe('Renewals');
+    expect(await sectionLink.getAttribute('href')).toBe(`${SITE}${HANDBOOK_PATH}#renewals`);
+    // The snippet comes from that section.
+    expect(await hit.locator('.result-snippet mark').first().textContent()).toMatch(/^renew/i);
+    mkdirSync(outputDir, { recursive: true });
+    await page.screenshot({ path: join(outputDir, 'search-section-link.png') });
+
+    await sectionLink.click();
+    await page.waitForURL(`${SITE}${HANDBOOK_PATH}#renewals`);
+    await page.waitForFunction(() => window.scrollY > 0);
+    const landing = await page.evaluate(() => {
+      const heading = document.getElementById('renewals');
+      return { scrollY: window.scrollY, headingTop: heading?.getBoundingClientRect().top ?? NaN, text: heading?.textContent };
+    });
+    expect(landing.text).toBe('Renewals');
+    // The heading is at the top of the viewport: the page scrolled to it, far down the page.
+    expect(landing.scrollY).toBeGreaterThan(1000);
+    expect(Math.abs(landing.headingTop)).toBeLessThan(5);
+    await page.screenshot({ path: join(outputDir, 'search-section-landing.png') });
     expect(problems).toEqual([]);
     await page.context().close();
   });

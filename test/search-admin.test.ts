@@ -4,13 +4,19 @@
  * bets and synonyms applied without a rebuild, removing a URL from results and inspecting one,
  * the OpenSearch description.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadSettings } from '../config/load-settings.ts';
+import { CrawlStore } from '../indexer/store/crawl-store.ts';
+import { buildIndex, serveStore } from '../server/cli/serve-command.ts';
+import { DAILY_UPKEEP_CRON } from '../server/jobs/schedules.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineResult } from '../indexer/ranking/search-engine.ts';
 import { analyticsQuery } from '../server/search-admin/analytics.ts';
 import { ADMIN_TOKEN, buildMultilingualSite, SITE, type MultilingualSite } from './helpers/multilingual-site.ts';
 
+const readdirNames = (directory: string) => readdirSync(directory).sort();
 const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 describe('search analytics', () => {
@@ -82,6 +88,39 @@ describe('search analytics', () => {
 });
 
 describe('analytics retention and floods', () => {
+  it('drops days past the retention from a daily schedule, with no search needed', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lse-analytics-schedule-'));
+    const store = await CrawlStore.open(dataDir);
+    try {
+      const settings = loadSettings({ env: {}, overrides: { dataDir, schedules: { estimate: 'off' }, search: { analyticsRetentionDays: 30 } } });
+      const directory = join(dataDir, 'analytics');
+      mkdirSync(directory, { recursive: true });
+      const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+      const record = JSON.stringify({ kind: 'search', at: Date.now(), q: 'library', hits: 1 });
+      const serving = await serveStore(store, settings, { listen: { host: '127.0.0.1', port: 0 }, adminToken: ADMIN_TOKEN, index: (await buildIndex(store, settings)).index });
+      try {
+        // Written after the start (whose pruning is not what is tested here).
+        for (const daysAgo of [1, 29, 31, 400]) writeFileSync(join(directory, `${day(daysAgo)}.jsonl`), `${record}\n`);
+        const api = (path: string, method = 'GET') => fetch(`${serving.url}${path}`, { method, headers: { ...auth, 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+        const status = await (await api('/api/admin/status')).json();
+        expect(status.schedules).toContainEqual(expect.objectContaining({ name: 'analytics-retention', cron: DAILY_UPKEEP_CRON }));
+        expect(Date.parse(status.schedules.find((s: { name: string }) => s.name === 'analytics-retention').nextRun)).toBeGreaterThan(Date.now());
+        // What the daily firing does, run now through the admin API: no search was made.
+        const run = await api('/api/admin/schedules/analytics-retention/run', 'POST');
+        expect(run.status).toBe(202);
+        expect((await run.json()).id).toMatch(/^analytics-retention@/);
+        for (let i = 0; i < 100 && existsSync(join(directory, `${day(31)}.jsonl`)); i++) await new Promise((r) => setTimeout(r, 20));
+        expect(readdirNames(directory)).toEqual([`${day(29)}.jsonl`, `${day(1)}.jsonl`]);
+      } finally {
+        await serving.close();
+      }
+    } finally {
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+
   it('drops days past the retention and stores no more than the day limit', async () => {
     let now = Date.UTC(2026, 10, 25, 12);
     const site = await buildMultilingualSite({ search: { analyticsRetentionDays: 7, analyticsMaxRecordsPerDay: 100 }, now: () => now });

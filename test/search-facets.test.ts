@@ -5,6 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineResult } from '../indexer/ranking/search-engine.ts';
 import { sectionOf, urlNamesLanguage } from '../indexer/ranking/page-facts.ts';
+import { queryLanguages } from '../indexer/ranking/query-language.ts';
+import { stemmer as germanStemmer } from '@orama/stemmers/german';
+import lunr from 'lunr';
 import { acceptedLanguages } from '../server/routes/search-route.ts';
 import { buildMultilingualSite, SITE, type MultilingualSite } from './helpers/multilingual-site.ts';
 
@@ -48,6 +51,26 @@ describe('facets and filters', () => {
     expect(result.facets.type).toEqual({ html: 1 });
   });
 
+  it("counts each other language's matches through that language's own analysis", async () => {
+    // 'Recht' meets the German page's 'Rechten' only through the German stemmer; the English one
+    // keeps them apart (independent references: the Snowball and Porter stemmers).
+    expect(germanStemmer('recht')).toBe(germanStemmer('rechten'));
+    expect(lunr.stemmer(new lunr.Token('recht', {})).toString()).not.toBe(lunr.stemmer(new lunr.Token('rechten', {})).toString());
+    // '良心' (conscience) is a word inside the Japanese run '理性と良心とを授けられており'.
+    for (const filter of ['lang=ja', 'lang=en', 'lang=fr']) {
+      const result = await search(`q=${encodeURIComponent('Recht 良心')}&${filter}`);
+      expect(result.facets.lang, filter).toEqual({ de: 1, ja: 1 });
+    }
+    const japanese = await search(`q=${encodeURIComponent('Recht 良心')}&lang=ja`);
+    expect(japanese.hits.map((hit) => hit.url)).toEqual([`${SITE}/ja/library/hours.html`]);
+    expect(japanese.facets.section).toEqual({ library: 1 });
+    // With German chosen, the Japanese page is still counted through its segmentation, and the other way round.
+    const german = await search(`q=${encodeURIComponent('良心')}&lang=de`);
+    expect(german).toMatchObject({ total: 0, facets: { lang: { ja: 1 } } });
+    const fromJapanese = await search(`q=${encodeURIComponent('Recht')}&lang=ja`);
+    expect(fromJapanese).toMatchObject({ total: 0, facets: { lang: { de: 1 } } });
+  });
+
   it('ORs values within a dimension and ANDs dimensions', async () => {
     const two = await search('q=library&lang=de&lang=fr');
     expect(two.total).toBe(1);
@@ -69,9 +92,9 @@ describe('facets and filters', () => {
     expect(unknownLanguage.json().supported).toEqual(expect.arrayContaining(['de', 'en', 'fr', 'ja', 'ko', 'zh']));
     // Values the site has none of: 400 with the values there are.
     for (const [query, list] of [
-      ['lang=ru', /the lang values of this site are: de, en, fr, ja/],
+      ['lang=ko', /the lang values of this site are: de, en, fr, ja/],
       ['type=exe', /html, pdf/],
-      ['section=nowhere', /docs, library, news, visit/],
+      ['section=nowhere', /docs, guide, library, news, visit/],
       ['host=evil.example', /www\.northfield\.example/],
     ] as const) {
       const response = await site.app.inject({ method: 'GET', url: `/api/search?q=library&${query}` });
@@ -104,6 +127,40 @@ describe('the copy a visitor expects', () => {
     // A requested language comes before the visitor's.
     const requested = await search('q=library&section=library&lang=ja&lang=de', { 'accept-language': 'de' });
     expect(requested.hits[0].lang).toBe('ja');
+  });
+});
+
+describe("the translation a grouped hit shows: requested, visitor's, then the query's language", () => {
+  // Ranked by local PageRank the English page (0.3) comes before its translations (0.1): the
+  // query's language, not the rank, must choose.
+  const libraryOf = (result: EngineResult) => result.hits.find((hit) => hit.section === 'library')!;
+
+  // No page has every word, so each translation matches some: the German one three words
+  // (two through the German stemmer), the Japanese one two, the others one.
+  const mixed = `q=${encodeURIComponent('Northfield Recht Vernunft 良心')}&rank=local`;
+
+  it("shows the query's own language, told from the analysis that matched most of it", async () => {
+    expect(libraryOf(await search('q=Northfield&rank=local')).lang).toBe('en');
+    expect(libraryOf(await search(mixed)).url).toBe(`${SITE}/de/library/hours.html`);
+    expect(libraryOf(await search(`q=${encodeURIComponent('Northfield 尊厳 良心 Recht')}&rank=local`)).url).toBe(`${SITE}/ja/library/hours.html`);
+  });
+
+  it("puts the requested language, then the visitor's, before the query's", async () => {
+    expect(libraryOf(await search(mixed, { 'accept-language': 'fr-FR,fr;q=0.9' })).lang).toBe('fr');
+    expect(libraryOf(await search(`${mixed}&lang=ja&lang=en`, { 'accept-language': 'fr' })).lang).toBe('ja');
+  });
+
+  it('tells the language from the script, else from the analyses that matched more of the query', () => {
+    expect(queryLanguages('としょかん', [])).toEqual(['ja']);
+    expect(queryLanguages('도서관 library', [])).toEqual(['ko']);
+    const hits = [
+      { lang: 'en', matchedTerms: ['northfield'] },
+      { lang: 'de', matchedTerms: ['de:northfield', 'de:recht'] },
+      { lang: 'fr', matchedTerms: ['fr:northfield'] },
+    ];
+    expect(queryLanguages('Northfield Recht', hits)).toEqual(['de']);
+    // Every language matched as much: nothing is told.
+    expect(queryLanguages('Northfield', hits.map((hit) => ({ ...hit, matchedTerms: hit.matchedTerms.slice(0, 1) })))).toEqual([]);
   });
 });
 

@@ -1,10 +1,13 @@
 /**
  * Suggestions as you type: the suggestion index against a brute-force reference over the same
- * pages, and GET /api/suggest over HTTP on the demo university site, bad input included.
+ * pages, and GET /api/suggest over HTTP on the demo university site, bad input included; on the
+ * multilingual site, suggestions re-ranked after an estimation round and without removed pages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prefixRange, SuggestIndex, surfaceWords, type SuggestSource } from '../indexer/suggest/suggest-index.ts';
 import { buildDemoSearchSite, type DemoSearchSite } from './helpers/demo-search-site.ts';
+import { refreshRanks } from '../indexer/ranking/search-data.ts';
+import { ADMIN_TOKEN, buildMultilingualSite, SITE, type MultilingualSite } from './helpers/multilingual-site.ts';
 
 const PAGES: SuggestSource[] = [
   { id: 1, url: 'http://x.example/telescopes', title: 'Telescopes of the Observatory', headings: ['Telescope time'], text: 'The telescope and the telescopes; a telephone.' },
@@ -77,5 +80,47 @@ describe('GET /api/suggest', () => {
     }
     const empty = await site.app.inject({ method: 'GET', url: '/api/suggest?q=' });
     expect(empty.json()).toEqual({ suggestions: [] });
+  });
+});
+
+describe('suggestions follow the estimate and the removed URLs', () => {
+  let site: MultilingualSite;
+  beforeAll(async () => {
+    site = await buildMultilingualSite();
+  }, 60_000);
+  afterAll(async () => site?.close());
+
+  const NEW = `${SITE}/en/news/new-telescope.html`;
+  const OLD = `${SITE}/en/news/old-telescope.html`;
+  const titleUrls = async (prefix: string) => {
+    const response = await site.app.inject({ method: 'GET', url: `/api/suggest?q=${prefix}` });
+    expect(response.statusCode).toBe(200);
+    return (response.json().suggestions as Array<{ kind: string; url?: string }>).filter((s) => s.kind === 'title').map((s) => s.url);
+  };
+  async function estimateFavouring(path: string, version: number): Promise<void> {
+    const paths = ['/en/news/new-telescope.html', '/en/news/old-telescope.html', '/de/news/teleskop.html'];
+    const batch = site.store.batch();
+    batch.putRanks({ name: 'estimate', version, ids: Int32Array.from(paths, (p) => site.idOf(p)), values: Float64Array.from(paths, (p) => (p === path ? 0.5 : 0.001)) });
+    await batch.commit();
+    await refreshRanks(site.engine, site.store);
+  }
+
+  it('ranks titles by the global PageRank of the latest estimation round', async () => {
+    await estimateFavouring('/en/news/new-telescope.html', 1);
+    expect((await titleUrls('telesc')).slice(0, 2)).toEqual([NEW, OLD]);
+    await estimateFavouring('/en/news/old-telescope.html', 2);
+    expect(site.engine.rankVersion).toBe(2);
+    expect((await titleUrls('telesc')).slice(0, 2)).toEqual([OLD, NEW]);
+  });
+
+  it('leaves out the titles of URLs the admin removed from results, until lifted', async () => {
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    expect(await titleUrls('telesc')).toContain(OLD);
+    expect((await site.app.inject({ method: 'POST', url: '/api/admin/removed', headers: auth, payload: { url: OLD } })).statusCode).toBe(201);
+    const without = await titleUrls('telesc');
+    expect(without).not.toContain(OLD);
+    expect(without).toContain(NEW);
+    expect((await site.app.inject({ method: 'DELETE', url: `/api/admin/removed?url=${encodeURIComponent(OLD)}`, headers: auth })).statusCode).toBeLessThan(300);
+    expect(await titleUrls('telesc')).toContain(OLD);
   });
 });

@@ -2,9 +2,10 @@
  * One hit per page, whatever its copies and translations. Ranked candidates that belong to one
  * group (exact or near duplicates, canonical links, hreflang translations) are shown once, at the
  * place of the best ranked of them. The hit is a copy that matched: in the requested language
- * first, then the visitor's languages; of that language's copies, the one whose URL names the
- * language, else the one with the highest local PageRank, else the shortest URL. The others are
- * listed with it: the same language's copies as `duplicates`, the other languages as `alternates`.
+ * first, then the visitor's languages, then the query's own; of that language's copies, the one
+ * whose URL names the language, else the one with the highest local PageRank, else the shortest
+ * URL. The others are listed with it: the same language's copies as `duplicates`, the other
+ * languages as `alternates`.
  */
 import { urlNamesLanguage, type PageFacts } from './page-facts.ts';
 
@@ -24,7 +25,7 @@ export interface HitGroup<C extends GroupCandidate> {
 
 /**
  * Groups candidates in rank order. `preferred` are languages in order of preference (requested,
- * then the visitor's); `localRank` gives a page's local PageRank by id.
+ * then the visitor's, then the query's); `localRank` gives a page's local PageRank by id.
  */
 export function groupCandidates<C extends GroupCandidate>(
   facts: PageFacts,

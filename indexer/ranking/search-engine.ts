@@ -13,6 +13,7 @@ import { blendScore, rankScale, type BlendMode, type BlendParts, type RankScale 
 import { compileFilters, countFacets, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
 import { groupCandidates, type HitGroup } from './hit-groups.ts';
 import { PageFacts } from './page-facts.ts';
+import { queryLanguages } from './query-language.ts';
 import { SuggestIndex, type Suggestion } from '../suggest/suggest-index.ts';
 import { bestBetUrls, EMPTY_SEARCH_SETTINGS, synonymVariants, type SearchSettings } from './search-settings.ts';
 
@@ -180,9 +181,13 @@ export class SearchEngine implements SearchService {
     this.suggestions = suggestions;
   }
 
-  /** Completions of what the visitor has typed (words as written, titles). */
+  /** Completions of what the visitor has typed (words as written, titles of pages not removed from results). */
   suggest(typed: string, limit = 8): Suggestion[] {
-    return this.suggestions.suggest(typed, limit);
+    const removed = this.removedUrls;
+    if (removed.length === 0) return this.suggestions.suggest(typed, limit);
+    // Asked for as many more as could be removed (at most 50: a few removals are the rule).
+    const more = this.suggestions.suggest(typed, limit + Math.min(removed.length, 50));
+    return more.filter((s) => s.url === undefined || !removed.includes(s.url)).slice(0, limit);
   }
 
   /** Switches to new rank vectors (one assignment: atomic for queries). */
@@ -251,7 +256,9 @@ export class SearchEngine implements SearchService {
       if (query.rank !== 'text') candidates.sort((a, b) => b.score - a.score);
     }
     const pinned = this.pinned(query.q, candidates, candidateOf, removed);
+    // Which translation a hit shows: the requested language, the visitor's, then the query's own.
     const preferred = [...(query.lang ?? []), ...(query.visitorLanguages ?? [])].map((lang) => lang.toLowerCase());
+    preferred.push(...queryLanguages(query.q, textHits));
     const groups = groupCandidates(facts, [...pinned, ...candidates], preferred, (id) => ranks.local.get(id) ?? 0);
     const matchedSet = pinned.length > 0 ? new Set(matched) : undefined;
     const total = countGroups(facts, matched, accept) + pinned.filter((c) => !matchedSet?.has(c.id)).length;

@@ -15,7 +15,7 @@ import { buildApp } from '../app.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
 import { dataDirDomain } from '../jobs/local-domain.ts';
 import { storeLocalPageRank } from '../jobs/local-pagerank.ts';
-import { Schedules } from '../jobs/schedules.ts';
+import { DAILY_UPKEEP_CRON, Schedules } from '../jobs/schedules.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
 import { openSearchExperience } from '../search-admin/search-experience.ts';
 import { createCrawlStack, type CrawlStack } from './crawl-setup.ts';
@@ -120,6 +120,9 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   const schedules = new Schedules(runner, settings);
   const token = options.adminToken ?? settings.server.adminToken ?? generatedAdminToken();
   const experience = await openSearchExperience({ dataDir: settings.dataDir, store, index: textIndex, engine, token, search: settings.search, adminRateLimitPerMinute: settings.server.adminRateLimitPerMinute });
+  // Analytics past their retention are also dropped when a new day's first search is recorded;
+  // the daily task drops them on a site nobody searched for days.
+  schedules.addTask('analytics-retention', DAILY_UPKEEP_CRON, () => experience.analytics.prune());
   const app = await buildApp({
     search: engine,
     analytics: experience.appAnalytics,

@@ -8,8 +8,8 @@ import { EventEmitter } from 'node:events';
 import type { Settings } from '../../config/schema.ts';
 import type { CrawlSummary } from '../../crawler/crawl-loop.ts';
 import type { Scope } from '../../crawler/scope.ts';
-import { loadRankSnapshot, type SearchEngine } from '../../indexer/ranking/search-engine.ts';
-import { refreshSearchData } from '../../indexer/ranking/search-data.ts';
+import type { SearchEngine } from '../../indexer/ranking/search-engine.ts';
+import { refreshRanks, refreshSearchData } from '../../indexer/ranking/search-data.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { isIndexablePage, pageToDocument } from '../../indexer/text-index/store-adapter.ts';
 import type { TextIndex } from '../../indexer/text-index/text-index.ts';
@@ -340,6 +340,6 @@ export class JobRunner extends EventEmitter {
   }
 
   private async refreshRanks(): Promise<void> {
-    this.context.engine.setRanks(await loadRankSnapshot(this.context.store));
+    await refreshRanks(this.context.engine, this.context.store);
   }
 }

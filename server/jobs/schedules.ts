@@ -1,6 +1,7 @@
 /**
- * Scheduled jobs (node-cron): re-crawls and estimation rounds at the times the settings give.
- * A firing is skipped while a job of the same kind is queued or running (no pile-up); each
+ * Scheduled jobs (node-cron): re-crawls and estimation rounds at the times the settings give,
+ * and in-process upkeep tasks (dropping analytics past their retention). A firing is skipped
+ * while a job of the same kind, or the same task, is queued or running (no pile-up); each
  * schedule can also be run on demand from the admin API.
  */
 import cron, { type ScheduledTask } from 'node-cron';
@@ -19,10 +20,13 @@ export interface ScheduleInfo {
 
 interface Entry {
   info: ScheduleInfo;
-  kind: JobKind;
+  busy: () => boolean;
   task: ScheduledTask;
   submit: () => string;
 }
+
+/** Daily upkeep at 00:17 (after the day has turned, before the nightly round). */
+export const DAILY_UPKEEP_CRON = '17 0 * * *';
 
 export class Schedules {
   private readonly entries = new Map<string, Entry>();
@@ -38,11 +42,30 @@ export class Schedules {
     }
   }
 
-  private add(name: string, expression: string, kind: JobKind, submit: () => string): void {
+  /**
+   * An in-process task on a schedule (not a runner job). A run is named `name@ISO time`; a
+   * failure is logged, and the next firing runs it again.
+   */
+  addTask(name: string, expression: string, run: () => Promise<unknown>): void {
+    let running = false;
+    this.add(name, expression, () => running, () => {
+      const id = `${name}@${new Date().toISOString()}`;
+      running = true;
+      run()
+        .catch((error) => process.stderr.write(`schedule ${name}: ${String(error)}\n`))
+        .finally(() => {
+          running = false;
+        });
+      return id;
+    });
+  }
+
+  private add(name: string, expression: string, kind: JobKind | (() => boolean), submit: () => string): void {
     if (!cron.validate(expression)) throw new InvalidCronError(name, expression);
+    if (this.entries.has(name)) throw new Error(`schedule ${name} exists already`);
     const entry: Entry = {
       info: { name, cron: expression, nextRun: null, skipped: 0 },
-      kind,
+      busy: typeof kind === 'function' ? kind : () => this.runner.busy(kind),
       submit,
       task: cron.schedule(expression, () => void this.fire(name), { name: `lse-${name}`, noOverlap: true }),
     };
@@ -53,7 +76,7 @@ export class Schedules {
   private fire(name: string): string | null {
     const entry = this.entries.get(name)!;
     entry.info.lastFired = new Date().toISOString();
-    if (this.runner.busy(entry.kind)) {
+    if (entry.busy()) {
       entry.info.skipped++;
       return null;
     }

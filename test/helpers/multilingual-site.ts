@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { parseHtml } from '../../crawler/html.ts';
 import { loadSearchData } from '../../indexer/ranking/search-data.ts';
 import { loadRankSnapshot, SearchEngine } from '../../indexer/ranking/search-engine.ts';
 import { CrawlStore, type PageRecord } from '../../indexer/store/crawl-store.ts';
@@ -34,6 +35,22 @@ const LIBRARY_TITLES: Record<string, string> = {
   ja: 'Northfield Library 開館時間',
 };
 
+const paragraphs = (topic: string, n: number) => Array.from({ length: n }, () => `<p>This part, one of many, is about ${topic} in general.</p>`).join('\n');
+
+/**
+ * A long page with sections (headings with ids), served as is by the browser test and stored as
+ * the crawler extracts it: a query for a word deep in it names the section and links to its id.
+ */
+export const HANDBOOK_PATH = '/en/guide/borrowing.html';
+export const HANDBOOK_HTML = `<!doctype html><html lang="en"><head><title>Borrowing handbook</title></head><body>
+<header><a href="/">Northfield</a></header><main>
+<h1 id="top">Borrowing handbook</h1>${paragraphs('loans', 40)}
+<h2 id="fines">Fines</h2>${paragraphs('fines', 40)}
+<h2 id="renewals">Renewals</h2>${paragraphs('due dates', 40)}<p>Renew a loan online before its due date.</p>
+<h2 id="lost-items">Lost items</h2>${paragraphs('lost books', 40)}
+</main><footer>Northfield footer</footer></body></html>`;
+const handbook = parseHtml(HANDBOOK_HTML, `${SITE}${HANDBOOK_PATH}`);
+
 export interface SitePage {
   path: string;
   lang?: string;
@@ -44,6 +61,8 @@ export interface SitePage {
   duplicateOfPath?: string;
   lastModified?: string;
   sitemapLastmod?: number;
+  headings?: string[];
+  sections?: Array<{ heading: string; anchor?: string; start: number }>;
 }
 
 const translations = Object.keys(ARTICLE_1).map((lang) => ({ path: `/${lang}/library/hours.html`, lang }));
@@ -63,6 +82,14 @@ export const PAGES: SitePage[] = [
   { path: '/en/news/new-telescope.html', lang: 'en', title: 'A new telescope for the observatory', text: 'The observatory has a new automobile-sized telescope, brought by car from the library.', lastModified: 'Fri, 20 Nov 2026 09:00:00 GMT' },
   { path: '/en/news/old-telescope.html', lang: 'en', title: 'The old telescope retires', text: 'The old telescope of the observatory retires after forty years.', lastModified: 'Mon, 01 Jun 2020 09:00:00 GMT' },
   { path: '/de/news/teleskop.html', lang: 'de', title: 'Ein neues Teleskop', text: 'Die Sternwarte hat ein neues telescope bekommen.', sitemapLastmod: Date.UTC(2026, 10, 21) },
+  {
+    path: HANDBOOK_PATH,
+    lang: 'en',
+    title: handbook.title,
+    text: handbook.content.text,
+    headings: [...handbook.content.headings],
+    sections: [...handbook.content.sections],
+  },
   { path: '/en/visit/parking.html', lang: 'en', title: 'Parking for visitors', text: 'Where to leave your car when you visit the campus.' },
 ];
 
@@ -104,7 +131,8 @@ export async function buildMultilingualSite(options: MultilingualSiteOptions = {
       visits: 1,
       changes: 0,
       title: page.title,
-      headings: [page.title],
+      headings: page.headings ?? [page.title],
+      ...(page.sections ? { sections: page.sections } : {}),
       text: page.text,
       ...(page.lang ? { lang: page.lang } : {}),
       ...(page.type ? { type: page.type } : {}),
