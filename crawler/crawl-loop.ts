@@ -203,6 +203,7 @@ class CrawlRun {
       // Topic crawls decide a page's role from its content; pages without content are outside.
       roleOf: topic ? () => 'global' : (url) => (scope.isLocal(url) ? 'local' : 'global'),
       nearDuplicateThreshold: options.nearDuplicateThreshold,
+      sendsCredentialsTo: (url) => deps.fetcher.sendsCredentialsTo(url),
     });
     const ordering = createOrdering(options.ordering, { window: options.rankMassWindow, massFloor: (options.rankMassEpsilon ?? 0.01) / (10 * Math.max(1, options.maxPages)) });
     const hotTerms = [...(options.topicTerms ?? []), ...(options.topic?.terms ?? [])];
