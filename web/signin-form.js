@@ -18,7 +18,7 @@ export function showSignIn(body, onSignedIn) {
   const reason = body && typeof body === 'object' && 'message' in body && typeof body.message === 'string' ? body.message : '';
   const input = h('input', { id: 'signin-token', name: 'token', type: 'password', autocomplete: 'current-password', required: true });
   const problem = h('p', { class: 'error-detail', role: 'alert', hidden: true });
-  const button = h('button', { type: 'submit' }, 'Sign in');
+  const button = h('button', { type: 'submit', class: 'search-button' }, 'Sign in');
   /** @param {SubmitEvent} event */
   const submit = async (event) => {
     event.preventDefault();
@@ -38,6 +38,6 @@ export function showSignIn(body, onSignedIn) {
     input.focus();
   };
   const form = h('form', { class: 'signin-form', method: 'post', action: '/api/signin', onsubmit: submit }, h('label', { for: 'signin-token' }, 'Search token'), ' ', input, ' ', button, problem);
-  showMessage('info', [h('h2', {}, 'Sign in to search'), h('p', {}, 'Some pages of this site are not public.'), reason ? h('p', {}, reason) : '', form].filter((node) => node !== ''));
+  showMessage('info', [h('h2', {}, 'Sign in to search'), h('p', {}, reason || 'Some pages of this site are not public.'), h('p', {}, 'Enter the search token you were given.'), form]);
   input.focus();
 }
