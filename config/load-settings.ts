@@ -62,6 +62,7 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv): Record<string, unknown>
   }
   if (env.LSE_DATA) out.dataDir = env.LSE_DATA;
   if (env.LSE_ADMIN_TOKEN) out.server = { ...(out.server as object), adminToken: env.LSE_ADMIN_TOKEN };
+  if (env.LSE_SEARCH_TOKEN) out.server = { ...(out.server as object), searchToken: env.LSE_SEARCH_TOKEN };
   return out;
 }
 

@@ -150,6 +150,13 @@ export const serverSettingsSchema = z
     port: z.number().int().min(0).max(65_535).default(8080),
     /** Bearer token of the admin API; from LSE_ADMIN_TOKEN, or generated and printed once. */
     adminToken: z.string().min(16, 'at least 16 characters').optional(),
+    /**
+     * Token signed-in searchers present (Bearer or the /signin cookie) while the index holds
+     * pages fetched with credentials; from LSE_SEARCH_TOKEN.
+     */
+    searchToken: z.string().min(16, 'at least 16 characters').optional(),
+    /** Pages fetched with credentials may be searched by anyone (the admin API can change it). */
+    publicSearch: z.boolean().default(false),
     /** Requests per minute per client on the search API. */
     rateLimitPerMinute: z.number().int().min(1).default(600),
     adminRateLimitPerMinute: z.number().int().min(1).default(60),

@@ -159,6 +159,8 @@ class CrawlRun {
   #lastReport = 0;
   #stopReason: StopReason | undefined;
   readonly #diagnosis: CrawlDiagnosis;
+  /** Origins whose sitemaps were read (or are being read): the seeds' at the start, then each in-scope host when first linked. */
+  readonly #sitemapOrigins = new Set<string>();
 
   private constructor(
     private readonly deps: CrawlerDeps,
@@ -175,6 +177,10 @@ class CrawlRun {
     this.#ordering = ordering;
     this.#queues = new HostQueues(deps.gate);
     this.#diagnosis = new CrawlDiagnosis(options.log);
+    for (const seed of options.seeds) {
+      const origin = originOf(seed);
+      if (origin) this.#sitemapOrigins.add(origin);
+    }
     const concurrency = Math.max(1, options.concurrency);
     this.#bufferCap = Math.max(64, 8 * concurrency);
     this.#pool = new DispatchPool(deps.gate, concurrency, {
@@ -203,6 +209,7 @@ class CrawlRun {
       // Topic crawls decide a page's role from its content; pages without content are outside.
       roleOf: topic ? () => 'global' : (url) => (scope.isLocal(url) ? 'local' : 'global'),
       nearDuplicateThreshold: options.nearDuplicateThreshold,
+      sendsCredentialsTo: (url) => deps.fetcher.sendsCredentialsTo(url),
     });
     const ordering = createOrdering(options.ordering, { window: options.rankMassWindow, massFloor: (options.rankMassEpsilon ?? 0.01) / (10 * Math.max(1, options.maxPages)) });
     const hotTerms = [...(options.topicTerms ?? []), ...(options.topic?.terms ?? [])];
@@ -333,6 +340,40 @@ class CrawlRun {
     return follow;
   }
 
+  /**
+   * Reads the sitemaps of in-scope hosts this page links to first (robots.txt `Sitemap:` lines,
+   * else /sitemap.xml) and queues the pages they list one step further than the linked page
+   * (as the seeds' sitemap pages are one step from the seeds).
+   */
+  async #readSitemapsOfNewHosts(recorded: Recorded, depth: number): Promise<void> {
+    const { deps, options, known, sitemaps } = this;
+    const listedDepth = depth + 2;
+    if (!sitemaps || listedDepth > options.maxDepth) return;
+    const origins: string[] = [];
+    for (const link of recorded.links) {
+      const origin = originOf(link.url);
+      if (!link.follow || !origin || this.#sitemapOrigins.has(origin) || !options.scope.isLocal(link.url)) continue;
+      this.#sitemapOrigins.add(origin);
+      origins.push(origin);
+    }
+    if (origins.length === 0) return;
+    const found = await discoverFromSitemaps(deps, { origins, inScope: (url) => options.scope.isLocal(url), signal: options.signal, log: options.log });
+    const report = sitemaps.report;
+    report.files += found.report.files;
+    report.listed += found.report.listed;
+    report.inScope += found.report.inScope;
+    report.skipped.push(...found.report.skipped.slice(0, Math.max(0, 20 - report.skipped.length)));
+    report.cut.push(...found.report.cut);
+    for (const [url, lastmod] of found.pages) {
+      const id = this.recorder.pending.idFor(url);
+      if (lastmod !== undefined) sitemaps.lastmodOf.set(id, lastmod);
+      if (known.done.has(id) || known.depthOf.has(id)) continue;
+      known.depthOf.set(id, listedDepth);
+      this.recorder.pending.addToFrontier(id, { depth: listedDepth, discoveredAt: this.#now(), role: 'local', referrer: recorded.contentId });
+      this.#ordering.discover({ id, depth: listedDepth, hot: false });
+    }
+  }
+
   /** Fetches and records one page; `releaseHost` gives the host's politeness slot back (once). */
   async #process(host: string, id: number, releaseHost: () => void): Promise<void> {
     const { deps, options, known, recorder, topic } = this;
@@ -375,6 +416,8 @@ class CrawlRun {
     if (recorded.duplicateOf !== undefined) known.duplicates++;
     const pageDistance = topic ? topic.pageDistance(id, recorded.contentId, verdict.hot) : 0;
     const follow = this.#discover(recorded, depth, verdict.hot, pageDistance);
+    // Inside the task, so the crawl cannot end before the pages those sitemaps list are queued.
+    await this.#readSitemapsOfNewHosts(recorded, depth);
     const degree = recorded.links.length;
     known.storedLinks.set(recorded.contentId, { follow, degree });
     if (recorded.state === 'fetched' || recorded.state === 'not-modified' || recorded.state === 'redirect') {
@@ -408,13 +451,7 @@ class CrawlRun {
  * pages not known yet, one step from the seeds; their `<lastmod>` by page id.
  */
 async function queueSitemapPages(deps: CrawlerDeps, options: CrawlOptions, known: KnownPages): Promise<{ report: SitemapReport; lastmodOf: Map<number, number> }> {
-  const origins = options.seeds.flatMap((seed) => {
-    try {
-      return [new URL(seed).origin];
-    } catch {
-      return [];
-    }
-  });
+  const origins = options.seeds.flatMap((seed) => originOf(seed) ?? []);
   const found = await discoverFromSitemaps(deps, { origins, named: options.sitemaps?.named, inScope: (url) => options.scope.isLocal(url), signal: options.signal, log: options.log });
   const batch = deps.store.batch();
   const now = (options.now ?? Date.now)();
@@ -428,6 +465,14 @@ async function queueSitemapPages(deps: CrawlerDeps, options: CrawlOptions, known
   }
   await batch.commit();
   return { report: found.report, lastmodOf };
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Lets timers, I/O and other pages' continuations run (a macrotask, unlike an awaited promise). */

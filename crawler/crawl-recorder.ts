@@ -51,6 +51,8 @@ export interface RecorderOptions {
   batchPages?: number;
   /** Local pages at least this similar (MinHash resemblance of word shingles) are near duplicates (default 0.9). */
   nearDuplicateThreshold?: number;
+  /** True when a request to this URL carries credentials: what it returns is not public. */
+  sendsCredentialsTo?: (url: string) => boolean;
 }
 
 const MAX_ANCHOR = 200;
@@ -175,6 +177,7 @@ export class CrawlRecorder {
           duplicateOf,
           truncated: outcome.truncated || undefined,
           type: outcome.type,
+          private: this.options.sendsCredentialsTo?.(outcome.finalUrl) || undefined,
           visits: prior ? prior.visits + 1 : 1,
           changes: (prior?.changes ?? 0) + (changed ? 1 : 0),
         };

@@ -209,6 +209,11 @@ export class Fetcher {
   readonly #maxRedirects: number;
   readonly #credentials: HostCredentials | undefined;
 
+  /** Whether a request to this URL carries credentials (what it returns is then not public). */
+  sendsCredentialsTo(url: string): boolean {
+    return this.#credentials?.headersFor(url) !== undefined;
+  }
+
   constructor(options: FetcherOptions) {
     if (options.userAgent.trim() === '' || /[\r\n]/.test(options.userAgent)) throw new FetcherOptionError('userAgent must be a non-empty single line');
     this.#userAgent = options.userAgent;

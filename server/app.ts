@@ -15,6 +15,8 @@ import type { EngineQuery, SearchEngine, SearchService } from '../indexer/rankin
 import type { SearchAnalytics } from './search-admin/analytics.ts';
 import { registerClickRoute } from './routes/click-route.ts';
 import { registerOpenSearchRoute } from './routes/opensearch-route.ts';
+import { registerSignInRoutes } from './routes/signin-route.ts';
+import type { SearchAccess } from './search-access.ts';
 
 export const WEB_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'web');
 
@@ -30,6 +32,8 @@ export interface AppOptions {
   siteName?: string;
   /** Records searches and result clicks (POST /api/click) without personal data. */
   analytics?: { store: SearchAnalytics; engine: SearchEngine };
+  /** Who may search: sign-in for an index holding pages fetched with credentials (default: anyone). */
+  access?: SearchAccess;
   /** More routes (the admin API), registered inside the app. */
   plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
 }
@@ -71,10 +75,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.type('text/plain; version=0.0.4');
     return metrics.render();
   });
+  const access = options.access;
+  if (access) {
+    // Search, suggestions and the snippets in search results: what holds page content.
+    const guarded = new Set(['/api/search', '/api/suggest']);
+    const allowOrAnswer401 = access.hook();
+    app.addHook('onRequest', async (request, reply) => {
+      if (guarded.has(request.routeOptions.url ?? '')) return allowOrAnswer401(request, reply);
+    });
+    registerSignInRoutes(app, access);
+  }
   const analytics = options.analytics;
   // A search is recorded once, when its first page is answered (paging is the same search).
   registerSearchRoute(app, options.search, analytics ? (query, result) => query.page === 1 && analytics.store.recordSearch(query.q, filtersOf(query), result.total) : undefined);
-  registerSuggestRoute(app, options.search);
+  registerSuggestRoute(app, options.search, access ? () => access.status().privateContent : undefined);
   if (analytics) registerClickRoute(app, analytics.engine, analytics.store);
   registerOpenSearchRoute(app, options.siteName);
   for (const plugin of options.plugins ?? []) await plugin(app);

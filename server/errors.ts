@@ -27,3 +27,6 @@ export const UnscopedDataDirError = createError<'LSE_DATA_DIR_UNSCOPED', 409, []
   'this data directory remembers neither a URL scope nor a topic, so a crawl cannot tell local pages: crawl it with lse crawl --scope … or --topic … first',
   409,
 );
+
+/** A search of content fetched with credentials by a searcher who has not signed in (what to do). */
+export const SignInRequiredError = createError<'LSE_SIGN_IN_REQUIRED', 401, [string]>('LSE_SIGN_IN_REQUIRED', 'this search covers pages that are not public: %s', 401);

@@ -78,6 +78,10 @@ describe('credentials for intranets', () => {
       expect(everything.join('\n')).not.toContain(secret);
     }
     expect(summary.byState.fetched).toBe(2);
+    // What came back with credentials is marked private; the page behind the redirect is not.
+    const fetched = new Map<string, boolean>();
+    for await (const [, page] of store.pages()) if (page.state === 'fetched') fetched.set(page.url, page.private === true);
+    expect(Object.fromEntries(fetched)).toEqual({ 'http://intranet.test/': true, 'http://public.test/landing': false });
     await store.close();
   });
 

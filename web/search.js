@@ -6,6 +6,7 @@
  * this one asks /api/search and wires the page's events.
  */
 import { byId, byIdAs, h } from './lib/dom.js';
+import { showSignIn } from './signin-form.js';
 import { clearResults, showApiError, showEmptyState, showMessage, showNetworkError, showNoResults } from './search/messages.js';
 import { lastPageOf, renderPagination } from './search/pagination.js';
 import { renderFilters } from './search/filters.js';
@@ -88,6 +89,10 @@ async function render(state) {
   }
   if (controller.signal.aborted) return;
   inFlight = null;
+  if (response.status === 401) {
+    showSignIn(body, () => void render(state));
+    return;
+  }
   if (!response.ok || body === null) {
     showApiError(response.status, body);
     return;

@@ -63,6 +63,8 @@ export interface PageRecord {
   type?: string;
   /** The page's `<lastmod>` in a sitemap (ms since the epoch), when a sitemap lists one. */
   sitemapLastmod?: number;
+  /** Fetched with credentials (an intranet page): only signed-in searchers may search it. */
+  private?: true;
   /** Visits and visits that found a change (ALGORITHMS.md §6). */
   visits: number;
   changes: number;

@@ -18,6 +18,8 @@ import { storeLocalPageRank } from '../jobs/local-pagerank.ts';
 import { DAILY_UPKEEP_CRON, Schedules } from '../jobs/schedules.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
 import { openSearchExperience } from '../search-admin/search-experience.ts';
+import { searchAccessAdminRoutes } from '../routes/signin-route.ts';
+import { PrivateContentWatch, SearchAccess } from '../search-access.ts';
 import { createCrawlStack, type CrawlStack } from './crawl-setup.ts';
 import { fetchFlagOptions, fetchFlagOverrides, settingsForDataDir } from './crawl-command.ts';
 import { numberFlag, parseFlags } from './flags.ts';
@@ -90,6 +92,8 @@ export interface ServeOptions {
   truthOf?: (urls: readonly string[]) => Float64Array;
   /** Admin token; defaults to the settings' (LSE_ADMIN_TOKEN). */
   adminToken?: string;
+  /** Where the server's log lines go (default: standard output) and from which level (default warn). */
+  log?: { stream: { write(line: string): void }; level: string };
 }
 
 /** A name for the search page from the scope: the first host (`host:www.x.edu` → `www.x.edu`). */
@@ -119,6 +123,10 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   const runner = new JobRunner({ store, stack, settings, scope: domain.scope, domain, index: textIndex, engine, truthOf: options.truthOf });
   const schedules = new Schedules(runner, settings);
   const token = options.adminToken ?? settings.server.adminToken ?? generatedAdminToken();
+  const privateContent = new PrivateContentWatch(store, settings.crawler.credentials.length > 0);
+  await privateContent.refresh();
+  runner.on('job', (status: { state: string }) => privateContent.onJob(status));
+  const access = await SearchAccess.open({ token: settings.server.searchToken, publicSearch: settings.server.publicSearch, dataDir: settings.dataDir, holdsPrivateContent: () => privateContent.holds });
   const experience = await openSearchExperience({ dataDir: settings.dataDir, store, index: textIndex, engine, token, search: settings.search, adminRateLimitPerMinute: settings.server.adminRateLimitPerMinute });
   // Analytics past their retention are also dropped when a new day's first search is recorded;
   // the daily task drops them on a site nobody searched for days.
@@ -126,12 +134,14 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   const app = await buildApp({
     search: engine,
     analytics: experience.appAnalytics,
+    access,
     rateLimitPerMinute: settings.server.rateLimitPerMinute,
     siteName: settings.server.siteName ?? siteNameOfScope(settings.crawler.scope),
-    logger: { level: 'warn', redact: ['req.headers.authorization'] },
+    logger: { level: options.log?.level ?? 'warn', redact: ['req.headers.authorization', 'req.headers.cookie'], ...(options.log ? { stream: options.log.stream } : {}) },
     plugins: [
       adminRoutes({ token, runner, store, index: textIndex, engine, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute }),
       experience.adminPlugin,
+      searchAccessAdminRoutes(access, token),
     ],
   });
   const address = await app.listen({ host: options.listen.host, port: options.listen.port });

@@ -155,7 +155,7 @@ function roundBudget(parameters: RoundParameters, settings: Settings, localPages
 /** The crawler parts a round fetches through, storing what it fetches. */
 function fetchDeps(context: RoundContext): BatchFetchDeps {
   const { store, stack, scope } = context;
-  const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: roundRoleOf(context.domain ?? urlDomain(scope)) });
+  const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: roundRoleOf(context.domain ?? urlDomain(scope)), sendsCredentialsTo: (url) => stack.fetcher.sendsCredentialsTo(url) });
   return { store, pageFetcher: stack.pageFetcher, robots: stack.robots, gate: stack.gate, recorder };
 }
 

@@ -97,7 +97,7 @@ export async function runRecrawl(
   const urls = visit.map((id) => store.urlOf(id)!);
   // Only local pages are revisited: without a URL scope, what they record (the page, the hops of
   // a redirect, where it moved) keeps their local role.
-  const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: byScope ? (url) => (scope.isLocal(url) ? 'local' : 'global') : () => 'local' });
+  const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: byScope ? (url) => (scope.isLocal(url) ? 'local' : 'global') : () => 'local', sendsCredentialsTo: (url) => stack.fetcher.sendsCredentialsTo(url) });
   const diagnosis = new CrawlDiagnosis(context.log);
   const recorded = await fetchAndRecord({ store, pageFetcher: stack.pageFetcher, robots: stack.robots, gate: stack.gate, recorder }, urls, {
     diagnosis,

@@ -17,10 +17,11 @@ const querySchema = {
   },
 } as const;
 
-export function registerSuggestRoute(app: FastifyInstance, search: SearchService): void {
+/** `holdsPrivateContent`: suggestions from pages that are not public are kept from shared caches. */
+export function registerSuggestRoute(app: FastifyInstance, search: SearchService, holdsPrivateContent?: () => boolean): void {
   app.get<{ Querystring: { q: string; limit: number; format: 'json' | 'opensearch' } }>('/api/suggest', { schema: { querystring: querySchema } }, async (request, reply) => {
     // Suggestions change only with the index: a browser may keep them a minute.
-    reply.header('cache-control', 'public, max-age=60');
+    reply.header('cache-control', `${holdsPrivateContent?.() ? 'private' : 'public'}, max-age=60`);
     const suggestions = search.suggest?.(request.query.q, request.query.limit) ?? [];
     if (request.query.format === 'opensearch') {
       reply.type('application/x-suggestions+json');

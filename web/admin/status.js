@@ -4,6 +4,7 @@ import { byId, byIdAs, h } from '../lib/dom.js';
 import { formatDateTime, formatInteger } from '../lib/format.js';
 import { api, clearPageError, reportOnPage } from './api.js';
 import { stateBadge } from './common.js';
+import { renderHeldIndexChanges } from './held-index.js';
 import { renderJobs } from './jobs.js';
 import { renderSchedules } from './schedules.js';
 
@@ -35,6 +36,7 @@ export function renderStatus(status) {
   byId('status-last-round').replaceChildren(...(last ? [`${String(last.selector).toUpperCase()}, ${formatDateTime(last.startedAt)} `, stateBadge(last.state)] : ['none yet']));
   byId('status-updated').textContent = `Updated at ${timeFormat.format(new Date())}.`;
 
+  renderHeldIndexChanges(status.heldIndexChanges ?? [], () => void refreshStatus());
   renderJobs(status.jobs ?? []);
   renderSchedules(status.schedules ?? []);
 }
