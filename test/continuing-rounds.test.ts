@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { buildGraph, type LinkGraph } from '../indexer/graph.ts';
 import { loadWebGraph } from '../indexer/graph-files.ts';
 import { resolveDomain } from '../indexer/estimation/domain.ts';
-import { knownGraphSource, pageOfGraph } from '../indexer/estimation/experiment.ts';
-import { findGlobalPageRank, graphFingerprint, type SupergraphStart } from '../indexer/estimation/find-global-pagerank.ts';
+import { knownGraphSource, pageOfGraph, runExperiment, type ExperimentResult } from '../indexer/estimation/experiment.ts';
+import { continuationOf, findGlobalPageRank, graphFingerprint, type SupergraphStart } from '../indexer/estimation/find-global-pagerank.ts';
+import type { WebGraph } from '../indexer/graph-files.ts';
 import { createSelector } from '../indexer/estimation/selectors.ts';
 import type { SelectorName } from '../indexer/estimation/selectors.ts';
 import { randomEdgeList } from './helpers/random-graphs.ts';
@@ -37,10 +38,7 @@ async function chainedRuns(graph: LinkGraph, local: Int32Array, selector: Select
         else if (start && record.pageRankIterations === 0) exactStarts++;
       },
     });
-    const sg = run.supergraph;
-    const globalPages = [];
-    for (let id = sg.localCount; id < sg.size; id++) globalPages.push(pageOfGraph(graph, sg.keyOf(id)));
-    start = { globalPages, rank: run.rank, fingerprint: run.fingerprint };
+    start = continuationOf(run, (page) => pageOfGraph(graph, page));
     estimate = run.estimate;
   }
   return { picks, estimate, exactStarts };
@@ -86,6 +84,12 @@ describe('continuing FindGlobalPR from an earlier supergraph', () => {
     expect(graphFingerprint(first.supergraph.graph())).toBe(first.fingerprint);
   });
 
+  it('lse experiment: three rounds of E pages in T iterations report what one run of 3E pages in 3T reports (random graph)', async () => {
+    const list = randomEdgeList(7, 400, 0.012);
+    const web: WebGraph = { graph: buildGraph(list.pages, list.edges.map((e) => e[0]), list.edges.map((e) => e[1])), ids: Int32Array.from({ length: list.pages }, (_, i) => i), skippedLines: 0 };
+    await expectRoundsEqualOneRun(web, 'ball:0:2', ['sc', 'pf', 'outlink'], 4, 1);
+  });
+
   it.skipIf(!hasSharedData)('hollins www.hollins.edu: three SC runs of 10 iterations equal one run of 30', async () => {
     const web = loadWebGraph({ edges: sharedGraphFile('hollins', 'edges'), nodes: sharedGraphFile('hollins', 'nodes') });
     const local = resolveDomain('host:www.hollins.edu', web);
@@ -94,5 +98,33 @@ describe('continuing FindGlobalPR from an earlier supergraph', () => {
     expect(chained.picks).toEqual(long.picks);
     for (let i = 0; i < local.length; i++) expect(Math.abs(chained.estimate[i] - long.estimate[i])).toBeLessThan(1e-12);
   });
+  it.skipIf(!hasSharedData)('lse experiment on hollins www.hollins.edu: three rounds of 2n in 10 iterations report what one run of 6n in 30 reports', async () => {
+    const web = loadWebGraph({ edges: sharedGraphFile('hollins', 'edges'), nodes: sharedGraphFile('hollins', 'nodes') });
+    const rounds = await expectRoundsEqualOneRun(web, 'host:www.hollins.edu', ['sc'], 10, 2);
+    const l1 = rounds.domains[0].selectors.sc.rounds.map((r) => r.l1);
+    expect(l1[2]).toBeLessThan(l1[0]);
+  });
   if (!hasSharedData) it.skip(`hollins: ${sharedDataSkipReason}`, () => {});
 });
+
+/**
+ * `runExperiment` with three rounds of `extra`·n pages in `iterations` iterations against one run of
+ * three times both: every iteration's metrics equal, bit for bit. Returns the three-round result.
+ */
+async function expectRoundsEqualOneRun(web: WebGraph, spec: string, selectors: string[], iterations: number, extra: number): Promise<ExperimentResult> {
+  const domains = [{ spec, pages: resolveDomain(spec, web) }];
+  const settings = { selectors, alpha: 0.85, tolerance: 1e-8, seed: 1 };
+  const rounds = await runExperiment(web, domains, { ...settings, iterations, extra: { timesDomain: extra }, rounds: 3 });
+  const long = await runExperiment(web, domains, { ...settings, iterations: 3 * iterations, extra: { timesDomain: 3 * extra } });
+  for (const name of selectors) {
+    const chained = rounds.domains[0].selectors[name];
+    const one = long.domains[0].selectors[name];
+    expect(chained.rounds.map((r) => r.round)).toEqual([1, 2, 3]);
+    expect(chained.perIteration.map((it) => it.iteration)).toEqual(one.perIteration.map((it) => it.iteration));
+    const metrics = (its: typeof one.perIteration) => its.map(({ crawled, l1, linf, tau }) => ({ crawled, l1, linf, tau }));
+    expect(metrics(chained.perIteration), name).toEqual(metrics(one.perIteration));
+    expect(chained.rounds[2].l1).toBe(one.final.l1);
+    expect(chained.rounds[0].l1).toBe(one.perIteration[iterations].l1);
+  }
+  return rounds;
+}

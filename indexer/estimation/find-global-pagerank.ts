@@ -110,6 +110,18 @@ export function graphFingerprint(graph: LinkGraph): string {
   return `${graph.nodeCount}:${graph.edgeCount}:${(a >>> 0).toString(16)}${(b >>> 0).toString(16)}`;
 }
 
+/**
+ * Where the next run starts when it continues from `result`: F's global pages in the order they
+ * joined (their links read again by `pageOf`), its PageRank and fingerprint. Offline this is the
+ * whole continuation; a live round rebuilds the same start from the store (server/jobs/round-start.ts).
+ */
+export function continuationOf<K>(result: FindGlobalPageRankResult<K>, pageOf: (key: K) => FetchedPage<K>): SupergraphStart<K> {
+  const { supergraph } = result;
+  const globalPages: FetchedPage<K>[] = [];
+  for (let id = supergraph.localCount; id < supergraph.size; id++) globalPages.push(pageOf(supergraph.keyOf(id)));
+  return { globalPages, rank: result.rank, fingerprint: result.fingerprint };
+}
+
 export class EstimationOptionError extends Error {
   constructor(message: string) {
     super(message);
