@@ -18,7 +18,7 @@ import { demoWebResolvePins, startDemoWebServer } from '../crawler/demo-web/serv
 import { parseScope } from '../crawler/scope.ts';
 import { resolveDomain } from '../indexer/estimation/domain.ts';
 import { knownGraphSource, pageOfGraph } from '../indexer/estimation/experiment.ts';
-import { findGlobalPageRank, type PageSource, type SupergraphStart } from '../indexer/estimation/find-global-pagerank.ts';
+import { continuationOf, findGlobalPageRank, type PageSource, type SupergraphStart } from '../indexer/estimation/find-global-pagerank.ts';
 import { createSelector } from '../indexer/estimation/selectors.ts';
 import type { FetchedPage } from '../indexer/estimation/supergraph.ts';
 import type { LinkGraph } from '../indexer/graph.ts';
@@ -58,9 +58,7 @@ async function offlineRounds(graph: LinkGraph, local: Int32Array, truth: Float64
       pageRank: { alpha: ALPHA, tolerance: 1e-6 },
       start,
     });
-    const globalPages: FetchedPage<number>[] = [];
-    for (let id = run.supergraph.localCount; id < run.supergraph.size; id++) globalPages.push(pageOfGraph(graph, run.supergraph.keyOf(id)));
-    start = { globalPages, rank: run.rank, fingerprint: run.fingerprint };
+    start = continuationOf(run, (page) => pageOfGraph(graph, page));
     l1.push(l1Distance(run.estimate, target));
   }
   return l1;

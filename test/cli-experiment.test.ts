@@ -50,6 +50,22 @@ describe('lse experiment', () => {
   });
 
 
+  it('--rounds R: the L1 after each round in the table and result.json, the iterations numbered on', async () => {
+    const out = join(dir, 'rounds');
+    const code = await main(['experiment', '--nodes', nodes, '--edges', edges, '--domain', 'host:local.example', '--selectors', 'sc,random', '--iterations', '4', '--extra', '0.5n', '--rounds', '3', '--out', out]);
+    expect(code).toBe(0);
+    expect(output).toMatch(/L1 round 1 +L1 round 2 +L1 round 3 +L1/);
+    expect(output).toMatch(/20 extra pages in 4 iterations a round, 3 rounds/);
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8'));
+    expect(result.settings.rounds).toBe(3);
+    const sc = result.domains[0].selectors.sc;
+    expect(sc.perIteration.map((it: { iteration: number }) => it.iteration)).toEqual(Array.from({ length: 13 }, (_, i) => i));
+    expect(sc.rounds.map((r: { round: number; crawled: number }) => [r.round, r.crawled])).toEqual([[1, 20], [2, 40], [3, 60]]);
+    expect(sc.rounds[2].l1).toBe(sc.final.l1);
+    expect(sc.rounds[0].l1).toBe(sc.perIteration[4].l1);
+    expect(output).toContain(sc.rounds[1].l1.toFixed(4));
+  });
+
   it.each([
     [['--domain', 'planet:mars'], /unknown domain kind "planet"/],
     [['--domain', 'host:nowhere.example'], /selects no pages/],
@@ -58,6 +74,7 @@ describe('lse experiment', () => {
     [['--domain', 'host:local.example', '--selectors', 'sc,magic'], /unknown selector "magic"/],
     [['--domain', 'host:local.example', '--estimator', 'oracle'], /unknown estimator "oracle"/],
     [['--domain', 'host:local.example', '--alpha', '1.5'], /--alpha/],
+    [['--domain', 'host:local.example', '--rounds', '0'], /--rounds must be an integer ≥ 1/],
     [['--domain', 'host:local.example', '--extra', 'lots'], /--extra/],
     [['--domain', 'host:local.example', '--iterations', 'ten'], /--iterations must be a number/],
     [['--domain', 'host:local.example', '--bogus'], /Unknown option '--bogus'/],

@@ -80,8 +80,8 @@ describe.skipIf(!hasSharedData)('a live round with the budgets off equals the of
     cpSync(crawled, copy, { recursive: true });
     return copy;
   };
-  const estimate = (dataDir: string, iterations: number, perIteration: number) =>
-    quietly(() => main(['estimate', '--data', dataDir, '--selector', 'sc', '--estimator', 'supergraph', '--iterations', String(iterations), '--per-iteration', String(perIteration), '--no-budgets', ...resolve, '--delay', '0']));
+  const estimate = (dataDir: string, iterations: number, perIteration: number, selector = 'sc') =>
+    quietly(() => main(['estimate', '--data', dataDir, '--selector', selector, '--estimator', 'supergraph', '--iterations', String(iterations), '--per-iteration', String(perIteration), '--no-budgets', ...resolve, '--delay', '0']));
 
   beforeAll(async () => {
     view = crawlableGraph(loadWebGraph({ edges: sharedGraphFile('hollins', 'edges'), nodes: sharedGraphFile('hollins', 'nodes') }));
@@ -154,12 +154,13 @@ describe.skipIf(!hasSharedData)('a live round with the budgets off equals the of
     expect(result.domains[0].selectors.sc.final.crawled).toBe(ITERATIONS * PER_ITERATION);
   }, 300_000);
 
-  it('three rounds of k pages equal one round of 3k pages; a crash in the second round resumes it', async () => {
+  // Random also checks that its generator goes on across rounds and across the resume.
+  it.each(['sc', 'random'])('%s: three rounds of k pages equal one round of 3k pages; a crash in the second round resumes it', async (selector) => {
     const [T, k] = [4, 20];
-    const longDir = copyOfCrawl('long');
-    const roundsDir = copyOfCrawl('rounds');
-    expect(await estimate(longDir, 3 * T, k)).toBe(0);
-    expect(await estimate(roundsDir, T, k)).toBe(0);
+    const longDir = copyOfCrawl(`long-${selector}`);
+    const roundsDir = copyOfCrawl(`rounds-${selector}`);
+    expect(await estimate(longDir, 3 * T, k, selector)).toBe(0);
+    expect(await estimate(roundsDir, T, k, selector)).toBe(0);
 
     // The second round, stopped half way through the crawl of its third iteration.
     const { settings, store } = await settingsForDataDir({ data: roundsDir }, fetchFlagOverrides({ delay: '0', resolve: [`*:80:127.0.0.1:${server.port}`], 'allow-private-networks': true }));
@@ -167,7 +168,7 @@ describe.skipIf(!hasSharedData)('a live round with the budgets off equals the of
     const stack = createCrawlStack(store, settings.crawler);
     const context = { store, stack, settings, scope: domain.scope, domain };
     const controller = new AbortController();
-    const parameters: RoundParameters = { selector: 'sc', estimator: 'supergraph', iterations: T, pagesPerIteration: k, budgets: false };
+    const parameters: RoundParameters = { selector, estimator: 'supergraph', iterations: T, pagesPerIteration: k, budgets: false };
     const id = newJobId('round');
     let stored: Set<string>;
     let before: number;
@@ -196,7 +197,7 @@ describe.skipIf(!hasSharedData)('a live round with the budgets off equals the of
     }
     // No page stored before the crash was fetched again.
     expect(server.requested.slice(before).filter((url) => stored.has(url))).toEqual([]);
-    expect(await estimate(roundsDir, T, k)).toBe(0);
+    expect(await estimate(roundsDir, T, k, selector)).toBe(0);
 
     const [long] = await roundsOf(longDir);
     const rounds = await roundsOf(roundsDir);

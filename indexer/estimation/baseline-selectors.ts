@@ -2,8 +2,8 @@
  * The comparison selectors of the paper (its §5.2.2 and §6.1; docs/estimation.md).
  */
 import { outDegrees } from '../graph.ts';
-import { seededRandom } from '../seeded-random.ts';
-import { candidateCount, scoringSelector, type PageSelector, type SelectionInput } from './selection.ts';
+import { randomStream } from '../seeded-random.ts';
+import { candidateCount, scoringSelector, SelectorStateError, type PageSelector, type SelectionInput } from './selection.ts';
 
 /**
  * PF-Select, the flow-only part of SC-Select: `Σ_{k→j} f[k] / (o[k] + 1)` — the PageRank page `j`
@@ -36,11 +36,21 @@ export function linkerCountScores(input: SelectionInput): Float64Array {
 export const pageRankFlowSelector: PageSelector = scoringSelector('pf', pageRankFlowScores);
 export const outlinkCountSelector: PageSelector = scoringSelector('outlink', linkerCountScores);
 
-/** Random: `k` distinct candidates uniformly, from a seeded generator (one per run). */
+/**
+ * Random: `k` distinct candidates uniformly, from a seeded generator. Its state is the
+ * generator's, so a run continued from it draws what one longer run draws.
+ */
 export function randomSelector(seed: number): PageSelector {
-  const random = seededRandom(seed);
+  let stream = randomStream(seed);
+  const random = () => stream.next();
   return {
     name: 'random',
+    saveState: () => ({ generator: stream.state }),
+    restoreState(state) {
+      const generator = state.generator;
+      if (!(Number.isInteger(generator) && generator >= 0 && generator <= 0xffffffff)) throw new SelectorStateError('random', state);
+      stream = randomStream(generator);
+    },
     select(input, k) {
       const count = candidateCount(input);
       const take = Math.min(k, count);

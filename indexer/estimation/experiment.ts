@@ -6,7 +6,7 @@ import { inducedSubgraph, type LinkGraph } from '../graph.ts';
 import type { WebGraph } from '../graph-files.ts';
 import { compareRankings, restrictAndNormalise, type RankComparison } from '../metrics.ts';
 import { pageRank } from '../pagerank.ts';
-import { EstimationOptionError, findGlobalPageRank, type PageSource } from './find-global-pagerank.ts';
+import { continuationOf, EstimationOptionError, findGlobalPageRank, type PageSource, type SupergraphStart } from './find-global-pagerank.ts';
 import { domainKindOfSpec } from './domain.ts';
 import { PRODUCT_METHODS, UnknownMethodError, type MethodCatalogue } from './estimators.ts';
 import type { FetchedPage } from './supergraph.ts';
@@ -52,6 +52,11 @@ export interface ExperimentSettings {
   seed: number;
   buckets?: number;
   warmStart?: boolean;
+  /**
+   * Rounds (default 1): each spends `extra` pages in `iterations` iterations, and round r+1
+   * continues from the supergraph round r left, as the live rounds do.
+   */
+  rounds?: number;
 }
 
 export interface IterationMetrics extends RankComparison {
@@ -61,8 +66,17 @@ export interface IterationMetrics extends RankComparison {
   ms: number;
 }
 
+/** The estimate at the end of one round. */
+export interface RoundMetrics extends RankComparison {
+  round: number;
+  crawled: number;
+}
+
 export interface SelectorOutcome {
+  /** Iterations of all rounds, numbered on: round r's iteration i is (r−1)·T + i. */
   perIteration: IterationMetrics[];
+  /** After each round (one entry per round). */
+  rounds: RoundMetrics[];
   final: RankComparison & { crawled: number; seconds: number };
 }
 
@@ -89,6 +103,7 @@ export interface ExperimentDomain {
 export interface ExperimentProgress {
   domain: string;
   selector: string;
+  round: number;
   iteration: number;
   iterations: number;
   l1: number;
@@ -109,6 +124,9 @@ export async function runExperiment(
   const truthSeconds = (performance.now() - started) / 1000;
   const source = knownGraphSource(graph);
   const outcomes: DomainOutcome[] = [];
+  const roundCount = settings.rounds ?? 1;
+  if (!(Number.isInteger(roundCount) && roundCount >= 1)) throw new EstimationOptionError(`rounds must be a positive integer, got ${roundCount}`);
+  const round3 = (value: number) => round(value, 3);
 
   for (const domain of domains) {
     const target = restrictAndNormalise(truth.rank, domain.pages);
@@ -125,30 +143,42 @@ export async function runExperiment(
         throw error;
       }
       const perIteration: IterationMetrics[] = [];
+      const rounds: RoundMetrics[] = [];
       let baseline: RankComparison | undefined;
-      const run = await findGlobalPageRank({
-        localPages,
-        source,
-        selector: method.createSelector({ seed: settings.seed, buckets: settings.buckets }),
-        estimator: method.estimator,
-        iterations: settings.iterations,
-        extraPages,
-        pageRank: { alpha: settings.alpha, tolerance: settings.tolerance },
-        warmStart: settings.warmStart,
-        onIteration: ({ record, estimate, rank }) => {
-          // The baseline is local PageRank whatever the estimate: F = L at iteration 0.
-          if (record.iteration === 0) baseline = compareRankings(restrictAndNormalise(rank, localIds), target);
-          const metrics = compareRankings(estimate, target);
-          perIteration.push({ iteration: record.iteration, crawled: record.crawled, ...metrics, pagerankIterations: record.pageRankIterations, ms: round(record.ms, 3) });
-          onProgress?.({ domain: domain.spec, selector: name, iteration: record.iteration, iterations: settings.iterations, l1: metrics.l1 });
-        },
-      });
+      let start: SupergraphStart<number> | undefined;
+      for (let round = 1; round <= roundCount; round++) {
+        const offset = (round - 1) * settings.iterations;
+        const run = await findGlobalPageRank({
+          localPages,
+          source,
+          selector: method.createSelector({ seed: settings.seed, buckets: settings.buckets }),
+          estimator: method.estimator,
+          iterations: settings.iterations,
+          extraPages,
+          pageRank: { alpha: settings.alpha, tolerance: settings.tolerance },
+          warmStart: settings.warmStart,
+          start,
+          onIteration: ({ record, estimate, rank }) => {
+            // A continuing round's iteration 0 is where the last round ended: already recorded.
+            if (record.iteration === 0 && round > 1) return;
+            // The baseline is local PageRank whatever the estimate: F = L at iteration 0.
+            if (record.iteration === 0) baseline = compareRankings(restrictAndNormalise(rank, localIds), target);
+            const metrics = compareRankings(estimate, target);
+            perIteration.push({ iteration: offset + record.iteration, crawled: record.crawled, ...metrics, pagerankIterations: record.pageRankIterations, ms: round3(record.ms) });
+            onProgress?.({ domain: domain.spec, selector: name, round, iteration: record.iteration, iterations: settings.iterations, l1: metrics.l1 });
+          },
+        });
+        const last = perIteration[perIteration.length - 1];
+        rounds.push({ round, l1: last.l1, linf: last.linf, tau: last.tau, crawled: run.supergraph.size - run.supergraph.localCount });
+        if (round < roundCount) start = continuationOf(run, (page) => pageOfGraph(graph, page));
+      }
       const last = perIteration[perIteration.length - 1];
       if (baseline) outcome.baseline = baseline;
       const seconds = perIteration.reduce((sum, it) => sum + it.ms, 0) / 1000;
       outcome.selectors[name] = {
         perIteration,
-        final: { l1: last.l1, linf: last.linf, tau: last.tau, crawled: run.supergraph.size - run.supergraph.localCount, seconds: round(seconds, 3) },
+        rounds,
+        final: { l1: last.l1, linf: last.linf, tau: last.tau, crawled: rounds[rounds.length - 1].crawled, seconds: round(seconds, 3) },
       };
     }
     if (settings.selectors.length === 0) {

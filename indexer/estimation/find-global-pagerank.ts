@@ -10,7 +10,7 @@ import type { LinkGraph } from '../graph.ts';
 import { pageRank, type PageRankOptions, type PageRankResult } from '../pagerank.ts';
 import { restrictAndNormalise } from '../metrics.ts';
 import { Supergraph, type FetchedPage } from './supergraph.ts';
-import type { PageSelector, SelectionInput } from './selection.ts';
+import type { PageSelector, SelectionInput, SelectorState } from './selection.ts';
 import { estimateOverSupergraph, type EstimatorName, type SupergraphEstimate } from './estimators.ts';
 
 /** "Fetch these pages, give me their out-links." Pages that cannot be fetched are left out. */
@@ -40,6 +40,14 @@ export interface IterationState<K> {
   readonly rank: Float64Array;
   /** The estimate restricted to L and renormalised, in the order of the local pages. */
   readonly estimate: Float64Array;
+  /** The selector's state after this iteration (selectors with state only): a resumed run restores it. */
+  readonly selectorState?: NamedSelectorState;
+}
+
+/** A selector's state with the selector's name: only a selector of that name continues from it. */
+export interface NamedSelectorState {
+  selector: string;
+  state: SelectorState;
 }
 
 export interface FindGlobalPageRankOptions<K> {
@@ -63,6 +71,8 @@ export interface FindGlobalPageRankOptions<K> {
    * instead of from the selector (the source gives stored pages back without crawling them).
    */
   replay?: ReadonlyArray<readonly K[]>;
+  /** The selector's state after the last replayed iteration ({@link IterationState.selectorState}). */
+  replayState?: NamedSelectorState;
   /** Continuing from the supergraph earlier runs built (see {@link SupergraphStart}). */
   start?: SupergraphStart<K>;
 }
@@ -81,6 +91,8 @@ export interface SupergraphStart<K> {
   rank?: Float64Array;
   /** The fingerprint of the graph `rank` was computed on. */
   fingerprint?: string;
+  /** Where the earlier run left its selector (Random's generator); ignored by a selector of another name. */
+  selectorState?: NamedSelectorState;
 }
 
 export interface FindGlobalPageRankResult<K> {
@@ -90,6 +102,8 @@ export interface FindGlobalPageRankResult<K> {
   rank: Float64Array;
   /** {@link graphFingerprint} of the final F, for the next run's {@link SupergraphStart}. */
   fingerprint: string;
+  /** The selector's final state, for the next run's {@link SupergraphStart}. */
+  selectorState?: NamedSelectorState;
 }
 
 /**
@@ -108,6 +122,26 @@ export function graphFingerprint(graph: LinkGraph): string {
   mix(graph.outOffsets);
   mix(graph.outTargets);
   return `${graph.nodeCount}:${graph.edgeCount}:${(a >>> 0).toString(16)}${(b >>> 0).toString(16)}`;
+}
+
+/**
+ * Where the next run starts when it continues from `result`: F's global pages in the order they
+ * joined (their links read again by `pageOf`), its PageRank and fingerprint. Offline this is the
+ * whole continuation; a live round rebuilds the same start from the store (server/jobs/round-start.ts).
+ */
+export function continuationOf<K>(result: FindGlobalPageRankResult<K>, pageOf: (key: K) => FetchedPage<K>): SupergraphStart<K> {
+  const { supergraph } = result;
+  const globalPages: FetchedPage<K>[] = [];
+  for (let id = supergraph.localCount; id < supergraph.size; id++) globalPages.push(pageOf(supergraph.keyOf(id)));
+  return { globalPages, rank: result.rank, fingerprint: result.fingerprint, selectorState: result.selectorState };
+}
+
+function savedState(selector: PageSelector): NamedSelectorState | undefined {
+  return selector.saveState ? { selector: selector.name, state: selector.saveState() } : undefined;
+}
+
+function restoreState(selector: PageSelector, saved: NamedSelectorState | undefined): void {
+  if (saved && saved.selector === selector.name) selector.restoreState?.(saved.state);
 }
 
 export class EstimationOptionError extends Error {
@@ -172,6 +206,7 @@ export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K
   let result: PageRankResult;
   const start = options.start;
   if (start) {
+    restoreState(selector, start.selectorState);
     supergraph.markUnreachable(start.unreachable ?? []);
     supergraph.addPages(start.globalPages);
     const exact = start.rank !== undefined && start.rank.length === supergraph.size && start.fingerprint === graphFingerprint(supergraph.graph());
@@ -187,7 +222,7 @@ export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K
   const report = async (record: IterationRecord<K>) => {
     records.push(record);
     estimate = estimateNow();
-    if (options.onIteration) await options.onIteration({ record, supergraph, rank, estimate });
+    if (options.onIteration) await options.onIteration({ record, supergraph, rank, estimate, selectorState: savedState(selector) });
   };
   await report({
     iteration: 0,
@@ -219,6 +254,8 @@ export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K
     };
     if (options.replay && i <= options.replay.length) {
       await crawl([...options.replay[i - 1]]);
+      // The selector did not run for the replayed iterations: it goes on from where it was then.
+      if (i === options.replay.length) restoreState(selector, options.replayState);
     } else {
       // Pages a live crawl cannot fetch (robots, errors, a pay-level domain out of budget) are
       // replaced from the rest of the frontier, a few times at most, so an iteration spends its
@@ -253,5 +290,5 @@ export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K
       ms: performance.now() - started,
     });
   }
-  return { estimate, records, supergraph, rank, fingerprint: graphFingerprint(supergraph.graph()) };
+  return { estimate, records, supergraph, rank, fingerprint: graphFingerprint(supergraph.graph()), selectorState: savedState(selector) };
 }

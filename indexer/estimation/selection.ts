@@ -23,6 +23,46 @@ export interface PageSelector {
   readonly name: string;
   /** Up to `k` distinct candidate indices, best first. */
   select(input: SelectionInput, k: number): Int32Array;
+  /**
+   * Selectors that carry something from one iteration to the next (Random's generator): that
+   * state as plain numbers, so that a later run restored from it selects what this one would.
+   */
+  saveState?(): SelectorState;
+  restoreState?(state: SelectorState): void;
+}
+
+/** A selector's state (JSON-safe: it is stored with a round's supergraph). */
+export type SelectorState = Readonly<Record<string, number>>;
+
+export class SelectorStateError extends Error {
+  constructor(selector: string, state: unknown) {
+    super(`selector "${selector}" cannot continue from the stored state ${JSON.stringify(state)}`);
+    this.name = 'SelectorStateError';
+  }
+}
+
+/**
+ * State passing for a selector built from others: each part's state under `part.key`. Parts
+ * without state are left out; a part shared by two names is saved once.
+ */
+export function composedState(parts: Record<string, PageSelector>): Pick<PageSelector, 'saveState' | 'restoreState'> {
+  const seen = new Set<PageSelector>();
+  const stateful = Object.entries(parts).filter(([, part]) => part.saveState && part.restoreState && !seen.has(part) && seen.add(part));
+  if (stateful.length === 0) return {};
+  return {
+    saveState() {
+      const state: Record<string, number> = {};
+      for (const [name, part] of stateful) for (const [key, value] of Object.entries(part.saveState!())) state[`${name}.${key}`] = value;
+      return state;
+    },
+    restoreState(state) {
+      for (const [name, part] of stateful) {
+        const own: Record<string, number> = {};
+        for (const [key, value] of Object.entries(state)) if (key.startsWith(`${name}.`)) own[key.slice(name.length + 1)] = value;
+        part.restoreState!(own);
+      }
+    },
+  };
 }
 
 export function candidateCount(input: Pick<SelectionInput, 'linkerOffsets'>): number {

@@ -4,7 +4,7 @@
  * selection of the `best` method (estimators.ts); it is not offered on its own.
  */
 import { outlinkCountSelector, pageRankFlowSelector, randomSelector } from './baseline-selectors.ts';
-import { combinedSelection, type PageSelector } from './selection.ts';
+import { combinedSelection, composedState, type PageSelector } from './selection.ts';
 import { stochasticComplementSelector } from './stochastic-complement.ts';
 import { relativeReciprocalFlowSelector } from './reciprocal-flow.ts';
 import { farBackLinks, looksDense, looksOpen } from './openness.ts';
@@ -35,7 +35,7 @@ export function isSelectorName(name: string): name is SelectorName {
   return (SELECTOR_NAMES as readonly string[]).includes(name);
 }
 
-/** A fresh selector (Random keeps its generator's state across the iterations of one run). */
+/** A fresh selector (Random's generator starts from the seed; `restoreState` continues an earlier run's). */
 export function createSelector(name: string, settings: SelectorSettings = {}): PageSelector {
   switch (name) {
     case 'sc':
@@ -73,6 +73,8 @@ export function opennessSelector(name: string, { closed, open, dense = open }: O
       const branch = !looksOpen(links) ? closed : looksDense(links) ? dense : open;
       return branch.select(input, k);
     },
+    // Which branch runs is read from F every iteration; only the branches may keep state.
+    ...composedState({ closed, open, dense }),
   };
 }
 

@@ -16,7 +16,7 @@ import { createProgress } from './progress.ts';
 
 export const experimentUsage = `lse experiment --edges FILE [--nodes FILE] --domain SPEC [--domain SPEC …]
                [--selectors ${METHOD_NAMES.join(',')}] [--estimator ${ESTIMATOR_NAMES.join('|')}]
-               [--iterations 50] [--extra 2n]
+               [--iterations 50] [--extra 2n] [--rounds 1]
                [--alpha 0.85] [--tolerance 1e-6] [--seed 1] [--buckets C] [--cold-start] [--out DIR]
 
   Runs FindGlobalPR against a known global graph and compares every selector's estimate with
@@ -37,6 +37,9 @@ export const experimentUsage = `lse experiment --edges FILE [--nodes FILE] --dom
   --iterations T    FindGlobalPR iterations (default 50)
   --extra E         extra pages: a count (1500) or a multiple of the domain size (2n, 0.5n);
                     k = round(E / T) pages per iteration
+  --rounds R        R rounds, each of --extra pages in --iterations iterations; round r+1
+                    continues from the supergraph round r left, as nightly rounds do
+                    (default 1); the L1 after each round is reported
   --alpha A         PageRank damping factor (default 0.85)
   --tolerance D     PageRank L1 tolerance inside FindGlobalPR (default 1e-6)
   --seed S          seed of the Random selector (default 1)
@@ -60,6 +63,7 @@ export async function experimentCommand(argv: string[], catalogue: MethodCatalog
       estimator: { type: 'string' },
       iterations: { type: 'string' },
       extra: { type: 'string' },
+      rounds: { type: 'string' },
       alpha: { type: 'string' },
       tolerance: { type: 'string' },
       seed: { type: 'string' },
@@ -87,6 +91,8 @@ export async function experimentCommand(argv: string[], catalogue: MethodCatalog
   if (new Set(selectors).size !== selectors.length) throw new CliError('--selectors: a selector is named twice');
   const estimator = flags.estimator ?? 'supergraph';
   if (!catalogue.estimators.includes(estimator)) throw new CliError(`--estimator: unknown estimator "${estimator}"; choose from ${catalogue.estimators.join(', ')}`);
+  const rounds = numberFlag(flags.rounds, 'rounds') ?? 1;
+  if (!(Number.isInteger(rounds) && rounds >= 1)) throw new CliError('--rounds must be an integer ≥ 1');
   const buckets = numberFlag(flags.buckets, 'buckets');
   if (buckets !== undefined && !(Number.isInteger(buckets) && buckets >= 2)) throw new CliError('--buckets must be an integer ≥ 2');
 
@@ -103,14 +109,14 @@ export async function experimentCommand(argv: string[], catalogue: MethodCatalog
   if (web.skippedLines > 0) process.stderr.write(`note: skipped ${web.skippedLines} malformed lines in the graph files\n`);
   process.stderr.write(`${graphName}: ${web.graph.nodeCount} pages, ${web.graph.edgeCount} links; domains: ${domains.map((d) => `${d.spec} (${d.pages.length})`).join(', ')}\n`);
 
-  const total = domains.length * selectors.length * (settings.iterations + 1);
+  const total = domains.length * selectors.length * rounds * (settings.iterations + 1);
   const progress = createProgress(total, 'experiment');
   let done = 0;
   const result = await runExperiment(
     web,
     domains,
-    { selectors, estimator, iterations: settings.iterations, extra: parseExtraPages(settings.extra), alpha: settings.alpha, tolerance: settings.tolerance, seed: settings.seed, buckets, warmStart: !flags['cold-start'] },
-    (p) => progress.update(++done, `${p.domain} ${p.selector} it ${p.iteration}/${p.iterations} L1 ${p.l1.toFixed(4)}`),
+    { selectors, estimator, iterations: settings.iterations, extra: parseExtraPages(settings.extra), alpha: settings.alpha, tolerance: settings.tolerance, seed: settings.seed, buckets, warmStart: !flags['cold-start'], rounds },
+    (p) => progress.update(++done, `${p.domain} ${p.selector}${rounds > 1 ? ` round ${p.round}` : ''} it ${p.iteration}/${p.iterations} L1 ${p.l1.toFixed(4)}`),
     catalogue,
   );
   progress.stop();

@@ -8,7 +8,7 @@ import { CrawlRecorder } from '../../crawler/crawl-recorder.ts';
 import { CrawledPageSource, PldBudget } from '../../crawler/crawled-page-source.ts';
 import type { Scope } from '../../crawler/scope.ts';
 import { extraPageCount, parseExtraPages } from '../../indexer/estimation/experiment.ts';
-import { findGlobalPageRank } from '../../indexer/estimation/find-global-pagerank.ts';
+import { findGlobalPageRank, type NamedSelectorState } from '../../indexer/estimation/find-global-pagerank.ts';
 import { createSelector } from '../../indexer/estimation/selectors.ts';
 import { isEstimatorName, isMethodName, resolveMethod } from '../../indexer/estimation/estimators.ts';
 import { Supergraph, type FetchedPage } from '../../indexer/estimation/supergraph.ts';
@@ -134,6 +134,12 @@ export function l1ToTruth(estimate: Float64Array, truth: Float64Array): number {
   return l1Distance(restrictAndNormalise(estimate, known), restrictAndNormalise(truth, known));
 }
 
+/** What a round records per iteration: the pages chosen, and the selector's state after it (Random's generator). */
+type IterationJob = {
+  selected: string[];
+  selectorState?: NamedSelectorState;
+};
+
 const iterationKey = (id: string, iteration: number) => `${id}/iteration/${String(iteration).padStart(5, '0')}`;
 const localKey = (id: string) => `${id}/local`;
 
@@ -176,7 +182,7 @@ export async function runEstimationRound(context: RoundContext, id: string, para
   }
   // What the round needs to restart after a crash: its L, the supergraph version it began from, what it revisited.
   await store.batch().putJob(localKey(id), { ids: Array.from(start.domain.ids), from: start.from ?? null, revisits: { ...revisits } }).commit();
-  return executeRound(context, id, parameters, start, revisits, [], undefined, hooks);
+  return executeRound(context, id, parameters, start, revisits, { pages: [] }, undefined, hooks);
 }
 
 /**
@@ -191,15 +197,17 @@ export async function resumeEstimationRound(context: RoundContext, id: string, h
   // Queued but never started: start it now.
   if (!local) return runEstimationRound(context, id, saved.parameters, hooks);
   const replay: string[][] = [];
+  let replayState: NamedSelectorState | undefined;
   // Every iteration recorded, even past the saved status (a kill during an earlier resume).
   for (let i = 1; i <= saved.iterations; i++) {
-    const record = await store.getJob<{ selected: string[] }>(iterationKey(id, i));
+    const record = await store.getJob<IterationJob>(iterationKey(id, i));
     if (!record) break;
     replay.push(record.selected);
+    replayState = record.selectorState;
   }
   const from = local.from ?? undefined;
   const start = await loadRoundStart(store, { fresh: from === undefined, localIds: local.ids, version: from });
-  return executeRound(context, id, saved.parameters, start, local.revisits ?? NO_REVISITS, replay, saved.startedAt, hooks);
+  return executeRound(context, id, saved.parameters, start, local.revisits ?? NO_REVISITS, { pages: replay, state: replayState }, saved.startedAt, hooks);
 }
 
 async function executeRound(
@@ -208,7 +216,7 @@ async function executeRound(
   parameters: RoundParameters,
   roundStart: RoundStart,
   revisits: RevisitOutcome,
-  replay: string[][],
+  replay: { pages: string[][]; state?: NamedSelectorState },
   startedAt: number | undefined,
   hooks: RoundHooks,
 ): Promise<RoundStatus> {
@@ -238,9 +246,9 @@ async function executeRound(
     startedAt: startedAt ?? Date.now(),
   };
   const record = () => ({ kind: 'estimation-round', parameters, ...status });
-  const save = async (selected?: string[]) => {
+  const save = async (iteration?: IterationJob) => {
     const batch = store.batch().putJob(id, record());
-    if (selected) batch.putJob(iterationKey(id, status.iteration), { selected });
+    if (iteration) batch.putJob(iterationKey(id, status.iteration), iteration);
     await batch.commit();
     hooks.onProgress?.(status);
   };
@@ -277,8 +285,9 @@ async function executeRound(
       extraPages,
       pageRank: { alpha: settings.estimation.alpha, tolerance: settings.estimation.tolerance },
       signal: hooks.signal,
-      replay,
-      onIteration: async ({ record: it, estimate }) => {
+      replay: replay.pages,
+      replayState: replay.state,
+      onIteration: async ({ record: it, estimate, selectorState }) => {
         local ??= estimate;
         status.iteration = it.iteration;
         status.crawled = it.crawled;
@@ -287,7 +296,7 @@ async function executeRound(
         if (truth) status.l1ToTruth = l1ToTruth(estimate, truth);
         status.history.push({ iteration: it.iteration, crawled: it.crawled, change: status.change, l1ToTruth: status.l1ToTruth, ms: Math.round(it.ms) });
         previous = estimate;
-        await save(it.iteration > 0 ? it.selected : undefined);
+        await save(it.iteration > 0 ? { selected: it.selected, selectorState } : undefined);
       },
     });
     const lastEstimate = await store.latestRanks('estimate');
@@ -301,7 +310,7 @@ async function executeRound(
     // continues from, and the round's end: one commit.
     await store
       .batch()
-      .putRanks({ name: SUPERGRAPH_RANKS, version, ids: supergraphIds, values: result.rank, info: { round: id, localCount: n, fingerprint: result.fingerprint } })
+      .putRanks({ name: SUPERGRAPH_RANKS, version, ids: supergraphIds, values: result.rank, info: { round: id, localCount: n, fingerprint: result.fingerprint, selectorState: result.selectorState } })
       .putRanks({ name: 'estimate', version, ids: domain.ids, values: result.estimate, info: { round: id, selector: parameters.selector, estimator: method.estimator, crawled: status.crawled } })
       .putRanks({ name: 'local', version, ids: domain.ids, values: local!, info: { round: id } })
       .putJob(id, record())

@@ -6,7 +6,7 @@
  * store ids of F in the order they joined (L first) and F's PageRank.
  */
 import { followedLinkUrls, hasLinks } from '../../crawler/crawled-page-source.ts';
-import type { SupergraphStart } from '../../indexer/estimation/find-global-pagerank.ts';
+import type { NamedSelectorState, SupergraphStart } from '../../indexer/estimation/find-global-pagerank.ts';
 import type { FetchedPage } from '../../indexer/estimation/supergraph.ts';
 import type { CrawlStore, PageRecord, RankVersion } from '../../indexer/store/crawl-store.ts';
 
@@ -82,6 +82,7 @@ export async function loadRoundStart(store: CrawlStore, options: RoundStartOptio
       unreachable,
       rank: rankInOrder(saved, [...domain.ids, ...globalIds]),
       fingerprint: typeof saved.info?.fingerprint === 'string' ? saved.info.fingerprint : undefined,
+      selectorState: selectorStateOf(saved.info?.selectorState),
     },
   };
 }
@@ -100,4 +101,12 @@ function rankInOrder(saved: RankVersion, ids: readonly number[]): Float64Array {
     if (at !== undefined) rank[i] = saved.values[at];
   });
   return rank;
+}
+
+/** The selector state stored with a supergraph version, when it has the stored shape (a later round checks the values). */
+function selectorStateOf(value: unknown): NamedSelectorState | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { selector, state } = value as Partial<NamedSelectorState>;
+  if (typeof selector !== 'string' || typeof state !== 'object' || state === null) return undefined;
+  return { selector, state };
 }

@@ -31,6 +31,8 @@ export function selectorDisplayName(name: string): string {
 
 interface Row {
   method: string;
+  /** L1 after each round (when there are several). */
+  roundL1: number[];
   l1: number;
   linf: number;
   tau: number;
@@ -40,13 +42,14 @@ interface Row {
 
 function rowsOf(domain: DomainOutcome): Row[] {
   return [
-    { method: 'local PageRank', ...domain.baseline, crawled: 0, seconds: undefined },
-    ...Object.entries(domain.selectors).map(([name, outcome]) => ({ method: selectorDisplayName(name), ...outcome.final })),
+    { method: 'local PageRank', roundL1: [], ...domain.baseline, crawled: 0, seconds: undefined },
+    ...Object.entries(domain.selectors).map(([name, outcome]) => ({ method: selectorDisplayName(name), roundL1: outcome.rounds.length > 1 ? outcome.rounds.map((r) => r.l1) : [], ...outcome.final })),
   ];
 }
 
-function cells(row: Row): string[] {
-  return [row.method, row.l1.toFixed(4), row.linf.toFixed(6), row.tau.toFixed(4), String(row.crawled), row.seconds === undefined ? '' : row.seconds.toFixed(2)];
+function cells(row: Row, rounds: number): string[] {
+  const perRound = Array.from({ length: rounds > 1 ? rounds : 0 }, (_, r) => (row.roundL1[r] === undefined ? '' : row.roundL1[r].toFixed(4)));
+  return [row.method, ...perRound, row.l1.toFixed(4), row.linf.toFixed(6), row.tau.toFixed(4), String(row.crawled), row.seconds === undefined ? '' : row.seconds.toFixed(2)];
 }
 
 const HEADER = ['method', 'L1', 'L∞', 'Kendall τ', 'crawled', 'seconds'];
@@ -55,12 +58,14 @@ const HEADER = ['method', 'L1', 'L∞', 'Kendall τ', 'crawled', 'seconds'];
 export function formatExperimentTable(result: ExperimentResult): string {
   const blocks: string[] = [];
   for (const domain of result.domains) {
-    const rows = [HEADER, ...rowsOf(domain).map(cells)];
-    const widths = HEADER.map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+    const rounds = result.settings.rounds ?? 1;
+    const header = rounds > 1 ? [HEADER[0], ...Array.from({ length: rounds }, (_, r) => `L1 round ${r + 1}`), ...HEADER.slice(1)] : HEADER;
+    const rows = [header, ...rowsOf(domain).map((row) => cells(row, rounds))];
+    const widths = header.map((_, c) => Math.max(...rows.map((r) => r[c].length)));
     const line = (r: string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
     blocks.push(
       [
-        `${domain.spec}  (n = ${domain.pages} pages, ${domain.extraPages} extra pages in ${result.settings.iterations} iterations)`,
+        `${domain.spec}  (n = ${domain.pages} pages, ${domain.extraPages} extra pages in ${result.settings.iterations} iterations${rounds > 1 ? ` a round, ${rounds} rounds` : ''})`,
         line(rows[0]),
         widths.map((w) => '-'.repeat(w)).join('  '),
         ...rows.slice(1).map(line),
