@@ -15,7 +15,7 @@
  *               what the default of 50 % saves in peak RSS, and what it costs in CPU.
  *   floor       a bare undici + cheerio loop over the URLs the multi-host case fetched (no
  *               robots, politeness, URL rules, store or duplicates): what parsing alone allows.
- *   docs-site   the issue's peer comparison: a documentation site of 3,200 pages and ~118 MB
+ *   docs-site   a peer comparison: a documentation site of 3,200 pages and ~118 MB
  *               (bench/docs-site.ts, its own server process), 16 requests in flight to the one
  *               host. Peers measured on such a site: Crawlee's CheerioCrawler 30 s and 1 GB RSS,
  *               Scrapy 46 s, a bare undici + cheerio loop 13 s.

@@ -1,5 +1,5 @@
 /**
- * A synthetic documentation site for the crawl benchmark, shaped like the one the issue's peer
+ * A synthetic documentation site for the crawl benchmark, shaped like the one a peer
  * figures come from (~3,200 HTML pages, ~117 MB, served by nginx on loopback): 40 sections of 80
  * pages, every page ~36 KB of HTML — a head with styles and scripts, a header menu, a sidebar
  * with every section and the current section's pages (~130 links), an article with headings,

@@ -22,7 +22,7 @@ export async function searchHttpBenchmarks(bench: BenchContext, count = 100_000)
 }
 
 /**
- * The issue's case for snippets: 1,000+ long pages of real text (the Debian Reference and FAQ in
+ * The case for snippets: 1,000+ long pages of real text (the Debian Reference and FAQ in
  * 11 languages, 30–300 KB of HTML each, copied under several folders as sites copy pages into
  * language folders), the real app, size 10, one connection: p50 and p99, index build and size.
  */

@@ -163,7 +163,7 @@ export class CrawlRecorder {
           title: outcome.page.title,
           // The main content (boilerplate left out, main-content.ts) is what is indexed and shown.
           headings: outcome.page.content.headings,
-          // Global pages are fetched for their links only (ARCHITECTURE: never shown in results).
+          // Global pages are fetched for their links only (never shown in results).
           text: pageRole === 'local' ? outcome.page.content.text : undefined,
           sections: pageRole === 'local' && outcome.page.content.sections.length > 0 ? outcome.page.content.sections : undefined,
           description: outcome.page.description ?? undefined,

@@ -1,5 +1,5 @@
 /**
- * Exact and near-duplicate pages (ALGORITHMS.md §7, seeds/001).
+ * Exact and near-duplicate pages (docs/crawling.md).
  *
  * Exact: a 64-bit fingerprint of the normalised text (the first 8 bytes of its SHA-256), so
  * markup, case and spacing changes do not count as changes.

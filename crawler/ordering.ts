@@ -1,5 +1,5 @@
 /**
- * Crawl ordering metrics (ALGORITHMS.md §5): which discovered URL to fetch next.
+ * Crawl ordering metrics (docs/crawling.md): which discovered URL to fetch next.
  *
  * An ordering sees only page ids (the store's dense URL ids) and the links of fetched pages; it
  * does no I/O, so it is tested directly and rebuilt from the store when a crawl resumes (replay

@@ -1,5 +1,5 @@
 /**
- * Pay-level domains and their link graph, after IRLbot (ALGORITHMS.md §8, seeds/002).
+ * Pay-level domains and their link graph, after IRLbot (Lee, Leonard, Wang & Loguinov 2008).
  *
  * A pay-level domain (PLD) is what one buys from a registrar: the registrable domain under the
  * ICANN section of the public suffix list (`www.amazon.co.uk` → `amazon.co.uk`). The private

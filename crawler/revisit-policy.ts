@@ -1,5 +1,5 @@
 /**
- * Which pages a re-crawl cycle revisits (ALGORITHMS.md §6, Cho & Garcia-Molina).
+ * Which pages a re-crawl cycle revisits (Cho & Garcia-Molina; docs/operations.md).
  *
  * A page's change rate per visit interval is estimated from N visits of which X found a change:
  * `λ̂ = −log((N − X + 0.5) / (N + 0.5))` (the naive X/N is biased low: a page that changed twice

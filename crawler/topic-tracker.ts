@@ -1,5 +1,5 @@
 /**
- * A topic crawl's bookkeeping in the crawl loop (ALGORITHMS.md §5, Cho's focused crawling): a
+ * A topic crawl's bookkeeping in the crawl loop (Cho's focused crawling): a
  * fetched page is local when its similarity to the topic passes the threshold and global
  * otherwise (kept for its links), and a link is followed when it is within `maxDistance` steps
  * of the last hot page. The idf estimate is stored now and then so a resumed crawl scores alike.

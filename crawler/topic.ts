@@ -1,5 +1,5 @@
 /**
- * Topic (focused) crawling, ALGORITHMS.md §5 (Cho, Garcia-Molina & Page): a page belongs to the
+ * Topic (focused) crawling (Cho, Garcia-Molina & Page): a page belongs to the
  * local domain when its similarity IS(p, q) to the driving query q passes a threshold.
  *
  * IS(p, q) is the cosine of the query and page vectors in a tf-idf vector space:

@@ -1,5 +1,5 @@
 /**
- * FindGlobalPR (Davis & Dhillon 2006, Algorithm 2; ALGORITHMS.md §2): grow a supergraph of the
+ * FindGlobalPR (Davis & Dhillon 2006, Algorithm 2; docs/estimation.md): grow a supergraph of the
  * local domain by crawling `k` well-chosen frontier pages per iteration, re-rank, and report the
  * PageRank of the local pages renormalised.
  *
@@ -164,7 +164,7 @@ export function pagesPerIteration(iterations: number, extra: number): number {
 
 /**
  * The warm start for a grown F: the previous vector for the old pages, the teleport value
- * `(1−α)/ℓ` for the new ones, renormalised (ALGORITHMS.md §3.4).
+ * `(1−α)/ℓ` for the new ones, renormalised (docs/estimation.md).
  */
 export function extendStartVector(previous: Float64Array, size: number, alpha: number): Float64Array {
   const start = new Float64Array(size);
@@ -261,7 +261,7 @@ export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K
       // replaced from the rest of the frontier, a few times at most, so an iteration spends its
       // budget; a known graph gives every page and this never repeats (the paper's k pages per
       // iteration). Replacements are chosen with the warm-start vector of the grown F
-      // (ALGORITHMS.md §3.4) instead of a new PageRank.
+      // (docs/estimation.md) instead of a new PageRank.
       let request = want;
       let selectionRank = rank;
       for (let attempt = 0; attempt <= MAX_REFILLS && request > 0; attempt++) {

@@ -4,7 +4,7 @@
  * an offline experiment, a URL on the live crawl — and numbered densely in the order they join;
  * the local pages come first, so `L = 0 … localCount-1`.
  *
- * Only links among pages of `F` are edges of the ranked graph (ALGORITHMS.md §1); a link to a
+ * Only links among pages of `F` are edges of the ranked graph (docs/estimation.md); a link to a
  * page outside `F` makes that page a frontier candidate with a linker in `F`.
  */
 import { buildGraph, type LinkGraph } from '../graph.ts';

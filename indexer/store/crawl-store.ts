@@ -65,7 +65,7 @@ export interface PageRecord {
   sitemapLastmod?: number;
   /** Fetched with credentials (an intranet page): only signed-in searchers may search it. */
   private?: true;
-  /** Visits and visits that found a change (ALGORITHMS.md §6). */
+  /** Visits and visits that found a change (the re-crawl's change-rate estimate). */
   visits: number;
   changes: number;
 }
