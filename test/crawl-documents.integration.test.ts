@@ -12,6 +12,7 @@ import type { CrawlSummary } from '../crawler/crawl-loop.ts';
 import { DocumentPool } from '../crawler/documents/worker-pool.ts';
 import { parseScope } from '../crawler/scope.ts';
 import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
+import { sectionUrlOf } from '../indexer/ranking/search-engine.ts';
 import { TextIndex, indexableDocuments } from '../indexer/text-index/index.ts';
 import { createCrawlStack } from '../server/cli/crawl-setup.ts';
 
@@ -206,6 +207,16 @@ describe.skipIf(!haveFixtures)('crawling PDF, DOCX and ODT documents', () => {
     expect(urlOf(pdfPhrase)).toEqual(['http://files.test/files/faq.pdf']);
     expect(urlOf('marmalade ledger')).toEqual(['http://files.test/files/guide.docx']);
     expect(urlOf('gooseberry budget')).toEqual(['http://files.test/files/notes.odt']);
+    // A hit inside the PDF names the page it matched, and links to it with `#page=N`.
+    const hit = index.search(pdfPhrase).hits[0];
+    const passage = (await index.passages([hit])).get(hit.id)!;
+    const page = /^page=(\d+)$/.exec(passage.sectionAnchor ?? '')?.[1];
+    expect(page).toBeDefined();
+    const faq = pages.get('http://files.test/files/faq.pdf')!;
+    const at = faq.sections!.findIndex((s) => s.anchor === passage.sectionAnchor);
+    expect(faq.text!.slice(faq.sections![at].start, faq.sections![at + 1]?.start).toLowerCase()).toContain('symlinks');
+    expect(sectionUrlOf(faq.url, passage.sectionAnchor!)).toBe(`http://files.test/files/faq.pdf#page=${page}`);
+    expect(sectionUrlOf('http://x.test/a.html#top', 'Section 2 #b')).toBe('http://x.test/a.html#Section%202%20%23b');
   });
 
   it('refuses a PDF that never ends, a 200 MB file, a zip bomb and a broken PDF, each with its reason', () => {

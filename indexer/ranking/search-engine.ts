@@ -361,7 +361,7 @@ export class SearchEngine implements SearchService {
       if (group.alternates.length > 0) result.alternates = group.alternates;
       if (group.shown.recommended) result.recommended = true;
       if (passage?.sectionHeading !== undefined) result.sectionHeading = passage.sectionHeading;
-      if (passage?.sectionAnchor !== undefined && doc) result.sectionUrl = `${doc.url.split('#')[0]}#${encodeURIComponent(passage.sectionAnchor)}`;
+      if (passage?.sectionAnchor !== undefined && doc) result.sectionUrl = sectionUrlOf(doc.url, passage.sectionAnchor);
       if (query.explain) {
         result.explain = {
           rank: query.rank,
@@ -411,4 +411,12 @@ function correctedQuery(q: string, corrections: ReadonlyArray<{ typed: string; t
     if (at >= 0) corrected = corrected.slice(0, at) + written.toLowerCase() + corrected.slice(at + typed.length);
   }
   return corrected === q ? undefined : corrected;
+}
+
+/**
+ * The URL of a section: the page's URL with the anchor as its fragment. Only what a fragment may
+ * not hold is escaped, so a PDF's `page=5` stays `#page=5`, which PDF viewers open at that page.
+ */
+export function sectionUrlOf(url: string, anchor: string): string {
+  return `${url.split('#')[0]}#${encodeURI(anchor).replace(/#/g, '%23')}`;
 }
