@@ -28,7 +28,21 @@ export interface CompactSegment {
   fields: FieldPostings[];
   /** Each document's language (`en` for documents that named none). */
   docLangs: string[];
+  /** Words as written (lower-cased), sorted, whose terms differ from them (stemmed words). */
+  surfaces: SurfaceWords;
 }
+
+/**
+ * Surface word s indexes the term numbers termIds[offsets[s] .. offsets[s+1]] (one per language
+ * its pages analyse it in), so a typed prefix finds words whose stem is shorter than the prefix.
+ */
+export interface SurfaceWords {
+  words: string[];
+  offsets: Int32Array;
+  termIds: Int32Array;
+}
+
+export const noSurfaceWords = (): SurfaceWords => ({ words: [], offsets: new Int32Array(1), termIds: new Int32Array(0) });
 
 /** Binary search for a term's number in a segment; -1 when absent. */
 export function termNumber(segment: CompactSegment, term: string): number {
@@ -61,7 +75,7 @@ export function findPosting(docs: Int32Array, from: number, to: number, ordinal:
 
 /** The typed arrays of a segment, for zero-copy transfer from a worker. */
 export function segmentBuffers(segment: CompactSegment): ArrayBuffer[] {
-  const buffers: ArrayBuffer[] = [segment.docIds.buffer as ArrayBuffer];
+  const buffers: ArrayBuffer[] = [segment.docIds.buffer as ArrayBuffer, segment.surfaces.offsets.buffer as ArrayBuffer, segment.surfaces.termIds.buffer as ArrayBuffer];
   for (const field of segment.fields) {
     for (const array of [field.offsets, field.docs, field.tf, field.positionOffsets, field.positions, field.lengths]) {
       buffers.push(array.buffer as ArrayBuffer);
