@@ -44,9 +44,26 @@ export interface SurfaceWords {
 
 export const noSurfaceWords = (): SurfaceWords => ({ words: [], offsets: new Int32Array(1), termIds: new Int32Array(0) });
 
-/** Binary search for a term's number in a segment; -1 when absent. */
+// Queries ask the same few terms of every segment again and again (scoring, required clauses,
+// matched terms, passages): remember the answers per segment, up to a bound.
+const termNumberCaches = new WeakMap<CompactSegment, Map<string, number>>();
+const TERM_NUMBER_CACHE_SIZE = 4_096;
+
+/** A term's number in a segment; -1 when absent. */
 export function termNumber(segment: CompactSegment, term: string): number {
-  const { terms } = segment;
+  let cache = termNumberCaches.get(segment);
+  if (cache === undefined) termNumberCaches.set(segment, (cache = new Map()));
+  let number = cache.get(term);
+  if (number === undefined) {
+    number = searchTerm(segment.terms, term);
+    if (cache.size >= TERM_NUMBER_CACHE_SIZE) cache.clear();
+    cache.set(term, number);
+  }
+  return number;
+}
+
+/** Binary search in sorted terms; -1 when absent. */
+function searchTerm(terms: readonly string[], term: string): number {
   let lo = 0;
   let hi = terms.length - 1;
   while (lo <= hi) {
