@@ -21,6 +21,8 @@ import { syntheticCorpus, syntheticGenerator, zipfSampler } from '../indexer/tex
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
 import type { BenchContext } from './run.ts';
+import { compareCjkSegmentation } from './cjk-segmentation.ts';
+import { debianCorpus } from './multilingual-recall.ts';
 
 const CASE_FLAG = '--text-index-case';
 const SEED = 2024;
@@ -213,6 +215,7 @@ export async function textIndexBenchmarks(bench: BenchContext, sizes: readonly n
   }
   bench.table(rows.map((row) => row.map((cell) => (cell === undefined ? '' : cell))));
   for (const note of notes) bench.note(note);
+  if (bench.wants('cjk')) cjkSegmentationCase(bench);
   bench.note('single = lunr.Index#search (lunr syntax, OR); its build is one thread, no disk. Peak RSS includes the generated pages.');
   bench.note(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes share the cores)`);
 }
@@ -245,3 +248,18 @@ async function main(argv: readonly string[]): Promise<void> {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main(process.argv.slice(2));
+
+/** Case `cjk`: character bigrams against Intl.Segmenter words on the Debian documentation. */
+function cjkSegmentationCase(bench: BenchContext): void {
+  const { docs } = debianCorpus();
+  if (docs.length === 0) {
+    bench.note('cjk: the Debian documentation is not installed (.ci/run installs it); skipped');
+    return;
+  }
+  bench.heading('CJK segmentation on the Debian documentation: character bigrams vs Intl.Segmenter words');
+  const rows: Array<Array<string | number>> = [['lang', 'method', 'queries', 'pages', 'recall', 'precision@10', 'terms', 'postings', 'positions']];
+  for (const f of compareCjkSegmentation(docs)) {
+    rows.push([f.lang, f.method, `${f.queries} ${f.kind}`, f.pages, `${(f.recall * 100).toFixed(1)} %`, f.precisionAt10.toFixed(3), f.terms, f.postings, f.positions]);
+  }
+  bench.table(rows);
+}

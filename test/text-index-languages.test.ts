@@ -122,6 +122,19 @@ describe('searching pages in several languages', () => {
     expect(ranked).toContain(1);
   });
 
+  it('matches the last word as a prefix of words as written, even past their stem', () => {
+    // "installing" is indexed as "instal", French "Installation(s)" as fr:install, "configuration" as fr:configur.
+    // Other pages may follow through typo tolerance, below the prefix match.
+    const top = (query: string, lang?: string) => index.search(query, lang ? { lang } : {}).hits[0];
+    expect(top('installin')).toMatchObject({ id: 1, matchedTerms: expect.arrayContaining(['instal']) });
+    expect(top('Installati', 'fr')).toMatchObject({ id: 2, matchedTerms: expect.arrayContaining(['fr:install']) });
+    expect(top('configurat', 'fr')).toMatchObject({ id: 2, matchedTerms: expect.arrayContaining(['fr:configur']) });
+    // German: "installieren" (the title) is de:installi.
+    expect(top('installiere', 'de')).toMatchObject({ id: 3, matchedTerms: expect.arrayContaining(['de:installi']) });
+    // Not a prefix of any English written word ("installing" is not "installati…").
+    expect(ids('installati', { lang: 'en' })).toEqual([]);
+  });
+
   it('indexes pages of unknown language neutrally, never drops them', () => {
     expect(ids('foo')).toEqual([6]);
     expect(index.search('foo').hits[0].lang).toBe('und');
@@ -160,6 +173,38 @@ describe.skipIf(debian.length === 0)('recall on the Debian documentation in 11 l
       const onlyPlural = docs.filter((d) => d.lang === 'de' && /\bPaketen?\b/.test(stored.get(d.id)!.text) && !/\bPaket\b/.test(stored.get(d.id)!.text));
       const found = new Set(index.search('Paket', { limit: 1000 }).hits.map((h) => h.id));
       for (const doc of onlyPlural) expect(found.has(doc.id), doc.url).toBe(true);
+    } finally {
+      await index.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe.skipIf(debian.length === 0)('prefixes of written words on the Debian documentation', () => {
+  it('finds every page holding a word from a prefix longer than the word\'s stem (English, German)', async () => {
+    const { docs: all } = debianCorpus();
+    const docs = ['en', 'de'].flatMap((lang) => all.filter((doc) => doc.lang === lang).slice(0, 10));
+    const dir = await mkdtemp(join(tmpdir(), 'lse-prefix-'));
+    const index = await TextIndex.open(dir, { workers: 0 });
+    try {
+      await index.rebuild(docs);
+      const stored = await index.documents(docs.map((d) => d.id));
+      const cases: Array<[lang: string, word: string, prefix: string]> = [
+        ['en', 'installation', 'installati'],
+        ['en', 'information', 'informati'],
+        ['de', 'Funktionalitäten', 'Funktionalitä'],
+        ['de', 'Verwendung', 'Verwendu'],
+        ['de', 'konfigurieren', 'konfiguriere'],
+      ];
+      for (const [lang, word, prefix] of cases) {
+        // The stem does not begin with the prefix, so only the written word can match it.
+        const stem = terms(word, lang)[0]!.replace(/^[a-z]{2}:/, '');
+        expect(stem.startsWith(prefix.toLowerCase()), `${word} → ${stem}`).toBe(false);
+        const holding = docs.filter((d) => d.lang === lang && new RegExp(`(?<![\\p{L}])${word}`, 'iu').test(stored.get(d.id)!.text));
+        expect(holding.length, word).toBeGreaterThan(0);
+        const found = new Set(index.search(prefix, { limit: 1000, lang }).hits.map((h) => h.id));
+        for (const doc of holding) expect(found.has(doc.id), `${prefix} → ${doc.url}`).toBe(true);
+      }
     } finally {
       await index.close();
       await rm(dir, { recursive: true, force: true });

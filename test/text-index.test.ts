@@ -144,7 +144,8 @@ describe('text index: persistence', () => {
     await first.close();
     const files = await readdir(join(dir, 'index'));
     expect(files).toContain('manifest.json');
-    expect(files.filter((f) => f.endsWith('.lunr.json'))).toHaveLength(info.segments.length);
+    expect(files.filter((f) => f.endsWith('.postings.bin'))).toHaveLength(info.segments.length);
+    expect(files.filter((f) => f.endsWith('.lunr.json'))).toEqual([]);
     const manifest = JSON.parse(await readFile(join(dir, 'index', 'manifest.json'), 'utf8'));
     expect(manifest.generation).toBe(info.generation);
 
@@ -156,14 +157,18 @@ describe('text index: persistence', () => {
     expect(stored.has(docs[0].id)).toBe(false);
   });
 
-  it('lunr JSON in a segment file loads with plain lunr', async () => {
+  it('removes the lunr JSON that earlier versions wrote with a segment, when the segment goes', async () => {
     const dir = await tempDir();
     const index = await openIndex(dir, { maxSegmentDocs: 1_000 });
     await index.rebuild(docs.slice(0, 30));
     const name = index.info().segments[0].name;
-    const file = JSON.parse(await readFile(join(dir, 'index', `${name}.lunr.json`), 'utf8'));
-    const plain = lunr.Index.load(file.lunr);
-    expect(plain.search(docs[0].title.split(' ')[1]).length).toBeGreaterThan(0);
+    const legacy = join(dir, 'index', `${name}.lunr.json`);
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(legacy, JSON.stringify({ format: 'lse-text-segment/1', name, docIds: [], lunr: buildLunrSegment(docs.slice(0, 30)).lunr }));
+    await index.rebuild(docs.slice(0, 20));
+    await index.rebuild(docs.slice(0, 25));
+    expect(await readdir(join(dir, 'index'))).not.toContain(`${name}.lunr.json`);
+    expect(index.search(docs[0].title.split(' ')[1]).total).toBeGreaterThan(0);
   });
 
   it('starts empty without a manifest and refuses a corrupt one', async () => {
@@ -222,7 +227,7 @@ describe('text index: updates, deletions and merges', () => {
     // The merged-away segments' files go once no generation in use refers to them.
     await index.update({ remove: [docs[1].id] });
     const files = await readdir(join(dir, 'index'));
-    const names = new Set(files.filter((f) => f.endsWith('.lunr.json')).map((f) => f.replace('.lunr.json', '')));
+    const names = new Set(files.filter((f) => f.endsWith('.postings.bin')).map((f) => f.replace('.postings.bin', '')));
     expect(names.size).toBeLessThanOrEqual(after.segments.length + 1);
   });
 
@@ -277,7 +282,7 @@ describe('text index: concurrency and workers', () => {
       const [fromWorker] = await Promise.all([workers.build(dirA, 'seg-000001', docs.slice(0, 60)), workers.build(dirA, 'seg-000002', docs.slice(60, 90))]);
       const fromMain = await inline.build(dirB, 'seg-000001', docs.slice(0, 60));
       expect(fromWorker).toEqual(fromMain);
-      for (const file of ['seg-000001.lunr.json', 'seg-000001.docs.jsonl', 'seg-000001.postings.bin']) {
+      for (const file of ['seg-000001.docs.jsonl', 'seg-000001.postings.bin']) {
         expect(await readFile(join(dirA, file), 'utf8')).toBe(await readFile(join(dirB, file), 'utf8'));
       }
     } finally {

@@ -38,8 +38,10 @@ const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
 const thaiSegmenter = new Intl.Segmenter('th', { granularity: 'word' });
 
-// Pages repeat words, and stemming is most of the analysis time: memoise (language, word) → term.
-const termCache = new Map<string, string | null>();
+// Pages repeat words, and stemming is most of the analysis time: memoise language → word → term
+// (one map per language: a joined key cost a string per token).
+const termCaches = new Map<string, Map<string, string | null>>();
+let cachedTerms = 0;
 
 /**
  * The index term of a lower-cased word in an analysis language (null for a stop word). A word in
@@ -47,14 +49,19 @@ const termCache = new Map<string, string | null>();
  * analysis, as a query word in that script does.
  */
 export function wordTerm(word: string, lang: string): string | null {
-  const key = `${lang}\u0000${word}`;
-  let term = termCache.get(key);
+  let cache = termCaches.get(lang);
+  if (cache === undefined) termCaches.set(lang, (cache = new Map()));
+  let term = cache.get(word);
   if (term === undefined) {
     const script = scriptOf(word);
     if (script === null || !languageWritesScript(lang, script)) term = word;
     else term = isStopWord(word, lang) ? null : stemTerm(word, lang);
-    if (termCache.size >= 200_000) termCache.clear();
-    termCache.set(key, term);
+    if (cachedTerms >= 200_000) {
+      for (const other of termCaches.values()) other.clear();
+      cachedTerms = 0;
+    }
+    cache.set(word, term);
+    cachedTerms++;
   }
   return term;
 }

@@ -1,6 +1,8 @@
-/** One segment, from documents to files on disk and postings in memory (run in a worker or inline). */
+/**
+ * One segment, from documents to files on disk and postings in memory (run in a worker or inline).
+ * No lunr index is built: queries run on the postings, and lunr's builder took most of the build.
+ */
 import type { TextDocument } from './document.ts';
-import { buildLunrSegment } from './lunr-segment.ts';
 import { buildPostings } from './postings-builder.ts';
 import { analyzeDocument } from './segment-analysis.ts';
 import { writeSegment, type StoredSegment } from './segment-files.ts';
@@ -9,8 +11,7 @@ export async function buildAndWriteSegment(directory: string, name: string, docu
   const sorted = [...documents].sort((a, b) => a.id - b.id);
   const analyzed = sorted.map(analyzeDocument);
   const postings = buildPostings(name, sorted, analyzed);
-  const built = buildLunrSegment(sorted, analyzed);
   // Stored with each document: where to start tokenising for a snippet (segment-analysis.ts).
   const stored = sorted.map((doc, i) => (analyzed[i].checkpoints?.length ? { ...doc, checkpoints: analyzed[i].checkpoints } : doc));
-  return writeSegment(directory, built, postings, stored);
+  return writeSegment(directory, postings, stored);
 }

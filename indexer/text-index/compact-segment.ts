@@ -28,11 +28,42 @@ export interface CompactSegment {
   fields: FieldPostings[];
   /** Each document's language (`en` for documents that named none). */
   docLangs: string[];
+  /** Words as written (lower-cased), sorted, whose terms differ from them (stemmed words). */
+  surfaces: SurfaceWords;
 }
 
-/** Binary search for a term's number in a segment; -1 when absent. */
+/**
+ * Surface word s indexes the term numbers termIds[offsets[s] .. offsets[s+1]] (one per language
+ * its pages analyse it in), so a typed prefix finds words whose stem is shorter than the prefix.
+ */
+export interface SurfaceWords {
+  words: string[];
+  offsets: Int32Array;
+  termIds: Int32Array;
+}
+
+export const noSurfaceWords = (): SurfaceWords => ({ words: [], offsets: new Int32Array(1), termIds: new Int32Array(0) });
+
+// Queries ask the same few terms of every segment again and again (scoring, required clauses,
+// matched terms, passages): remember the answers per segment, up to a bound.
+const termNumberCaches = new WeakMap<CompactSegment, Map<string, number>>();
+const TERM_NUMBER_CACHE_SIZE = 4_096;
+
+/** A term's number in a segment; -1 when absent. */
 export function termNumber(segment: CompactSegment, term: string): number {
-  const { terms } = segment;
+  let cache = termNumberCaches.get(segment);
+  if (cache === undefined) termNumberCaches.set(segment, (cache = new Map()));
+  let number = cache.get(term);
+  if (number === undefined) {
+    number = searchTerm(segment.terms, term);
+    if (cache.size >= TERM_NUMBER_CACHE_SIZE) cache.clear();
+    cache.set(term, number);
+  }
+  return number;
+}
+
+/** Binary search in sorted terms; -1 when absent. */
+function searchTerm(terms: readonly string[], term: string): number {
   let lo = 0;
   let hi = terms.length - 1;
   while (lo <= hi) {
@@ -61,7 +92,7 @@ export function findPosting(docs: Int32Array, from: number, to: number, ordinal:
 
 /** The typed arrays of a segment, for zero-copy transfer from a worker. */
 export function segmentBuffers(segment: CompactSegment): ArrayBuffer[] {
-  const buffers: ArrayBuffer[] = [segment.docIds.buffer as ArrayBuffer];
+  const buffers: ArrayBuffer[] = [segment.docIds.buffer as ArrayBuffer, segment.surfaces.offsets.buffer as ArrayBuffer, segment.surfaces.termIds.buffer as ArrayBuffer];
   for (const field of segment.fields) {
     for (const array of [field.offsets, field.docs, field.tf, field.positionOffsets, field.positions, field.lengths]) {
       buffers.push(array.buffer as ArrayBuffer);

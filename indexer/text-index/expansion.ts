@@ -5,7 +5,8 @@
  *   neighbouring letters counting as one (as in lunr's fuzzy matching), on each language's stem
  *   and with the same first letter: a scan of one range of the sorted terms (lunr's TokenSet
  *   took up to 1.7 s for a two-edit word on long multilingual pages).
- * - The query's last word also matches the terms it begins (unstemmed, in each language).
+ * - The query's last word also matches the terms it begins, and the terms of the words as written
+ *   that it begins (a prefix longer than a word's stem still finds it), in each language.
  * Expansions weigh less than the word itself ({@link TYPO_WEIGHT}, {@link PREFIX_WEIGHT}), so
  * exact matches rank first; each keeps to the most frequent {@link MAX_EXPANSIONS} terms.
  */
@@ -14,7 +15,7 @@ import type { TermClause } from './query-parser.ts';
 
 export interface TermStatistics {
   documentFrequency(term: string): number;
-  /** Terms beginning with a prefix. */
+  /** Terms beginning with a prefix, or indexing a written word that begins with it. */
   startingWith(prefix: string): string[];
   /** Terms within an edit distance that share the first letter (typos seldom hit it; it bounds the scan). */
   near(term: string, distance: number): string[];

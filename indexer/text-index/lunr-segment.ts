@@ -1,6 +1,6 @@
 /**
- * Builds one segment's lunr index. Pure and synchronous: the worker and the main thread call the
- * same function, so a worker-built segment is the main-thread one byte for byte.
+ * A lunr index over analysed documents: the independent reference that tests and benchmarks
+ * compare the postings' scores with (the index itself no longer builds one per segment).
  */
 import lunr from 'lunr';
 import { INDEX_FIELDS, type TextDocument } from './document.ts';

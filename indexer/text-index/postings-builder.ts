@@ -5,7 +5,7 @@
  * them doubled its JSON and build time, so the postings (tf, field lengths, positions for
  * phrases) are counted here. The tests check that scores from these postings equal lunr's.
  */
-import type { CompactSegment, FieldPostings } from './compact-segment.ts';
+import type { CompactSegment, FieldPostings, SurfaceWords } from './compact-segment.ts';
 import { FIELD_NAMES, type TextDocument } from './document.ts';
 import { DEFAULT_LANGUAGE } from './languages.ts';
 import type { AnalyzedDocument } from './segment-analysis.ts';
@@ -41,7 +41,30 @@ export function buildPostings(name: string, documents: readonly TextDocument[], 
   order.forEach((id, r) => (rank[id] = r));
   const fields = occurrences.map((occ, f) => groupPostings(occ, rank, termList.length, lengths[f]));
   const docLangs = documents.map((doc) => doc.lang ?? DEFAULT_LANGUAGE);
-  return { name, docIds: Int32Array.from(documents, (doc) => doc.id), terms: order.map((id) => termList[id]), fields, docLangs };
+  const surfaces = surfaceWords(analyzed, termIds, rank);
+  return { name, docIds: Int32Array.from(documents, (doc) => doc.id), terms: order.map((id) => termList[id]), fields, docLangs, surfaces };
+}
+
+/** The segment's written words (sorted) with the numbers of the terms they index. */
+function surfaceWords(analyzed: readonly AnalyzedDocument[], termIds: Map<string, number>, rank: Int32Array): SurfaceWords {
+  const bySurface = new Map<string, Set<number>>();
+  for (const doc of analyzed) {
+    for (const [surface, term] of doc.surfaces ?? []) {
+      const id = termIds.get(term);
+      if (id === undefined) continue;
+      let numbers = bySurface.get(surface);
+      if (!numbers) bySurface.set(surface, (numbers = new Set()));
+      numbers.add(rank[id]);
+    }
+  }
+  const words = [...bySurface.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const offsets = new Int32Array(words.length + 1);
+  const ids: number[] = [];
+  words.forEach((word, s) => {
+    for (const number of bySurface.get(word)!) ids.push(number);
+    offsets[s + 1] = ids.length;
+  });
+  return { words, offsets, termIds: Int32Array.from(ids) };
 }
 
 /** Stable counting sort of occurrences by term rank (they arrive by document, then position). */

@@ -5,7 +5,7 @@
  *   · zero padding to 8 bytes · the typed arrays, each padded to 8 bytes.
  * Arrays are little-endian (checked on write and read).
  */
-import type { CompactSegment, FieldPostings } from './compact-segment.ts';
+import { noSurfaceWords, type CompactSegment, type FieldPostings } from './compact-segment.ts';
 import { IndexCorruptError } from './errors.ts';
 import { DEFAULT_LANGUAGE } from './languages.ts';
 
@@ -22,6 +22,9 @@ interface PostingsHeader {
   fields: number[][];
   /** Each document's language (files written before languages: all English). */
   docLangs?: string[];
+  /** Written words whose terms differ (files written before them: none; prefixes then match terms only). */
+  surfaces?: string[];
+  surfaceTermCount?: number;
 }
 
 type FieldArray = FieldPostings[(typeof FIELD_ARRAYS)[number]];
@@ -37,9 +40,16 @@ export function encodePostings(segment: CompactSegment, docOffsets: readonly num
     docOffsets: [...docOffsets],
     fields: segment.fields.map((field) => FIELD_ARRAYS.map((key) => field[key].length)),
     docLangs: segment.docLangs,
+    surfaces: segment.surfaces.words,
+    surfaceTermCount: segment.surfaces.termIds.length,
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
-  const arrays: ArrayBufferView[] = [segment.docIds, ...segment.fields.flatMap((field) => FIELD_ARRAYS.map((key) => field[key]))];
+  const arrays: ArrayBufferView[] = [
+    segment.docIds,
+    ...segment.fields.flatMap((field) => FIELD_ARRAYS.map((key) => field[key])),
+    segment.surfaces.offsets,
+    segment.surfaces.termIds,
+  ];
   let size = pad8(8 + headerBytes.length);
   for (const array of arrays) size += pad8(array.byteLength);
   const bytes = new Uint8Array(size);
@@ -85,6 +95,12 @@ export function decodePostings(bytes: Uint8Array, source: string): { postings: C
     positions: take(Uint16Array, positions),
     lengths: take(Uint32Array, lengths),
   }));
+  let surfaces = noSurfaceWords();
+  if (Array.isArray(header.surfaces) && typeof header.surfaceTermCount === 'number') {
+    const offsets = take(Int32Array, header.surfaces.length + 1);
+    const termIds = take(Int32Array, header.surfaceTermCount);
+    surfaces = { words: header.surfaces.map(String), offsets, termIds };
+  }
   const docLangs = Array.isArray(header.docLangs) && header.docLangs.length === header.docCount ? header.docLangs.map(String) : new Array<string>(header.docCount).fill(DEFAULT_LANGUAGE);
-  return { postings: { name: header.name, docIds, terms: header.terms, fields, docLangs }, docOffsets: Float64Array.from(header.docOffsets) };
+  return { postings: { name: header.name, docIds, terms: header.terms, fields, docLangs, surfaces }, docOffsets: Float64Array.from(header.docOffsets) };
 }

@@ -300,10 +300,25 @@ class CollectionTerms {
     return [...found].filter((term) => (namespaced ? term.startsWith(prefix) : !isNamespacedTerm(term)) && this.documentFrequency(term) > 0).sort();
   }
 
-  /** Terms of the collection that begin with `prefix` (a range of each segment's sorted terms). */
+  /**
+   * Terms of the collection that begin with `prefix`, or whose words as written begin with it (a
+   * range of each segment's sorted terms and of its sorted written words). A namespaced prefix
+   * (`de:instal`) keeps to its language's terms, a plain one to English and neutral terms.
+   */
   startingWith(prefix: string): string[] {
     const found = new Set<string>();
-    for (const segment of this.set.segments) forEachTermStartingWith(segment.stored.postings.terms, prefix, (term) => found.add(term));
+    const namespace = isNamespacedTerm(prefix) ? prefix.slice(0, 3) : '';
+    const written = prefix.slice(namespace.length);
+    for (const segment of this.set.segments) {
+      const { terms, surfaces } = segment.stored.postings;
+      forEachTermStartingWith(terms, prefix, (term) => found.add(term));
+      forEachIndexStartingWith(surfaces.words, written, (s) => {
+        for (let i = surfaces.offsets[s]; i < surfaces.offsets[s + 1]; i++) {
+          const term = terms[surfaces.termIds[i]];
+          if (namespace !== '' ? term.startsWith(namespace) : !isNamespacedTerm(term)) found.add(term);
+        }
+      });
+    }
     return [...found].filter((term) => this.documentFrequency(term) > 0);
   }
 
@@ -324,14 +339,19 @@ class CollectionTerms {
 }
 
 function forEachTermStartingWith(terms: readonly string[], prefix: string, visit: (term: string) => void): void {
+  forEachIndexStartingWith(terms, prefix, (i) => visit(terms[i]));
+}
+
+/** Visits the index of every string of a sorted list that begins with `prefix`. */
+function forEachIndexStartingWith(sorted: readonly string[], prefix: string, visit: (index: number) => void): void {
   let lo = 0;
-  let hi = terms.length;
+  let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (terms[mid] < prefix) lo = mid + 1;
+    if (sorted[mid] < prefix) lo = mid + 1;
     else hi = mid;
   }
-  for (let i = lo; i < terms.length && terms[i].startsWith(prefix); i++) visit(terms[i]);
+  for (let i = lo; i < sorted.length && sorted[i].startsWith(prefix); i++) visit(i);
 }
 
 /** Optimal string alignment distance ≤ max (insertions, deletions, substitutions, adjacent swaps). */

@@ -3,7 +3,7 @@
  * read by both builders: the lunr builder gets the terms with an empty index pipeline, the
  * postings builder gets terms and positions. Analysing twice cost a fifth of the build.
  */
-import { forEachToken } from './analysis.ts';
+import { forEachToken, isSegmentedScript } from './analysis.ts';
 import { analysisLanguage } from './languages.ts';
 import { FIELD_NAMES, toLunrFields, type TextDocument } from './document.ts';
 
@@ -19,7 +19,7 @@ export interface AnalyzedField {
  * body, one every {@link CHECKPOINT_WORDS} words, so a snippet can tokenise from near a match
  * instead of from the start of the page.
  */
-export type AnalyzedDocument = AnalyzedField[] & { checkpoints?: number[] };
+export type AnalyzedDocument = AnalyzedField[] & { checkpoints?: number[]; surfaces?: Map<string, string> };
 
 export const CHECKPOINT_WORDS = 128;
 const BODY = FIELD_NAMES.indexOf('body');
@@ -35,18 +35,24 @@ export function analyzeDocument(doc: TextDocument): AnalyzedDocument {
     checkpoints.push(index, start);
     nextCheckpoint = index + CHECKPOINT_WORDS;
   };
+  // Written word → term, for words whose term differs (prefixes match words as written).
+  const surfaces = new Map<string, string>();
   const analyzed: AnalyzedDocument = FIELD_NAMES.map((field, f) => {
     const terms: string[] = [];
     const positions: number[] = [];
     const text = fields[field];
-    const visit = (term: string | null, _start: number, _length: number, index: number) => {
+    const visit = (term: string | null, start: number, length: number, index: number) => {
       if (term === null) return;
       terms.push(term);
       positions.push(index);
+      if (term.length === length && text.startsWith(term, start)) return;
+      const surface = text.slice(start, start + length).toLowerCase();
+      if (surface !== term && !surfaces.has(surface) && !isSegmentedScript(surface)) surfaces.set(surface, term);
     };
     forEachToken(text, lang, visit, f === BODY ? { from: 0, firstIndex: 0, until: Infinity, onChunk } : undefined);
     return { terms, positions };
   });
   analyzed.checkpoints = checkpoints;
+  analyzed.surfaces = surfaces;
   return analyzed;
 }

@@ -1,11 +1,10 @@
 /**
- * A segment on disk is three files under `<dataDir>/index/`, written in this order:
+ * A segment on disk is two files under `<dataDir>/index/`, written in this order:
  * - `<name>.docs.jsonl` — the document store: one JSON document per line, in ordinal order;
- * - `<name>.lunr.json` — the segment's lunr index (`index.toJSON()`, loads with `lunr.Index.load`)
- *   and its page ids;
  * - `<name>.postings.bin` — the query-time postings and the documents' byte offsets, which is
  *   what opening the index reads (postings-file.ts).
- * Stored documents are read on demand (snippets need ten of them, not all).
+ * Stored documents are read on demand (snippets need ten of them, not all). Earlier versions also
+ * wrote `<name>.lunr.json` (a lunr index no query read); such files are removed with their segment.
  */
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,13 +12,11 @@ import { writeFileAtomic } from './atomic-file.ts';
 import type { CompactSegment } from './compact-segment.ts';
 import type { TextDocument } from './document.ts';
 import { IndexCorruptError } from './errors.ts';
-import type { BuiltLunrSegment } from './lunr-segment.ts';
 import { decodePostings, encodePostings } from './postings-file.ts';
 
-export const SEGMENT_FORMAT = 'lse-text-segment/1';
+/** Every file a segment may have on disk (`.lunr.json`: written by earlier versions). */
 export const SEGMENT_FILE_SUFFIXES = ['.docs.jsonl', '.lunr.json', '.postings.bin'] as const;
 
-export const lunrFilePath = (directory: string, name: string) => join(directory, `${name}.lunr.json`);
 export const postingsFilePath = (directory: string, name: string) => join(directory, `${name}.postings.bin`);
 export const documentsFilePath = (directory: string, name: string) => join(directory, `${name}.docs.jsonl`);
 
@@ -42,17 +39,11 @@ export function encodeDocuments(documents: readonly TextDocument[]): { bytes: Ui
   return { bytes, offsets };
 }
 
-/** Writes the three files of a segment atomically (postings last). */
-export async function writeSegment(
-  directory: string,
-  built: BuiltLunrSegment,
-  postings: CompactSegment,
-  documents: readonly TextDocument[],
-): Promise<StoredSegment> {
+/** Writes the files of a segment atomically (postings last). */
+export async function writeSegment(directory: string, postings: CompactSegment, documents: readonly TextDocument[]): Promise<StoredSegment> {
   const { name } = postings;
   const { bytes, offsets } = encodeDocuments(documents);
   await writeFileAtomic(documentsFilePath(directory, name), bytes);
-  await writeFileAtomic(lunrFilePath(directory, name), JSON.stringify({ format: SEGMENT_FORMAT, name, docIds: built.docIds, lunr: built.lunr }));
   await writeFileAtomic(postingsFilePath(directory, name), encodePostings(postings, offsets));
   return { postings, docOffsets: Float64Array.from(offsets) };
 }
