@@ -89,11 +89,13 @@ describe.skipIf(!hasChromium)(hasChromium ? 'the admin page in Chromium' : `the 
     // The form's options are written by hand: every method the server runs, and nothing else.
     expect((await page.locator('#selector option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).sort()).toEqual([...METHOD_NAMES].sort());
 
-    // Both schedules, with their cron expressions and a way to run them now.
+    // Both job schedules, with their cron expressions and a way to run them now, and the daily
+    // clean-up of search analytics past their retention.
     const schedules = page.locator('#schedules-table tbody tr');
-    expect(await schedules.count()).toBe(2);
+    expect(await schedules.count()).toBe(3);
     expect(await schedules.nth(0).innerText()).toContain(ADMIN_SITE_SCHEDULES.recrawl);
     expect(await schedules.nth(1).innerText()).toContain(ADMIN_SITE_SCHEDULES.estimate);
+    expect(await schedules.nth(2).innerText()).toContain('Search analytics clean-up');
     expect(await page.getByRole('button', { name: 'Run now: the re-crawl schedule' }).isEnabled()).toBe(true);
 
     // No round yet: the chart says what to do.

@@ -9,7 +9,7 @@ import { showRound } from './rounds.js';
 /** @typedef {import('./types.js').Schedule} Schedule */
 
 /** @type {Record<string, string>} */
-const SCHEDULE_NAMES = { recrawl: 'Re-crawl', estimate: 'Estimation round' };
+const SCHEDULE_NAMES = { recrawl: 'Re-crawl', estimate: 'Estimation round', 'analytics-retention': 'Search analytics clean-up' };
 
 /** @param {Schedule[]} schedules */
 export function renderSchedules(schedules) {
