@@ -1,6 +1,4 @@
 import { existsSync, mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,19 +6,17 @@ import { loadSettings } from '../config/load-settings.ts';
 import { parseScope } from '../crawler/scope.ts';
 import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
 import { createCrawlStack } from '../server/cli/crawl-setup.ts';
+import { startVirtualHosts, type VirtualHosts } from './helpers/virtual-hosts.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 if (!existsSync(CHROMIUM)) console.warn('rendering test skipped: /usr/bin/chromium is missing (.ci/run installs it)');
 
-const requests: string[] = [];
-let server: Server;
+let hosts: VirtualHosts;
 let port: number;
+let requests: string[];
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const host = String(request.headers.host).split(':')[0];
-    const path = request.url ?? '/';
-    requests.push(`${host}${path}`);
+  hosts = await startVirtualHosts((host, path, response) => {
     if (path === '/robots.txt') return response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /private/\n');
     if (host !== 'app.test') return response.writeHead(200, { 'content-type': 'application/javascript' }).end('window.tracked = true;');
     if (path === '/') {
@@ -37,10 +33,9 @@ beforeAll(async () => {
     if (path === '/second') return response.writeHead(200, { 'content-type': 'text/html' }).end('<title>Second</title><p>A plain page with enough static text to need no rendering at all, written out in full sentences so that it passes the threshold of characters that marks a page as having content of its own.</p>');
     response.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  ({ port, requests } = hosts);
 });
-afterAll(() => server?.close());
+afterAll(() => hosts?.close());
 
 async function crawl(render: boolean): Promise<Map<string, PageRecord>> {
   const store = await CrawlStore.open(mkdtempSync(join(tmpdir(), 'lse-render-')));

@@ -1,6 +1,4 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,21 +6,19 @@ import { loadSettings } from '../config/load-settings.ts';
 import { parseScope } from '../crawler/scope.ts';
 import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { createCrawlStack } from '../server/cli/crawl-setup.ts';
+import { startVirtualHosts, type VirtualHosts } from './helpers/virtual-hosts.ts';
 
 /**
  * docs.test is linked from the seed's host only through its start page, which links nowhere;
  * its robots.txt names a sitemap listing a page no link reaches, with a lastmod. other.test is
  * out of scope: its sitemap must not be read.
  */
-const requests: string[] = [];
-let server: Server;
+let hosts: VirtualHosts;
 let port: number;
+let requests: string[];
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    const host = String(request.headers.host).split(':')[0];
-    const path = request.url ?? '/';
-    requests.push(`${host}${path}`);
+  hosts = await startVirtualHosts((host, path, response) => {
     const html = (body: string) => response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><body>${body}</body></html>`);
     if (host === 'www.test') {
       if (path === '/robots.txt') return response.writeHead(404).end();
@@ -40,10 +36,9 @@ beforeAll(async () => {
     if (host === 'other.test') return html('<title>Other</title><p>another site</p>');
     response.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  port = (server.address() as AddressInfo).port;
+  ({ port, requests } = hosts);
 });
-afterAll(() => server?.close());
+afterAll(() => hosts?.close());
 
 describe('sitemaps of hosts found during a crawl', () => {
   it('reads the sitemap of an in-scope host when it is first linked, not of hosts out of scope', async () => {
