@@ -122,6 +122,7 @@ describe.skipIf(!hasChromium)(`the search experience in Chromium${hasChromium ? 
     mkdirSync(outputDir, { recursive: true });
     await page.screenshot({ path: join(outputDir, 'search-section-link.png') });
 
+    const clicksBefore = site.experience.analytics.summary(1).clicks;
     await sectionLink.click();
     await page.waitForURL(`${SITE}${HANDBOOK_PATH}#renewals`);
     await page.waitForFunction(() => window.scrollY > 0);
@@ -134,6 +135,8 @@ describe.skipIf(!hasChromium)(`the search experience in Chromium${hasChromium ? 
     expect(landing.scrollY).toBeGreaterThan(1000);
     expect(Math.abs(landing.headingTop)).toBeLessThan(5);
     await page.screenshot({ path: join(outputDir, 'search-section-landing.png') });
+    // The beacon is recorded as a click on the page, although the link carries the heading's fragment.
+    await expect.poll(() => site.experience.analytics.summary(1).clicks).toBe(clicksBefore + 1);
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -45,19 +45,21 @@ describe('search analytics', () => {
     }
     expect((await click(JSON.stringify({ q: 'library', url: `${SITE}/de/library/hours.html`, position: 1 }))).statusCode).toBe(204);
     expect((await click(JSON.stringify({ q: 'telescope', url: `${SITE}/en/news/new-telescope.html`, position: 2 }), 'application/json')).statusCode).toBe(204);
+    // A section link is a click on its page.
+    expect((await click(JSON.stringify({ q: 'library', url: `${SITE}/de/library/hours.html#opening`, position: 1 }))).statusCode).toBe(204);
     const summary = await analytics();
     expect(summary.searches).toBe(5);
-    expect(summary.clicks).toBe(2);
-    expect(summary.topQueries[0]).toEqual({ query: 'library', count: 2, clickThrough: 0.5 });
+    expect(summary.clicks).toBe(3);
+    expect(summary.topQueries[0]).toEqual({ query: 'library', count: 2, clickThrough: 1 });
     expect(summary.topQueries).toContainEqual({ query: 'telescope', count: 1, clickThrough: 1 });
     expect(summary.zeroResultQueries.map((q: { query: string }) => q.query).sort()).toEqual(['mail [email] [number]', 'nothing here zzz']);
     expect(summary.perDay).toHaveLength(30);
-    expect(summary.perDay.at(-1)).toMatchObject({ searches: 5, clicks: 2, zeroResults: 2 });
+    expect(summary.perDay.at(-1)).toMatchObject({ searches: 5, clicks: 3, zeroResults: 2 });
     // On disk: no address, no number, no IP, no user agent.
     await site.experience.analytics.flush();
     const files = readFileSync(join(site.dataDir, 'analytics', `${new Date().toISOString().slice(0, 10)}.jsonl`), 'utf8');
     expect(files).not.toMatch(/jane|uni\.test|7946|127\.0\.0\.1|lightMyRequest|user-agent/i);
-    expect(files.trim().split('\n')).toHaveLength(7);
+    expect(files.trim().split('\n')).toHaveLength(8);
   });
 
   it('records nothing from a rejected search or a malformed beacon', async () => {

@@ -7,7 +7,7 @@
  * slow), and the browser delivers a beacon even as it leaves the page. A click the page could
  * not send is lost; that is the price, and analytics can bear it.
  *
- * Only a well-formed click on a page the search can show is recorded; anything else is 400 and
+ * Only a well-formed click on a page the search can show (or on one of its sections) is recorded; anything else is 400 and
  * leaves no record.
  */
 import type { FastifyInstance } from 'fastify';
@@ -25,6 +25,11 @@ const clickBody = {
   },
 } as const;
 
+function pageUrlOf(link: string): string {
+  const hash = link.indexOf('#');
+  return hash === -1 ? link : link.slice(0, hash);
+}
+
 export function registerClickRoute(app: FastifyInstance, engine: SearchEngine, analytics: SearchAnalytics): void {
   // sendBeacon with a string body sends text/plain (no CORS preflight): parse it as JSON here.
   app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
@@ -36,7 +41,9 @@ export function registerClickRoute(app: FastifyInstance, engine: SearchEngine, a
     }
   });
   app.post<{ Body: { q: string; url: string; position: number } }>('/api/click', { bodyLimit: 4096, schema: { body: clickBody } }, async (request, reply) => {
-    const { q, url, position } = request.body;
+    const { q, position } = request.body;
+    // A section link is the page's URL with the heading's fragment: a click on the page.
+    const url = pageUrlOf(request.body.url);
     if (engine.pageFacts.idOfUrl(url) === undefined) {
       return reply.code(400).send({ statusCode: 400, code: 'LSE_BAD_CLICK', error: 'Bad Request', message: 'the URL is not a page of this site' });
     }
