@@ -1,16 +1,17 @@
 /**
  * The passage shown under a hit: where the query's terms stand closest together in the page's
  * body. The postings give the matched terms' word positions; the stored document's checkpoints
- * give an offset a little before the best position, and only the few hundred characters from
- * there are tokenised (with the page's own analysis, so marks fall on exactly the words that
- * matched). The passage names the section it lies in (the nearest heading before it).
+ * give an offset a little before the best position, and only a window of the body from there is
+ * read and tokenised (with the page's own analysis, so marks fall on exactly the words that
+ * matched). The passage names the section it lies in (the nearest heading before it), and starts
+ * no earlier than that section.
  */
 import { forEachToken, type AnalyzedToken } from './analysis.ts';
 import { findPosting, termNumber, type CompactSegment } from './compact-segment.ts';
 import { FIELD_NAMES } from './document.ts';
 import { analysisLanguage } from './languages.ts';
-import type { StoredDocument } from './segment-files.ts';
 import { escapeHtml } from './snippet.ts';
+import { checkpointsOf, type BodyWindow, type Checkpoint, type DocumentHead, type WindowRequest } from './stored-documents.ts';
 
 export interface PassageOptions {
   /** Target length in characters of page text (default 200). */
@@ -30,8 +31,6 @@ export interface HitPassage {
 const BODY = FIELD_NAMES.indexOf('body');
 /** Words a passage spans when choosing where the terms stand closest. */
 const WINDOW_WORDS = 24;
-/** Words of context tokenised before the best position. */
-const CONTEXT_WORDS = 16;
 
 /** Word positions in the body of the document at `ordinal` of every given term, ascending, with the term. */
 export function bodyPositions(segment: CompactSegment, ordinal: number, terms: readonly string[]): Array<{ position: number; term: string }> {
@@ -66,18 +65,55 @@ export function bestPosition(positions: ReadonlyArray<{ position: number; term: 
   return best;
 }
 
-export function hitPassage(doc: StoredDocument, terms: readonly string[], positions: ReadonlyArray<{ position: number; term: string }>, options: PassageOptions = {}): HitPassage {
-  const length = Math.max(40, Math.floor(options.length ?? 200));
-  const text = doc.text || doc.headings.join(' ') || doc.title;
-  const wanted = new Set(terms);
-  const position = text === doc.text ? bestPosition(positions) : -1;
-  const lang = analysisLanguage(doc.lang);
-  // Tokenise from the checkpoint before the context, up to a little past the passage's end.
-  const [firstIndex, from] = checkpointBefore(doc.checkpoints, Math.max(0, position - CONTEXT_WORDS));
+const passageLength = (options: PassageOptions) => Math.max(40, Math.floor(options.length ?? 200));
+/** UTF-8 bytes per UTF-16 code unit, at most: a window of n·3 bytes holds n characters. */
+const MAX_BYTES_PER_CHAR = 3;
+
+/**
+ * The part of the body a passage at word `position` needs (-1: no match in the body, the start).
+ * The match lies after the last checkpoint at or before it, so a window from the last checkpoint
+ * a third of a passage before that one holds the passage's start; its end lies within a passage
+ * length after the checkpoint that follows the match.
+ */
+export function passageWindow(head: DocumentHead, position: number, options: PassageOptions = {}): WindowRequest {
+  const length = passageLength(options);
+  const room = length * MAX_BYTES_PER_CHAR;
+  if (position < 0) return { checkpoint: { index: 0, char: 0, byte: 0 }, maxBytes: room };
+  const checkpoints = checkpointsOf(head);
+  let before = -1;
+  let next: Checkpoint | undefined;
+  for (let i = 0; i < checkpoints.length; i++) {
+    if (checkpoints[i].index <= position) before = i;
+    else {
+      next = checkpoints[i];
+      break;
+    }
+  }
+  const context = before < 0 ? 0 : checkpoints[before].char - Math.floor(length / 3);
+  let start: Checkpoint = { index: 0, char: 0, byte: 0 };
+  for (let i = before; i >= 0; i--) {
+    if (checkpoints[i].char <= context) {
+      start = checkpoints[i];
+      break;
+    }
+  }
+  return { checkpoint: start, maxBytes: next && next.byte >= 0 ? next.byte - start.byte + room : undefined };
+}
+
+/** The passage of a hit from a window of its body (passageWindow), `position` its best body position (bestPosition). */
+export function hitPassage(head: DocumentHead, window: BodyWindow, terms: readonly string[], position: number, options: PassageOptions = {}): HitPassage {
+  const length = passageLength(options);
+  // A page with no body text shows its headings, or its title.
+  const fallback = window.bodyChars === 0 ? head.headings.join(' ') || head.title : undefined;
+  const source: BodyWindow = fallback === undefined ? window : { text: fallback, charStart: 0, firstIndex: 0, bodyChars: fallback.length };
+  if (fallback !== undefined) position = -1;
+  const text = source.text;
+  const lang = analysisLanguage(head.lang);
   const tokens: AnalyzedToken[] = [];
   let matchStart = -1;
   // With no match in the body, the passage is the start of the text.
-  const range = { from, firstIndex, until: position < 0 ? length * 2 : Number.MAX_SAFE_INTEGER };
+  // Tokens up to a passage length past the match: the passage ends before that.
+  const range = { from: 0, firstIndex: source.firstIndex, until: position < 0 ? length : Number.MAX_SAFE_INTEGER };
   forEachToken(
     text,
     lang,
@@ -85,25 +121,35 @@ export function hitPassage(doc: StoredDocument, terms: readonly string[], positi
       tokens.push({ term, start, length: tokenLength, index });
       if (matchStart < 0 && position >= 0 && index >= position) {
         matchStart = start;
-        range.until = start + length * 2;
+        range.until = start + length;
       }
     },
     range,
   );
-  return render(doc, text, tokens, matchStart < 0 ? 0 : matchStart, length, wanted);
+  const at = matchStart < 0 ? 0 : matchStart;
+  const section = sectionAt(head, source.charStart + at);
+  // Not a word of the previous section: the passage starts at the heading's section at the earliest.
+  const floor = section ? Math.max(0, section.start - source.charStart) : 0;
+  const passage = render(source, tokens, at, Math.min(floor, at), length, new Set(terms));
+  if (section) {
+    passage.sectionHeading = section.heading;
+    if (section.anchor) passage.sectionAnchor = section.anchor;
+  }
+  return passage;
 }
 
-function render(doc: StoredDocument, text: string, tokens: readonly AnalyzedToken[], matchStart: number, length: number, wanted: ReadonlySet<string>): HitPassage {
+function render(source: BodyWindow, tokens: readonly AnalyzedToken[], matchStart: number, floor: number, length: number, wanted: ReadonlySet<string>): HitPassage {
+  const { text, charStart, bodyChars } = source;
   // A third of the room before the first match, the rest after; cut at word boundaries.
-  let start = matchStart === 0 ? 0 : Math.max(0, matchStart - Math.floor(length / 3));
+  let start = charStart + matchStart === 0 ? 0 : Math.max(floor, matchStart - Math.floor(length / 3));
   const startToken = tokens.find((t) => t.start >= start && t.start <= matchStart);
   start = startToken ? startToken.start : matchStart;
   let end = Math.min(text.length, start + length);
   let cut = start;
   for (const token of tokens) if (token.start + token.length <= end && token.start + token.length > cut) cut = token.start + token.length;
-  if (end < text.length && cut > start) end = cut;
+  if (charStart + end < bodyChars && cut > start) end = cut;
   const squeeze = (s: string) => escapeHtml(s.replace(/\s+/g, ' '));
-  let out = start > 0 ? '… ' : '';
+  let out = charStart + start > 0 ? '… ' : '';
   let at = start;
   const words: Record<string, string> = {};
   for (const token of tokens) {
@@ -115,18 +161,12 @@ function render(doc: StoredDocument, text: string, tokens: readonly AnalyzedToke
     at = token.start + token.length;
   }
   out += squeeze(text.slice(at, end));
-  if (end < text.length) out += ' …';
-  const passage: HitPassage = { snippet: out.trim(), words };
-  const section = sectionAt(doc, matchStart);
-  if (section) {
-    passage.sectionHeading = section.heading;
-    if (section.anchor) passage.sectionAnchor = section.anchor;
-  }
-  return passage;
+  if (charStart + end < bodyChars) out += ' …';
+  return { snippet: out.trim(), words };
 }
 
-function sectionAt(doc: StoredDocument, offset: number): { heading: string; anchor?: string } | null {
-  const sections = doc.sections;
+function sectionAt(head: DocumentHead, offset: number): { heading: string; anchor?: string; start: number } | null {
+  const sections = head.sections;
   if (!sections || sections.length === 0) return null;
   let found = null;
   for (const section of sections) {
@@ -134,15 +174,4 @@ function sectionAt(doc: StoredDocument, offset: number): { heading: string; anch
     found = section;
   }
   return found;
-}
-
-/** The last checkpoint at or before a word ordinal: [ordinal, offset] ([0, 0] when none). */
-function checkpointBefore(checkpoints: readonly number[] | undefined, ordinal: number): [number, number] {
-  let best: [number, number] = [0, 0];
-  if (!checkpoints) return best;
-  for (let i = 0; i + 1 < checkpoints.length; i += 2) {
-    if (checkpoints[i] > ordinal) break;
-    best = [checkpoints[i], checkpoints[i + 1]];
-  }
-  return best;
 }

@@ -21,7 +21,7 @@ export interface AnalyzedField {
  */
 export type AnalyzedDocument = AnalyzedField[] & { checkpoints?: number[]; surfaces?: Map<string, string> };
 
-export const CHECKPOINT_WORDS = 128;
+export const CHECKPOINT_WORDS = 32;
 const BODY = FIELD_NAMES.indexOf('body');
 
 /** Every field is analysed in the document's language. */

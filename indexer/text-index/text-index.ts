@@ -13,8 +13,9 @@ import { MANIFEST_FORMAT, readManifest, writeManifest, type Manifest } from './m
 import { DEFAULT_MERGE_POLICY, selectMerges, type MergePolicyOptions } from './merge-policy.ts';
 import { searchSnapshot, type SearchOptions, type SearchResult } from './search.ts';
 import { SegmentBuilderPool } from './segment-builder-pool.ts';
-import { publicDocument, readAllStoredDocuments, readSegment, readStoredDocuments, SEGMENT_FILE_SUFFIXES, type StoredSegment } from './segment-files.ts';
-import { bodyPositions, hitPassage, type HitPassage, type PassageOptions } from './passage.ts';
+import { readSegment, SEGMENT_FILE_SUFFIXES, type StoredSegment } from './segment-files.ts';
+import { bestPosition, bodyPositions, hitPassage, passageWindow, type HitPassage, type PassageOptions } from './passage.ts';
+import { documentFields, readAllStoredDocuments, readBodyWindows, readDocumentHeads, readStoredDocuments } from './stored-documents.ts';
 import type { SearchHit } from './scorer.ts';
 import { deletedIds, IndexHandle, liveCount, makeSegmentSet, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
 
@@ -125,8 +126,9 @@ export class TextIndex {
     }
     const result = new Map<number, TextDocument>();
     for (const [segment, wanted] of bySegment) {
-      const docs = await readStoredDocuments(this.directory, segment.stored, wanted.map((w) => w.ordinal));
-      wanted.forEach((w, i) => result.set(w.id, publicDocument(docs[i])));
+      const { postings, docOffsets } = segment.stored;
+      const docs = await readStoredDocuments(this.directory, postings.name, docOffsets, wanted.map((w) => w.ordinal));
+      wanted.forEach((w, i) => result.set(w.id, docs[i]));
     }
     return result;
   }
@@ -136,7 +138,7 @@ export class TextIndex {
    * body (found through the postings' word positions, tokenised from the nearest checkpoint —
    * never the whole page), with the section that passage is in.
    */
-  async passages(hits: readonly SearchHit[], options: PassageOptions = {}): Promise<Map<number, HitPassage & { document: TextDocument }>> {
+  async passages(hits: readonly SearchHit[], options: PassageOptions = {}): Promise<Map<number, HitPassage & { document: Omit<TextDocument, 'text'> }>> {
     const set = this.handle.current;
     const bySegment = new Map<LiveSegment, Array<{ hit: SearchHit; ordinal: number }>>();
     for (const hit of hits) {
@@ -146,12 +148,14 @@ export class TextIndex {
       if (!list) bySegment.set(location.segment, (list = []));
       list.push({ hit, ordinal: location.ordinal });
     }
-    const result = new Map<number, HitPassage & { document: TextDocument }>();
+    const result = new Map<number, HitPassage & { document: Omit<TextDocument, 'text'> }>();
     for (const [segment, wanted] of bySegment) {
-      const docs = await readStoredDocuments(this.directory, segment.stored, wanted.map((w) => w.ordinal));
-      wanted.forEach(({ hit, ordinal }, i) => {
-        const positions = bodyPositions(segment.stored.postings, ordinal, hit.matchedTerms);
-        result.set(hit.id, { ...hitPassage(docs[i], hit.matchedTerms, positions, options), document: publicDocument(docs[i]) });
+      const { postings, docOffsets } = segment.stored;
+      const heads = await readDocumentHeads(this.directory, postings.name, docOffsets, wanted.map((w) => w.ordinal));
+      const best = wanted.map(({ hit, ordinal }) => bestPosition(bodyPositions(postings, ordinal, hit.matchedTerms)));
+      const windows = await readBodyWindows(this.directory, postings.name, heads.map((head, i) => ({ head, ...passageWindow(head, best[i], options) })));
+      wanted.forEach(({ hit }, i) => {
+        result.set(hit.id, { ...hitPassage(heads[i], windows[i], hit.matchedTerms, best[i], options), document: documentFields(heads[i]) });
       });
     }
     return result;

@@ -1,0 +1,234 @@
+/**
+ * The document store of a segment, two files written before its postings:
+ * - `<name>.docs.jsonl` — one JSON line per document in ordinal order: every field but the body
+ *   text, and where the body lies in the text file (`body: [byte offset, bytes, characters]`);
+ * - `<name>.text.bin` — the bodies, UTF-8, one after another.
+ *
+ * Why the body has a file of its own: a snippet needs a few hundred characters near the match,
+ * and a body holds up to the text cap (20,000 characters, 60 KB of CJK). With the body inside the
+ * JSON line, ten hits read and parsed up to 600 KB per query; now they read ten small lines and
+ * ten windows of a few KB. `checkpoints` are [word ordinal, character offset, byte offset]
+ * triples of chunk starts, so a window starts at a word boundary without decoding what comes
+ * before it.
+ *
+ * A hit's reads are synchronous: a dozen small positioned reads, mostly from the page cache,
+ * take microseconds each, where every asynchronous read is a round trip through libuv's thread
+ * pool that costs more than the read itself on a busy machine.
+ *
+ * Segments written before this layout keep the body as `text` in the line and checkpoints as
+ * [ordinal, offset] pairs; they are read as they are (and rewritten by the next merge).
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { TextDocument } from './document.ts';
+import { IndexCorruptError } from './errors.ts';
+
+export const documentsFilePath = (directory: string, name: string) => join(directory, `${name}.docs.jsonl`);
+export const textFilePath = (directory: string, name: string) => join(directory, `${name}.text.bin`);
+
+/** A document as the builder hands it over: with its body's checkpoints as [word ordinal, character offset] pairs. */
+export type DocumentToStore = TextDocument & { checkpoints?: number[] };
+
+/** A stored line: the document without its body (`text` only in lines of the earlier layout). */
+export type DocumentHead = Omit<TextDocument, 'text'> & {
+  text?: string;
+  /** Byte offset in the text file, byte length and character length of the body. */
+  body?: [number, number, number];
+  /** Triples [ordinal, char, byte] (pairs [ordinal, char] in lines of the earlier layout). */
+  checkpoints?: number[];
+};
+
+/** Part of a body: its text from character `charStart`, the word ordinal there, and the body's length. */
+export interface BodyWindow {
+  text: string;
+  charStart: number;
+  firstIndex: number;
+  bodyChars: number;
+}
+
+/** Where a window starts and how many bytes it may need: a checkpoint, and a byte limit (undefined: to the body's end). */
+export interface WindowRequest {
+  checkpoint: Checkpoint;
+  maxBytes?: number;
+}
+
+export interface Checkpoint {
+  index: number;
+  char: number;
+  byte: number;
+}
+
+const encoder = new TextEncoder();
+
+/** The two files' bytes, and the byte offset of each line in the documents file plus the end. */
+export function encodeDocuments(documents: readonly DocumentToStore[]): { lines: Uint8Array; offsets: number[]; texts: Uint8Array } {
+  const lineChunks: Uint8Array[] = [];
+  const textChunks: Uint8Array[] = [];
+  let textBytes = 0;
+  for (const doc of documents) {
+    const { text, checkpoints, ...rest } = doc;
+    const body = encoder.encode(text);
+    const head: DocumentHead = { ...rest, body: [textBytes, body.length, text.length] };
+    if (checkpoints && checkpoints.length > 0) head.checkpoints = withByteOffsets(text, checkpoints);
+    lineChunks.push(encoder.encode(`${JSON.stringify(head)}\n`));
+    textChunks.push(body);
+    textBytes += body.length;
+  }
+  return { lines: concat(lineChunks), offsets: offsetsOf(lineChunks), texts: concat(textChunks) };
+}
+
+/** [ordinal, char] pairs → [ordinal, char, byte] triples (one pass over the text). */
+function withByteOffsets(text: string, pairs: readonly number[]): number[] {
+  const triples: number[] = [];
+  let char = 0;
+  let byte = 0;
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const target = pairs[i + 1];
+    byte += utf8Length(text, char, target);
+    char = target;
+    triples.push(pairs[i], char, byte);
+  }
+  return triples;
+}
+
+function utf8Length(text: string, from: number, to: number): number {
+  let bytes = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** The checkpoints of a head as triples (the earlier layout's pairs have no byte offsets: its body is in the line). */
+export function checkpointsOf(head: DocumentHead): Checkpoint[] {
+  const list = head.checkpoints ?? [];
+  const step = head.body ? 3 : 2;
+  const result: Checkpoint[] = [];
+  for (let i = 0; i + step - 1 < list.length; i += step) result.push({ index: list[i], char: list[i + 1], byte: step === 3 ? list[i + 2] : -1 });
+  return result;
+}
+
+/** Reads stored lines and whole bodies by ordinal (merges, inspection). */
+export async function readStoredDocuments(directory: string, name: string, docOffsets: ArrayLike<number>, ordinals: readonly number[]): Promise<TextDocument[]> {
+  const heads = await readDocumentHeads(directory, name, docOffsets, ordinals);
+  const windows = await readBodyWindows(directory, name, heads.map((head) => ({ head, checkpoint: { index: 0, char: 0, byte: 0 } })));
+  return heads.map((head, i) => publicDocument(head, windows[i].text));
+}
+
+/** The stored lines at the given ordinals (one positioned read each). */
+export async function readDocumentHeads(directory: string, name: string, docOffsets: ArrayLike<number>, ordinals: readonly number[]): Promise<DocumentHead[]> {
+  if (ordinals.length === 0) return [];
+  return withFile(documentsFilePath(directory, name), `the documents of segment ${name}`, (fd) => {
+    const decoder = new TextDecoder();
+    const heads: DocumentHead[] = [];
+    for (const ordinal of ordinals) {
+      const start = docOffsets[ordinal];
+      const bytes = readExactly(fd, start, docOffsets[ordinal + 1] - start, name);
+      heads.push(JSON.parse(decoder.decode(bytes)) as DocumentHead);
+    }
+    return heads;
+  });
+}
+
+/**
+ * Reads a window of each head's body, parallel to `heads`: from the request's checkpoint, at most
+ * `maxBytes` bytes (a character cut at the end is left out). Heads of the earlier layout are cut
+ * from the text in their line.
+ */
+export async function readBodyWindows(directory: string, name: string, requests: ReadonlyArray<WindowRequest & { head?: DocumentHead }>): Promise<BodyWindow[]> {
+  const windows: BodyWindow[] = new Array(requests.length);
+  const fromFile: number[] = [];
+  requests.forEach((request, i) => {
+    const { head, checkpoint } = request;
+    if (head && !head.body) {
+      const text = head.text ?? '';
+      windows[i] = { text: text.slice(checkpoint.char), charStart: checkpoint.char, firstIndex: checkpoint.index, bodyChars: text.length };
+    } else fromFile.push(i);
+  });
+  if (fromFile.length === 0) return windows;
+  withFile(textFilePath(directory, name), `the texts of segment ${name}`, (fd) => {
+    for (const i of fromFile) {
+      const { head, checkpoint, maxBytes } = requests[i];
+      const [at, bytes, chars] = head?.body ?? [0, 0, 0];
+      const length = Math.min(bytes - checkpoint.byte, maxBytes ?? Infinity);
+      const data = length > 0 ? readExactly(fd, at + checkpoint.byte, length, name) : new Uint8Array(0);
+      // `stream: true` holds back a character cut by the window's end instead of replacing it.
+      const text = new TextDecoder().decode(data, { stream: length < bytes - checkpoint.byte });
+      windows[i] = { text, charStart: checkpoint.char, firstIndex: checkpoint.index, bodyChars: chars };
+    }
+  });
+  return windows;
+}
+
+/** The document as it was indexed, from its head and whole body. */
+export function publicDocument(head: DocumentHead, body: string): TextDocument {
+  return { ...documentFields(head), text: body };
+}
+
+/** The document's fields but its body. */
+export function documentFields(head: DocumentHead): Omit<TextDocument, 'text'> {
+  const { body: _body, checkpoints: _checkpoints, text: _text, ...fields } = head;
+  return fields;
+}
+
+/** Every stored document of a segment, in ordinal order (merges rebuild from these). */
+export async function readAllStoredDocuments(directory: string, name: string): Promise<TextDocument[]> {
+  const lines = (await readFile(documentsFilePath(directory, name), 'utf8')).split('\n').filter((line) => line.length > 0);
+  const heads = lines.map((line) => JSON.parse(line) as DocumentHead);
+  const texts = heads.some((head) => head.body) ? await readFile(textFilePath(directory, name)).catch((error: Error) => {
+    throw new IndexCorruptError(`cannot read the texts of segment ${name}: ${error.message}`, { cause: error });
+  }) : undefined;
+  const decoder = new TextDecoder();
+  return heads.map((head) => {
+    if (!head.body) return publicDocument(head, head.text ?? '');
+    const [at, bytes] = head.body;
+    if (!texts || at + bytes > texts.length) throw new IndexCorruptError(`the texts of segment ${name} are truncated`);
+    return publicDocument(head, decoder.decode(texts.subarray(at, at + bytes)));
+  });
+}
+
+function withFile<T>(path: string, what: string, use: (fd: number) => T): T {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw new IndexCorruptError(`cannot open ${what}: ${(error as Error).message}`, { cause: error });
+  }
+  try {
+    return use(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readExactly(fd: number, position: number, length: number, name: string): Uint8Array {
+  const buffer = new Uint8Array(length);
+  const bytesRead = readSync(fd, buffer, 0, length, position);
+  if (bytesRead !== length) throw new IndexCorruptError(`a file of segment ${name} is truncated`);
+  return buffer;
+}
+
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
+  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+function offsetsOf(chunks: readonly Uint8Array[]): number[] {
+  const offsets = [0];
+  let total = 0;
+  for (const chunk of chunks) offsets.push((total += chunk.length));
+  return offsets;
+}
