@@ -102,6 +102,8 @@ describe('searching pages in several languages', () => {
     expect(ids('confgure')).toEqual([1, 2]); // an edit from the English and the French stem
     expect(ids('cnfigrtion')).toEqual([]); // three edits
     expect(ids('Pakte')).toEqual([3]);
+    // An edit is within one language's stems: "depaket" is no typo of German "de:paket".
+    expect(ids('depaket')).toEqual([]);
     // Never for CJK, and not for words under four letters.
     expect(ids('설정파알')).toEqual([]);
     expect(ids('apx')).toEqual([]);

@@ -327,12 +327,17 @@ class CollectionTerms {
    * first letter: the scan covers one range of each segment's sorted terms, not all of them.
    */
   near(term: string, distance: number): string[] {
-    const head = isNamespacedTerm(term) ? term.slice(0, 4) : term.slice(0, 1);
+    const namespaced = isNamespacedTerm(term);
+    const head = namespaced ? term.slice(0, 4) : term.slice(0, 1);
     const found = new Set<string>();
+    const visit = (candidate: string) => {
+      if (candidate !== term && Math.abs(candidate.length - term.length) <= distance && withinEdits(term, candidate, distance)) found.add(candidate);
+    };
     for (const segment of this.set.segments) {
-      forEachTermStartingWith(segment.stored.postings.terms, head, (candidate) => {
-        if (candidate !== term && Math.abs(candidate.length - term.length) <= distance && withinEdits(term, candidate, distance)) found.add(candidate);
-      });
+      const { terms } = segment.stored.postings;
+      // A plain term's range (`d…`) also holds whole languages' terms (`da:…`, `de:…`): skipped, not scanned.
+      if (namespaced) forEachTermStartingWith(terms, head, visit);
+      else forEachPlainTermStartingWith(terms, head, visit);
     }
     return [...found].filter((candidate) => this.documentFrequency(candidate) > 0);
   }
@@ -342,16 +347,35 @@ function forEachTermStartingWith(terms: readonly string[], prefix: string, visit
   forEachIndexStartingWith(terms, prefix, (i) => visit(terms[i]));
 }
 
+/** Like forEachTermStartingWith, leaving out the namespaced terms, a language's block at a time. */
+function forEachPlainTermStartingWith(terms: readonly string[], prefix: string, visit: (term: string) => void): void {
+  for (let i = lowerBound(terms, prefix, 0); i < terms.length && terms[i].startsWith(prefix); ) {
+    const term = terms[i];
+    if (isNamespacedTerm(term)) {
+      // `;` follows `:`: the first term past the namespace `xx:`.
+      i = lowerBound(terms, `${term.slice(0, 2)};`, i);
+      continue;
+    }
+    visit(term);
+    i++;
+  }
+}
+
 /** Visits the index of every string of a sorted list that begins with `prefix`. */
 function forEachIndexStartingWith(sorted: readonly string[], prefix: string, visit: (index: number) => void): void {
-  let lo = 0;
+  for (let i = lowerBound(sorted, prefix, 0); i < sorted.length && sorted[i].startsWith(prefix); i++) visit(i);
+}
+
+/** The first index at or after `from` whose string is not below `key`. */
+function lowerBound(sorted: readonly string[], key: string, from: number): number {
+  let lo = from;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < prefix) lo = mid + 1;
+    if (sorted[mid] < key) lo = mid + 1;
     else hi = mid;
   }
-  for (let i = lo; i < sorted.length && sorted[i].startsWith(prefix); i++) visit(i);
+  return lo;
 }
 
 /** Optimal string alignment distance ≤ max (insertions, deletions, substitutions, adjacent swaps). */
