@@ -47,14 +47,16 @@ const CRUMB_PART_NAME = /(?:item|link|separator|divider|sep|home|current|active|
 const SEPARATORS = /[›»>→⟩▸▶❯|]|\s[/\\]\s|^[/\\]\s|\s[/\\]$|^[/\\]$/;
 
 /** Does an element with these attributes hold a breadcrumb trail? */
-export function isTrailContainer(attributes: { ariaLabel?: string; itemtype?: string; typeOf?: string; id?: string; className?: string }): boolean {
-  if (attributes.itemtype !== undefined && TRAIL_TYPE.test(attributes.itemtype)) return true;
-  if (attributes.typeOf !== undefined && TRAIL_TYPE.test(attributes.typeOf)) return true;
-  if (attributes.ariaLabel !== undefined && TRAIL_LABEL.test(attributes.ariaLabel)) return true;
-  for (const value of [attributes.id, attributes.className]) {
-    if (value === undefined) continue;
-    for (const token of value.split(/\s+/)) if (TRAIL_NAME.test(token) && !CRUMB_PART_NAME.test(token)) return true;
-  }
+export function isTrailContainer(ariaLabel: string | undefined, itemtype: string | undefined, typeOf: string | undefined, id: string | undefined, className: string | undefined): boolean {
+  if (itemtype !== undefined && TRAIL_TYPE.test(itemtype)) return true;
+  if (typeOf !== undefined && TRAIL_TYPE.test(typeOf)) return true;
+  if (ariaLabel !== undefined && TRAIL_LABEL.test(ariaLabel)) return true;
+  return namesTrail(id) || namesTrail(className);
+}
+
+function namesTrail(names: string | undefined): boolean {
+  if (names === undefined || !TRAIL_NAME.test(names)) return false;
+  for (const token of names.split(/\s+/)) if (TRAIL_NAME.test(token) && !CRUMB_PART_NAME.test(token)) return true;
   return false;
 }
 
@@ -81,19 +83,27 @@ export class MarkupTrailReader {
     return this.#trail;
   }
 
-  /** An element opens at `depth`; `hidden` counts the hiding elements open, itself included. */
-  open(depth: number, name: string, hidden: number, isContainer: () => boolean, href: string | undefined): void {
-    if (this.#trail !== null) return;
-    if (this.#depth < 0) {
-      if (isContainer()) {
-        this.#depth = depth;
-        this.#hiddenBase = hidden;
-        this.#crumbs = [];
-        this.#current = null;
-        this.#linkDepth = -1;
-      }
-      return;
-    }
+  /** A trail was found: nothing more to read. */
+  get done(): boolean {
+    return this.#trail !== null;
+  }
+
+  /** A trail's container is open: its elements and text are crumbs. */
+  get reading(): boolean {
+    return this.#depth >= 0;
+  }
+
+  /** The trail's container opens at `depth`; `hidden` counts the hiding elements open, itself included. */
+  start(depth: number, hidden: number): void {
+    this.#depth = depth;
+    this.#hiddenBase = hidden;
+    this.#crumbs = [];
+    this.#current = null;
+    this.#linkDepth = -1;
+  }
+
+  /** An element opens inside the container: a list item or a link starts a crumb. */
+  open(depth: number, name: string, href: string | undefined): void {
     if (name === 'li') this.#finish();
     else if (name === 'a' && href !== undefined && this.#linkDepth < 0) {
       this.#finish();

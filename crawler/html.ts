@@ -178,6 +178,7 @@ const A_ARIA_LABEL = 14;
 const A_ITEMTYPE = 15;
 const A_TYPEOF = 16;
 const ATTRIBUTE_COUNT = 17;
+const TRAIL_ATTRIBUTES = (1 << A_ARIA_LABEL) | (1 << A_ITEMTYPE) | (1 << A_TYPEOF) | (1 << A_ID) | (1 << A_CLASS);
 // id, role and class tell landmarks, cookie banners and section anchors (main-content.ts);
 // aria-label, itemtype and typeof a breadcrumb trail (breadcrumb.ts).
 const ANY_ELEMENT = (1 << A_HIDDEN) | (1 << A_STYLE) | (1 << A_ID) | (1 << A_ROLE) | (1 << A_CLASS) | (1 << A_ARIA_LABEL) | (1 << A_ITEMTYPE) | (1 << A_TYPEOF);
@@ -480,7 +481,7 @@ class PageBuilder implements TokenizerCallbacks {
     }
     if ((flags & HIDES) !== 0) this.#hidden++;
     else if ((flags & BLOCK) !== 0) this.#space();
-    this.#trailElement(name, depth, flags);
+    this.#trailElement(name, depth);
     this.#names.push(name);
     this.#flags.push(flags);
     this.#frames.push((flags & HIDES) !== 0 ? null : this.#regionFrame(name));
@@ -493,19 +494,18 @@ class PageBuilder implements TokenizerCallbacks {
   }
 
   /** Breadcrumbs: a trail's container or crumbs, a JSON-LD script. */
-  #trailElement(name: string, depth: number, flags: number): void {
+  #trailElement(name: string, depth: number): void {
     if (name === 'script') {
       if (this.#jsonLdTrail === null && /ld\+json/i.test(this.#attr(A_TYPE) ?? '')) this.#jsonLd = { depth, parts: [], chars: 0 };
       return;
     }
-    const hiddenByAttributes = (flags & HIDES) !== 0 && (flags & INVISIBLE) === 0;
-    this.#trail.open(
-      depth,
-      name,
-      this.#hidden,
-      () => !hiddenByAttributes && isTrailContainer({ ariaLabel: this.#attr(A_ARIA_LABEL), itemtype: this.#attr(A_ITEMTYPE), typeOf: this.#attr(A_TYPEOF), id: this.#attr(A_ID), className: this.#attr(A_CLASS) }),
-      name === 'a' ? this.#attr(A_HREF)?.trim() || undefined : undefined,
-    );
+    const trail = this.#trail;
+    if (trail.reading) trail.open(depth, name, name === 'a' ? this.#attr(A_HREF)?.trim() || undefined : undefined);
+    else if (!trail.done && (this.#attributeSeen & TRAIL_ATTRIBUTES) !== 0) {
+      const container = isTrailContainer(this.#attr(A_ARIA_LABEL), this.#attr(A_ITEMTYPE), this.#attr(A_TYPEOF), this.#attr(A_ID), this.#attr(A_CLASS));
+      // A container hidden by its attributes is not the trail a visitor sees.
+      if (container && !this.#isHidden(name)) trail.start(depth, this.#hidden);
+    }
   }
 
   /** What void and other elements contribute through their attributes. */
@@ -775,7 +775,7 @@ class PageBuilder implements TokenizerCallbacks {
     else if (name === 'table') this.#tables--;
     else if (name === 'select') this.#selects--;
     else if (name === this.#raw) this.#raw = null;
-    this.#trail.close(depth, name);
+    if (this.#trail.reading) this.#trail.close(depth, name);
     if (this.#jsonLd !== null && this.#jsonLd.depth === depth) {
       const parts = this.#jsonLd.parts;
       this.#jsonLd = null;
@@ -859,7 +859,7 @@ class PageBuilder implements TokenizerCallbacks {
       this.#bodyStarted = true;
     }
     const hidden = this.#hidden;
-    this.#trail.text(text, hidden);
+    if (this.#trail.reading) this.#trail.text(text, hidden);
     if (hidden === 0) {
       if (this.#anchors > 0 && this.#openFrames > 0) {
         const before = this.#text.length;
