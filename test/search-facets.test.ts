@@ -130,6 +130,46 @@ describe('the copy a visitor expects', () => {
   });
 });
 
+describe('the language the visitor chose on the site (hl, or the page they came from)', () => {
+  const library = (result: EngineResult) => result.hits.find((hit) => hit.section === 'library')!;
+  const english = { 'accept-language': 'en-US,en;q=0.9' };
+
+  it("puts the language of the page the visitor searched from before the browser's, and names it", async () => {
+    const from = encodeURIComponent(`${SITE}/de/library/hours.html#top`);
+    const result = (await search(`q=library&from=${from}`, english)) as EngineResult & { hl?: string };
+    expect(result.hl).toBe('de');
+    expect(library(result)).toMatchObject({ url: `${SITE}/de/library/hours.html`, lang: 'de' });
+    // A page of the site the crawl has not stored: the language its URL names, if the site has it.
+    const unstored = (await search(`q=library&from=${encodeURIComponent(`${SITE}/fr/contact/`)}`, english)) as EngineResult & { hl?: string };
+    expect(unstored.hl).toBe('fr');
+    expect(library(unstored).lang).toBe('fr');
+  });
+
+  it('takes hl (a search form on the site sends it) before a referring page', async () => {
+    const result = (await search(`q=library&hl=ja-JP&from=${encodeURIComponent(`${SITE}/de/library/hours.html`)}`, english)) as EngineResult & { hl?: string };
+    expect(result.hl).toBe('ja');
+    expect(library(result).lang).toBe('ja');
+  });
+
+  it('ignores what names no language of the site, never an error', async () => {
+    for (const query of [
+      `from=${encodeURIComponent('http://elsewhere.example/de/page.html')}`,
+      `from=${encodeURIComponent(`${SITE}/ko/page.html`)}`,
+      `from=${encodeURIComponent(`${SITE}/`)}`,
+      'from=not%20a%20url',
+      `from=${encodeURIComponent('javascript:alert(1)')}`,
+      'hl=German',
+      'hl=',
+    ]) {
+      const result = (await search(`q=library&${query}`, english)) as EngineResult & { hl?: string };
+      expect(result.hl, query).toBeUndefined();
+      expect(library(result).lang, query).toBe('en');
+    }
+    const tooLong = await site.app.inject({ method: 'GET', url: `/api/search?q=library&from=${'x'.repeat(2001)}` });
+    expect(tooLong.statusCode).toBe(400);
+  });
+});
+
 describe("the translation a grouped hit shows: requested, visitor's, then the query's language", () => {
   // Ranked by local PageRank the English page (0.3) comes before its translations (0.1): the
   // query's language, not the rank, must choose.

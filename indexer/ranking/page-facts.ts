@@ -299,3 +299,39 @@ export async function refreshPageFacts(facts: PageFacts, store: CrawlStore, ids:
   const pages = await store.getPages(ids);
   return facts.withChanges(ids.map((id, i) => [id, pages[i] ? pageFact(pages[i], (other) => store.urlOf(other)) : undefined]));
 }
+
+/** The primary subtag a URL names (`/de/…`, `/pt-br/…`, `?lang=de`, `?hl=de`), or undefined. */
+function languageNamedBy(url: URL): string | undefined {
+  const first = url.pathname.split('/').find((s) => s !== '') ?? '';
+  if (LANGUAGE_SEGMENT.test(first)) return first.toLowerCase().split(/[-_]/)[0];
+  const param = (url.searchParams.get('lang') ?? url.searchParams.get('hl') ?? '').toLowerCase().split(/[-_]/)[0];
+  return /^[a-z]{2,3}$/.test(param) ? param : undefined;
+}
+
+/**
+ * The language of a page of the site, for a visitor who searched from it: the stored page's
+ * language, else (a page the crawl has not stored) the language its URL names on one of the
+ * site's hosts, when the site has pages in that language. Undefined for anything else: a URL of
+ * another site, a malformed one, an undetermined language.
+ */
+export function languageOfSitePage(facts: PageFacts, url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  parsed.hash = '';
+  const href = parsed.href;
+  for (const candidate of [href, href.endsWith('/') ? href.slice(0, -1) : `${href}/`]) {
+    const id = facts.idOfUrl(candidate);
+    if (id === undefined) continue;
+    const lang = facts.facts[facts.rowOf(id)].lang;
+    return lang === 'und' ? undefined : lang;
+  }
+  if (!facts.columns.host.codeOf.has(parsed.host)) return undefined;
+  const named = languageNamedBy(parsed);
+  return named !== undefined && facts.columns.lang.codeOf.has(named) ? named : undefined;
+}
+

@@ -12,7 +12,7 @@ import type { CrawlStore } from '../store/crawl-store.ts';
 import { blendScore, rankScale, type BlendMode, type BlendParts, type RankScale } from './blend.ts';
 import { compileFilters, countFacets, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
 import { groupCandidates, type HitGroup } from './hit-groups.ts';
-import { PageFacts } from './page-facts.ts';
+import { languageOfSitePage, PageFacts } from './page-facts.ts';
 import { queryLanguages } from './query-language.ts';
 import { SuggestIndex, type Suggestion } from '../suggest/suggest-index.ts';
 import { bestBetUrls, EMPTY_SEARCH_SETTINGS, synonymVariants, type SearchSettings } from './search-settings.ts';
@@ -25,6 +25,8 @@ export interface SearchService {
   search(query: EngineQuery): Promise<EngineResult>;
   /** Suggestions as the visitor types (absent: /api/suggest answers none). */
   suggest?(typed: string, limit?: number): Suggestion[];
+  /** The language of one of the site's pages (the page a visitor searched from), when known. */
+  languageOfPage?(url: string): string | undefined;
 }
 
 export const SORT_ORDERS = ['relevance', 'date'] as const;
@@ -193,6 +195,10 @@ export class SearchEngine implements SearchService {
   /** Switches to new rank vectors (one assignment: atomic for queries). */
   setRanks(ranks: RankSnapshot): void {
     this.ranks = ranks;
+  }
+
+  languageOfPage(url: string): string | undefined {
+    return languageOfSitePage(this.facts, url);
   }
 
   /** Switches to new page facts (languages, sections, copies, translations). */
