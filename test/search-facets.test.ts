@@ -9,7 +9,7 @@ import { queryLanguages } from '../indexer/ranking/query-language.ts';
 import { stemmer as germanStemmer } from '@orama/stemmers/german';
 import lunr from 'lunr';
 import { acceptedLanguages } from '../server/routes/search-route.ts';
-import { buildMultilingualSite, SITE, type MultilingualSite } from './helpers/multilingual-site.ts';
+import { ADMIN_TOKEN, buildMultilingualSite, SITE, type MultilingualSite } from './helpers/multilingual-site.ts';
 
 let site: MultilingualSite;
 beforeAll(async () => {
@@ -24,15 +24,16 @@ async function search(query: string, headers: Record<string, string> = {}): Prom
 }
 
 describe('facets and filters', () => {
-  it('counts every match per language, host, section and type, and groups the translations in one hit', async () => {
+  it('counts results per language, host, section and type, and groups the translations in one hit', async () => {
     const result = await search('q=library');
-    // en: the English page and the PDF (its /en/ copy is a duplicate, not indexed); one each of de, fr, ja.
-    expect(result.facets.lang).toEqual({ en: 3, de: 1, fr: 1, ja: 1 });
-    expect(result.facets.type).toEqual({ html: 5, pdf: 1 });
-    expect(result.facets.section).toEqual({ library: 4, docs: 1, news: 1 });
-    expect(result.facets.host).toEqual({ 'www.northfield.example': 6 });
     // The four translations are one hit: the library page, the PDF, the news page.
     expect(result.total).toBe(3);
+    // A result counts under each value its matches have: the library page in every language.
+    // en: the library page, the PDF and the news page (the /en/ copy is a duplicate, not indexed).
+    expect(result.facets.lang).toEqual({ en: 3, de: 1, fr: 1, ja: 1 });
+    expect(result.facets.type).toEqual({ html: 2, pdf: 1 });
+    expect(result.facets.section).toEqual({ docs: 1, library: 1, news: 1 });
+    expect(result.facets.host).toEqual({ 'www.northfield.example': 3 });
     const library = result.hits.find((hit) => hit.section === 'library')!;
     expect(library.alternates?.map((a) => a.lang)).toHaveLength(3);
   });
@@ -82,6 +83,49 @@ describe('facets and filters', () => {
     const none = await search('q=library&section=news&type=pdf');
     expect(none.total).toBe(0);
     expect(none.hits).toEqual([]);
+  });
+
+  it("gives each chip the count of results its click shows (copies and translations counted once)", async () => {
+    const queries = ['library', 'telescope', 'Northfield', 'Recht 良心', 'car', 'rules library'];
+    let checked = 0;
+    for (const q of queries) {
+      for (const start of ['', '&lang=de', '&type=html', '&section=library&lang=en']) {
+        const before = await search(`q=${encodeURIComponent(q)}${start}`);
+        for (const [name, counts] of Object.entries(before.facets)) {
+          const selected = new URLSearchParams(start).getAll(name);
+          for (const [value, count] of Object.entries(counts)) {
+            // A dimension without a filter: clicking adds the value. With one value chosen, that
+            // value's chip counts what is shown now; a click on another chip replaces nothing.
+            if (selected.length > 1 || (selected.length === 1 && selected[0] !== value)) continue;
+            const after = await search(`q=${encodeURIComponent(q)}${start}${selected.length === 0 ? `&${name}=${encodeURIComponent(value)}` : ''}`);
+            expect(after.total, `${q}${start}: ${name}=${value}`).toBe(count);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+  });
+
+  it("counts a best bet among the results it is shown in, and a filter keeps out the ones it rejects", async () => {
+    const bets = { bestBets: [{ pattern: 'library', urls: [`${SITE}/en/visit/parking.html`, `${SITE}/ja/library/hours.html`] }] };
+    const put = await site.app.inject({ method: 'PUT', url: '/api/admin/search-settings', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: bets });
+    expect(put.statusCode, put.body).toBe(200);
+    try {
+      const result = await search('q=library');
+      // The parking page (no match of its own) is a fourth result; the Japanese translation is the library page's group.
+      expect(result.total).toBe(4);
+      expect(result.hits[0]).toMatchObject({ url: `${SITE}/en/visit/parking.html`, recommended: true });
+      expect(result.facets.section).toEqual({ docs: 1, library: 1, news: 1, visit: 1 });
+      const docs = await search('q=library&section=docs');
+      expect(docs.total).toBe(1);
+      expect(docs.hits.map((hit) => hit.recommended)).toEqual([undefined]);
+      const visit = await search('q=library&section=visit');
+      expect(visit.total).toBe(result.facets.section.visit);
+      expect(visit.hits[0]).toMatchObject({ url: `${SITE}/en/visit/parking.html`, recommended: true });
+    } finally {
+      await site.app.inject({ method: 'PUT', url: '/api/admin/search-settings', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { bestBets: [] } });
+    }
   });
 
   it('answers an unknown facet value with 400 and the values there are, never a 5xx', async () => {

@@ -176,6 +176,8 @@ export class PageFacts {
   readonly group: Int32Array;
   /** Group → its rows. */
   readonly members: Map<number, number[]>;
+  /** Group → how many rows it has (0 for a row that is not a group's smallest). */
+  readonly groupSize: Int32Array;
   /** Row of each page id (-1: none); ids are the store's, dense from 0. */
   private readonly rowOfId: Int32Array;
   private rowOfUrl: Map<string, number> | undefined;
@@ -194,7 +196,9 @@ export class PageFacts {
     this.dates = Float64Array.from(this.facts, (f) => f.date);
     this.group = groupRows(this.facts);
     this.members = new Map();
+    this.groupSize = new Int32Array(this.facts.length);
     this.group.forEach((g, row) => {
+      this.groupSize[g]++;
       const list = this.members.get(g);
       if (list) list.push(row);
       else this.members.set(g, [row]);
