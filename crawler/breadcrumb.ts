@@ -14,8 +14,6 @@
  * {@link MAX_CRUMBS} crumbs of {@link MAX_CRUMB_NAME} characters, JSON-LD over
  * {@link MAX_JSON_LD_CHARS} or not parseable is skipped.
  */
-import { CollapsedText } from './html.ts';
-
 export interface Crumb {
   /** The crumb's visible name ('' for a link with no text, such as a home icon). */
   readonly name: string;
@@ -61,7 +59,7 @@ function namesTrail(names: string | undefined): boolean {
 }
 
 interface OpenCrumb {
-  text: CollapsedText;
+  text: string;
   href: string | undefined;
 }
 
@@ -107,7 +105,7 @@ export class MarkupTrailReader {
     if (name === 'li') this.#finish();
     else if (name === 'a' && href !== undefined && this.#linkDepth < 0) {
       this.#finish();
-      this.#current = { text: new CollapsedText(), href };
+      this.#current = { text: '', href };
       this.#linkDepth = depth;
     }
   }
@@ -144,15 +142,16 @@ export class MarkupTrailReader {
 
   #add(text: string): void {
     if (text === '' || this.#crumbs.length >= MAX_CRUMBS) return;
-    this.#current ??= { text: new CollapsedText(), href: undefined };
-    if (this.#current.text.length <= MAX_CRUMB_NAME) this.#current.text.add(text);
+    this.#current ??= { text: '', href: undefined };
+    // Enough is kept to fill a name once whitespace is collapsed; a hostile crumb's megabytes are not.
+    if (this.#current.text.length <= MAX_CRUMB_NAME * 4) this.#current.text += text.length > MAX_CRUMB_NAME * 4 ? text.slice(0, MAX_CRUMB_NAME * 4) : text;
   }
 
   #finish(): void {
     const current = this.#current;
     this.#current = null;
     if (current === null || this.#crumbs.length >= MAX_CRUMBS) return;
-    const name = capName(current.text.toString());
+    const name = capName(current.text);
     if (current.href === undefined) {
       // Text without a link: a crumb (often the page itself), unless it is a label ("You are here:",
       // a visually hidden "Breadcrumb" heading).
@@ -219,10 +218,9 @@ function firstString(value: unknown): string | undefined {
   return undefined;
 }
 
+/** Whitespace collapsed, at most {@link MAX_CRUMB_NAME} characters. */
 function capName(name: string): string {
-  const collapsed = new CollapsedText();
-  collapsed.add(name.length > MAX_CRUMB_NAME * 4 ? name.slice(0, MAX_CRUMB_NAME * 4) : name);
-  const text = collapsed.toString();
+  const text = (name.length > MAX_CRUMB_NAME * 4 ? name.slice(0, MAX_CRUMB_NAME * 4) : name).replace(/\s+/g, ' ').trim();
   return text.length > MAX_CRUMB_NAME ? text.slice(0, MAX_CRUMB_NAME).trimEnd() : text;
 }
 
