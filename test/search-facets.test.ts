@@ -2,6 +2,8 @@
  * Filters, facets, dates, and one hit per page whatever its copies and translations: the real app
  * over a small multilingual site (test/helpers/multilingual-site.ts), over HTTP with app.inject.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineResult } from '../indexer/ranking/search-engine.ts';
 import { sectionOf, urlNamesLanguage } from '../indexer/ranking/page-facts.ts';
@@ -194,6 +196,11 @@ describe('the language the visitor chose on the site (hl, or the page they came 
     const unstored = (await search(`q=library&from=${encodeURIComponent(`${SITE}/fr/contact/`)}`, english)) as EngineResult & { hl?: string };
     expect(unstored.hl).toBe('fr');
     expect(library(unstored).lang).toBe('fr');
+    // The analytics record the search, not where the visitor came from.
+    await site.experience.analytics.flush();
+    const records = readdirSync(join(site.dataDir, 'analytics')).map((file) => readFileSync(join(site.dataDir, 'analytics', file), 'utf8')).join('');
+    expect(records).toContain('"library"');
+    expect(records).not.toMatch(/contact|hours\.html/);
   });
 
   it('takes hl (a search form on the site sends it) before a referring page', async () => {
