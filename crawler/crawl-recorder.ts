@@ -169,6 +169,7 @@ export class CrawlRecorder {
           description: outcome.page.description ?? undefined,
           // Language and translations matter for pages that are searched: local ones.
           ...(pageRole === 'local' ? languageFields(outcome.page, outcome.finalUrl, outcome.contentLanguage) : {}),
+          breadcrumb: pageRole === 'local' && outcome.page.breadcrumb.length > 0 ? [...outcome.page.breadcrumb] : undefined,
           etag: outcome.etag,
           lastModified: outcome.lastModified,
           canonical,

@@ -23,6 +23,7 @@
  * the JS stack, and an end tag looks at most {@link MAX_END_TAG_SEARCH} open elements down.
  */
 import { QuoteType, Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
+import { isTrailContainer, MarkupTrailReader, resolveTrail, trailFromJsonLd, MAX_JSON_LD_CHARS, type Crumb, type RawCrumb } from './breadcrumb.ts';
 import { mainContent, type ContentRegion, type HeadingMark, type MainContent } from './main-content.ts';
 import { linkResolver, resolveLink } from './url.ts';
 
@@ -69,6 +70,8 @@ export interface ParsedPage {
   readonly alternates: readonly PageAlternate[];
   /** The main content: text without boilerplate, its headings, and sections (main-content.ts). */
   readonly content: MainContent;
+  /** The page's breadcrumb trail, home first (breadcrumb.ts); empty when it has none. */
+  readonly breadcrumb: readonly Crumb[];
 }
 
 export interface PageAlternate {
@@ -171,9 +174,14 @@ const A_HREFLANG = 10;
 const A_ID = 11;
 const A_ROLE = 12;
 const A_CLASS = 13;
-const ATTRIBUTE_COUNT = 14;
-// id, role and class tell landmarks, cookie banners and section anchors (main-content.ts).
-const ANY_ELEMENT = (1 << A_HIDDEN) | (1 << A_STYLE) | (1 << A_ID) | (1 << A_ROLE) | (1 << A_CLASS);
+const A_ARIA_LABEL = 14;
+const A_ITEMTYPE = 15;
+const A_TYPEOF = 16;
+const ATTRIBUTE_COUNT = 17;
+const TRAIL_ATTRIBUTES = (1 << A_ARIA_LABEL) | (1 << A_ITEMTYPE) | (1 << A_TYPEOF) | (1 << A_ID) | (1 << A_CLASS);
+// id, role and class tell landmarks, cookie banners and section anchors (main-content.ts);
+// aria-label, itemtype and typeof a breadcrumb trail (breadcrumb.ts).
+const ANY_ELEMENT = (1 << A_HIDDEN) | (1 << A_STYLE) | (1 << A_ID) | (1 << A_ROLE) | (1 << A_CLASS) | (1 << A_ARIA_LABEL) | (1 << A_ITEMTYPE) | (1 << A_TYPEOF);
 const ATTRIBUTES_OF = new Map<string, number>([
   ['a', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL) | (1 << A_NAME)],
   ['area', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL) | (1 << A_ALT)],
@@ -183,6 +191,7 @@ const ATTRIBUTES_OF = new Map<string, number>([
   ['meta', ANY_ELEMENT | (1 << A_NAME) | (1 << A_CONTENT) | (1 << A_HTTP_EQUIV)],
   ['html', ANY_ELEMENT | (1 << A_LANG)],
   ['input', ANY_ELEMENT | (1 << A_TYPE)],
+  ['script', ANY_ELEMENT | (1 << A_TYPE)],
 ]);
 
 /** svg and math elements whose content is HTML again. */
@@ -282,6 +291,10 @@ class PageBuilder implements TokenizerCallbacks {
   readonly #directives: string[] = [];
   #description: string | null = null;
   #contentLanguage: string | null = null;
+  readonly #trail = new MarkupTrailReader();
+  /** The JSON-LD script being read: its depth and text so far (null when too long). */
+  #jsonLd: { depth: number; parts: string[] | null; chars: number } | null = null;
+  #jsonLdTrail: RawCrumb[] | null = null;
 
   constructor(
     private readonly html: string,
@@ -327,6 +340,7 @@ class PageBuilder implements TokenizerCallbacks {
       language: lang !== '' ? lang : this.#contentLanguage,
       alternates: this.#alternateUrls(resolve),
       content: mainContent(fullText, this.#bodyHidden ? [] : this.#regions, this.#bodyHidden ? [] : marks),
+      breadcrumb: resolveTrail(this.#jsonLdTrail ?? this.#trail.trail ?? [], resolve),
     };
   }
 
@@ -467,6 +481,7 @@ class PageBuilder implements TokenizerCallbacks {
     }
     if ((flags & HIDES) !== 0) this.#hidden++;
     else if ((flags & BLOCK) !== 0) this.#space();
+    this.#trailElement(name, depth);
     this.#names.push(name);
     this.#flags.push(flags);
     this.#frames.push((flags & HIDES) !== 0 ? null : this.#regionFrame(name));
@@ -476,6 +491,21 @@ class PageBuilder implements TokenizerCallbacks {
     else if (name === 'table') this.#tables++;
     else if (name === 'select') this.#selects++;
     if ((flags & RAW) !== 0) this.#raw = name;
+  }
+
+  /** Breadcrumbs: a trail's container or crumbs, a JSON-LD script. */
+  #trailElement(name: string, depth: number): void {
+    if (name === 'script') {
+      if (this.#jsonLdTrail === null && /ld\+json/i.test(this.#attr(A_TYPE) ?? '')) this.#jsonLd = { depth, parts: [], chars: 0 };
+      return;
+    }
+    const trail = this.#trail;
+    if (trail.reading) trail.open(depth, name, name === 'a' ? this.#attr(A_HREF)?.trim() || undefined : undefined);
+    else if (!trail.done && (this.#attributeSeen & TRAIL_ATTRIBUTES) !== 0) {
+      const container = isTrailContainer(this.#attr(A_ARIA_LABEL), this.#attr(A_ITEMTYPE), this.#attr(A_TYPEOF), this.#attr(A_ID), this.#attr(A_CLASS));
+      // A container hidden by its attributes is not the trail a visitor sees.
+      if (container && !this.#isHidden(name)) trail.start(depth, this.#hidden);
+    }
   }
 
   /** What void and other elements contribute through their attributes. */
@@ -745,6 +775,12 @@ class PageBuilder implements TokenizerCallbacks {
     else if (name === 'table') this.#tables--;
     else if (name === 'select') this.#selects--;
     else if (name === this.#raw) this.#raw = null;
+    if (this.#trail.reading) this.#trail.close(depth, name);
+    if (this.#jsonLd !== null && this.#jsonLd.depth === depth) {
+      const parts = this.#jsonLd.parts;
+      this.#jsonLd = null;
+      if (parts !== null) this.#jsonLdTrail = trailFromJsonLd(parts.join(''));
+    }
     const collectors = this.#collectors;
     for (let c = collectors.length - 1; c >= 0; c--) {
       if (collectors[c].depth === depth) collectors.splice(c, 1);
@@ -810,6 +846,12 @@ class PageBuilder implements TokenizerCallbacks {
 
   #addText(text: string): void {
     if (this.#raw !== null) return;
+    const jsonLd = this.#jsonLd;
+    if (jsonLd !== null && jsonLd.parts !== null) {
+      jsonLd.chars += text.length;
+      if (jsonLd.chars > MAX_JSON_LD_CHARS) jsonLd.parts = null;
+      else jsonLd.parts.push(text);
+    }
     if (this.#title !== null && this.#titleDepth >= 0) this.#title.add(text);
     if (!this.#bodyStarted) {
       // Blank text stays in the head; anything else starts the body.
@@ -817,6 +859,7 @@ class PageBuilder implements TokenizerCallbacks {
       this.#bodyStarted = true;
     }
     const hidden = this.#hidden;
+    if (this.#trail.reading) this.#trail.text(text, hidden);
     if (hidden === 0) {
       if (this.#anchors > 0 && this.#openFrames > 0) {
         const before = this.#text.length;
@@ -855,13 +898,13 @@ function attributeId(html: string, start: number, end: number): number {
     case 5:
       return sameLower(html, start, 'style') ? A_STYLE : sameLower(html, start, 'class') ? A_CLASS : -1;
     case 6:
-      return sameLower(html, start, 'hidden') ? A_HIDDEN : -1;
+      return sameLower(html, start, 'hidden') ? A_HIDDEN : sameLower(html, start, 'typeof') ? A_TYPEOF : -1;
     case 7:
       return sameLower(html, start, 'content') ? A_CONTENT : -1;
     case 8:
-      return sameLower(html, start, 'hreflang') ? A_HREFLANG : -1;
+      return sameLower(html, start, 'hreflang') ? A_HREFLANG : sameLower(html, start, 'itemtype') ? A_ITEMTYPE : -1;
     case 10:
-      return sameLower(html, start, 'http-equiv') ? A_HTTP_EQUIV : -1;
+      return sameLower(html, start, 'http-equiv') ? A_HTTP_EQUIV : sameLower(html, start, 'aria-label') ? A_ARIA_LABEL : -1;
     default:
       return -1;
   }

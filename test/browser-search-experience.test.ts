@@ -75,6 +75,69 @@ describe.skipIf(!hasChromium)(`the search experience in Chromium${hasChromium ? 
     await page.context().close();
   });
 
+  /**
+   * The site's German library page as a visitor sees it: its language switch, and a search form
+   * that sends the visitor to the search page. `referrer` is the page's referrer policy (browsers
+   * send only the origin across origins unless the page allows more); `hl` a hidden field.
+   */
+  function germanPage(referrer: string | null, hl: boolean): string {
+    return `<!doctype html><html lang="de"><head><meta charset="utf-8">${referrer ? `<meta name="referrer" content="${referrer}">` : ''}<title>Öffnungszeiten</title></head><body>
+<nav aria-label="Sprache"><a href="/en/library/hours.html" hreflang="en">English</a> · <strong>Deutsch</strong> · <a href="/fr/library/hours.html" hreflang="fr">Français</a></nav>
+<form action="${site.url}/" method="get" role="search"><input name="q" value="library" aria-label="Suche">${hl ? '<input type="hidden" name="hl" value="de">' : ''}<button>Suchen</button></form>
+<main><h1>Northfield Library Öffnungszeiten</h1></main></body></html>`;
+  }
+
+  async function searchFromGermanPage(referrer: string | null, hl: boolean): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 800 }, locale: 'en-US' });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    await context.route(`${SITE}/**`, (route) =>
+      new URL(route.request().url()).pathname === '/de/library/hours.html'
+        ? route.fulfill({ contentType: 'text/html; charset=utf-8', body: germanPage(referrer, hl) })
+        : route.fulfill({ status: 404, body: 'not found' }),
+    );
+    await page.goto(`${SITE}/de/library/hours.html`);
+    await page.click('form[role="search"] button');
+    await page.waitForURL(`${site.url}/**`);
+    return page;
+  }
+
+  it("preselects the language of the site's page the visitor searched from, before the browser's", async () => {
+    // A browser in English, on the German page (chosen with the site's language switch).
+    const page = await searchFromGermanPage('no-referrer-when-downgrade', false);
+    expect(await page.evaluate(() => navigator.language)).toBe('en-US');
+    await page.waitForURL(/lang=de/);
+    await results(page).first().waitFor();
+    expect(new URL(page.url()).searchParams.get('hl')).toBe('de');
+    expect(await results(page).first().locator('.result-title a').getAttribute('href')).toBe(`${SITE}/de/library/hours.html`);
+    expect(await page.locator('#filters a.chip[aria-current="true"]').allInnerTexts()).toEqual([expect.stringMatching(/^Deutsch/)]);
+    mkdirSync(outputDir, { recursive: true });
+    await page.screenshot({ path: join(outputDir, 'search-language-from-page.png') });
+    // All languages stays one click away, in the URL; the library page is still shown in German.
+    await page.click('#all-languages');
+    await page.waitForURL(/lang=all/);
+    await page.waitForFunction(() => document.querySelectorAll('#result-list > li.result').length === 3);
+    expect(new URL(page.url()).searchParams.get('hl')).toBe('de');
+    expect(await page.locator('#result-list .result-title a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toContain(`${SITE}/de/library/hours.html`);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("takes the site form's hl where the browser sends only the origin, and the browser's language without either", async () => {
+    const withHl = await searchFromGermanPage(null, true);
+    await withHl.waitForURL(/lang=de/);
+    await results(withHl).first().waitFor();
+    expect(await withHl.evaluate(() => document.referrer)).toBe(`${SITE}/`);
+    await withHl.context().close();
+    // Only the origin and no hl: nothing says German, the browser's English is chosen.
+    const without = await searchFromGermanPage(null, false);
+    await without.waitForURL(/lang=en/);
+    await results(without).first().waitFor();
+    expect(new URL(without.url()).searchParams.get('hl')).toBeNull();
+    expect(problems).toEqual([]);
+    await without.context().close();
+  });
+
   it('suggests as the visitor types: arrows, Enter, Escape', async () => {
     const page = await open('/');
     await page.locator('#q').pressSequentially('tele', { delay: 30 });

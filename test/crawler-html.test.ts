@@ -6,9 +6,12 @@ import { collapse, CollapsedText, parseHtml } from '../crawler/html.ts';
 import { seededRandom } from '../indexer/seeded-random.ts';
 import { parseHtml as parseHtmlWithDom } from './helpers/html-dom-reference.ts';
 
-/** The DOM reference extracts what a reader sees; the main content is tested on its own (main-content.test.ts). */
-function withoutContent<T extends { content: unknown }>(page: T): Omit<T, 'content'> {
-  const { content: _content, ...rest } = page;
+/**
+ * The DOM reference extracts what a reader sees; the main content and the breadcrumb trail are
+ * tested on their own (main-content.test.ts, crawler-breadcrumb.test.ts).
+ */
+function withoutContent<T extends { content: unknown; breadcrumb: unknown }>(page: T): Omit<T, 'content' | 'breadcrumb'> {
+  const { content: _content, breadcrumb: _breadcrumb, ...rest } = page;
   return rest;
 }
 

@@ -204,7 +204,9 @@ describe('best bets, synonyms, removed URLs, inspection', () => {
     expect(removed.statusCode).toBe(201);
     const without = await search('q=telescope');
     expect(without.hits.map((hit) => hit.url)).not.toContain(url);
-    expect(without.facets.lang.en).toBe(1);
+    // The new telescope page and the German one, and the parking page pinned to `telescope*` above.
+    expect(without.facets.lang.en).toBe(2);
+    expect(without.facets.section).toEqual({ news: 2, visit: 1 });
     const inspected = (await site.app.inject({ method: 'GET', url: `/api/admin/inspect?url=${encodeURIComponent(url)}`, headers: auth })).json();
     expect(inspected).toMatchObject({ known: true, inIndex: true, removedByAdmin: true, searchable: false });
     const lifted = await site.app.inject({ method: 'DELETE', url: `/api/admin/removed?url=${encodeURIComponent(url)}`, headers: auth });

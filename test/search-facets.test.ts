@@ -2,6 +2,8 @@
  * Filters, facets, dates, and one hit per page whatever its copies and translations: the real app
  * over a small multilingual site (test/helpers/multilingual-site.ts), over HTTP with app.inject.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineResult } from '../indexer/ranking/search-engine.ts';
 import { sectionOf, urlNamesLanguage } from '../indexer/ranking/page-facts.ts';
@@ -9,7 +11,7 @@ import { queryLanguages } from '../indexer/ranking/query-language.ts';
 import { stemmer as germanStemmer } from '@orama/stemmers/german';
 import lunr from 'lunr';
 import { acceptedLanguages } from '../server/routes/search-route.ts';
-import { buildMultilingualSite, SITE, type MultilingualSite } from './helpers/multilingual-site.ts';
+import { ADMIN_TOKEN, buildMultilingualSite, SITE, type MultilingualSite } from './helpers/multilingual-site.ts';
 
 let site: MultilingualSite;
 beforeAll(async () => {
@@ -24,15 +26,16 @@ async function search(query: string, headers: Record<string, string> = {}): Prom
 }
 
 describe('facets and filters', () => {
-  it('counts every match per language, host, section and type, and groups the translations in one hit', async () => {
+  it('counts results per language, host, section and type, and groups the translations in one hit', async () => {
     const result = await search('q=library');
-    // en: the English page and the PDF (its /en/ copy is a duplicate, not indexed); one each of de, fr, ja.
-    expect(result.facets.lang).toEqual({ en: 3, de: 1, fr: 1, ja: 1 });
-    expect(result.facets.type).toEqual({ html: 5, pdf: 1 });
-    expect(result.facets.section).toEqual({ library: 4, docs: 1, news: 1 });
-    expect(result.facets.host).toEqual({ 'www.northfield.example': 6 });
     // The four translations are one hit: the library page, the PDF, the news page.
     expect(result.total).toBe(3);
+    // A result counts under each value its matches have: the library page in every language.
+    // en: the library page, the PDF and the news page (the /en/ copy is a duplicate, not indexed).
+    expect(result.facets.lang).toEqual({ en: 3, de: 1, fr: 1, ja: 1 });
+    expect(result.facets.type).toEqual({ html: 2, pdf: 1 });
+    expect(result.facets.section).toEqual({ docs: 1, library: 1, news: 1 });
+    expect(result.facets.host).toEqual({ 'www.northfield.example': 3 });
     const library = result.hits.find((hit) => hit.section === 'library')!;
     expect(library.alternates?.map((a) => a.lang)).toHaveLength(3);
   });
@@ -84,6 +87,56 @@ describe('facets and filters', () => {
     expect(none.hits).toEqual([]);
   });
 
+  it("gives each chip the count of results its click shows (copies and translations counted once)", async () => {
+    // Over a real socket, as the search page asks.
+    const base = await site.app.listen({ host: '127.0.0.1', port: 0 });
+    const overHttp = async (query: string): Promise<EngineResult> => {
+      const response = await fetch(`${base}/api/search?${query}`);
+      expect(response.status, query).toBe(200);
+      return (await response.json()) as EngineResult;
+    };
+    const queries = ['library', 'telescope', 'Northfield', 'Recht 良心', 'car', 'rules library'];
+    let checked = 0;
+    for (const q of queries) {
+      for (const start of ['', '&lang=de', '&type=html', '&section=library&lang=en']) {
+        const before = await overHttp(`q=${encodeURIComponent(q)}${start}`);
+        for (const [name, counts] of Object.entries(before.facets)) {
+          const selected = new URLSearchParams(start).getAll(name);
+          for (const [value, count] of Object.entries(counts)) {
+            // A dimension without a filter: clicking adds the value. With one value chosen, that
+            // value's chip counts what is shown now; a click on another chip replaces nothing.
+            if (selected.length > 1 || (selected.length === 1 && selected[0] !== value)) continue;
+            const after = await overHttp(`q=${encodeURIComponent(q)}${start}${selected.length === 0 ? `&${name}=${encodeURIComponent(value)}` : ''}`);
+            expect(after.total, `${q}${start}: ${name}=${value}`).toBe(count);
+            checked++;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+  });
+
+  it("counts a best bet among the results it is shown in, and a filter keeps out the ones it rejects", async () => {
+    const bets = { bestBets: [{ pattern: 'library', urls: [`${SITE}/en/visit/parking.html`, `${SITE}/ja/library/hours.html`] }] };
+    const put = await site.app.inject({ method: 'PUT', url: '/api/admin/search-settings', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: bets });
+    expect(put.statusCode, put.body).toBe(200);
+    try {
+      const result = await search('q=library');
+      // The parking page (no match of its own) is a fourth result; the Japanese translation is the library page's group.
+      expect(result.total).toBe(4);
+      expect(result.hits[0]).toMatchObject({ url: `${SITE}/en/visit/parking.html`, recommended: true });
+      expect(result.facets.section).toEqual({ docs: 1, library: 1, news: 1, visit: 1 });
+      const docs = await search('q=library&section=docs');
+      expect(docs.total).toBe(1);
+      expect(docs.hits.map((hit) => hit.recommended)).toEqual([undefined]);
+      const visit = await search('q=library&section=visit');
+      expect(visit.total).toBe(result.facets.section.visit);
+      expect(visit.hits[0]).toMatchObject({ url: `${SITE}/en/visit/parking.html`, recommended: true });
+    } finally {
+      await site.app.inject({ method: 'PUT', url: '/api/admin/search-settings', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { bestBets: [] } });
+    }
+  });
+
   it('answers an unknown facet value with 400 and the values there are, never a 5xx', async () => {
     // A language the analysis does not know: 400 with the languages it supports.
     const unknownLanguage = await site.app.inject({ method: 'GET', url: '/api/search?q=library&lang=xx' });
@@ -127,6 +180,51 @@ describe('the copy a visitor expects', () => {
     // A requested language comes before the visitor's.
     const requested = await search('q=library&section=library&lang=ja&lang=de', { 'accept-language': 'de' });
     expect(requested.hits[0].lang).toBe('ja');
+  });
+});
+
+describe('the language the visitor chose on the site (hl, or the page they came from)', () => {
+  const library = (result: EngineResult) => result.hits.find((hit) => hit.section === 'library')!;
+  const english = { 'accept-language': 'en-US,en;q=0.9' };
+
+  it("puts the language of the page the visitor searched from before the browser's, and names it", async () => {
+    const from = encodeURIComponent(`${SITE}/de/library/hours.html#top`);
+    const result = (await search(`q=library&from=${from}`, english)) as EngineResult & { hl?: string };
+    expect(result.hl).toBe('de');
+    expect(library(result)).toMatchObject({ url: `${SITE}/de/library/hours.html`, lang: 'de' });
+    // A page of the site the crawl has not stored: the language its URL names, if the site has it.
+    const unstored = (await search(`q=library&from=${encodeURIComponent(`${SITE}/fr/contact/`)}`, english)) as EngineResult & { hl?: string };
+    expect(unstored.hl).toBe('fr');
+    expect(library(unstored).lang).toBe('fr');
+    // The analytics record the search, not where the visitor came from.
+    await site.experience.analytics.flush();
+    const records = readdirSync(join(site.dataDir, 'analytics')).map((file) => readFileSync(join(site.dataDir, 'analytics', file), 'utf8')).join('');
+    expect(records).toContain('"library"');
+    expect(records).not.toMatch(/contact|hours\.html/);
+  });
+
+  it('takes hl (a search form on the site sends it) before a referring page', async () => {
+    const result = (await search(`q=library&hl=ja-JP&from=${encodeURIComponent(`${SITE}/de/library/hours.html`)}`, english)) as EngineResult & { hl?: string };
+    expect(result.hl).toBe('ja');
+    expect(library(result).lang).toBe('ja');
+  });
+
+  it('ignores what names no language of the site, never an error', async () => {
+    for (const query of [
+      `from=${encodeURIComponent('http://elsewhere.example/de/page.html')}`,
+      `from=${encodeURIComponent(`${SITE}/ko/page.html`)}`,
+      `from=${encodeURIComponent(`${SITE}/`)}`,
+      'from=not%20a%20url',
+      `from=${encodeURIComponent('javascript:alert(1)')}`,
+      'hl=German',
+      'hl=',
+    ]) {
+      const result = (await search(`q=library&${query}`, english)) as EngineResult & { hl?: string };
+      expect(result.hl, query).toBeUndefined();
+      expect(library(result).lang, query).toBe('en');
+    }
+    const tooLong = await site.app.inject({ method: 'GET', url: `/api/search?q=library&from=${'x'.repeat(2001)}` });
+    expect(tooLong.statusCode).toBe(400);
   });
 });
 

@@ -12,11 +12,11 @@ import { lastPageOf, renderPagination } from './search/pagination.js';
 import { renderFilters } from './search/filters.js';
 import { resultItem } from './search/result-item.js';
 import { attachSuggestions } from './search/suggest-box.js';
-import { PAGE_SIZE, RANK_DESCRIPTIONS, filterParams, pageLink, stateFromUrl, urlOf, visitorLanguages } from './search/state.js';
+import { PAGE_SIZE, RANK_DESCRIPTIONS, filterParams, pageLink, primarySubtag, referringPage, stateFromUrl, urlOf, visitorLanguages } from './search/state.js';
 
 /** @typedef {import('./search/state.js').SearchState} SearchState */
 /** @typedef {import('./search/result-item.js').Hit} Hit */
-/** @typedef {{ total: number, page: number, size: number, tookMs: number, hits: Hit[], facets?: Record<string, Record<string, number>>, correctedQuery?: string }} SearchAnswer */
+/** @typedef {{ total: number, page: number, size: number, tookMs: number, hits: Hit[], facets?: Record<string, Record<string, number>>, correctedQuery?: string, hl?: string }} SearchAnswer */
 
 const form = byIdAs('search-form', HTMLFormElement);
 const queryInput = byIdAs('q', HTMLInputElement);
@@ -75,6 +75,9 @@ async function render(state) {
   resultsSection.setAttribute('aria-busy', 'true');
   const params = new URLSearchParams({ q: state.q, page: String(state.page), size: String(PAGE_SIZE), rank: state.rank, explain: 'true' });
   for (const [name, value] of filterParams(state)) params.append(name, value);
+  // Until the visitor's language on the site is known, the page they came from may tell it.
+  const from = state.hl ? undefined : referringPage();
+  if (from) params.set('from', from);
   let response;
   let body;
   try {
@@ -97,17 +100,22 @@ async function render(state) {
     showApiError(response.status, body);
     return;
   }
-  const preselected = preselectLanguage(state, body);
+  // The language the visitor chose on the site stays in the URL, before the browser's.
+  const chosen = primarySubtag(body.hl);
+  const known = chosen && !state.hl ? { ...state, hl: chosen } : state;
+  const preselected = preselectLanguage(known, body);
   if (preselected) {
     history.replaceState(null, '', urlOf(preselected));
     return render(preselected);
   }
-  showResults(state, body);
+  if (known !== state) history.replaceState(null, '', urlOf(known));
+  showResults(known, body);
 }
 
 /**
  * The visitor's own language, chosen for them when the results are in several languages and
  * theirs is one of them (once per search: "All languages" is one click, and stays in the URL).
+ * Their own is the one they chose on the site (`hl`), else their browser's.
  * @param {SearchState} state @param {SearchAnswer} body
  * @returns {SearchState | null}
  */
@@ -115,7 +123,7 @@ function preselectLanguage(state, body) {
   if (state.allLanguages || (state.filters?.lang?.length ?? 0) > 0) return null;
   const languages = Object.keys(body.facets?.lang ?? {}).filter((lang) => lang !== 'und');
   if (languages.length < 2) return null;
-  const mine = visitorLanguages().find((lang) => languages.includes(lang));
+  const mine = [...(state.hl ? [state.hl] : []), ...visitorLanguages()].find((lang) => languages.includes(lang));
   return mine ? { ...state, page: 1, filters: { ...state.filters, lang: [mine] } } : null;
 }
 

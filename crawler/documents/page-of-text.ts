@@ -63,5 +63,6 @@ export function documentPage(fields: { title: string; headings: Heading[]; text:
     language: fields.language,
     alternates: [],
     content: { text: fields.text, headings: fields.headings.map((heading) => heading.text), sections: fields.sections ?? [] },
+    breadcrumb: [],
   };
 }

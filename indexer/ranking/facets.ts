@@ -43,32 +43,57 @@ export function rowPasses(facts: PageFacts, compiled: CompiledFilters, row: numb
   return true;
 }
 
+export interface ResultCounts {
+  /** Results: groups of copies and translations with a match that passes every filter. */
+  total: number;
+  /** Per dimension, value → results with a match of that value that passes the other dimensions' filters. */
+  facets: FacetCounts;
+}
+
 /**
- * Counts, per dimension, the matching pages by value, each dimension ignoring its own filter.
- * `blocked` rows (removed by the admin) are not counted. Values with no match are left out.
+ * Counts results the way the hits show them: a page's copies and translations are one result.
+ * A value's count is the number of results that have a match with that value passing every other
+ * dimension's filter — so a chip of a dimension without a filter counts exactly the total a
+ * visitor gets by clicking it (a translated page matched in English and German counts once under
+ * each language, and once in the total). `blocked` rows (removed by the admin) count nowhere;
+ * matches outside the facts table (none loaded) count in the total only, when nothing filters.
  */
-export function countFacets(facts: PageFacts, compiled: CompiledFilters, matchedIds: readonly number[], blocked?: (row: number) => boolean): FacetCounts {
+export function countResults(facts: PageFacts, compiled: CompiledFilters, matchedIds: readonly number[], blocked?: (row: number) => boolean): ResultCounts {
+  const dimensions = FACET_NAMES.length;
+  const codes = FACET_NAMES.map((name) => facts.columns[name].codes);
+  const allowed = FACET_NAMES.map((name) => compiled[name]);
   const counts = FACET_NAMES.map((name) => new Uint32Array(facts.columns[name].values.length));
+  const filtering = allowed.some((a) => a !== null);
+  const chains = new GroupChains(facts.facts.length);
+  let total = 0;
   for (const id of matchedIds) {
     const row = facts.rowOf(id);
-    if (row < 0 || blocked?.(row)) continue;
+    if (row < 0) {
+      if (!filtering) total++;
+      continue;
+    }
+    if (blocked?.(row)) continue;
     // Which dimensions' filters reject the row: with none it counts everywhere, with one only there.
-    let rejectedBy = -1;
+    let rejecting = -1;
     let rejections = 0;
-    for (let d = 0; d < FACET_NAMES.length; d++) {
-      const allowed = compiled[FACET_NAMES[d]];
-      if (allowed !== null && allowed[facts.columns[FACET_NAMES[d]].codes[row]] === 0) {
+    for (let d = 0; d < dimensions; d++) {
+      const a = allowed[d];
+      if (a !== null && a[codes[d][row]] === 0) {
         rejections++;
-        rejectedBy = d;
+        rejecting = d;
       }
     }
     if (rejections > 1) continue;
-    for (let d = 0; d < FACET_NAMES.length; d++) {
-      if (rejections === 1 && d !== rejectedBy) continue;
-      counts[d][facts.columns[FACET_NAMES[d]].codes[row]]++;
+    const group = facts.group[row];
+    if (facts.groupSize[group] > 1) {
+      chains.add(group, row, rejecting);
+      continue;
     }
+    if (rejections === 0) total++;
+    for (let d = 0; d < dimensions; d++) if (rejections === 0 || d === rejecting) counts[d][codes[d][row]]++;
   }
-  const result = {} as FacetCounts;
+  total += chains.count(codes, counts);
+  const facets = {} as FacetCounts;
   FACET_NAMES.forEach((name, d) => {
     const values = facts.columns[name].values;
     const entries: Array<[string, number]> = [];
@@ -76,7 +101,64 @@ export function countFacets(facts: PageFacts, compiled: CompiledFilters, matched
       if (count > 0 && values[code] !== '') entries.push([values[code], count]);
     });
     entries.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-    result[name] = Object.fromEntries(entries);
+    facets[name] = Object.fromEntries(entries);
   });
-  return result;
+  return { total, facets };
+}
+
+/** Matched rows of groups with several pages, chained per group (arrays made on first use). */
+class GroupChains {
+  #first: Int32Array | undefined;
+  #next: Int32Array | undefined;
+  #rejectedBy: Int8Array | undefined;
+  readonly #groups: number[] = [];
+
+  constructor(private readonly rows: number) {}
+
+  add(group: number, row: number, rejectedBy: number): void {
+    if (this.#first === undefined) {
+      this.#first = new Int32Array(this.rows).fill(-1);
+      this.#next = new Int32Array(this.rows).fill(-2);
+      this.#rejectedBy = new Int8Array(this.rows);
+    }
+    const next = this.#next!;
+    if (next[row] !== -2) return; // matched twice (a synonym spelling)
+    if (this.#first[group] < 0) this.#groups.push(group);
+    next[row] = this.#first[group];
+    this.#first[group] = row;
+    this.#rejectedBy![row] = rejectedBy;
+  }
+
+  /**
+   * Adds each group once to `counts` under every value its counted members have (a member
+   * rejected by one dimension's filter counts in that dimension only); returns how many groups
+   * have a member no filter rejects.
+   */
+  count(codes: readonly Uint16Array[], counts: Uint32Array[]): number {
+    const first = this.#first;
+    if (first === undefined) return 0;
+    const next = this.#next!;
+    const rejectedBy = this.#rejectedBy!;
+    // stamps[d][code] = the last group (its position + 1) counted under that value.
+    const stamps = counts.map((c) => new Int32Array(c.length));
+    let total = 0;
+    for (let g = 0; g < this.#groups.length; g++) {
+      const stamp = g + 1;
+      let passes = false;
+      for (let row = first[this.#groups[g]]; row >= 0; row = next[row]) {
+        const rejecting = rejectedBy[row];
+        if (rejecting < 0) passes = true;
+        for (let d = 0; d < codes.length; d++) {
+          if (rejecting >= 0 && rejecting !== d) continue;
+          const code = codes[d][row];
+          if (stamps[d][code] !== stamp) {
+            stamps[d][code] = stamp;
+            counts[d][code]++;
+          }
+        }
+      }
+      if (passes) total++;
+    }
+    return total;
+  }
 }

@@ -5,7 +5,7 @@
  * one another. Kept in memory as dictionary-coded columns so that counting facets over every
  * match of a query costs a few array reads per match.
  */
-import type { CrawlStore, PageRecord } from '../store/crawl-store.ts';
+import type { BreadcrumbRecord, CrawlStore, PageRecord } from '../store/crawl-store.ts';
 import { isIndexablePage } from '../text-index/store-adapter.ts';
 
 export const FACET_NAMES = ['lang', 'host', 'section', 'type'] as const;
@@ -26,7 +26,7 @@ export interface PageFact {
   lang: string;
   /** Document type as the crawl stores it; `html` when absent. */
   type: string;
-  /** First path segment after a language segment; '' for a page at the root. */
+  /** The first crumb of its breadcrumb below the home, else the first path segment after a language segment; '' for neither. */
   section: string;
   /** ms since epoch: the sitemap's lastmod, else the response's Last-Modified; NaN when neither. */
   date: number;
@@ -67,6 +67,57 @@ export function sectionOf(url: string, pageLang?: string): string {
   }
 }
 
+/** Names of a site's home crumb, lower case, in the languages sites are most often written in. */
+const HOME_NAMES = new Set([
+  'home', 'homepage', 'home page', 'start', 'startseite', 'accueil', 'inicio', 'início', 'pagina inicial', 'página inicial',
+  'hoofdpagina', 'startpagina', 'strona główna', 'domů', 'úvod', 'etusivu', 'hjem', 'forside', 'startsida', 'hem', 'главная', 'головна',
+  'αρχική', 'ana sayfa', 'anasayfa', 'الرئيسية', 'ראשי', 'דף הבית', 'ホーム', 'トップ', 'トップページ', '首页', '主页', '首頁', '홈', '처음으로', 'trang chủ',
+]);
+
+const MAX_SECTION_NAME = 100;
+
+/** Is the crumb the site's home: a link to the root of the site or of a language, or named like a home? */
+function isHomeCrumb(crumb: BreadcrumbRecord, pageLang?: string): boolean {
+  if (HOME_NAMES.has(crumb.name.trim().toLowerCase())) return true;
+  if (crumb.url === undefined) return false;
+  try {
+    const segments = new URL(crumb.url).pathname.split('/').filter((s) => s !== '' && !/^index\.\w+$/i.test(s));
+    return segments.length === 0 || (segments.length === 1 && isLanguageSegment(segments[0], pageLang));
+  } catch {
+    return false;
+  }
+}
+
+const withoutFragment = (url: string) => url.replace(/#.*$/, '').replace(/\/$/, '');
+
+/** Is the crumb the page itself (the trail's last crumb, unlinked, linking to the page, or named as it)? */
+function isOwnCrumb(crumb: BreadcrumbRecord, pageUrl: string, title: string | undefined): boolean {
+  if (crumb.url === undefined || withoutFragment(crumb.url) === withoutFragment(pageUrl)) return true;
+  const name = crumb.name.trim().toLowerCase();
+  if (name === '' || title === undefined) return false;
+  // The page's title, or the title followed by the site's name (`Opening hours | Northfield`).
+  const own = title.trim().toLowerCase();
+  return own === name || (own.startsWith(name) && /^\s*[|\-–—:·•»]/.test(own.slice(name.length)));
+}
+
+/**
+ * The section a breadcrumb trail names: its first crumb below the site's home, lower case; the
+ * page's own last crumb is never its section (`Home › About us` names none). Undefined when the
+ * trail names none.
+ */
+export function breadcrumbSection(trail: readonly BreadcrumbRecord[] | undefined, pageUrl: string, title?: string, pageLang?: string): string | undefined {
+  if (!Array.isArray(trail) || trail.length === 0) return undefined;
+  let first = 0;
+  while (first < trail.length && isHomeCrumb(trail[first], pageLang)) first++;
+  let end = trail.length;
+  if (end > first && isOwnCrumb(trail[end - 1], pageUrl, title)) end--;
+  for (let i = first; i < end; i++) {
+    const name = typeof trail[i].name === 'string' ? trail[i].name.replace(/\s+/g, ' ').trim().toLowerCase() : '';
+    if (name !== '') return name.slice(0, MAX_SECTION_NAME);
+  }
+  return undefined;
+}
+
 /** Does the URL's path name this language (`/en/…`, `/en-gb/…`, `?lang=en`)? */
 export function urlNamesLanguage(url: string, lang: string): boolean {
   try {
@@ -101,7 +152,7 @@ export function pageFact(page: FactsPage, urlOf: (id: number) => string | undefi
     host: page.host,
     lang,
     type: (page.type ?? 'html').toLowerCase(),
-    section: sectionOf(page.url, lang === 'und' ? undefined : lang),
+    section: breadcrumbSection(page.breadcrumb, page.url, page.title, lang === 'und' ? undefined : lang) ?? sectionOf(page.url, lang === 'und' ? undefined : lang),
     date: typeof page.sitemapLastmod === 'number' && Number.isFinite(page.sitemapLastmod) ? page.sitemapLastmod : header,
     indexed: isIndexablePage(page),
     related,
@@ -125,6 +176,8 @@ export class PageFacts {
   readonly group: Int32Array;
   /** Group → its rows. */
   readonly members: Map<number, number[]>;
+  /** Group → how many rows it has (0 for a row that is not a group's smallest). */
+  readonly groupSize: Int32Array;
   /** Row of each page id (-1: none); ids are the store's, dense from 0. */
   private readonly rowOfId: Int32Array;
   private rowOfUrl: Map<string, number> | undefined;
@@ -143,7 +196,9 @@ export class PageFacts {
     this.dates = Float64Array.from(this.facts, (f) => f.date);
     this.group = groupRows(this.facts);
     this.members = new Map();
+    this.groupSize = new Int32Array(this.facts.length);
     this.group.forEach((g, row) => {
+      this.groupSize[g]++;
       const list = this.members.get(g);
       if (list) list.push(row);
       else this.members.set(g, [row]);
@@ -248,3 +303,39 @@ export async function refreshPageFacts(facts: PageFacts, store: CrawlStore, ids:
   const pages = await store.getPages(ids);
   return facts.withChanges(ids.map((id, i) => [id, pages[i] ? pageFact(pages[i], (other) => store.urlOf(other)) : undefined]));
 }
+
+/** The primary subtag a URL names (`/de/…`, `/pt-br/…`, `?lang=de`, `?hl=de`), or undefined. */
+function languageNamedBy(url: URL): string | undefined {
+  const first = url.pathname.split('/').find((s) => s !== '') ?? '';
+  if (LANGUAGE_SEGMENT.test(first)) return first.toLowerCase().split(/[-_]/)[0];
+  const param = (url.searchParams.get('lang') ?? url.searchParams.get('hl') ?? '').toLowerCase().split(/[-_]/)[0];
+  return /^[a-z]{2,3}$/.test(param) ? param : undefined;
+}
+
+/**
+ * The language of a page of the site, for a visitor who searched from it: the stored page's
+ * language, else (a page the crawl has not stored) the language its URL names on one of the
+ * site's hosts, when the site has pages in that language. Undefined for anything else: a URL of
+ * another site, a malformed one, an undetermined language.
+ */
+export function languageOfSitePage(facts: PageFacts, url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  parsed.hash = '';
+  const href = parsed.href;
+  for (const candidate of [href, href.endsWith('/') ? href.slice(0, -1) : `${href}/`]) {
+    const id = facts.idOfUrl(candidate);
+    if (id === undefined) continue;
+    const lang = facts.facts[facts.rowOf(id)].lang;
+    return lang === 'und' ? undefined : lang;
+  }
+  if (!facts.columns.host.codeOf.has(parsed.host)) return undefined;
+  const named = languageNamedBy(parsed);
+  return named !== undefined && facts.columns.lang.codeOf.has(named) ? named : undefined;
+}
+

@@ -10,9 +10,9 @@ import { termWord } from '../text-index/expansion.ts';
 import { checkLanguage } from '../text-index/languages.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
 import { blendScore, rankScale, type BlendMode, type BlendParts, type RankScale } from './blend.ts';
-import { compileFilters, countFacets, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
+import { compileFilters, countResults, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
 import { groupCandidates, type HitGroup } from './hit-groups.ts';
-import { PageFacts } from './page-facts.ts';
+import { languageOfSitePage, PageFacts } from './page-facts.ts';
 import { queryLanguages } from './query-language.ts';
 import { SuggestIndex, type Suggestion } from '../suggest/suggest-index.ts';
 import { bestBetUrls, EMPTY_SEARCH_SETTINGS, synonymVariants, type SearchSettings } from './search-settings.ts';
@@ -25,6 +25,8 @@ export interface SearchService {
   search(query: EngineQuery): Promise<EngineResult>;
   /** Suggestions as the visitor types (absent: /api/suggest answers none). */
   suggest?(typed: string, limit?: number): Suggestion[];
+  /** The language of one of the site's pages (the page a visitor searched from), when known. */
+  languageOfPage?(url: string): string | undefined;
 }
 
 export const SORT_ORDERS = ['relevance', 'date'] as const;
@@ -89,7 +91,7 @@ export interface EngineResult {
   size: number;
   tookMs: number;
   hits: EngineHit[];
-  /** Per filter dimension, value → matching pages, each dimension ignoring its own filter. */
+  /** Per filter dimension, value → results (as `total` counts them), each dimension ignoring its own filter. */
   facets: FacetCounts;
 }
 
@@ -195,6 +197,10 @@ export class SearchEngine implements SearchService {
     this.ranks = ranks;
   }
 
+  languageOfPage(url: string): string | undefined {
+    return languageOfSitePage(this.facts, url);
+  }
+
   /** Switches to new page facts (languages, sections, copies, translations). */
   setFacts(facts: PageFacts): void {
     this.facts = facts;
@@ -238,7 +244,6 @@ export class SearchEngine implements SearchService {
     };
 
     const { hits: textHits, matched, corrections } = this.textMatches(query.q, Math.min(pool, 1000), accept, settings);
-    const facets = countFacets(facts, filters, matched, (row) => removed.has(facts.ids[row]));
     const best = textHits.reduce((max, h) => Math.max(max, h.score), 0);
     const { blend, weight } = this.options;
     const candidateOf = (hit: SearchHit): Candidate => {
@@ -255,13 +260,14 @@ export class SearchEngine implements SearchService {
       // Ties keep the text order (sort is stable).
       if (query.rank !== 'text') candidates.sort((a, b) => b.score - a.score);
     }
-    const pinned = this.pinned(query.q, candidates, candidateOf, removed);
+    // Best bets obey the filters like every result (a chip's count is the total its click gives).
+    const bets = this.bestBetIds(query.q, removed);
+    const pinned = this.pinned(bets.filter(accept), candidates, candidateOf);
     // Which translation a hit shows: the requested language, the visitor's, then the query's own.
     const preferred = [...(query.lang ?? []), ...(query.visitorLanguages ?? [])].map((lang) => lang.toLowerCase());
     preferred.push(...queryLanguages(query.q, textHits));
     const groups = groupCandidates(facts, [...pinned, ...candidates], preferred, (id) => ranks.local.get(id) ?? 0);
-    const matchedSet = pinned.length > 0 ? new Set(matched) : undefined;
-    const total = countGroups(facts, matched, accept) + pinned.filter((c) => !matchedSet?.has(c.id)).length;
+    const { total, facets } = countResults(facts, filters, bets.length > 0 ? [...new Set([...matched, ...bets])] : matched, (row) => removed.has(facts.ids[row]));
     const slice = groups.slice((query.page - 1) * query.size, wanted);
     const passages = await this.index.passages(slice.map((group) => group.shown.hit));
     const hits = this.renderHits(slice, passages, query);
@@ -316,13 +322,21 @@ export class SearchEngine implements SearchService {
     return { id, score: 0, matchedTerms: [], lang: row >= 0 ? this.facts.facts[row].lang : 'und' };
   }
 
-  /** Best bets of the query that are indexed and not removed, first, marked as recommended. */
-  private pinned(q: string, candidates: Candidate[], candidateOf: (hit: SearchHit) => Candidate, removed: ReadonlySet<number>): Candidate[] {
-    const urls = bestBetUrls(this.settings, q);
-    const pinned: Candidate[] = [];
-    for (const url of urls) {
+  /** Ids of the query's best bets that are indexed and not removed, in the admin's order. */
+  private bestBetIds(q: string, removed: ReadonlySet<number>): number[] {
+    const ids: number[] = [];
+    for (const url of bestBetUrls(this.settings, q)) {
       const id = this.facts.idOfUrl(url);
-      if (id === undefined || !this.facts.facts[this.facts.rowOf(id)].indexed || removed.has(id) || pinned.some((c) => c.id === id)) continue;
+      if (id === undefined || !this.facts.facts[this.facts.rowOf(id)].indexed || removed.has(id) || ids.includes(id)) continue;
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  /** The best bets' candidates, first, marked as recommended (taken out of `candidates`). */
+  private pinned(ids: readonly number[], candidates: Candidate[], candidateOf: (hit: SearchHit) => Candidate): Candidate[] {
+    const pinned: Candidate[] = [];
+    for (const id of ids) {
       const at = candidates.findIndex((c) => c.id === id);
       const candidate = at >= 0 ? candidates.splice(at, 1)[0] : { ...candidateOf(this.unmatchedHit(id)), parts: NO_PARTS };
       pinned.push({ ...candidate, recommended: true });
@@ -379,26 +393,6 @@ export class SearchEngine implements SearchService {
       return result;
     });
   }
-}
-
-/** Accepted matches, counting a page's copies and translations once. */
-function countGroups(facts: PageFacts, matched: readonly number[], accept: (id: number) => boolean): number {
-  const seen = new Uint8Array(facts.facts.length);
-  let count = 0;
-  for (const id of matched) {
-    if (!accept(id)) continue;
-    const row = facts.rowOf(id);
-    if (row < 0) {
-      count++;
-      continue;
-    }
-    const group = facts.group[row];
-    if (seen[group] === 0) {
-      seen[group] = 1;
-      count++;
-    }
-  }
-  return count;
 }
 
 /** The query with each unknown word replaced by the word its correction matched, as a page writes it. */

@@ -47,6 +47,8 @@ export interface PageRecord {
   lang?: string;
   /** Its translations (`<link rel=alternate hreflang>`), language as a primary subtag. */
   alternates?: PageAlternateRecord[];
+  /** Its breadcrumb trail, home first (crawler/breadcrumb.ts): the search's section when present. */
+  breadcrumb?: BreadcrumbRecord[];
   /** Headings of `text`: their text, their `id` anchor, and the offset in `text` where each section starts (a PDF: where each page starts, anchor `page=N`). */
   sections?: PageSection[];
   etag?: string;
@@ -73,6 +75,11 @@ export interface PageRecord {
 export interface PageAlternateRecord {
   url: string;
   lang: string;
+}
+
+export interface BreadcrumbRecord {
+  name: string;
+  url?: string;
 }
 
 export interface PageSection {

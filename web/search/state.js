@@ -2,7 +2,9 @@
 /**
  * The search page's state lives in the URL (`/?q=telescope&page=2&rank=blend&lang=de&type=pdf`),
  * so a search can be shared and reloaded. This module reads and writes it. `lang=all` records
- * that the visitor chose every language (no preselection of their own).
+ * that the visitor chose every language (no preselection of their own); `hl=de` the language
+ * they chose on the site (its search form sends it, or the page they came from names it), which
+ * comes before the browser's languages.
  */
 import { h } from '../lib/dom.js';
 
@@ -24,8 +26,14 @@ export const RANK_DESCRIPTIONS = {
 /** @typedef {(typeof FILTERS)[number]} FilterName */
 /**
  * @typedef {{ q: string, page: number, rank: string, sort?: string,
- *   filters?: Partial<Record<FilterName, string[]>>, allLanguages?: boolean }} SearchState
+ *   filters?: Partial<Record<FilterName, string[]>>, allLanguages?: boolean, hl?: string }} SearchState
  */
+
+/** A language tag's primary subtag (`de-CH` → `de`), or undefined for anything else. @param {string | null | undefined} tag */
+export function primarySubtag(tag) {
+  const match = tag ? /^\s*([a-z]{2,3})(?:[-_][a-z0-9]{1,8})*\s*$/i.exec(tag) : null;
+  return match ? match[1].toLowerCase() : undefined;
+}
 
 /** @param {URL} url @returns {SearchState} */
 export function stateFromUrl(url) {
@@ -47,6 +55,7 @@ export function stateFromUrl(url) {
     sort: sort === 'date' ? 'date' : 'relevance',
     filters,
     allLanguages: params.getAll('lang').includes('all'),
+    hl: primarySubtag(params.get('hl')),
   };
 }
 
@@ -56,6 +65,7 @@ export function filterParams(state) {
   const pairs = [];
   for (const name of FILTERS) for (const value of state.filters?.[name] ?? []) pairs.push([name, value]);
   if (state.sort === 'date') pairs.push(['sort', 'date']);
+  if (state.hl) pairs.push(['hl', state.hl]);
   return pairs;
 }
 
@@ -81,4 +91,23 @@ export function pageLink(state, children, attributes = {}) {
 /** The visitor's languages (the browser's, as it sends them in Accept-Language), primary subtags. */
 export function visitorLanguages() {
   return [...new Set((navigator.languages ?? [navigator.language]).map((tag) => tag.toLowerCase().split('-')[0]))];
+}
+
+/**
+ * The page the visitor came to the search from, when it may be a page of the site: the server
+ * answers its language (`hl`). Not the search page itself, and not a bare origin (what browsers
+ * send across origins by default: the home page's language says nothing of the visitor's).
+ * @returns {string | undefined}
+ */
+export function referringPage() {
+  let referrer;
+  try {
+    referrer = new URL(document.referrer);
+  } catch {
+    return undefined;
+  }
+  if (referrer.protocol !== 'http:' && referrer.protocol !== 'https:') return undefined;
+  if (referrer.pathname === '/' && referrer.search === '') return undefined;
+  if (referrer.origin === location.origin && referrer.pathname === location.pathname) return undefined;
+  return referrer.href;
 }
