@@ -2,11 +2,14 @@
  * Filters, facets, dates, and one hit per page whatever its copies and translations: the real app
  * over a small multilingual site (test/helpers/multilingual-site.ts), over HTTP with app.inject.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineResult } from '../indexer/ranking/search-engine.ts';
-import { sectionOf, urlNamesLanguage } from '../indexer/ranking/page-facts.ts';
+import { rankSnapshot, SearchEngine, type EngineResult } from '../indexer/ranking/search-engine.ts';
+import { PageFacts, sectionOf, urlNamesLanguage, type PageFact } from '../indexer/ranking/page-facts.ts';
+import { UnknownLanguageError } from '../indexer/text-index/languages.ts';
+import { TextIndex } from '../indexer/text-index/text-index.ts';
 import { queryLanguages } from '../indexer/ranking/query-language.ts';
 import { stemmer as germanStemmer } from '@orama/stemmers/german';
 import lunr from 'lunr';
@@ -297,5 +300,30 @@ describe('pure parts', () => {
     expect(acceptedLanguages('de-CH, fr;q=0.8, en;q=0.9, *;q=0.1')).toEqual(['de', 'en', 'fr']);
     expect(acceptedLanguages('x;q=0, ja')).toEqual(['ja']);
     expect(acceptedLanguages(undefined)).toEqual([]);
+  });
+});
+
+describe('a language the analysis has no stemmer for', () => {
+  it('is a filter like any other when pages are written in it, and still a 400 when none is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lse-facets-pl-'));
+    const index = await TextIndex.open(dir, { workers: 0 });
+    try {
+      const pages = [
+        { id: 0, url: 'https://uni.example/pl/biblioteka.html', host: 'uni.example', title: 'Biblioteka', headings: [], text: 'Biblioteka jest otwarta codziennie. Library hours.', lang: 'pl' },
+        { id: 1, url: 'https://uni.example/en/library.html', host: 'uni.example', title: 'Library', headings: [], text: 'The library is open every day.', lang: 'en' },
+      ];
+      await index.rebuild(pages);
+      const facts = new Map<number, PageFact>(pages.map((page) => [page.id, { url: page.url, host: page.host, lang: page.lang, type: 'html', section: '', date: NaN, indexed: true, related: [] }]));
+      const engine = new SearchEngine(index, rankSnapshot(1, [0, 1], [0.5, 0.5], [0.5, 0.5]), { blend: 'log-linear', weight: 0.3 });
+      engine.setFacts(new PageFacts(facts));
+      const all = await engine.search({ q: 'library', page: 1, size: 10, rank: 'blend', explain: false });
+      expect(all.facets.lang).toEqual({ en: 1, pl: 1 });
+      const polish = await engine.search({ q: 'library', page: 1, size: 10, rank: 'blend', explain: false, lang: ['pl'] });
+      expect(polish.hits.map((hit) => hit.url)).toEqual([pages[0].url]);
+      await expect(engine.search({ q: 'library', page: 1, size: 10, rank: 'blend', explain: false, lang: ['cs'] })).rejects.toBeInstanceOf(UnknownLanguageError);
+    } finally {
+      await index.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

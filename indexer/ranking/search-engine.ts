@@ -233,7 +233,8 @@ export class SearchEngine implements SearchService {
     const wanted = query.page * query.size;
     const pool = Math.max(this.options.candidates ?? 500, wanted);
     if (wanted > pool || wanted > 1000) throw new QuerySyntaxError(`page ${query.page} is beyond the last page that can be shown`);
-    for (const lang of query.lang ?? []) checkLanguage(lang);
+    // A language of the site's pages is a filter even where the analysis has no stemmer for it (Polish pages are analysed neutrally).
+    for (const lang of query.lang ?? []) if (!facts.columns.lang.codeOf.has(lang.trim().toLowerCase())) checkLanguage(lang);
     const filters = compileFilters(facts, { lang: query.lang, host: query.host, section: query.section, type: query.type });
     const filtering = hasFilters(filters);
     const accept = (id: number) => {
