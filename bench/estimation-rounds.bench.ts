@@ -40,7 +40,7 @@ export async function estimationRoundsBenchmarks(bench: BenchContext): Promise<v
   if (bench.wants('hollins-offline')) await hollinsOffline(bench);
   if (bench.wants('demo-nightly')) await demoNightly(bench);
   if (bench.wants('live-budgets')) await liveBudgets(bench);
-  if (bench.wants('scale')) await scale(bench);
+  if (SCALE_SIZES.some(([label]) => bench.wants(`scale-${label}`))) await scale(bench);
 }
 
 /** SC rounds on a known graph: `rounds` of `extra` pages in `iterations` each, continuing; the L1 after each. */
@@ -204,10 +204,14 @@ function syntheticPage(p: number, size: number): FetchedPage<number> {
   return { key: p, links };
 }
 
+/** The cases of `scale`: `rounds/scale` runs them all, `rounds/scale-100k` one. */
+const SCALE_SIZES = [['10k', 10_000], ['100k', 100_000], ['1m', 1_000_000]] as const;
+
 async function scale(bench: BenchContext): Promise<void> {
   bench.heading('one continuing round (SC, 10 iterations of 100 pages) with N global pages already in F (synthetic web, 1,000 local pages)');
   const rows: Array<Array<string | number>> = [['N in F', 'links in F', 'rebuild F + PageRank s', 'iterations s', 'peak RSS MB', 'heap MB']];
-  for (const size of [10_000, 100_000, 1_000_000]) {
+  for (const [label, size] of SCALE_SIZES) {
+    if (!bench.wants(`scale-${label}`)) continue;
     const source: PageSource<number> = { fetchPages: async (keys) => keys.map((k) => syntheticPage(k, size)) };
     const local = Array.from({ length: 1000 }, (_, i) => syntheticPage(i, size));
     const globalPages = Array.from({ length: size }, (_, i) => syntheticPage(1000 + i, size));
