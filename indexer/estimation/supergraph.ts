@@ -15,8 +15,14 @@ export interface FetchedPage<K> {
   readonly links: ArrayLike<K>;
 }
 
-/** The frontier in CSR form, candidates in ascending key order: candidate `c` is linked from `linkers[linkerOffsets[c] … linkerOffsets[c+1])` (ids in F). */
+/**
+ * The frontier in CSR form, candidates in ascending key order: candidate `c` is linked from
+ * `linkers[linkerOffsets[c] … linkerOffsets[c+1])` (ids in F). Keys are read one at a time
+ * ({@link keyAt}); `keys` materialises them all and is for tests and small graphs.
+ */
 export interface FrontierView<K> {
+  readonly count: number;
+  keyAt(candidate: number): K;
   readonly keys: readonly K[];
   readonly linkerOffsets: Int32Array;
   readonly linkers: Int32Array;
@@ -42,40 +48,66 @@ class IntList {
 
 const compareKeys = <K>(a: K, b: K): number => (typeof a === 'number' ? (a as number) - (b as unknown as number) : a < b ? -1 : a > b ? 1 : 0);
 
+/** A crawled batch as parallel arrays: page `i` is `keys[i]`, linking to `links[linkOffsets[i] … linkOffsets[i+1])`. */
+export interface PageBatch<K> {
+  readonly keys: ArrayLike<K>;
+  readonly linkOffsets: Int32Array;
+  readonly links: ArrayLike<K>;
+}
+
+/** Pages as one {@link PageBatch} (what a caller with per-page objects passes). */
+export function pageBatchOf<K>(pages: ReadonlyArray<FetchedPage<K>>): PageBatch<K> {
+  const linkOffsets = new Int32Array(pages.length + 1);
+  for (let i = 0; i < pages.length; i++) linkOffsets[i + 1] = linkOffsets[i] + pages[i].links.length;
+  const links: K[] = new Array(linkOffsets[pages.length]);
+  for (let i = 0, w = 0; i < pages.length; i++) for (let l = 0; l < pages[i].links.length; l++) links[w++] = pages[i].links[l];
+  return { keys: pages.map((p) => p.key), linkOffsets, links };
+}
+
 /**
- * Storage is typed arrays, not objects per page: the edges of F as two parallel lists, and each
- * frontier candidate's linkers as a linked list through shared arrays (appended in the order the
- * linkers joined F). The candidates' key order is kept across iterations: a view sorts only the
- * candidates found since the last one and merges them in, O(frontier + linkers) per iteration.
+ * Storage is typed arrays, not objects per page. The edges of F added since the last
+ * {@link graph} wait in two parallel lists and are merged into the previous CSR graph (rows are
+ * extended, not re-sorted). Each frontier candidate (a slot) keeps the linkers it had at the
+ * last {@link frontierView} as a range of that view, plus a linked list of the linkers found
+ * since; the next view merges the new candidates (sorted among themselves) into the kept key
+ * order and copies the ranges. An iteration therefore costs O(frontier + linkers) sequential
+ * copying plus the new pages' own work, with no per-page objects and no key array rebuilt.
  */
 export class Supergraph<K> {
   private readonly keys: K[] = [];
   private readonly position = new Map<K, number>();
-  /** Edges among pages of F (graph() sorts and deduplicates). */
+  /** Edges among pages of F added since {@link built} (graph() sorts and deduplicates them in). */
   private readonly edgeFrom = new IntList();
   private readonly edgeTo = new IntList();
+  private built: LinkGraph | undefined;
   /** Frontier candidates: key → slot. Slots are never reused; a dead slot joined F or became unreachable. */
   private readonly slotOf = new Map<K, number>();
   private readonly slotKeys: K[] = [];
+  /** Linkers found since the last view: a list through linkPage/linkNext, −1 when none. */
   private readonly slotHead = new IntList();
   private readonly slotTail = new IntList();
-  private readonly slotLinkers = new IntList();
+  /** The last linker appended (pages join in id order, so a repeat of it is a repeated link). */
+  private readonly slotLast = new IntList();
+  /** The slot's place in the last view, −1 when it was not in it. */
+  private readonly slotViewed = new IntList();
   /** 1 while the slot's key is a candidate. */
   private readonly slotAlive = new IntList();
+  /** Slots whose list is not empty (reset by the next view). */
+  private readonly slotsWithNew = new IntList();
   /** Linker lists: entry e is page `linkPage[e]`, followed by entry `linkNext[e]` (−1 ends). */
   private readonly linkPage = new IntList();
   private readonly linkNext = new IntList();
-  /** Live slots in key order as of the last view, and the slots added since. */
-  private sortedSlots = new Int32Array(0);
+  /** Live and dead slots in key order as of the last view, with that view's linkers; and the slots added since. */
+  private view: FrontierView<K> | undefined;
+  private viewSlots = new Int32Array(0);
   private pendingSlots: number[] = [];
   /** Pages that could not be crawled: never offered again. */
   private readonly unreachable = new Set<K>();
-  private cachedGraph: LinkGraph | undefined;
-  private cachedFrontier: FrontierView<K> | undefined;
+  private viewCurrent = false;
   readonly localCount: number;
 
   /** Starts `F = L` from the local pages and their links. */
-  constructor(localPages: ReadonlyArray<FetchedPage<K>>) {
+  constructor(localPages: ReadonlyArray<FetchedPage<K>> | PageBatch<K>) {
     this.addPages(localPages);
     this.localCount = this.keys.length;
   }
@@ -105,39 +137,43 @@ export class Supergraph<K> {
    * edges (to pages of `F`, this batch included) or frontier entries. Pages already in `F`
    * are ignored. Returns the ids of the pages added.
    */
-  addPages(pages: ReadonlyArray<FetchedPage<K>>): number[] {
+  addPages(pages: ReadonlyArray<FetchedPage<K>> | PageBatch<K>): number[] {
+    const batch = 'linkOffsets' in pages ? pages : pageBatchOf(pages as ReadonlyArray<FetchedPage<K>>);
+    const { keys, linkOffsets, links } = batch;
     const added: number[] = [];
-    const fresh: FetchedPage<K>[] = [];
+    const fresh: number[] = [];
     // Pass 1: give every new page its id first, so links inside the batch become edges.
-    for (const page of pages) {
-      if (this.position.has(page.key)) continue;
+    for (let b = 0; b < keys.length; b++) {
+      const key = keys[b];
+      if (this.position.has(key)) continue;
       const id = this.keys.length;
-      this.keys.push(page.key);
-      this.position.set(page.key, id);
-      const slot = this.slotOf.get(page.key);
+      this.keys.push(key);
+      this.position.set(key, id);
+      const slot = this.slotOf.get(key);
       if (slot !== undefined) {
-        for (let e = this.slotHead.data[slot]; e !== -1; e = this.linkNext.data[e]) this.addEdge(this.linkPage.data[e], id);
-        this.slotOf.delete(page.key);
+        this.forEachLinker(slot, (linker) => this.addEdge(linker, id));
+        this.slotOf.delete(key);
         this.slotAlive.data[slot] = 0;
       }
-      this.unreachable.delete(page.key);
+      this.unreachable.delete(key);
       added.push(id);
-      fresh.push(page);
+      fresh.push(b);
     }
     // Pass 2: the new pages' own links. A page's links are read one after the other, so a
-    // repeated link to a candidate finds this page already at the end of its linker list.
+    // repeated link to a candidate finds this page as the candidate's last linker.
     for (let a = 0; a < fresh.length; a++) {
       const id = added[a];
-      const page = fresh[a];
-      for (let l = 0; l < page.links.length; l++) {
-        const target = page.links[l];
-        if (target === page.key) continue;
+      const b = fresh[a];
+      const key = keys[b];
+      for (let l = linkOffsets[b]; l < linkOffsets[b + 1]; l++) {
+        const target = links[l];
+        if (target === key) continue;
         const inF = this.position.get(target);
         if (inF !== undefined) this.addEdge(id, inF);
         else if (!this.unreachable.has(target)) this.addLinker(target, id);
       }
     }
-    if (added.length > 0) this.invalidate();
+    if (added.length > 0) this.viewCurrent = false;
     return added;
   }
 
@@ -150,14 +186,20 @@ export class Supergraph<K> {
       if (slot === undefined) continue;
       this.slotOf.delete(key);
       this.slotAlive.data[slot] = 0;
-      this.cachedFrontier = undefined;
+      this.viewCurrent = false;
     }
   }
 
-  /** The link graph of `F` (internal links only). Rebuilt after each change, O(|F| + links). */
+  /** The link graph of `F` (internal links only): the last one with the edges added since merged in, O(|F| + links). */
   graph(): LinkGraph {
-    this.cachedGraph ??= buildGraph(this.keys.length, this.edgeFrom.data, this.edgeTo.data, this.edgeFrom.length);
-    return this.cachedGraph;
+    const size = this.keys.length;
+    if (this.built && this.built.nodeCount === size && this.edgeFrom.length === 0) return this.built;
+    this.built = this.built
+      ? mergeEdges(this.built, size, this.edgeFrom.data, this.edgeTo.data, this.edgeFrom.length)
+      : buildGraph(size, this.edgeFrom.data, this.edgeTo.data, this.edgeFrom.length);
+    this.edgeFrom.length = 0;
+    this.edgeTo.length = 0;
+    return this.built;
   }
 
   /** The local pages' ids, `0 … localCount-1` (they come first): the pages an estimate is restricted to. */
@@ -173,39 +215,77 @@ export class Supergraph<K> {
   }
 
   frontierView(): FrontierView<K> {
-    if (this.cachedFrontier) return this.cachedFrontier;
+    if (this.view && this.viewCurrent) return this.view;
     // Candidates in ascending key order, so that selectors' ties go to the lowest key (page id
     // offline, URL live) whatever order the pages were discovered in.
     const alive = this.slotAlive.data;
-    const live = (slot: number) => alive[slot] === 1;
-    const pending = this.pendingSlots.filter(live).sort((a, b) => compareKeys(this.slotKeys[a], this.slotKeys[b]));
+    const pending = this.pendingSlots.filter((slot) => alive[slot] === 1).sort((a, b) => compareKeys(this.slotKeys[a], this.slotKeys[b]));
     this.pendingSlots = [];
-    const old = this.sortedSlots;
-    const sorted = new Int32Array(this.slotOf.size);
+    const oldSlots = this.viewSlots;
+    const oldOffsets = this.view?.linkerOffsets ?? new Int32Array(1);
+    const oldLinkers = this.view?.linkers ?? new Int32Array(0);
+    const count = this.slotOf.size;
+    const slots = new Int32Array(count);
+    const linkerOffsets = new Int32Array(count + 1);
+    // Pass 1: the merged key order and each candidate's linker count (kept range + new list).
+    const head = this.slotHead.data;
+    const next = this.linkNext.data;
+    const newLinkers = (slot: number) => {
+      let n = 0;
+      for (let e = head[slot]; e !== -1; e = next[e]) n++;
+      return n;
+    };
     let write = 0;
     let p = 0;
-    for (let o = 0; o < old.length; o++) {
-      const slot = old[o];
-      if (!live(slot)) continue;
-      while (p < pending.length && compareKeys(this.slotKeys[pending[p]], this.slotKeys[slot]) < 0) sorted[write++] = pending[p++];
-      sorted[write++] = slot;
+    for (let o = 0; o < oldSlots.length; o++) {
+      const slot = oldSlots[o];
+      if (alive[slot] !== 1) continue;
+      while (p < pending.length && compareKeys(this.slotKeys[pending[p]], this.slotKeys[slot]) < 0) {
+        slots[write] = pending[p++];
+        linkerOffsets[write + 1] = linkerOffsets[write] + newLinkers(slots[write]);
+        write++;
+      }
+      slots[write] = slot;
+      linkerOffsets[write + 1] = linkerOffsets[write] + oldOffsets[o + 1] - oldOffsets[o] + newLinkers(slot);
+      write++;
     }
-    while (p < pending.length) sorted[write++] = pending[p++];
-    this.sortedSlots = sorted;
+    while (p < pending.length) {
+      slots[write] = pending[p++];
+      linkerOffsets[write + 1] = linkerOffsets[write] + newLinkers(slots[write]);
+      write++;
+    }
+    // Pass 2: copy the kept ranges, then append the new linkers.
+    const linkers = new Int32Array(linkerOffsets[count]);
+    const viewed = this.slotViewed.data;
+    const page = this.linkPage.data;
+    for (let c = 0; c < count; c++) {
+      const slot = slots[c];
+      let at = linkerOffsets[c];
+      const was = viewed[slot];
+      if (was >= 0) for (let e = oldOffsets[was]; e < oldOffsets[was + 1]; e++) linkers[at++] = oldLinkers[e];
+      for (let e = head[slot]; e !== -1; e = next[e]) linkers[at++] = page[e];
+    }
+    for (let o = 0; o < oldSlots.length; o++) viewed[oldSlots[o]] = -1;
+    for (let c = 0; c < count; c++) viewed[slots[c]] = c;
+    for (let i = 0; i < this.slotsWithNew.length; i++) {
+      const slot = this.slotsWithNew.data[i];
+      head[slot] = -1;
+      this.slotTail.data[slot] = -1;
+    }
+    this.slotsWithNew.length = 0;
+    this.linkPage.length = 0;
+    this.linkNext.length = 0;
+    this.viewSlots = slots;
+    this.view = frontierViewOf(slots, this.slotKeys, linkerOffsets, linkers);
+    this.viewCurrent = true;
+    return this.view;
+  }
 
-    const keys: K[] = new Array(sorted.length);
-    const linkerOffsets = new Int32Array(sorted.length + 1);
-    for (let c = 0; c < sorted.length; c++) {
-      keys[c] = this.slotKeys[sorted[c]];
-      linkerOffsets[c + 1] = linkerOffsets[c] + this.slotLinkers.data[sorted[c]];
-    }
-    const linkers = new Int32Array(linkerOffsets[sorted.length]);
-    let at = 0;
-    for (let c = 0; c < sorted.length; c++) {
-      for (let e = this.slotHead.data[sorted[c]]; e !== -1; e = this.linkNext.data[e]) linkers[at++] = this.linkPage.data[e];
-    }
-    this.cachedFrontier = { keys, linkerOffsets, linkers };
-    return this.cachedFrontier;
+  /** Every linker of a slot: its range in the last view, then the ones found since. */
+  private forEachLinker(slot: number, visit: (page: number) => void): void {
+    const was = this.slotViewed.data[slot];
+    if (was >= 0 && this.view) for (let e = this.view.linkerOffsets[was]; e < this.view.linkerOffsets[was + 1]; e++) visit(this.view.linkers[e]);
+    for (let e = this.slotHead.data[slot]; e !== -1; e = this.linkNext.data[e]) visit(this.linkPage.data[e]);
   }
 
   private addEdge(from: number, to: number): void {
@@ -221,24 +301,71 @@ export class Supergraph<K> {
       this.slotKeys.push(key);
       this.slotHead.push(-1);
       this.slotTail.push(-1);
-      this.slotLinkers.push(0);
+      this.slotLast.push(-1);
+      this.slotViewed.push(-1);
       this.slotAlive.push(1);
       this.slotOf.set(key, slot);
       this.pendingSlots.push(slot);
-    } else if (this.linkPage.data[this.slotTail.data[slot]] === id) {
+    } else if (this.slotLast.data[slot] === id) {
       return;
     }
+    this.slotLast.data[slot] = id;
     const entry = this.linkPage.push(id);
     this.linkNext.push(-1);
     const tail = this.slotTail.data[slot];
-    if (tail === -1) this.slotHead.data[slot] = entry;
-    else this.linkNext.data[tail] = entry;
+    if (tail === -1) {
+      this.slotHead.data[slot] = entry;
+      this.slotsWithNew.push(slot);
+    } else {
+      this.linkNext.data[tail] = entry;
+    }
     this.slotTail.data[slot] = entry;
-    this.slotLinkers.data[slot]++;
   }
+}
 
-  private invalidate(): void {
-    this.cachedGraph = undefined;
-    this.cachedFrontier = undefined;
+function frontierViewOf<K>(slots: Int32Array, slotKeys: readonly K[], linkerOffsets: Int32Array, linkers: Int32Array): FrontierView<K> {
+  let keys: K[] | undefined;
+  return {
+    count: slots.length,
+    keyAt: (candidate) => slotKeys[slots[candidate]],
+    get keys() {
+      keys ??= Array.from(slots, (slot) => slotKeys[slot]);
+      return keys;
+    },
+    linkerOffsets,
+    linkers,
+  };
+}
+
+/**
+ * `graph` (rows sorted, without repeats or self-links) grown to `nodeCount` pages with the edges
+ * `from[e] → to[e]` (`e < edgeCount`, any order, repeats and self-links allowed): the graph
+ * buildGraph gives for all the edges, without sorting the old rows again.
+ */
+export function mergeEdges(graph: LinkGraph, nodeCount: number, from: ArrayLike<number>, to: ArrayLike<number>, edgeCount: number): LinkGraph {
+  if (nodeCount < graph.nodeCount) throw new RangeError(`cannot shrink a graph of ${graph.nodeCount} pages to ${nodeCount}`);
+  const added = buildGraph(nodeCount, from, to, edgeCount);
+  const outOffsets = new Int32Array(nodeCount + 1);
+  const outTargets = new Int32Array(graph.edgeCount + added.edgeCount);
+  const { outOffsets: oldOffsets, outTargets: oldTargets } = graph;
+  const { outOffsets: newOffsets, outTargets: newTargets } = added;
+  let w = 0;
+  for (let i = 0; i < nodeCount; i++) {
+    let a = i < graph.nodeCount ? oldOffsets[i] : 0;
+    const aEnd = i < graph.nodeCount ? oldOffsets[i + 1] : 0;
+    let b = newOffsets[i];
+    const bEnd = newOffsets[i + 1];
+    if (b === bEnd || a === aEnd || oldTargets[aEnd - 1] < newTargets[b]) {
+      // The usual case: no new links, or new links past the row's last (pages join in id order).
+      while (a < aEnd) outTargets[w++] = oldTargets[a++];
+      while (b < bEnd) outTargets[w++] = newTargets[b++];
+    } else {
+      while (a < aEnd || b < bEnd) {
+        const t = b === bEnd || (a < aEnd && oldTargets[a] <= newTargets[b]) ? oldTargets[a++] : newTargets[b++];
+        if (w === outOffsets[i] || outTargets[w - 1] !== t) outTargets[w++] = t;
+      }
+    }
+    outOffsets[i + 1] = w;
   }
+  return { nodeCount, edgeCount: w, outOffsets, outTargets: w === outTargets.length ? outTargets : outTargets.slice(0, w) };
 }
