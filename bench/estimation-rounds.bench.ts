@@ -225,7 +225,7 @@ const SCALE_SIZES = [['10k', 10_000], ['100k', 100_000], ['1m', 1_000_000]] as c
 
 async function scale(bench: BenchContext): Promise<void> {
   bench.heading('one continuing round (SC, 10 iterations of 100 pages) with N global pages already in F (synthetic web, 1,000 local pages)');
-  const rows: Array<Array<string | number>> = [['N in F', 'links in F', 'rebuild F + PageRank s', 'iterations s', 'median iteration s', 'peak RSS MB', 'heap MB']];
+  const rows: Array<Array<string | number>> = [['N in F', 'links in F', 'rebuild F + PageRank s', 'iterations s', 'iterations CPU s', 'median iteration s', 'peak RSS MB', 'heap MB']];
   for (const [label, size] of SCALE_SIZES) {
     if (!bench.wants(`scale-${label}`)) continue;
     const source: PageSource<number> = { fetchPages: async (keys) => keys.map((k) => syntheticPage(k, size)) };
@@ -235,6 +235,7 @@ async function scale(bench: BenchContext): Promise<void> {
     const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
     const started = performance.now();
     let ready = 0;
+    let readyCpu = process.cpuUsage();
     let edges = 0;
     const run = await findGlobalPageRank({
       localPages: local,
@@ -247,6 +248,7 @@ async function scale(bench: BenchContext): Promise<void> {
       onIteration: ({ record, supergraph }) => {
         if (record.iteration === 0) {
           ready = performance.now();
+          readyCpu = process.cpuUsage();
           edges = supergraph.graph().edgeCount;
         }
         peak = Math.max(peak, process.memoryUsage().rss);
@@ -254,7 +256,8 @@ async function scale(bench: BenchContext): Promise<void> {
     });
     clearInterval(sample);
     const done = performance.now();
-    rows.push([size.toLocaleString('en'), edges.toLocaleString('en'), ((ready - started) / 1000).toFixed(1), ((done - ready) / 1000).toFixed(1), (median(run.records.slice(1).map((r) => r.ms)) / 1000).toFixed(2), (peak / 2 ** 20).toFixed(0), (process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)]);
+    const cpu = process.cpuUsage(readyCpu);
+    rows.push([size.toLocaleString('en'), edges.toLocaleString('en'), ((ready - started) / 1000).toFixed(1), ((done - ready) / 1000).toFixed(1), ((cpu.user + cpu.system) / 1e6).toFixed(1), (median(run.records.slice(1).map((r) => r.ms)) / 1000).toFixed(2), (peak / 2 ** 20).toFixed(0), (process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)]);
   }
   bench.table(rows);
 }

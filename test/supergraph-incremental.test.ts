@@ -123,6 +123,11 @@ describe('Supergraph kept incrementally', () => {
     });
   }
 
+  it('orders large and negative number keys as numbers too', () => {
+    for (let seed = 200; seed <= 205; seed++) randomRun(seed, 60, (n) => 2 ** 45 + n, 2);
+    for (let seed = 300; seed <= 305; seed++) randomRun(seed, 60, (n) => n - 30, 2);
+  });
+
   it('adds the same pages from a batch as from one object per page', () => {
     const pages: Array<FetchedPage<string>> = [
       { key: 'a', links: ['b', 'x', 'x', 'a'] },

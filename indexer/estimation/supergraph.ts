@@ -219,7 +219,10 @@ export class Supergraph<K> {
     // Candidates in ascending key order, so that selectors' ties go to the lowest key (page id
     // offline, URL live) whatever order the pages were discovered in.
     const alive = this.slotAlive.data;
-    const pending = this.pendingSlots.filter((slot) => alive[slot] === 1).sort((a, b) => compareKeys(this.slotKeys[a], this.slotKeys[b]));
+    const pending = sortByKey(
+      this.pendingSlots.filter((slot) => alive[slot] === 1),
+      this.slotKeys,
+    );
     this.pendingSlots = [];
     const oldSlots = this.viewSlots;
     const oldOffsets = this.view?.linkerOffsets ?? new Int32Array(1);
@@ -321,6 +324,25 @@ export class Supergraph<K> {
     }
     this.slotTail.data[slot] = entry;
   }
+}
+
+/**
+ * `slots` in ascending order of their keys. Integer keys (offline page numbers) are sorted as
+ * numbers packed with their position, without a comparator: the first view of a continuing
+ * round sorts every candidate of a large F at once.
+ */
+function sortByKey<K>(slots: number[], slotKeys: readonly K[]): number[] {
+  const n = slots.length;
+  let packable = n > 0;
+  for (let i = 0; i < n && packable; i++) {
+    const key = slotKeys[slots[i]];
+    packable = typeof key === 'number' && Number.isInteger(key) && key >= 0 && key * n + n < Number.MAX_SAFE_INTEGER;
+  }
+  if (!packable) return slots.sort((a, b) => compareKeys(slotKeys[a], slotKeys[b]));
+  const packed = new Float64Array(n);
+  for (let i = 0; i < n; i++) packed[i] = (slotKeys[slots[i]] as number) * n + i;
+  packed.sort();
+  return Array.from(packed, (value) => slots[value % n]);
 }
 
 function frontierViewOf<K>(slots: Int32Array, slotKeys: readonly K[], linkerOffsets: Int32Array, linkers: Int32Array): FrontierView<K> {
