@@ -88,8 +88,10 @@ export class Supergraph<K> {
   private readonly slotTail = new IntList();
   /** The last linker appended (pages join in id order, so a repeat of it is a repeated link). */
   private readonly slotLast = new IntList();
-  /** The slot's place in the last view, −1 when it was not in it. */
-  private readonly slotViewed = new IntList();
+  /** 1 while the slot is in the last view (its place there is found by key). */
+  private readonly slotInView = new IntList();
+  /** Slots that left the frontier since the last view. */
+  private killedSlots: number[] = [];
   /** 1 while the slot's key is a candidate. */
   private readonly slotAlive = new IntList();
   /** Slots whose list is not empty (reset by the next view). */
@@ -154,6 +156,7 @@ export class Supergraph<K> {
         this.forEachLinker(slot, (linker) => this.addEdge(linker, id));
         this.slotOf.delete(key);
         this.slotAlive.data[slot] = 0;
+        this.killedSlots.push(slot);
       }
       this.unreachable.delete(key);
       added.push(id);
@@ -186,6 +189,7 @@ export class Supergraph<K> {
       if (slot === undefined) continue;
       this.slotOf.delete(key);
       this.slotAlive.data[slot] = 0;
+      this.killedSlots.push(slot);
       this.viewCurrent = false;
     }
   }
@@ -219,6 +223,10 @@ export class Supergraph<K> {
     // Candidates in ascending key order, so that selectors' ties go to the lowest key (page id
     // offline, URL live) whatever order the pages were discovered in.
     const alive = this.slotAlive.data;
+    const inView = this.slotInView.data;
+    const head = this.slotHead.data;
+    const next = this.linkNext.data;
+    const page = this.linkPage.data;
     const pending = sortByKey(
       this.pendingSlots.filter((slot) => alive[slot] === 1),
       this.slotKeys,
@@ -227,55 +235,73 @@ export class Supergraph<K> {
     const oldSlots = this.viewSlots;
     const oldOffsets = this.view?.linkerOffsets ?? new Int32Array(1);
     const oldLinkers = this.view?.linkers ?? new Int32Array(0);
-    const count = this.slotOf.size;
-    const slots = new Int32Array(count);
-    const linkerOffsets = new Int32Array(count + 1);
-    // Pass 1: the merged key order and each candidate's linker count (kept range + new list).
-    const head = this.slotHead.data;
-    const next = this.linkNext.data;
+    // What changed in the last view: its candidates that left (joined F, unreachable) or gained
+    // linkers, by position, and where the new candidates go. Found by binary search, so the
+    // unchanged runs of the view are copied as they are, without a key comparison each.
+    const changed = new Set<number>();
+    for (const slot of this.killedSlots) if (inView[slot]) changed.add(this.viewPosition(slot));
+    for (let i = 0; i < this.slotsWithNew.length; i++) {
+      const slot = this.slotsWithNew.data[i];
+      if (inView[slot] && alive[slot] === 1) changed.add(this.viewPosition(slot));
+    }
+    const edits = Int32Array.from(changed).sort();
+    const inserts = pending.map((slot) => this.insertionPoint(this.slotKeys[slot]));
     const newLinkers = (slot: number) => {
       let n = 0;
       for (let e = head[slot]; e !== -1; e = next[e]) n++;
       return n;
     };
-    let write = 0;
-    let p = 0;
-    for (let o = 0; o < oldSlots.length; o++) {
-      const slot = oldSlots[o];
-      if (alive[slot] !== 1) continue;
-      while (p < pending.length && compareKeys(this.slotKeys[pending[p]], this.slotKeys[slot]) < 0) {
-        slots[write] = pending[p++];
-        linkerOffsets[write + 1] = linkerOffsets[write] + newLinkers(slots[write]);
-        write++;
-      }
-      slots[write] = slot;
-      linkerOffsets[write + 1] = linkerOffsets[write] + oldOffsets[o + 1] - oldOffsets[o] + newLinkers(slot);
-      write++;
-    }
-    while (p < pending.length) {
-      slots[write] = pending[p++];
-      linkerOffsets[write + 1] = linkerOffsets[write] + newLinkers(slots[write]);
-      write++;
-    }
-    // Pass 2: copy the kept ranges, then append the new linkers.
-    const linkers = new Int32Array(linkerOffsets[count]);
-    const viewed = this.slotViewed.data;
-    const page = this.linkPage.data;
-    for (let c = 0; c < count; c++) {
-      const slot = slots[c];
-      let at = linkerOffsets[c];
-      const was = viewed[slot];
-      if (was >= 0) for (let e = oldOffsets[was]; e < oldOffsets[was + 1]; e++) linkers[at++] = oldLinkers[e];
+    let extra = 0;
+    for (const slot of pending) extra += newLinkers(slot);
+    for (const o of edits) extra += alive[oldSlots[o]] === 1 ? newLinkers(oldSlots[o]) : oldOffsets[o] - oldOffsets[o + 1];
+
+    const count = this.slotOf.size;
+    const slots = new Int32Array(count);
+    const linkerOffsets = new Int32Array(count + 1);
+    const linkers = new Int32Array(oldLinkers.length + extra);
+    let c = 0;
+    /** Appends a candidate: its linkers kept from the last view (`oldLinkers[from … to)`), then the new ones. */
+    const append = (slot: number, from: number, to: number) => {
+      linkers.set(oldLinkers.subarray(from, to), linkerOffsets[c]);
+      let at = linkerOffsets[c] + to - from;
       for (let e = head[slot]; e !== -1; e = next[e]) linkers[at++] = page[e];
+      slots[c] = slot;
+      linkerOffsets[++c] = at;
+    };
+    let o = 0;
+    let p = 0;
+    let q = 0;
+    while (o < oldSlots.length || p < pending.length) {
+      // The unchanged run of old candidates before the next edit or insert, copied in bulk.
+      const stop = Math.min(q < edits.length ? edits[q] : oldSlots.length, p < pending.length ? inserts[p] : oldSlots.length);
+      if (stop > o) {
+        slots.set(oldSlots.subarray(o, stop), c);
+        const shift = linkerOffsets[c] - oldOffsets[o];
+        linkers.set(oldLinkers.subarray(oldOffsets[o], oldOffsets[stop]), linkerOffsets[c]);
+        for (let i = o; i < stop; i++) linkerOffsets[++c] = oldOffsets[i + 1] + shift;
+        o = stop;
+      }
+      if (p < pending.length && inserts[p] === o) {
+        append(pending[p++], 0, 0);
+        continue;
+      }
+      if (o >= oldSlots.length) continue;
+      // An edited old candidate: dropped, or its kept linkers then the new ones.
+      const slot = oldSlots[o];
+      if (alive[slot] === 1) append(slot, oldOffsets[o], oldOffsets[o + 1]);
+      else inView[slot] = 0;
+      o++;
+      q++;
     }
-    for (let o = 0; o < oldSlots.length; o++) viewed[oldSlots[o]] = -1;
-    for (let c = 0; c < count; c++) viewed[slots[c]] = c;
+    if (c !== count || linkerOffsets[count] !== linkers.length) throw new Error(`frontier view of ${c} candidates and ${linkerOffsets[c]} linkers, expected ${count} and ${linkers.length}`);
+    for (const slot of pending) inView[slot] = 1;
     for (let i = 0; i < this.slotsWithNew.length; i++) {
       const slot = this.slotsWithNew.data[i];
       head[slot] = -1;
       this.slotTail.data[slot] = -1;
     }
     this.slotsWithNew.length = 0;
+    this.killedSlots = [];
     this.linkPage.length = 0;
     this.linkNext.length = 0;
     this.viewSlots = slots;
@@ -284,10 +310,31 @@ export class Supergraph<K> {
     return this.view;
   }
 
+  /** The place of a slot of the last view in it (binary search by key). */
+  private viewPosition(slot: number): number {
+    const at = this.insertionPoint(this.slotKeys[slot]);
+    if (this.viewSlots[at] !== slot) throw new Error(`frontier slot ${slot} is not at its place in the view`);
+    return at;
+  }
+
+  /** How many candidates of the last view (live or not) have a key below `key`. */
+  private insertionPoint(key: K): number {
+    let lo = 0;
+    let hi = this.viewSlots.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (compareKeys(this.slotKeys[this.viewSlots[mid]], key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
   /** Every linker of a slot: its range in the last view, then the ones found since. */
   private forEachLinker(slot: number, visit: (page: number) => void): void {
-    const was = this.slotViewed.data[slot];
-    if (was >= 0 && this.view) for (let e = this.view.linkerOffsets[was]; e < this.view.linkerOffsets[was + 1]; e++) visit(this.view.linkers[e]);
+    if (this.slotInView.data[slot] && this.view) {
+      const at = this.viewPosition(slot);
+      for (let e = this.view.linkerOffsets[at]; e < this.view.linkerOffsets[at + 1]; e++) visit(this.view.linkers[e]);
+    }
     for (let e = this.slotHead.data[slot]; e !== -1; e = this.linkNext.data[e]) visit(this.linkPage.data[e]);
   }
 
@@ -305,7 +352,7 @@ export class Supergraph<K> {
       this.slotHead.push(-1);
       this.slotTail.push(-1);
       this.slotLast.push(-1);
-      this.slotViewed.push(-1);
+      this.slotInView.push(0);
       this.slotAlive.push(1);
       this.slotOf.set(key, slot);
       this.pendingSlots.push(slot);
