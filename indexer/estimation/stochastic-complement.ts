@@ -101,17 +101,23 @@ export function stochasticComplementScores(input: SelectionInput, options: Stoch
   const local = new SortedDeviations(Float64Array.from(localZ));
 
   // Pass 1: the scalars g_j (flow j can pass on) and b_j (uniform shift) of every candidate.
+  // Also each candidate's hub: its linker with the most out-links, if at least hubThreshold.
   const g = new Float64Array(count);
   const b = new Float64Array(count);
+  const hubOf = new Int32Array(count);
   const teleportShare = (1 - alpha) / (size + 1);
   for (let c = 0; c < count; c++) {
     let flow = 0;
     let danglingLinkers = 0;
+    let hub = -1;
     for (let e = linkerOffsets[c]; e < linkerOffsets[c + 1]; e++) {
       const k = linkers[e];
-      if (degree[k] > 0) flow += rank[k] / (degree[k] + 1);
+      const d = degree[k];
+      if (d > 0) flow += rank[k] / (d + 1);
       else danglingLinkers += rank[k];
+      if (d >= hubThreshold && (hub < 0 || d > degree[hub])) hub = k;
     }
+    hubOf[c] = hub;
     g[c] =
       ((1 - alpha) * (1 - D)) / (size + 1) +
       alpha * flow +
@@ -154,11 +160,7 @@ export function stochasticComplementScores(input: SelectionInput, options: Stoch
     const bj = b[c];
     let score = baseSum(c);
 
-    let hub = -1;
-    for (let e = linkerOffsets[c]; e < linkerOffsets[c + 1]; e++) {
-      const k = linkers[e];
-      if (degree[k] >= hubThreshold && (hub < 0 || degree[k] > degree[hub])) hub = k;
-    }
+    const hub = hubOf[c];
     let hubLeak = 0;
     if (hub >= 0) {
       hubLeak = (alpha * rank[hub]) / (degree[hub] * (degree[hub] + 1));
@@ -170,7 +172,8 @@ export function stochasticComplementScores(input: SelectionInput, options: Stoch
     let touchedCount = 0;
     for (let e = linkerOffsets[c]; e < linkerOffsets[c + 1]; e++) {
       const k = linkers[e];
-      if (k === hub || degree[k] === 0) continue;
+      // Most linkers of a large F have no local out-link: nothing leaks from them.
+      if (localOffsets[k] === localOffsets[k + 1] || k === hub || degree[k] === 0) continue;
       const amount = (alpha * rank[k]) / (degree[k] * (degree[k] + 1));
       for (let t = localOffsets[k]; t < localOffsets[k + 1]; t++) {
         const target = localTargets[t];
