@@ -44,6 +44,11 @@ class IntList {
     this.data[this.length] = value;
     return this.length++;
   }
+  /** Empties the list, giving back the memory a large batch (a round's start) grew it to. */
+  clear(): void {
+    this.length = 0;
+    if (this.data.length > 1 << 16) this.data = new Int32Array(1024);
+  }
 }
 
 const compareKeys = <K>(a: K, b: K): number => (typeof a === 'number' ? (a as number) - (b as unknown as number) : a < b ? -1 : a > b ? 1 : 0);
@@ -201,8 +206,8 @@ export class Supergraph<K> {
     this.built = this.built
       ? mergeEdges(this.built, size, this.edgeFrom.data, this.edgeTo.data, this.edgeFrom.length)
       : buildGraph(size, this.edgeFrom.data, this.edgeTo.data, this.edgeFrom.length);
-    this.edgeFrom.length = 0;
-    this.edgeTo.length = 0;
+    this.edgeFrom.clear();
+    this.edgeTo.clear();
     return this.built;
   }
 
@@ -300,10 +305,10 @@ export class Supergraph<K> {
       head[slot] = -1;
       this.slotTail.data[slot] = -1;
     }
-    this.slotsWithNew.length = 0;
+    this.slotsWithNew.clear();
     this.killedSlots = [];
-    this.linkPage.length = 0;
-    this.linkNext.length = 0;
+    this.linkPage.clear();
+    this.linkNext.clear();
     this.viewSlots = slots;
     this.view = frontierViewOf(slots, this.slotKeys, linkerOffsets, linkers);
     this.viewCurrent = true;
