@@ -6,7 +6,8 @@
  * - live-budgets: a live round on hollins over HTTP with the per-domain budgets on and off, against
  *   the offline run on the same local pages;
  * - scale: one continuing round (10 iterations of 100 pages) on a synthetic web with 10k, 100k
- *   and 1M global pages already in F: time and peak memory.
+ *   and 1M global pages already in F: time, CPU time and peak memory (cases scale-10k, scale-100k,
+ *   scale-1m).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
