@@ -37,8 +37,7 @@ export interface RoundStartOptions {
   version?: number;
 }
 
-/** What the stored pages are to a round, by store id. */
-const OTHER = 0;
+/** What the stored pages are to a round, by store id (0: anything else — failed, or not stored). */
 const LOCAL = 1;
 /** A global page with links: it can stay in F. */
 const LINKED = 2;
