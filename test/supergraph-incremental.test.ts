@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildGraph, type LinkGraph } from '../indexer/graph.ts';
-import { mergeEdges, pageBatchOf, Supergraph, type FetchedPage } from '../indexer/estimation/supergraph.ts';
+import { pageBatchOf, Supergraph, type FetchedPage } from '../indexer/estimation/supergraph.ts';
+import { IntList, mergeEdges, sortByKey } from '../indexer/estimation/supergraph-arrays.ts';
 
 /** A small deterministic generator (mulberry32). */
 function generator(seed: number): () => number {
@@ -163,5 +164,34 @@ describe('mergeEdges', () => {
 
   it('refuses to shrink a graph', () => {
     expect(() => mergeEdges(buildGraph(3, [0], [1]), 2, [], [], 0)).toThrow(RangeError);
+  });
+});
+
+describe('sortByKey and IntList', () => {
+  it('orders slots by their keys as a comparator sort does, packed or not', () => {
+    const random = generator(11);
+    const cases: Array<Array<number | string>> = [
+      Array.from({ length: 500 }, (_, i) => i * 7919 % 1000),
+      Array.from({ length: 300 }, (_, i) => 2 ** 50 + i * 31),
+      Array.from({ length: 300 }, (_, i) => i * 13 - 2000),
+      Array.from({ length: 300 }, (_, i) => `http://example.org/${(i * 37) % 300}`),
+      [],
+    ];
+    for (const keys of cases) {
+      const slots = Array.from(keys.keys()).sort(() => random() - 0.5);
+      const expected = [...slots].sort((a, b) => (typeof keys[a] === 'number' ? (keys[a] as number) - (keys[b] as number) : keys[a] < keys[b] ? -1 : 1));
+      expect(sortByKey([...slots], keys)).toEqual(expected);
+    }
+  });
+
+  it('grows as pushed and shrinks when cleared after a large batch', () => {
+    const list = new IntList(2);
+    for (let i = 0; i < 100_000; i++) expect(list.push(i * 3)).toBe(i);
+    expect(list.length).toBe(100_000);
+    expect(list.data[99_999]).toBe(299_997);
+    list.clear();
+    expect(list.length).toBe(0);
+    expect(list.data.length).toBeLessThan(100_000);
+    expect(list.push(5)).toBe(0);
   });
 });
