@@ -82,7 +82,7 @@ export class Supergraph<K> {
   private readonly linkNext = new IntList();
   /** Live and dead slots in key order as of the last view, with that view's linkers; and the slots added since. */
   private view: FrontierView<K> | undefined;
-  private viewSlots = new Int32Array(0);
+  private viewSlots: Int32Array = new Int32Array(0);
   private pendingSlots: number[] = [];
   /** Pages that could not be crawled: never offered again. */
   private readonly unreachable = new Set<K>();
@@ -201,24 +201,30 @@ export class Supergraph<K> {
 
   frontierView(): FrontierView<K> {
     if (this.view && this.viewCurrent) return this.view;
-    // Candidates in ascending key order, so that selectors' ties go to the lowest key (page id
-    // offline, URL live) whatever order the pages were discovered in.
+    const { slots, linkerOffsets, linkers } = this.mergedView(this.viewChanges());
+    this.forgetPending();
+    this.viewSlots = slots;
+    this.view = frontierViewOf(slots, this.slotKeys, linkerOffsets, linkers);
+    this.viewCurrent = true;
+    return this.view;
+  }
+
+  /**
+   * What changed since the last view: the new candidates in key order (so that selectors' ties
+   * go to the lowest key, page id offline, URL live) and where they go in it; the places of its
+   * candidates that left (joined F, unreachable) or gained linkers; and how many linkers the new
+   * view has beyond the last one's. Found by binary search, so the unchanged runs of the view are
+   * copied as they are, without a key comparison each.
+   */
+  private viewChanges(): ViewChanges {
     const alive = this.slotAlive.data;
     const inView = this.slotInView.data;
-    const head = this.slotHead.data;
-    const next = this.linkNext.data;
-    const page = this.linkPage.data;
+    const oldSlots = this.viewSlots;
+    const oldOffsets = this.view?.linkerOffsets;
     const pending = sortByKey(
       this.pendingSlots.filter((slot) => alive[slot] === 1),
       this.slotKeys,
     );
-    this.pendingSlots = [];
-    const oldSlots = this.viewSlots;
-    const oldOffsets = this.view?.linkerOffsets ?? new Int32Array(1);
-    const oldLinkers = this.view?.linkers ?? new Int32Array(0);
-    // What changed in the last view: its candidates that left (joined F, unreachable) or gained
-    // linkers, by position, and where the new candidates go. Found by binary search, so the
-    // unchanged runs of the view are copied as they are, without a key comparison each.
     const changed = new Set<number>();
     for (const slot of this.killedSlots) if (inView[slot]) changed.add(this.viewPosition(slot));
     for (let i = 0; i < this.slotsWithNew.length; i++) {
@@ -226,16 +232,22 @@ export class Supergraph<K> {
       if (inView[slot] && alive[slot] === 1) changed.add(this.viewPosition(slot));
     }
     const edits = Int32Array.from(changed).sort();
-    const inserts = pending.map((slot) => this.insertionPoint(this.slotKeys[slot]));
-    const newLinkers = (slot: number) => {
-      let n = 0;
-      for (let e = head[slot]; e !== -1; e = next[e]) n++;
-      return n;
-    };
     let extra = 0;
-    for (const slot of pending) extra += newLinkers(slot);
-    for (const o of edits) extra += alive[oldSlots[o]] === 1 ? newLinkers(oldSlots[o]) : oldOffsets[o] - oldOffsets[o + 1];
+    for (const slot of pending) extra += this.newLinkerCount(slot);
+    for (const o of edits) extra += alive[oldSlots[o]] === 1 ? this.newLinkerCount(oldSlots[o]) : oldOffsets![o] - oldOffsets![o + 1];
+    return { pending, inserts: pending.map((slot) => this.insertionPoint(this.slotKeys[slot])), edits, extra };
+  }
 
+  /** The new view: the last one's unchanged runs copied in bulk, edited candidates rewritten, new ones inserted. */
+  private mergedView({ pending, inserts, edits, extra }: ViewChanges): { slots: Int32Array; linkerOffsets: Int32Array; linkers: Int32Array } {
+    const alive = this.slotAlive.data;
+    const inView = this.slotInView.data;
+    const head = this.slotHead.data;
+    const next = this.linkNext.data;
+    const page = this.linkPage.data;
+    const oldSlots = this.viewSlots;
+    const oldOffsets = this.view?.linkerOffsets ?? new Int32Array(1);
+    const oldLinkers = this.view?.linkers ?? new Int32Array(0);
     const count = this.slotOf.size;
     const slots = new Int32Array(count);
     const linkerOffsets = new Int32Array(count + 1);
@@ -253,7 +265,7 @@ export class Supergraph<K> {
     let p = 0;
     let q = 0;
     while (o < oldSlots.length || p < pending.length) {
-      // The unchanged run of old candidates before the next edit or insert, copied in bulk.
+      // The unchanged run of old candidates before the next edit or insert.
       const stop = Math.min(q < edits.length ? edits[q] : oldSlots.length, p < pending.length ? inserts[p] : oldSlots.length);
       if (stop > o) {
         slots.set(oldSlots.subarray(o, stop), c);
@@ -276,19 +288,27 @@ export class Supergraph<K> {
     }
     if (c !== count || linkerOffsets[count] !== linkers.length) throw new Error(`frontier view of ${c} candidates and ${linkerOffsets[c]} linkers, expected ${count} and ${linkers.length}`);
     for (const slot of pending) inView[slot] = 1;
+    return { slots, linkerOffsets, linkers };
+  }
+
+  /** Empties the lists of what was found since the last view (now in it). */
+  private forgetPending(): void {
     for (let i = 0; i < this.slotsWithNew.length; i++) {
       const slot = this.slotsWithNew.data[i];
-      head[slot] = -1;
+      this.slotHead.data[slot] = -1;
       this.slotTail.data[slot] = -1;
     }
+    this.pendingSlots = [];
     this.slotsWithNew.clear();
     this.killedSlots = [];
     this.linkPage.clear();
     this.linkNext.clear();
-    this.viewSlots = slots;
-    this.view = frontierViewOf(slots, this.slotKeys, linkerOffsets, linkers);
-    this.viewCurrent = true;
-    return this.view;
+  }
+
+  private newLinkerCount(slot: number): number {
+    let n = 0;
+    for (let e = this.slotHead.data[slot]; e !== -1; e = this.linkNext.data[e]) n++;
+    return n;
   }
 
   /** The place of a slot of the last view in it (binary search by key). */
@@ -352,6 +372,14 @@ export class Supergraph<K> {
     }
     this.slotTail.data[slot] = entry;
   }
+}
+
+/** See Supergraph.viewChanges. */
+interface ViewChanges {
+  pending: number[];
+  inserts: number[];
+  edits: Int32Array;
+  extra: number;
 }
 
 function frontierViewOf<K>(slots: Int32Array, slotKeys: readonly K[], linkerOffsets: Int32Array, linkers: Int32Array): FrontierView<K> {
