@@ -6,7 +6,8 @@
  * - live-budgets: a live round on hollins over HTTP with the per-domain budgets on and off, against
  *   the offline run on the same local pages;
  * - scale: one continuing round (10 iterations of 100 pages) on a synthetic web with 10k, 100k
- *   and 1M global pages already in F: time and peak memory.
+ *   and 1M global pages already in F: time, CPU time and peak memory (cases scale-10k, scale-100k,
+ *   scale-1m).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,10 +21,10 @@ import { resolveDomain } from '../indexer/estimation/domain.ts';
 import { knownGraphSource, pageOfGraph } from '../indexer/estimation/experiment.ts';
 import { continuationOf, findGlobalPageRank, type PageSource, type SupergraphStart } from '../indexer/estimation/find-global-pagerank.ts';
 import { createSelector } from '../indexer/estimation/selectors.ts';
-import type { FetchedPage } from '../indexer/estimation/supergraph.ts';
+import type { FetchedPage, PageBatch } from '../indexer/estimation/supergraph.ts';
 import type { LinkGraph } from '../indexer/graph.ts';
 import { loadWebGraph } from '../indexer/graph-files.ts';
-import { l1Distance, restrictAndNormalise } from '../indexer/metrics.ts';
+import { l1Distance, median, restrictAndNormalise } from '../indexer/metrics.ts';
 import { pageRank } from '../indexer/pagerank.ts';
 import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { createCrawlStack } from '../server/cli/crawl-setup.ts';
@@ -40,7 +41,7 @@ export async function estimationRoundsBenchmarks(bench: BenchContext): Promise<v
   if (bench.wants('hollins-offline')) await hollinsOffline(bench);
   if (bench.wants('demo-nightly')) await demoNightly(bench);
   if (bench.wants('live-budgets')) await liveBudgets(bench);
-  if (bench.wants('scale')) await scale(bench);
+  if (SCALE_SIZES.some(([label]) => bench.wants(`scale-${label}`))) await scale(bench);
 }
 
 /** SC rounds on a known graph: `rounds` of `extra` pages in `iterations` each, continuing; the L1 after each. */
@@ -190,33 +191,54 @@ async function liveBudgets(bench: BenchContext): Promise<void> {
 
 /**
  * A synthetic web: page `p` links to 8 pages drawn by a hash of `p`, half near it (a site) and
- * half anywhere below `4·size` (the wider web), so F keeps a frontier to grow into.
+ * half anywhere below `4·size` (the wider web), so F keeps a frontier to grow into. Written to
+ * `out[at … at+8)`.
  */
-function syntheticPage(p: number, size: number): FetchedPage<number> {
-  const links = new Int32Array(8);
+function syntheticLinks(p: number, size: number, out: Int32Array, at: number): void {
   let h = Math.imul(p + 1, 0x9e3779b1);
   for (let l = 0; l < 8; l++) {
     h = Math.imul(h ^ (h >>> 15), 0x85ebca6b);
     h ^= h >>> 13;
     const r = (h >>> 0) / 2 ** 32;
-    links[l] = l < 4 ? Math.max(0, p - 50 + Math.floor(r * 100)) : Math.floor(r * 4 * size);
+    out[at + l] = l < 4 ? Math.max(0, p - 50 + Math.floor(r * 100)) : Math.floor(r * 4 * size);
   }
+}
+
+function syntheticPage(p: number, size: number): FetchedPage<number> {
+  const links = new Int32Array(8);
+  syntheticLinks(p, size, links, 0);
   return { key: p, links };
 }
 
+/** Pages `first … first+count-1` of the synthetic web as one batch, as a round's start passes them (no object per page). */
+function syntheticBatch(first: number, count: number, size: number): PageBatch<number> {
+  const keys = new Int32Array(count);
+  const links = new Int32Array(8 * count);
+  for (let i = 0; i < count; i++) {
+    keys[i] = first + i;
+    syntheticLinks(first + i, size, links, 8 * i);
+  }
+  return { keys, linkOffsets: Int32Array.from({ length: count + 1 }, (_, i) => 8 * i), links };
+}
+
+/** The cases of `scale`: `rounds/scale` runs them all, `rounds/scale-100k` one. */
+const SCALE_SIZES = [['10k', 10_000], ['100k', 100_000], ['1m', 1_000_000]] as const;
+
 async function scale(bench: BenchContext): Promise<void> {
   bench.heading('one continuing round (SC, 10 iterations of 100 pages) with N global pages already in F (synthetic web, 1,000 local pages)');
-  const rows: Array<Array<string | number>> = [['N in F', 'links in F', 'rebuild F + PageRank s', 'iterations s', 'peak RSS MB', 'heap MB']];
-  for (const size of [10_000, 100_000, 1_000_000]) {
+  const rows: Array<Array<string | number>> = [['N in F', 'links in F', 'rebuild F + PageRank s', 'iterations s', 'iterations CPU s', 'median iteration s', 'peak RSS MB', 'heap MB']];
+  for (const [label, size] of SCALE_SIZES) {
+    if (!bench.wants(`scale-${label}`)) continue;
     const source: PageSource<number> = { fetchPages: async (keys) => keys.map((k) => syntheticPage(k, size)) };
     const local = Array.from({ length: 1000 }, (_, i) => syntheticPage(i, size));
-    const globalPages = Array.from({ length: size }, (_, i) => syntheticPage(1000 + i, size));
+    const globalPages = syntheticBatch(1000, size, size);
     let peak = process.memoryUsage().rss;
     const sample = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
     const started = performance.now();
     let ready = 0;
+    let readyCpu = process.cpuUsage();
     let edges = 0;
-    await findGlobalPageRank({
+    const run = await findGlobalPageRank({
       localPages: local,
       source,
       selector: createSelector('sc'),
@@ -227,6 +249,7 @@ async function scale(bench: BenchContext): Promise<void> {
       onIteration: ({ record, supergraph }) => {
         if (record.iteration === 0) {
           ready = performance.now();
+          readyCpu = process.cpuUsage();
           edges = supergraph.graph().edgeCount;
         }
         peak = Math.max(peak, process.memoryUsage().rss);
@@ -234,7 +257,8 @@ async function scale(bench: BenchContext): Promise<void> {
     });
     clearInterval(sample);
     const done = performance.now();
-    rows.push([size.toLocaleString('en'), edges.toLocaleString('en'), ((ready - started) / 1000).toFixed(1), ((done - ready) / 1000).toFixed(1), (peak / 2 ** 20).toFixed(0), (process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)]);
+    const cpu = process.cpuUsage(readyCpu);
+    rows.push([size.toLocaleString('en'), edges.toLocaleString('en'), ((ready - started) / 1000).toFixed(1), ((done - ready) / 1000).toFixed(1), ((cpu.user + cpu.system) / 1e6).toFixed(1), (median(run.records.slice(1).map((r) => r.ms)) / 1000).toFixed(2), (peak / 2 ** 20).toFixed(0), (process.memoryUsage().heapUsed / 2 ** 20).toFixed(0)]);
   }
   bench.table(rows);
 }

@@ -9,7 +9,7 @@
 import type { LinkGraph } from '../graph.ts';
 import { pageRank, type PageRankOptions, type PageRankResult } from '../pagerank.ts';
 import { restrictAndNormalise } from '../metrics.ts';
-import { Supergraph, type FetchedPage } from './supergraph.ts';
+import { Supergraph, type FetchedPage, type PageBatch } from './supergraph.ts';
 import type { PageSelector, SelectionInput, SelectorState } from './selection.ts';
 import { estimateOverSupergraph, type EstimatorName, type SupergraphEstimate } from './estimators.ts';
 
@@ -85,7 +85,8 @@ export interface FindGlobalPageRankOptions<K> {
  * warm start of the first PageRank.
  */
 export interface SupergraphStart<K> {
-  globalPages: ReadonlyArray<FetchedPage<K>>;
+  /** As a {@link PageBatch} on a large F: no object per page. */
+  globalPages: ReadonlyArray<FetchedPage<K>> | PageBatch<K>;
   unreachable?: Iterable<K>;
   /** PageRank over L then the global pages, in that order (entries for pages no longer there are ignored). */
   rank?: Float64Array;
@@ -266,11 +267,11 @@ export async function findGlobalPageRank<K>(options: FindGlobalPageRankOptions<K
       let selectionRank = rank;
       for (let attempt = 0; attempt <= MAX_REFILLS && request > 0; attempt++) {
         const frontier = supergraph.frontierView();
-        if (frontier.keys.length === 0) break;
+        if (frontier.count === 0) break;
         if (selectionRank.length !== supergraph.size) selectionRank = extendStartVector(rank, supergraph.size, alpha);
         const chosen = selector.select(selectionInput(supergraph, selectionRank, alpha), request);
         if (chosen.length === 0) break;
-        request = await crawl(Array.from(chosen, (c) => frontier.keys[c]));
+        request = await crawl(Array.from(chosen, (c) => frontier.keyAt(c)));
       }
     }
     if (added.length > 0) {

@@ -47,7 +47,7 @@ export interface FrontierWorldModel {
 
 export function frontierWorldModel<K>(supergraph: Supergraph<K>): FrontierWorldModel {
   const frontier = supergraph.frontierView();
-  return frontierWorldModelOf(supergraph.graph(), supergraph.localMask(), frontier.linkers, frontier.keys.length);
+  return frontierWorldModelOf(supergraph.graph(), supergraph.localMask(), frontier.linkers, frontier.count);
 }
 
 /**

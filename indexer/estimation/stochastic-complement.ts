@@ -12,7 +12,7 @@
  * constant over its whole out-link row, so that row's part is again a sorted-prefix evaluation
  * (shared by every frontier page the hub links to) instead of a walk over the row.
  */
-import { inDegrees, outDegrees } from '../graph.ts';
+import { inDegrees, outDegrees, type LinkGraph } from '../graph.ts';
 import { candidateCount, scoringSelector, type PageSelector, type SelectionInput } from './selection.ts';
 
 export interface StochasticComplementOptions {
@@ -95,22 +95,29 @@ export function stochasticComplementScores(input: SelectionInput, options: Stoch
   const hubThreshold = options.hubThreshold ?? 16;
   const { outOffsets, outTargets } = graph;
 
+  const { localOffsets, localTargets } = localRows(graph, isLocal);
   const localZ: number[] = [];
   for (let k = 0; k < size; k++) if (isLocal[k]) localZ.push(z[k]);
   const local = new SortedDeviations(Float64Array.from(localZ));
 
   // Pass 1: the scalars g_j (flow j can pass on) and b_j (uniform shift) of every candidate.
+  // Also each candidate's hub: its linker with the most out-links, if at least hubThreshold.
   const g = new Float64Array(count);
   const b = new Float64Array(count);
+  const hubOf = new Int32Array(count);
   const teleportShare = (1 - alpha) / (size + 1);
   for (let c = 0; c < count; c++) {
     let flow = 0;
     let danglingLinkers = 0;
+    let hub = -1;
     for (let e = linkerOffsets[c]; e < linkerOffsets[c + 1]; e++) {
       const k = linkers[e];
-      if (degree[k] > 0) flow += rank[k] / (degree[k] + 1);
+      const d = degree[k];
+      if (d > 0) flow += rank[k] / (d + 1);
       else danglingLinkers += rank[k];
+      if (d >= hubThreshold && (hub < 0 || d > degree[hub])) hub = k;
     }
+    hubOf[c] = hub;
     g[c] =
       ((1 - alpha) * (1 - D)) / (size + 1) +
       alpha * flow +
@@ -127,7 +134,7 @@ export function stochasticComplementScores(input: SelectionInput, options: Stoch
     let row = hubRows.get(h);
     if (!row) {
       const values: number[] = [];
-      for (let e = outOffsets[h]; e < outOffsets[h + 1]; e++) if (isLocal[outTargets[e]]) values.push(z[outTargets[e]]);
+      for (let e = localOffsets[h]; e < localOffsets[h + 1]; e++) values.push(z[localTargets[e]]);
       row = new SortedDeviations(Float64Array.from(values));
       hubRows.set(h, row);
     }
@@ -153,11 +160,7 @@ export function stochasticComplementScores(input: SelectionInput, options: Stoch
     const bj = b[c];
     let score = baseSum(c);
 
-    let hub = -1;
-    for (let e = linkerOffsets[c]; e < linkerOffsets[c + 1]; e++) {
-      const k = linkers[e];
-      if (degree[k] >= hubThreshold && (hub < 0 || degree[k] > degree[hub])) hub = k;
-    }
+    const hub = hubOf[c];
     let hubLeak = 0;
     if (hub >= 0) {
       hubLeak = (alpha * rank[hub]) / (degree[hub] * (degree[hub] + 1));
@@ -169,11 +172,11 @@ export function stochasticComplementScores(input: SelectionInput, options: Stoch
     let touchedCount = 0;
     for (let e = linkerOffsets[c]; e < linkerOffsets[c + 1]; e++) {
       const k = linkers[e];
-      if (k === hub || degree[k] === 0) continue;
+      // Most linkers of a large F have no local out-link: nothing leaks from them.
+      if (localOffsets[k] === localOffsets[k + 1] || k === hub || degree[k] === 0) continue;
       const amount = (alpha * rank[k]) / (degree[k] * (degree[k] + 1));
-      for (let t = outOffsets[k]; t < outOffsets[k + 1]; t++) {
-        const target = outTargets[t];
-        if (!isLocal[target]) continue;
+      for (let t = localOffsets[k]; t < localOffsets[k + 1]; t++) {
+        const target = localTargets[t];
         if (!marked[target]) {
           marked[target] = 1;
           touched[touchedCount++] = target;
@@ -193,6 +196,24 @@ export function stochasticComplementScores(input: SelectionInput, options: Stoch
     scores[c] = score;
   }
   return scores;
+}
+
+/**
+ * Each page's out-links to local pages, in row order: the only targets a leak reaches. Built once
+ * per call (O(|F| + links)) so that a candidate's linkers are not walked over their links to
+ * global pages, which on a large F are nearly all of them.
+ */
+function localRows(graph: LinkGraph, isLocal: Uint8Array): { localOffsets: Int32Array; localTargets: Int32Array } {
+  const { nodeCount, outOffsets, outTargets } = graph;
+  const localOffsets = new Int32Array(nodeCount + 1);
+  for (let i = 0; i < nodeCount; i++) {
+    let n = 0;
+    for (let e = outOffsets[i]; e < outOffsets[i + 1]; e++) n += isLocal[outTargets[e]];
+    localOffsets[i + 1] = localOffsets[i] + n;
+  }
+  const localTargets = new Int32Array(localOffsets[nodeCount]);
+  for (let e = 0, w = 0; e < outOffsets[nodeCount]; e++) if (isLocal[outTargets[e]]) localTargets[w++] = outTargets[e];
+  return { localOffsets, localTargets };
 }
 
 /** `Σ_{k∈L} |b_j + g_j z[k]|` for candidate j: exact, or on the paper's grid of `buckets` values of τ. */

@@ -8,7 +8,7 @@
 import { followedLinkUrls, hasLinks } from '../../crawler/crawled-page-source.ts';
 import type { NamedSelectorState, SupergraphStart } from '../../indexer/estimation/find-global-pagerank.ts';
 import type { FetchedPage } from '../../indexer/estimation/supergraph.ts';
-import type { CrawlStore, PageRecord, RankVersion } from '../../indexer/store/crawl-store.ts';
+import type { CrawlStore, RankVersion } from '../../indexer/store/crawl-store.ts';
 
 export const SUPERGRAPH_RANKS = 'supergraph';
 
@@ -22,7 +22,7 @@ export interface RoundStart {
   domain: LocalDomain;
   /** Absent on a fresh round or before the first round. */
   start?: SupergraphStart<string>;
-  /** Store ids of the start's global pages, parallel to `start.globalPages`. */
+  /** Store ids of the start's global pages, parallel to `start.globalPages.keys`. */
   globalIds: Int32Array;
   /** The supergraph version the round starts from. */
   from?: number;
@@ -37,54 +37,85 @@ export interface RoundStartOptions {
   version?: number;
 }
 
-const byUrl = (a: { url: string }, b: { url: string }) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0);
-/** Stored outcomes that give no links: such a page cannot join F. */
-const failed = (page: PageRecord) => !hasLinks(page);
+/** What the stored pages are to a round, by store id (0: anything else — failed, or not stored). */
+const LOCAL = 1;
+/** A global page with links: it can stay in F. */
+const LINKED = 2;
 
+/**
+ * Reads the store once, keeping per page only typed arrays indexed by store id (and the URLs of
+ * the pages the round starts with), so that a supergraph of a million global pages costs a few
+ * bytes a page here, not a record, a set entry and a link list each.
+ */
 export async function loadRoundStart(store: CrawlStore, options: RoundStartOptions): Promise<RoundStart> {
   const only = options.localIds ? new Set(options.localIds) : undefined;
-  const local: Array<{ id: number; url: string }> = [];
+  const kind = new Uint8Array(store.urlCount);
+  const local: number[] = [];
   const unreachable: string[] = [];
-  const records = new Map<number, PageRecord>();
   for await (const [id, page] of store.pages()) {
     const isLocal = only ? only.has(id) : page.role === 'local' && (page.state === 'fetched' || page.state === 'not-modified');
-    if (isLocal) local.push({ id, url: page.url });
-    else if (failed(page)) unreachable.push(page.url);
-    else records.set(id, page);
+    if (isLocal) {
+      local.push(id);
+      kind[id] = LOCAL;
+    } else if (!hasLinks(page)) unreachable.push(page.url);
+    else kind[id] = LINKED;
   }
   // L in URL order, not the crawl's discovery order: a round then numbers its pages as an
   // offline run over the same pages does, and a re-crawl that changes nothing changes no id.
-  local.sort(byUrl);
+  const urlOf = (id: number) => store.urlOf(id)!;
+  local.sort((a, b) => (urlOf(a) < urlOf(b) ? -1 : urlOf(a) > urlOf(b) ? 1 : 0));
 
   const saved = options.fresh ? undefined : await supergraphVersion(store, options.version);
-  const localSet = new Set(local.map((p) => p.id));
   const globalIds: number[] = [];
   if (saved) {
     const localCount = Number(saved.info?.localCount ?? 0);
     for (let i = localCount; i < saved.ids.length; i++) {
       const id = saved.ids[i];
       // A page gone since (no links now) or become local leaves the global part of F.
-      if (!localSet.has(id) && records.has(id)) globalIds.push(id);
+      if (kind[id] === LINKED) globalIds.push(id);
     }
   }
-  const wanted = new Set([...localSet, ...globalIds]);
-  const linksOf = new Map<number, string[]>();
-  for await (const [id, links] of store.allLinks()) if (wanted.has(id)) linksOf.set(id, followedLinkUrls(store, links));
-  const pageOf = (id: number, url: string): FetchedPage<string> => ({ key: url, links: linksOf.get(id) ?? [] });
-  const domain: LocalDomain = { ids: Int32Array.from(local, (p) => p.id), pages: local.map((p) => pageOf(p.id, p.url)) };
+  const ids = [...local, ...globalIds];
+  const links = await linksInOrder(store, ids);
+  const domainIds = Int32Array.from(local);
+  const pages: Array<FetchedPage<string>> = local.map((id, i) => ({ key: urlOf(id), links: links.links.slice(links.offsets[i], links.offsets[i + 1]) }));
+  const domain: LocalDomain = { ids: domainIds, pages };
   if (!saved) return { domain, globalIds: new Int32Array(0) };
+  const globalOffsets = links.offsets.subarray(local.length).map((offset) => offset - links.offsets[local.length]);
   return {
     domain,
     globalIds: Int32Array.from(globalIds),
     from: saved.version,
     start: {
-      globalPages: globalIds.map((id) => pageOf(id, records.get(id)!.url)),
+      globalPages: { keys: globalIds.map(urlOf), linkOffsets: globalOffsets, links: links.links.slice(links.offsets[local.length]) },
       unreachable,
-      rank: rankInOrder(saved, [...domain.ids, ...globalIds]),
+      rank: rankInOrder(saved, ids, store.urlCount),
       fingerprint: typeof saved.info?.fingerprint === 'string' ? saved.info.fingerprint : undefined,
       selectorState: selectorStateOf(saved.info?.selectorState),
     },
   };
+}
+
+/** The followed links of the pages `ids`, in that order, as one URL list with offsets (CSR). */
+async function linksInOrder(store: CrawlStore, ids: readonly number[]): Promise<{ offsets: Int32Array; links: string[] }> {
+  const place = new Int32Array(store.urlCount).fill(-1);
+  ids.forEach((id, i) => (place[id] = i));
+  // The store gives links in id order: first gathered in that order, then laid out in `ids` order.
+  const count = new Int32Array(ids.length);
+  const gathered: string[] = [];
+  const gatheredStart = new Int32Array(ids.length);
+  for await (const [id, stored] of store.allLinks()) {
+    const i = id < place.length ? place[id] : -1;
+    if (i < 0) continue;
+    gatheredStart[i] = gathered.length;
+    for (const url of followedLinkUrls(store, stored)) gathered.push(url);
+    count[i] = gathered.length - gatheredStart[i];
+  }
+  const offsets = new Int32Array(ids.length + 1);
+  for (let i = 0; i < ids.length; i++) offsets[i + 1] = offsets[i] + count[i];
+  const links: string[] = new Array(offsets[ids.length]);
+  for (let i = 0; i < ids.length; i++) for (let l = 0; l < count[i]; l++) links[offsets[i] + l] = gathered[gatheredStart[i] + l];
+  return { offsets, links };
 }
 
 async function supergraphVersion(store: CrawlStore, version: number | undefined): Promise<RankVersion | undefined> {
@@ -92,13 +123,15 @@ async function supergraphVersion(store: CrawlStore, version: number | undefined)
 }
 
 /** The saved PageRank in the order of `ids` (0 for pages it did not have). */
-function rankInOrder(saved: RankVersion, ids: readonly number[]): Float64Array {
-  const position = new Map<number, number>();
-  saved.ids.forEach((id, i) => position.set(id, i));
+function rankInOrder(saved: RankVersion, ids: readonly number[], urlCount: number): Float64Array {
+  const position = new Int32Array(urlCount).fill(-1);
+  saved.ids.forEach((id, i) => {
+    if (id < urlCount) position[id] = i;
+  });
   const rank = new Float64Array(ids.length);
   ids.forEach((id, i) => {
-    const at = position.get(id);
-    if (at !== undefined) rank[i] = saved.values[at];
+    const at = position[id];
+    if (at >= 0) rank[i] = saved.values[at];
   });
   return rank;
 }
