@@ -13,7 +13,7 @@ import type { TextDocument } from '../indexer/text-index/document.ts';
 import { IndexCorruptError } from '../indexer/text-index/errors.ts';
 import { encodePostings } from '../indexer/text-index/postings-file.ts';
 import { readSegment } from '../indexer/text-index/segment-files.ts';
-import type { DocumentHead } from '../indexer/text-index/stored-documents.ts';
+import { encodeDocuments, type DocumentHead } from '../indexer/text-index/stored-documents.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 import { debianDocs } from './helpers/debian-docs.ts';
 
@@ -137,6 +137,27 @@ describe('the document store on its own', () => {
     expect(passage.document).not.toHaveProperty('text');
     expect(passage.document).toMatchObject({ id: 7, title: 'Geology', url: doc.url });
     expect(passage.snippet).toContain('<mark>feldspar</mark>');
+  });
+
+  it('keeps windows on word boundaries after astral characters and lone surrogates', async () => {
+    const odd = `${'Intro 😀 words here. '.repeat(40)}${'broken \uD800é pair and \uDC00 too. '.repeat(40)}${'More text 𝄞 follows. '.repeat(40)}needle in the text.`;
+    const dir2 = await mkdtemp(join(tmpdir(), 'lse-stored-docs-odd-'));
+    const oddIndex = await TextIndex.open(dir2, { workers: 0 });
+    try {
+      await oddIndex.rebuild([{ ...doc, id: 9, text: odd, sections: [] }]);
+      const passage = (await oddIndex.passages(oddIndex.search('needle').hits)).get(9)!;
+      expect(passage.snippet).toMatch(/<mark>needle<\/mark> in the text\.$/);
+      expect(passage.snippet).toMatch(/^… (More|text|𝄞|follows)/);
+      expect(passage.snippet).not.toContain('\uFFFD');
+      // Every checkpoint's byte offset is where the encoder puts that character (independent reference).
+      const pairs = [0, 0, 5, 6, 10, 20, 20, 290, 30, 1000, 40, odd.length - 6];
+      const { lines } = encodeDocuments([{ ...doc, id: 9, text: odd, checkpoints: pairs }]);
+      const stored = JSON.parse(new TextDecoder().decode(lines)).checkpoints as number[];
+      for (let i = 0; i < stored.length; i += 3) expect(stored[i + 2], `char ${stored[i + 1]}`).toBe(new TextEncoder().encode(odd.slice(0, stored[i + 1])).length);
+    } finally {
+      await oddIndex.close();
+      await rm(dir2, { recursive: true, force: true });
+    }
   });
 
   it('answers a clear error when the text file is cut short', async () => {

@@ -98,13 +98,15 @@ function utf8Length(text: string, from: number, to: number): number {
     const c = text.charCodeAt(i);
     if (c < 0x80) bytes += 1;
     else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to && isLowSurrogate(text.charCodeAt(i + 1))) {
       bytes += 4;
       i++;
-    } else bytes += 3;
+    } else bytes += 3; // a lone surrogate is written as U+FFFD, three bytes
   }
   return bytes;
 }
+
+const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
 /** The checkpoints of a head as triples (the earlier layout's pairs have no byte offsets: its body is in the line). */
 export function checkpointsOf(head: DocumentHead): Checkpoint[] {
