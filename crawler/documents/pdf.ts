@@ -3,7 +3,7 @@
  * pdf.js: no canvas, no native modules). Each page's text is one block; `sections` say where each
  * page starts, with the anchor `page=N` PDF viewers understand.
  */
-import { getDocumentProxy } from 'unpdf';
+import { definePDFJSModule, getDocumentProxy } from 'unpdf';
 import type { ParsedLink } from '../html.ts';
 import { documentLink, documentPage, documentTitle, primaryLanguage } from './page-of-text.ts';
 import { DocumentError, type ExtractedDocument, type TextSection } from './types.ts';
@@ -13,8 +13,32 @@ interface TextItem {
   hasEOL?: boolean;
 }
 
+/**
+ * pdf.js's serverless build says on load that Node should use its legacy build; the serverless
+ * build is the one that runs here without canvas or native modules, so that line would only land
+ * in every crawl's output. It alone is held back, while the module loads.
+ */
+const LEGACY_BUILD_WARNING = 'Warning: Please use the `legacy` build in Node.js environments.';
+let pdfjsLoaded: Promise<void> | undefined;
+
+function loadPdfjs(): Promise<void> {
+  pdfjsLoaded ??= definePDFJSModule(async () => {
+    const log = console.log;
+    console.log = (...args: unknown[]) => {
+      if (args.length !== 1 || args[0] !== LEGACY_BUILD_WARNING) log(...args);
+    };
+    try {
+      return await import('unpdf/pdfjs');
+    } finally {
+      console.log = log;
+    }
+  });
+  return pdfjsLoaded;
+}
+
 export async function extractPdf(bytes: Uint8Array, url: string): Promise<ExtractedDocument> {
   if (!isPdf(bytes)) throw new DocumentError('ELSE_DOCUMENT_FORMAT', 'not a PDF (no %PDF- header)');
+  await loadPdfjs();
   let pdf;
   try {
     pdf = await getDocumentProxy(bytes, { isEvalSupported: false, verbosity: 0 } as never);
