@@ -4,7 +4,8 @@
  * multilingual site, suggestions re-ranked after an estimation round and without removed pages.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prefixRange, SuggestIndex, surfaceWords, type SuggestSource } from '../indexer/suggest/suggest-index.ts';
+import { SuggestIndex, surfaceWords, type SuggestSource } from '../indexer/suggest/suggest-index.ts';
+import { prefixRange } from '../indexer/text-index/sorted-strings.ts';
 import { buildDemoSearchSite, type DemoSearchSite } from './helpers/demo-search-site.ts';
 import { refreshRanks } from '../indexer/ranking/search-data.ts';
 import { ADMIN_TOKEN, buildMultilingualSite, SITE, type MultilingualSite } from './helpers/multilingual-site.ts';

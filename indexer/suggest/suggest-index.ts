@@ -11,6 +11,7 @@
  */
 import lunr from 'lunr';
 import { logRankPosition, rankScale, type RankScale } from '../ranking/blend.ts';
+import { prefixRange } from '../text-index/sorted-strings.ts';
 
 export interface SuggestSource {
   id: number;
@@ -160,21 +161,4 @@ export class SuggestIndex {
     }
     return found.map((t) => ({ title: this.titles[t].title, url: this.titles[t].url }));
   }
-}
-
-/** The range [from, to) of sorted words that start with the prefix. */
-export function prefixRange(sorted: readonly string[], prefix: string): [number, number] {
-  const from = lowerBound(sorted, prefix);
-  // The end: the first word not starting with the prefix (prefix + the highest UTF-16 unit).
-  return [from, lowerBound(sorted, `${prefix}\uffff`, from)];
-}
-
-function lowerBound(sorted: readonly string[], key: string, low = 0): number {
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (sorted[mid] < key) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }

@@ -20,6 +20,7 @@ import { isNamespacedTerm } from './languages.ts';
 import type { ParsedQuery, QueryClause } from './query-parser.ts';
 import type { PhraseWord } from './query-analysis.ts';
 import type { LiveSegment, SegmentSet } from './segment-set.ts';
+import { lowerBound, prefixRange } from './sorted-strings.ts';
 
 export interface SearchHit {
   /** The page id. */
@@ -349,7 +350,8 @@ function forEachTermStartingWith(terms: readonly string[], prefix: string, visit
 
 /** Like forEachTermStartingWith, leaving out the namespaced terms, a language's block at a time. */
 function forEachPlainTermStartingWith(terms: readonly string[], prefix: string, visit: (term: string) => void): void {
-  for (let i = lowerBound(terms, prefix, 0); i < terms.length && terms[i].startsWith(prefix); ) {
+  const [from, to] = prefixRange(terms, prefix);
+  for (let i = from; i < to; ) {
     const term = terms[i];
     if (isNamespacedTerm(term)) {
       // `;` follows `:`: the first term past the namespace `xx:`.
@@ -363,19 +365,8 @@ function forEachPlainTermStartingWith(terms: readonly string[], prefix: string, 
 
 /** Visits the index of every string of a sorted list that begins with `prefix`. */
 function forEachIndexStartingWith(sorted: readonly string[], prefix: string, visit: (index: number) => void): void {
-  for (let i = lowerBound(sorted, prefix, 0); i < sorted.length && sorted[i].startsWith(prefix); i++) visit(i);
-}
-
-/** The first index at or after `from` whose string is not below `key`. */
-function lowerBound(sorted: readonly string[], key: string, from: number): number {
-  let lo = from;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid] < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  const [from, to] = prefixRange(sorted, prefix);
+  for (let i = from; i < to; i++) visit(i);
 }
 
 /** Optimal string alignment distance ≤ max (insertions, deletions, substitutions, adjacent swaps). */
