@@ -135,6 +135,8 @@ describe('the document store on its own', () => {
   it('keeps only the line and a window in memory: the hit carries no body', async () => {
     const passage = (await index.passages(index.search('feldspar').hits)).get(7)!;
     expect(passage.document).not.toHaveProperty('text');
+    // Whether a page is indexed is known without reading its document.
+    expect([index.has(7), index.has(8)]).toEqual([true, false]);
     expect(passage.document).toMatchObject({ id: 7, title: 'Geology', url: doc.url });
     expect(passage.snippet).toContain('<mark>feldspar</mark>');
   });

@@ -113,6 +113,11 @@ export class TextIndex {
     return searchSnapshot(this.handle.current, query, options);
   }
 
+  /** Does the current snapshot hold a live document of this page? (No I/O.) */
+  has(id: number): boolean {
+    return this.handle.current.locations.has(id);
+  }
+
   /** Stored documents (title, url, host, headings, capped text) of live pages, by id. */
   async documents(ids: readonly number[]): Promise<Map<number, TextDocument>> {
     const set = this.handle.current;

@@ -320,7 +320,8 @@ export class JobRunner extends EventEmitter {
     const indexed = index.info().documentCount;
     const maxShare = settings.index.maxRemovedShare;
     // Only pages the index holds count (a new page found to be a duplicate or global was never in it).
-    const removing = !force && indexed > 0 && remove.size > maxShare * indexed ? (await index.documents([...remove])).size : 0;
+    let removing = 0;
+    if (!force && indexed > 0 && remove.size > maxShare * indexed) for (const id of remove) if (index.has(id)) removing++;
     if (removing > maxShare * indexed) {
       const share = (100 * removing) / indexed;
       job.status.heldIndexChange = {

@@ -57,7 +57,7 @@ export async function inspectUrl(url: string, deps: { store: CrawlStore; index: 
   const { store, index, control } = deps;
   const id = store.idOf(url);
   const page = id === undefined ? undefined : ((await store.getPage(id)) as FactsPage | undefined);
-  const inIndex = id !== undefined && (await index.documents([id])).has(id);
+  const inIndex = id !== undefined && index.has(id);
   const removedByAdmin = control.isRemoved(url);
   const ranks: UrlInspection['ranks'] = [];
   if (id !== undefined) {
