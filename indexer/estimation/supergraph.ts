@@ -32,6 +32,7 @@ export interface FrontierView<K> {
 /** A crawled batch as parallel arrays: page `i` is `keys[i]`, linking to `links[linkOffsets[i] … linkOffsets[i+1])`. */
 export interface PageBatch<K> {
   readonly keys: ArrayLike<K>;
+  /** Page `b` links to `links[linkOffsets[b]] … links[linkOffsets[b+1] - 1]` (the first offset need not be 0). */
   readonly linkOffsets: Int32Array;
   readonly links: ArrayLike<K>;
 }

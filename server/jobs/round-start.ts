@@ -81,13 +81,13 @@ export async function loadRoundStart(store: CrawlStore, options: RoundStartOptio
   const pages: Array<FetchedPage<string>> = local.map((id, i) => ({ key: urlOf(id), links: links.links.slice(links.offsets[i], links.offsets[i + 1]) }));
   const domain: LocalDomain = { ids: domainIds, pages };
   if (!saved) return { domain, globalIds: new Int32Array(0) };
-  const globalOffsets = links.offsets.subarray(local.length).map((offset) => offset - links.offsets[local.length]);
   return {
     domain,
     globalIds: Int32Array.from(globalIds),
     from: saved.version,
     start: {
-      globalPages: { keys: globalIds.map(urlOf), linkOffsets: globalOffsets, links: links.links.slice(links.offsets[local.length]) },
+      // The global pages' part of the link list, in place: offsets index the whole list.
+      globalPages: { keys: globalIds.map(urlOf), linkOffsets: links.offsets.subarray(local.length), links: links.links },
       unreachable,
       rank: rankInOrder(saved, ids, store.urlCount),
       fingerprint: typeof saved.info?.fingerprint === 'string' ? saved.info.fingerprint : undefined,
