@@ -49,6 +49,7 @@ async function longPagesBenchmark(bench: BenchContext): Promise<void> {
     const ids = all.map((doc) => doc.id);
     const ranks = ids.map((i) => 1 / (1 + (i % 997)));
     const engine = new SearchEngine(index, rankSnapshot(1, ids, ranks, ranks), { blend: 'log-linear', weight: 0.3 });
+    const inProcess = await searchInProcess(engine, queries, 5);
     const app = await buildApp({ search: engine, logger: false, rateLimitPerMinute: 1_000_000_000 });
     const url = await app.listen({ host: '127.0.0.1', port: 0 });
     const paths = queries.map((q) => `/api/search?q=${encodeURIComponent(q)}&size=10`);
@@ -58,11 +59,29 @@ async function longPagesBenchmark(bench: BenchContext): Promise<void> {
       ['pages', 'build s', 'index MB', 'requests/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
       [all.length, buildSeconds.toFixed(1), diskMb.toFixed(0), result.requests.average, result.latency.p50, result.latency.p99, result.errors, result.non2xx],
     ]);
+    bench.note(`in the process, ${queries.length} queries × 5: CPU ${inProcess.cpuMs.toFixed(2)} ms per search, p50 ${inProcess.p50.toFixed(2)} ms, p99 ${inProcess.p99.toFixed(2)} ms`);
     await app.close();
   } finally {
     await index.close();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The engine alone, `rounds` times over the queries: CPU time per search (user + system) and wall-time percentiles. */
+async function searchInProcess(engine: SearchEngine, queries: readonly string[], rounds: number): Promise<{ cpuMs: number; p50: number; p99: number }> {
+  const times: number[] = [];
+  const cpu = process.cpuUsage();
+  for (let r = 0; r < rounds; r++) {
+    for (const q of queries) {
+      const started = performance.now();
+      await engine.search({ q, page: 1, size: 10, rank: 'blend', explain: false });
+      times.push(performance.now() - started);
+    }
+  }
+  const used = process.cpuUsage(cpu);
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.floor(q * (times.length - 1))];
+  return { cpuMs: (used.user + used.system) / 1000 / times.length, p50: at(0.5), p99: at(0.99) };
 }
 
 /** Words and word pairs sampled from every language's pages. */
