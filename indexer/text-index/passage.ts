@@ -82,18 +82,18 @@ export function passageWindow(head: DocumentHead, position: number, options: Pas
   const checkpoints = checkpointsOf(head);
   let before = -1;
   let next: Checkpoint | undefined;
-  for (let i = 0; i < checkpoints.length; i++) {
-    if (checkpoints[i].index <= position) before = i;
+  for (let i = 0; i < checkpoints.count; i++) {
+    if (checkpoints.index(i) <= position) before = i;
     else {
-      next = checkpoints[i];
+      next = checkpoints.at(i);
       break;
     }
   }
-  const context = before < 0 ? 0 : checkpoints[before].char - Math.floor(length / 3);
+  const context = before < 0 ? 0 : checkpoints.char(before) - Math.floor(length / 3);
   let start: Checkpoint = { index: 0, char: 0, byte: 0 };
   for (let i = before; i >= 0; i--) {
-    if (checkpoints[i].char <= context) {
-      start = checkpoints[i];
+    if (checkpoints.char(i) <= context) {
+      start = checkpoints.at(i);
       break;
     }
   }

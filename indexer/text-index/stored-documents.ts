@@ -108,13 +108,25 @@ function utf8Length(text: string, from: number, to: number): number {
 
 const isLowSurrogate = (c: number) => c >= 0xdc00 && c <= 0xdfff;
 
-/** The checkpoints of a head as triples (the earlier layout's pairs have no byte offsets: its body is in the line). */
-export function checkpointsOf(head: DocumentHead): Checkpoint[] {
+/** A head's checkpoints, read in place (a hit looks at a few of them; no object per checkpoint). */
+export interface Checkpoints {
+  readonly count: number;
+  index(i: number): number;
+  char(i: number): number;
+  /** The i-th as an object (byte −1 in the earlier layout, whose body is in the line). */
+  at(i: number): Checkpoint;
+}
+
+/** The checkpoints of a head: triples, or the earlier layout's pairs. */
+export function checkpointsOf(head: DocumentHead): Checkpoints {
   const list = head.checkpoints ?? [];
   const step = head.body ? 3 : 2;
-  const result: Checkpoint[] = [];
-  for (let i = 0; i + step - 1 < list.length; i += step) result.push({ index: list[i], char: list[i + 1], byte: step === 3 ? list[i + 2] : -1 });
-  return result;
+  return {
+    count: Math.floor(list.length / step),
+    index: (i) => list[i * step],
+    char: (i) => list[i * step + 1],
+    at: (i) => ({ index: list[i * step], char: list[i * step + 1], byte: step === 3 ? list[i * step + 2] : -1 }),
+  };
 }
 
 /** Reads stored lines and whole bodies by ordinal (merges, inspection). */
