@@ -160,6 +160,8 @@ export const serverSettingsSchema = z
     /** Requests per minute per client on the search API. */
     rateLimitPerMinute: z.number().int().min(1).default(600),
     adminRateLimitPerMinute: z.number().int().min(1).default(60),
+    /** Bytes of one batch of pages pushed to `POST /api/admin/documents` (read as a stream, line by line). */
+    documentsBatchBytes: z.number().int().min(1024).default(64 * 1024 * 1024),
   })
   .strict();
 

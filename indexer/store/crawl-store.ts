@@ -67,6 +67,8 @@ export interface PageRecord {
   sitemapLastmod?: number;
   /** Fetched with credentials (an intranet page): only signed-in searchers may search it. */
   private?: true;
+  /** Pushed by the site (`lse import`, `POST /api/admin/documents`), not fetched: re-crawls leave it be. */
+  imported?: true;
   /** Visits and visits that found a change (the re-crawl's change-rate estimate). */
   visits: number;
   changes: number;

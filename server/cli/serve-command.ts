@@ -139,7 +139,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
     siteName: settings.server.siteName ?? siteNameOfScope(settings.crawler.scope),
     logger: { level: options.log?.level ?? 'warn', redact: ['req.headers.authorization', 'req.headers.cookie'], ...(options.log ? { stream: options.log.stream } : {}) },
     plugins: [
-      adminRoutes({ token, runner, store, index: textIndex, engine, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute }),
+      adminRoutes({ token, runner, store, index: textIndex, engine, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute, documentsBatchBytes: settings.server.documentsBatchBytes }),
       experience.adminPlugin,
       searchAccessAdminRoutes(access, token),
     ],

@@ -21,7 +21,7 @@ import { newJobId } from './job-id.ts';
 import { runRecrawl, type RecrawlParameters, type RecrawlResult } from './recrawl.ts';
 import { JobExistsError, UnscopedDataDirError } from '../errors.ts';
 
-export type JobKind = 'round' | 'crawl' | 'recrawl';
+export type JobKind = 'round' | 'crawl' | 'recrawl' | 'import';
 export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
 export interface JobStatus {
@@ -125,6 +125,14 @@ export class JobRunner extends EventEmitter {
 
   submitRecrawl(parameters: RecrawlParameters): string {
     return this.enqueue('recrawl', newJobId('recrawl'), (job) => this.runRecrawlJob(job, parameters)).status.id;
+  }
+
+  /**
+   * Takes up pages imported into the store (`POST /api/admin/documents`): re-indexes them and
+   * recomputes the local PageRank after the jobs queued before, as after a crawl.
+   */
+  submitImport(changedIds: readonly number[]): string {
+    return this.enqueue('import', newJobId('import'), (job) => this.refreshIndex(job, changedIds, [])).status.id;
   }
 
   /** Is a job of this kind queued or running (schedules skip rather than pile up)? */

@@ -80,7 +80,8 @@ export async function runRecrawl(
   for await (const [id] of store.frontier()) inFrontier.add(id);
   const revisitable = new Map<number, PageRecord>();
   for await (const [id, page] of store.pages()) {
-    if (page.role === 'local' && (page.state === 'fetched' || page.state === 'not-modified')) {
+    // Imported pages are the site's to push again, not the crawler's to fetch.
+    if (page.role === 'local' && (page.state === 'fetched' || page.state === 'not-modified') && page.imported !== true) {
       const intervalDays = page.visits > 1 && page.firstFetchedAt !== undefined ? (page.fetchedAt - page.firstFetchedAt) / (page.visits - 1) / 86_400_000 : undefined;
       candidates.push({ id, visits: page.visits, changes: page.changes, intervalDays, credit: credit[id] ?? 0 });
       revisitable.set(id, page);

@@ -13,6 +13,7 @@ import type { RoundStatus } from '../jobs/estimation-round.ts';
 import type { JobRunner, JobStatus } from '../jobs/job-runner.ts';
 import type { Schedules } from '../jobs/schedules.ts';
 import { BEST_METHOD_NAME } from '../report/experiment-report.ts';
+import { registerDocumentsRoute } from './documents-route.ts';
 
 export interface AdminDeps {
   token: string;
@@ -22,6 +23,8 @@ export interface AdminDeps {
   engine: SearchEngine;
   schedules?: Schedules;
   rateLimitPerMinute: number;
+  /** Bytes of one batch pushed to `POST /documents` (default 64 MiB). */
+  documentsBatchBytes?: number;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -133,6 +136,7 @@ export function adminRoutes(deps: AdminDeps) {
           return { applied: request.params.id };
         });
 
+        registerDocumentsRoute(admin, { store: deps.store, runner: deps.runner, maxBatchBytes: deps.documentsBatchBytes }, limit);
         admin.get('/status', limit, async () => status(deps));
         admin.get<{ Querystring: { limit?: number } }>(
           '/pages/divergence',

@@ -50,7 +50,7 @@ function jobResult(job) {
 }
 
 /** @param {Job} job */
-const kindName = (job) => (job.kind === 'recrawl' ? 'Re-crawl' : 'Crawl');
+const kindName = (job) => (job.kind === 'recrawl' ? 'Re-crawl' : job.kind === 'import' ? 'Import' : 'Crawl');
 
 function drawJobs() {
   const sorted = [...jobs.values()].sort((a, b) => b.queuedAt - a.queuedAt);
