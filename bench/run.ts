@@ -65,6 +65,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./scale.bench.ts')).scaleBenchmarks,
     about: 'the product at scale: lse import + index of 100k pages (LSE_BENCH_SCALE_SIZES for 300k, 1M), lse serve start-up, search and suggest over HTTP, a 1 % update under load',
   },
+  'store-replay': {
+    load: async () => (await import('./store-replay.bench.ts')).storeReplayBenchmarks,
+    about: 'resuming a crawl without HTTP: a store of 100k pages and ~500k links (LSE_BENCH_REPLAY_SIZES for 1M), open, known pages, frontier replay: time and memory',
+  },
   'text-index': {
     load: async () => (await import('./text-index.bench.ts')).textIndexBenchmarks,
     about: 'text index: segmented vs one lunr index at 10k/50k/100k pages (build time, RSS, query p50/p99)',
