@@ -77,8 +77,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const access = options.access;
   if (access) {
-    // Search, suggestions and the snippets in search results: what holds page content.
-    const guarded = new Set(['/api/search', '/api/suggest']);
+    // Search, suggestions and the snippets in search results: what holds page content; and
+    // clicks, which record queries and pages only a searcher may know.
+    const guarded = new Set(['/api/search', '/api/suggest', '/api/click']);
     const allowOrAnswer401 = access.hook();
     app.addHook('onRequest', async (request, reply) => {
       if (guarded.has(request.routeOptions.url ?? '')) return allowOrAnswer401(request, reply);
