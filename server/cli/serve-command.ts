@@ -157,6 +157,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
     analytics: experience.appAnalytics,
     access,
     rateLimitPerMinute: settings.server.rateLimitPerMinute,
+    trustProxy: settings.server.trustProxy,
     siteName: settings.server.siteName ?? siteNameOfScope(settings.crawler.scope),
     logger: { level: options.log?.level ?? 'warn', redact: ['req.headers.authorization', 'req.headers.cookie'], ...(options.log ? { stream: options.log.stream } : {}) },
     plugins: [
