@@ -176,6 +176,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
     close: async () => {
       await schedules.stop();
       await runner.close();
+      await privateContent.settled();
       await app.close();
       await experience.analytics.flush();
       await textIndex.close();
