@@ -4,6 +4,7 @@
  * (`LSE_<SECTION>_<KEY>` in upper snake case, e.g. `LSE_CRAWLER_MAX_PAGES=500`,
  * plus `LSE_ADMIN_TOKEN` and `LSE_DATA`), and command-line flags.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { estimationSettingsSchema } from './estimation.ts';
 
@@ -162,8 +163,30 @@ export const serverSettingsSchema = z
     adminRateLimitPerMinute: z.number().int().min(1).default(60),
     /** Bytes of one batch of pages pushed to `POST /api/admin/documents` (read as a stream, line by line). */
     documentsBatchBytes: z.number().int().min(1024).default(64 * 1024 * 1024),
+    /**
+     * Which reverse proxies to believe about the client (X-Forwarded-For, -Proto, -Host): false
+     * (none: the peer is the client), true (any peer: only when nothing but the proxy can reach
+     * the server), or the proxies' addresses or CIDR ranges (`["127.0.0.1", "10.0.0.0/8"]`). Rate
+     * limits then count per client and cookies get `Secure` on https. (No hop count: fastify
+     * ignores one, as it cannot tell whether the nearest peer is a proxy.)
+     */
+    trustProxy: z
+      .union([
+        z.boolean(),
+        z.array(z.string().refine(isAddressOrRange, 'an IP address or a CIDR range such as 10.0.0.0/8')).min(1),
+      ])
+      .default(false),
   })
   .strict();
+
+/** `10.1.2.3`, `::1`, `10.0.0.0/8`, `fd00::/8`. */
+function isAddressOrRange(text: string): boolean {
+  const [address, bits, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
 
 export const indexSettingsSchema = z
   .object({

@@ -25,6 +25,11 @@ export interface AppOptions {
   metrics?: MetricsRegistry;
   /** pino options, or false for silence (tests). */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Which reverse proxies to believe about the client (fastify's trustProxy; server.trustProxy):
+   * the client address keys the rate limits, the protocol decides the cookies' `Secure`.
+   */
+  trustProxy?: boolean | string[];
   /** Requests per minute per client on /api/ (default 600). */
   rateLimitPerMinute?: number;
   webRoot?: string;
@@ -50,6 +55,7 @@ const SECURITY_HEADERS: Record<string, string> = {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: 'info', redact: ['req.headers.authorization'] },
+    trustProxy: options.trustProxy ?? false,
     // 'array': a filter given once (`?lang=de`) is read as a list of one.
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
   });
@@ -77,8 +83,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const access = options.access;
   if (access) {
-    // Search, suggestions and the snippets in search results: what holds page content.
-    const guarded = new Set(['/api/search', '/api/suggest']);
+    // Search, suggestions and the snippets in search results: what holds page content; and
+    // clicks, which record queries and pages only a searcher may know.
+    const guarded = new Set(['/api/search', '/api/suggest', '/api/click']);
     const allowOrAnswer401 = access.hook();
     app.addHook('onRequest', async (request, reply) => {
       if (guarded.has(request.routeOptions.url ?? '')) return allowOrAnswer401(request, reply);

@@ -11,6 +11,7 @@ import { loadSearchData } from '../../indexer/ranking/search-data.ts';
 import { indexableDocuments } from '../../indexer/text-index/store-adapter.ts';
 import { IndexCorruptError } from '../../indexer/text-index/errors.ts';
 import { TextIndex } from '../../indexer/text-index/text-index.ts';
+import { catchUpWithStore } from '../../indexer/text-index/catch-up.ts';
 import { buildApp } from '../app.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
 import { dataDirDomain } from '../jobs/local-domain.ts';
@@ -76,6 +77,25 @@ export async function openOrRebuildIndex(store: CrawlStore, settings: Settings):
   }
 }
 
+/**
+ * Brings the index up to date with the store before it answers: pages a killed job stored but
+ * never indexed (or indexed in an older version) are re-indexed, pages gone from the store are
+ * removed (within index.maxRemovedShare), and the local PageRank follows when anything changed.
+ */
+export async function catchUpIndex(store: CrawlStore, index: TextIndex, settings: Settings): Promise<void> {
+  const started = performance.now();
+  const report = await catchUpWithStore(store, index, { maxRemovedShare: settings.index.maxRemovedShare });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (report.heldRemovals > 0) {
+    process.stderr.write(`the index holds ${report.heldRemovals} page(s) the store no longer holds as indexable, more than index.maxRemovedShare allows removing at start: kept; run \`lse index\` to drop them
+`);
+  }
+  if (report.reindexed === 0 && report.removed === 0) return;
+  process.stderr.write(`index caught up with the store in ${seconds} s: ${report.reindexed} page(s) re-indexed${report.rebuilt ? ' (rebuilt whole)' : ''}, ${report.removed} removed
+`);
+  await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);
+}
+
 export interface Serving {
   url: string;
   runner: JobRunner;
@@ -113,6 +133,7 @@ export function generatedAdminToken(): string {
  */
 export async function serveStore(store: CrawlStore, settings: Settings, options: ServeOptions): Promise<Serving> {
   const textIndex = options.index ?? (await openOrRebuildIndex(store, settings));
+  await catchUpIndex(store, textIndex, settings);
   const engine = new SearchEngine(textIndex, await loadRankSnapshot(store), { blend: settings.ranking.blend, weight: settings.ranking.weight });
   await loadSearchData(engine, store);
   const stack = options.stack ?? createCrawlStack(store, settings.crawler);
@@ -136,6 +157,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
     analytics: experience.appAnalytics,
     access,
     rateLimitPerMinute: settings.server.rateLimitPerMinute,
+    trustProxy: settings.server.trustProxy,
     siteName: settings.server.siteName ?? siteNameOfScope(settings.crawler.scope),
     logger: { level: options.log?.level ?? 'warn', redact: ['req.headers.authorization', 'req.headers.cookie'], ...(options.log ? { stream: options.log.stream } : {}) },
     plugins: [
@@ -154,6 +176,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
     close: async () => {
       await schedules.stop();
       await runner.close();
+      await privateContent.settled();
       await app.close();
       await experience.analytics.flush();
       await textIndex.close();

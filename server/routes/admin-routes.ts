@@ -14,6 +14,7 @@ import type { JobRunner, JobStatus } from '../jobs/job-runner.ts';
 import type { Schedules } from '../jobs/schedules.ts';
 import { BEST_METHOD_NAME } from '../report/experiment-report.ts';
 import { registerDocumentsRoute } from './documents-route.ts';
+import { strictAdminSchemas } from './strict-admin.ts';
 
 export interface AdminDeps {
   token: string;
@@ -71,6 +72,7 @@ export function adminRoutes(deps: AdminDeps) {
     await app.register(
       async (admin) => {
         admin.addHook('onRequest', adminTokenHook(deps.token));
+        strictAdminSchemas(admin);
         const limit = { config: { rateLimit: { max: deps.rateLimitPerMinute, timeWindow: '1 minute' } } };
 
         admin.post<{ Body: { selector: string; estimator?: string; iterations: number; pagesPerIteration?: number; extraPages?: number; fresh: boolean } }>(
@@ -140,7 +142,7 @@ export function adminRoutes(deps: AdminDeps) {
         admin.get('/status', limit, async () => status(deps));
         admin.get<{ Querystring: { limit?: number } }>(
           '/pages/divergence',
-          { ...limit, schema: { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 20 } } } } },
+          { ...limit, schema: { querystring: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 20 } } } } },
           async (request) => ({ pages: await divergence(deps, request.query.limit ?? 20) }),
         );
         admin.post<{ Params: { name: string } }>('/schedules/:name/run', limit, async (request, reply) => {

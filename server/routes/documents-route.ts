@@ -22,11 +22,12 @@ export interface DocumentsRouteDeps {
 class BatchTooLargeError extends Error {}
 
 /** Registers the route on the (token-checked) admin instance. */
-export function registerDocumentsRoute(admin: FastifyInstance, deps: DocumentsRouteDeps, routeOptions: object): void {
+export function registerDocumentsRoute(admin: FastifyInstance, deps: DocumentsRouteDeps, routeOptions: { config?: object }): void {
   const maxBytes = deps.maxBatchBytes ?? 64 * 1024 * 1024;
   // The stream itself is the body: parsed line by line below, never buffered whole.
   admin.addContentTypeParser(DOCUMENT_MEDIA_TYPES, (_request, payload, done) => done(null, payload));
-  admin.post('/documents', routeOptions, async (request, reply) => {
+  // The lines are checked one by one below, each error named by line and field.
+  admin.post('/documents', { ...routeOptions, config: { ...routeOptions.config, validatesOwnBody: true } }, async (request, reply) => {
     const payload = request.body as AsyncIterable<Buffer> | undefined;
     if (payload === undefined || typeof (payload as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] !== 'function') {
       return reply.code(415).send({ statusCode: 415, error: 'Unsupported Media Type', code: 'LSE_DOCUMENTS_MEDIA_TYPE', message: `send JSON Lines as ${DOCUMENT_MEDIA_TYPES[0]}: one page a line with url, title and body` });
