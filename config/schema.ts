@@ -217,6 +217,20 @@ export const scheduleSettingsSchema = z
   })
   .strict();
 
+export const recrawlSettingsSchema = z
+  .object({
+    /**
+     * A page that fails on a revisit (404, 410, 5xx, a network error) stays in the index until it
+     * has failed on this many visits spread over at least this many days: a short outage loses
+     * nothing, a page really gone leaves on the next visit a day later.
+     */
+    dropAfter: z.object({ days: z.number().min(0).max(365).default(1), failures: z.number().int().min(1).max(100).default(2) }).strict().default({ days: 1, failures: 2 }),
+    /** A page that left the index (gone or failing) is checked again after this many hours, doubling each failed check up to `maxRetryDays`. */
+    retryAfterHours: z.number().min(0).max(24 * 365).default(24),
+    maxRetryDays: z.number().min(0).max(365).default(30),
+  })
+  .strict();
+
 export const settingsSchema = z
   .object({
     dataDir: z.string().min(1).default('data'),
@@ -227,8 +241,10 @@ export const settingsSchema = z
     ranking: rankingSettingsSchema.default(rankingSettingsSchema.parse({})),
     schedules: scheduleSettingsSchema.default(scheduleSettingsSchema.parse({})),
     search: searchSettingsSchema.default(searchSettingsSchema.parse({})),
+    recrawl: recrawlSettingsSchema.default(recrawlSettingsSchema.parse({})),
   })
   .strict();
 
 export type Settings = z.infer<typeof settingsSchema>;
 export type CrawlerSettings = z.infer<typeof crawlerSettingsSchema>;
+export type RecrawlSettings = z.infer<typeof recrawlSettingsSchema>;

@@ -46,6 +46,8 @@ async function serveSite(site: ReturnType<typeof mutableSite>, schedules: Partia
       crawler: { seeds: ['http://site.test/'], scope: ['host:site.test'], resolve: { 'site.test:80': `127.0.0.1:${port}` }, allowPrivateNetworks: true, delaySeconds: 0 },
       schedules: { estimate: 'off', ...schedules },
       index,
+      // These tests drop a page on its first failure (recrawl-outage.integration.test.ts keeps it).
+      recrawl: { dropAfter: { days: 0, failures: 1 } },
     },
   });
   const store = await CrawlStore.open(dataDir);

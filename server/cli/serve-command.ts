@@ -17,6 +17,7 @@ import { dataDirDomain } from '../jobs/local-domain.ts';
 import { storeLocalPageRank } from '../jobs/local-pagerank.ts';
 import { DAILY_UPKEEP_CRON, Schedules } from '../jobs/schedules.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
+import { adminSiteRoutes } from '../routes/admin-site-routes.ts';
 import { openSearchExperience } from '../search-admin/search-experience.ts';
 import { searchAccessAdminRoutes } from '../routes/signin-route.ts';
 import { PrivateContentWatch, SearchAccess } from '../search-access.ts';
@@ -92,6 +93,8 @@ export interface ServeOptions {
   truthOf?: (urls: readonly string[]) => Float64Array;
   /** Admin token; defaults to the settings' (LSE_ADMIN_TOKEN). */
   adminToken?: string;
+  /** The clock of re-crawls (tests move it on instead of sleeping). */
+  now?: () => number;
   /** Where the server's log lines go (default: standard output) and from which level (default warn). */
   log?: { stream: { write(line: string): void }; level: string };
 }
@@ -120,7 +123,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   // as its crawl stored them. A data directory never crawled has none: rounds and crawls then
   // fail with a message.
   const domain = dataDirDomain(settings.crawler);
-  const runner = new JobRunner({ store, stack, settings, scope: domain.scope, domain, index: textIndex, engine, truthOf: options.truthOf });
+  const runner = new JobRunner({ store, stack, settings, scope: domain.scope, domain, index: textIndex, engine, truthOf: options.truthOf, now: options.now });
   const schedules = new Schedules(runner, settings);
   const token = options.adminToken ?? settings.server.adminToken ?? generatedAdminToken();
   const privateContent = new PrivateContentWatch(store, settings.crawler.credentials.length > 0);
@@ -142,6 +145,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
       adminRoutes({ token, runner, store, index: textIndex, engine, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute }),
       experience.adminPlugin,
       searchAccessAdminRoutes(access, token),
+      adminSiteRoutes({ token, runner, rateLimitPerMinute: settings.server.adminRateLimitPerMinute }),
     ],
   });
   const address = await app.listen({ host: options.listen.host, port: options.listen.port });
