@@ -147,6 +147,10 @@ export const serverSettingsSchema = z
     host: z.string().min(1).default('127.0.0.1'),
     /** The name the search page shows (default: the local domain's host). */
     siteName: z.string().min(1).max(80).optional(),
+    /** The search box's placeholder, e.g. "telescope, admissions, library hours…" (default: none). */
+    searchPlaceholder: z.string().trim().min(1).max(120).optional(),
+    /** Example queries offered on the empty page (default: the site's popular queries that had results). */
+    exampleQueries: z.array(z.string().trim().min(1).max(100)).max(8).optional(),
     port: z.number().int().min(0).max(65_535).default(8080),
     /** Bearer token of the admin API; from LSE_ADMIN_TOKEN, or generated and printed once. */
     adminToken: z.string().min(16, 'at least 16 characters').optional(),

@@ -19,6 +19,7 @@ import { DAILY_UPKEEP_CRON, Schedules } from '../jobs/schedules.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
 import { adminSiteRoutes } from '../routes/admin-site-routes.ts';
 import { openSearchExperience } from '../search-admin/search-experience.ts';
+import { SiteWordsSource } from '../search-admin/site-words.ts';
 import { searchAccessAdminRoutes } from '../routes/signin-route.ts';
 import { PrivateContentWatch, SearchAccess } from '../search-access.ts';
 import { createCrawlStack, type CrawlStack } from './crawl-setup.ts';
@@ -134,12 +135,18 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   // Analytics past their retention are also dropped when a new day's first search is recorded;
   // the daily task drops them on a site nobody searched for days.
   schedules.addTask('analytics-retention', DAILY_UPKEEP_CRON, () => experience.analytics.prune());
+  const siteWords = new SiteWordsSource(settings.server, store, experience.analytics);
+  await siteWords.refresh();
+  runner.on('job', (status: { state: string }) => {
+    if (status.state === 'done') void siteWords.refresh();
+  });
   const app = await buildApp({
     search: engine,
     analytics: experience.appAnalytics,
     access,
     rateLimitPerMinute: settings.server.rateLimitPerMinute,
     siteName: settings.server.siteName ?? siteNameOfScope(settings.crawler.scope),
+    siteInfo: () => ({ ...siteWords.words() }),
     logger: { level: options.log?.level ?? 'warn', redact: ['req.headers.authorization', 'req.headers.cookie'], ...(options.log ? { stream: options.log.stream } : {}) },
     plugins: [
       adminRoutes({ token, runner, store, index: textIndex, engine, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute }),

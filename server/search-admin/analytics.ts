@@ -142,6 +142,22 @@ export class SearchAnalytics {
     return { days, from: wanted[0], to: wanted[wanted.length - 1], searches: sum('searches'), clicks: sum('clicks'), zeroResults: sum('zeroResults'), dropped, topQueries: top, zeroResultQueries: zero, perDay };
   }
 
+  /**
+   * The queries searched most over the last `days` days that found pages, each by at least
+   * `minSearches` searches that had results (a query one visitor typed once is not offered to
+   * everyone): the search page's examples when the settings name none.
+   */
+  popularQueries(days: number, limit: number, minSearches = 2): string[] {
+    const summary = this.summary(days, Number.MAX_SAFE_INTEGER);
+    const zero = new Map(summary.zeroResultQueries.map((q) => [q.query, q.count]));
+    return summary.topQueries
+      .map((q) => ({ query: q.query, found: q.count - (zero.get(q.query) ?? 0) }))
+      .filter((q) => q.found >= minSearches && q.query.length <= 100)
+      .sort((a, b) => b.found - a.found || a.query.localeCompare(b.query))
+      .slice(0, limit)
+      .map((q) => q.query);
+  }
+
   /** Deletes the day files past the retention. */
   async prune(): Promise<string[]> {
     const oldest = dayOf(this.now() - (this.options.retentionDays - 1) * DAY_MS);
