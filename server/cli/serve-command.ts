@@ -17,7 +17,7 @@ import { dataDirDomain } from '../jobs/local-domain.ts';
 import { storeLocalPageRank } from '../jobs/local-pagerank.ts';
 import { DAILY_UPKEEP_CRON, Schedules } from '../jobs/schedules.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
-import { adminSiteRoutes } from '../routes/admin-site-routes.ts';
+import { adminSiteRoutes, SCHEDULE_EDITS_KEY } from '../routes/admin-site-routes.ts';
 import { openSearchExperience } from '../search-admin/search-experience.ts';
 import { SiteWordsSource } from '../search-admin/site-words.ts';
 import { searchAccessAdminRoutes } from '../routes/signin-route.ts';
@@ -125,7 +125,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   // fail with a message.
   const domain = dataDirDomain(settings.crawler);
   const runner = new JobRunner({ store, stack, settings, scope: domain.scope, domain, index: textIndex, engine, truthOf: options.truthOf, now: options.now });
-  const schedules = new Schedules(runner, settings);
+  const schedules = new Schedules(runner, settings, (await store.getMeta<Record<string, string>>(SCHEDULE_EDITS_KEY)) ?? {});
   const token = options.adminToken ?? settings.server.adminToken ?? generatedAdminToken();
   const privateContent = new PrivateContentWatch(store, settings.crawler.credentials.length > 0);
   await privateContent.refresh();
@@ -152,7 +152,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
       adminRoutes({ token, runner, store, index: textIndex, engine, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute }),
       experience.adminPlugin,
       searchAccessAdminRoutes(access, token),
-      adminSiteRoutes({ token, runner, rateLimitPerMinute: settings.server.adminRateLimitPerMinute }),
+      adminSiteRoutes({ token, runner, store, index: textIndex, control: experience.control, scope: domain.scope, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute }),
     ],
   });
   const address = await app.listen({ host: options.listen.host, port: options.listen.port });

@@ -10,6 +10,6 @@
  *   error?: string, recrawl?: Record<string, number>, crawl?: { fetchedThisRun: number, stored: number, frontier: number, stoppedBecause: string },
  *   progress?: Record<string, unknown>,
  *   heldIndexChange?: { removing: number, indexed: number, appliedAt?: number, discardedAt?: number } }} Job
- * @typedef {{ name: string, cron: string, nextRun?: number, lastFired?: number, lastJob?: string, skipped?: number }} Schedule
+ * @typedef {{ name: string, cron: string, description?: string, timeZone?: string, editable?: boolean, nextRun?: number, lastFired?: number, lastJob?: string, skipped?: number }} Schedule
  */
 export {};
