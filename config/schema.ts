@@ -148,6 +148,10 @@ export const serverSettingsSchema = z
     host: z.string().min(1).default('127.0.0.1'),
     /** The name the search page shows (default: the local domain's host). */
     siteName: z.string().min(1).max(80).optional(),
+    /** The search box's placeholder, e.g. "telescope, admissions, library hours…" (default: none). */
+    searchPlaceholder: z.string().trim().min(1).max(120).optional(),
+    /** Example queries offered on the empty page (default: the site's popular queries that had results). */
+    exampleQueries: z.array(z.string().trim().min(1).max(100)).max(8).optional(),
     port: z.number().int().min(0).max(65_535).default(8080),
     /** Bearer token of the admin API; from LSE_ADMIN_TOKEN, or generated and printed once. */
     adminToken: z.string().min(16, 'at least 16 characters').optional(),
@@ -242,6 +246,20 @@ export const scheduleSettingsSchema = z
   })
   .strict();
 
+export const recrawlSettingsSchema = z
+  .object({
+    /**
+     * A page that fails on a revisit (404, 410, 5xx, a network error) stays in the index until it
+     * has failed on this many visits spread over at least this many days: a short outage loses
+     * nothing, a page really gone leaves on the next visit a day later.
+     */
+    dropAfter: z.object({ days: z.number().min(0).max(365).default(1), failures: z.number().int().min(1).max(100).default(2) }).strict().default({ days: 1, failures: 2 }),
+    /** A page that left the index (gone or failing) is checked again after this many hours, doubling each failed check up to `maxRetryDays`. */
+    retryAfterHours: z.number().min(0).max(24 * 365).default(24),
+    maxRetryDays: z.number().min(0).max(365).default(30),
+  })
+  .strict();
+
 export const settingsSchema = z
   .object({
     dataDir: z.string().min(1).default('data'),
@@ -252,8 +270,10 @@ export const settingsSchema = z
     ranking: rankingSettingsSchema.default(rankingSettingsSchema.parse({})),
     schedules: scheduleSettingsSchema.default(scheduleSettingsSchema.parse({})),
     search: searchSettingsSchema.default(searchSettingsSchema.parse({})),
+    recrawl: recrawlSettingsSchema.default(recrawlSettingsSchema.parse({})),
   })
   .strict();
 
 export type Settings = z.infer<typeof settingsSchema>;
 export type CrawlerSettings = z.infer<typeof crawlerSettingsSchema>;
+export type RecrawlSettings = z.infer<typeof recrawlSettingsSchema>;

@@ -35,6 +35,8 @@ export interface AppOptions {
   webRoot?: string;
   /** The site's name for the search page (GET /api/info). */
   siteName?: string;
+  /** More of what GET /api/info tells the search page (placeholder, example queries, …). */
+  siteInfo?: () => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Records searches and result clicks (POST /api/click) without personal data. */
   analytics?: { store: SearchAnalytics; engine: SearchEngine };
   /** Who may search: sign-in for an index holding pages fetched with credentials (default: anyone). */
@@ -76,7 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/api/info', async () => ({ name: options.siteName ?? '' }));
+  app.get('/api/info', async () => ({ name: options.siteName ?? '', ...(await options.siteInfo?.()) }));
   app.get('/metrics', async (_request, reply) => {
     reply.type('text/plain; version=0.0.4');
     return metrics.render();

@@ -18,7 +18,9 @@ import { dataDirDomain } from '../jobs/local-domain.ts';
 import { storeLocalPageRank } from '../jobs/local-pagerank.ts';
 import { DAILY_UPKEEP_CRON, Schedules } from '../jobs/schedules.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
+import { adminSiteRoutes, SCHEDULE_EDITS_KEY } from '../routes/admin-site-routes.ts';
 import { openSearchExperience } from '../search-admin/search-experience.ts';
+import { SiteWordsSource } from '../search-admin/site-words.ts';
 import { searchAccessAdminRoutes } from '../routes/signin-route.ts';
 import { PrivateContentWatch, SearchAccess } from '../search-access.ts';
 import { createCrawlStack, type CrawlStack } from './crawl-setup.ts';
@@ -112,6 +114,8 @@ export interface ServeOptions {
   truthOf?: (urls: readonly string[]) => Float64Array;
   /** Admin token; defaults to the settings' (LSE_ADMIN_TOKEN). */
   adminToken?: string;
+  /** The clock of re-crawls (tests move it on instead of sleeping). */
+  now?: () => number;
   /** Where the server's log lines go (default: standard output) and from which level (default warn). */
   log?: { stream: { write(line: string): void }; level: string };
 }
@@ -141,8 +145,8 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   // as its crawl stored them. A data directory never crawled has none: rounds and crawls then
   // fail with a message.
   const domain = dataDirDomain(settings.crawler);
-  const runner = new JobRunner({ store, stack, settings, scope: domain.scope, domain, index: textIndex, engine, truthOf: options.truthOf });
-  const schedules = new Schedules(runner, settings);
+  const runner = new JobRunner({ store, stack, settings, scope: domain.scope, domain, index: textIndex, engine, truthOf: options.truthOf, now: options.now });
+  const schedules = new Schedules(runner, settings, (await store.getMeta<Record<string, string>>(SCHEDULE_EDITS_KEY)) ?? {});
   const token = options.adminToken ?? settings.server.adminToken ?? generatedAdminToken();
   const privateContent = new PrivateContentWatch(store, settings.crawler.credentials.length > 0);
   await privateContent.refresh();
@@ -152,6 +156,11 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   // Analytics past their retention are also dropped when a new day's first search is recorded;
   // the daily task drops them on a site nobody searched for days.
   schedules.addTask('analytics-retention', DAILY_UPKEEP_CRON, () => experience.analytics.prune());
+  const siteWords = new SiteWordsSource(settings.server, store, experience.analytics);
+  await siteWords.refresh();
+  runner.on('job', (status: { state: string }) => {
+    if (status.state === 'done') void siteWords.refresh();
+  });
   const app = await buildApp({
     search: engine,
     analytics: experience.appAnalytics,
@@ -159,11 +168,13 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
     rateLimitPerMinute: settings.server.rateLimitPerMinute,
     trustProxy: settings.server.trustProxy,
     siteName: settings.server.siteName ?? siteNameOfScope(settings.crawler.scope),
+    siteInfo: () => ({ ...siteWords.words() }),
     logger: { level: options.log?.level ?? 'warn', redact: ['req.headers.authorization', 'req.headers.cookie'], ...(options.log ? { stream: options.log.stream } : {}) },
     plugins: [
       adminRoutes({ token, runner, store, index: textIndex, engine, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute, documentsBatchBytes: settings.server.documentsBatchBytes }),
       experience.adminPlugin,
       searchAccessAdminRoutes(access, token),
+      adminSiteRoutes({ token, runner, store, index: textIndex, control: experience.control, scope: domain.scope, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute }),
     ],
   });
   const address = await app.listen({ host: options.listen.host, port: options.listen.port });

@@ -49,9 +49,15 @@ export interface HeldIndexChange {
   removing: number;
   indexed: number;
   maxShare: number;
-  /** When an admin applied it anyway. */
+  /** When an admin applied it anyway, or discarded it (the index keeps what it had). */
   appliedAt?: number;
+  discardedAt?: number;
+  /** A few of the URLs it would remove (all of them: GET /api/admin/jobs/:id/held-index). */
+  sample?: string[];
 }
+
+/** URLs of a held change shown with it (the API lists them all). */
+const HELD_SAMPLE_SIZE = 20;
 
 export interface JobContext {
   store: CrawlStore;
@@ -63,6 +69,8 @@ export interface JobContext {
   index: TextIndex;
   engine: SearchEngine;
   truthOf?: (urls: readonly string[]) => Float64Array;
+  /** The clock of re-crawls (tests move it on instead of sleeping). */
+  now?: () => number;
 }
 
 interface QueuedJob {
@@ -279,7 +287,11 @@ export class JobRunner extends EventEmitter {
   private async runRecrawlJob(job: QueuedJob, parameters: RecrawlParameters): Promise<void> {
     const { store, stack, settings, scope, domain } = this.context;
     const log = (message: string) => process.stderr.write(`re-crawl ${job.status.id}: ${message}\n`);
-    const result = await runRecrawl({ store, stack, scope, domain, concurrency: settings.crawler.concurrency, log, sitemaps: sitemapOption(settings.crawler) }, parameters, job.controller.signal);
+    const result = await runRecrawl(
+      { store, stack, scope, domain, concurrency: settings.crawler.concurrency, log, sitemaps: sitemapOption(settings.crawler), seeds: settings.crawler.seeds, recrawl: settings.recrawl, now: this.context.now },
+      parameters,
+      job.controller.signal,
+    );
     const { updatedIds, removedIds, ...counts } = result;
     job.status.recrawl = counts;
     await this.refreshIndex(job, updatedIds, removedIds);
@@ -291,6 +303,26 @@ export class JobRunner extends EventEmitter {
       const held = this.jobs.get(id)?.status.heldIndexChange;
       return held ? [{ job: id, ...held }] : [];
     });
+  }
+
+  /** Every URL a held change would remove from the index, or undefined when the job holds none. */
+  heldIndexUrls(jobId: string): string[] | undefined {
+    const held = this.heldChanges.get(jobId);
+    if (!held) return undefined;
+    const index = this.context.index;
+    return held.removed.filter((id) => index.has(id)).map((id) => this.context.store.urlOf(id) ?? `#${id}`);
+  }
+
+  /**
+   * Discards a held index change: the index keeps serving what it had (the pages stay out of
+   * date until a later re-crawl finds them again). False when the job has no held change.
+   */
+  discardHeldIndexChange(jobId: string): boolean {
+    const job = this.jobs.get(jobId);
+    if (!this.heldChanges.delete(jobId) || !job) return false;
+    job.status.heldIndexChange = { ...job.status.heldIndexChange!, discardedAt: Date.now() };
+    this.publish(job);
+    return true;
   }
 
   /**
@@ -339,6 +371,7 @@ export class JobRunner extends EventEmitter {
         maxShare,
       };
       this.heldChanges.set(job.status.id, { updated, removed: [...remove] });
+      job.status.heldIndexChange.sample = this.heldIndexUrls(job.status.id)!.slice(0, HELD_SAMPLE_SIZE);
       process.stderr.write(`${job.status.kind} ${job.status.id}: index change held: ${job.status.heldIndexChange.reason}\n`);
       return;
     }
