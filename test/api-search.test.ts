@@ -241,6 +241,17 @@ describe('GET /api/search: bad input answers 400 with a message', () => {
     expect((await search({ q: 'note: telescope' })).total).toBeGreaterThan(0);
   });
 
+  it('says which words no page has when it shows pages with only some of the words', async () => {
+    const partial = await search({ q: 'telescope Kubernetesx' });
+    const telescope = await search({ q: 'telescope' });
+    expect(partial.unmatchedTerms).toEqual(['kubernetesx']);
+    expect(partial.total).toBe(telescope.total);
+    expect(ids(partial.hits)).toEqual(ids(telescope.hits));
+    // Every word found: nothing to say.
+    expect(telescope.unmatchedTerms).toBeUndefined();
+    expect((await search({ q: 'telescope spectrum' })).unmatchedTerms).toBeUndefined();
+  });
+
   it('reads an unclosed quote as a word separator, not as an error', async () => {
     // The query parser treats a quote without its partner as punctuation (query-parser.ts).
     const unclosed = await search({ q: '"telescope' });

@@ -98,6 +98,12 @@ export interface EngineResult {
   notices?: QueryNotice[];
   /** True when a limit of the query's work budget was reached: some matching pages may be missing. */
   partial?: true;
+  /**
+   * Present when no page had every word, so pages with some of them are shown: the words (lower
+   * case, as typed) that no page has — "No page has kubernetes; showing results for ets". Empty
+   * when every word is on some page but none has them all.
+   */
+  unmatchedTerms?: string[];
 }
 
 /** Rank values per page id: the latest estimate and the local PageRank. */
@@ -250,7 +256,7 @@ export class SearchEngine implements SearchService {
     };
 
     const budget = new QueryBudget();
-    const { hits: textHits, matched, corrections } = this.textMatches(query.q, Math.min(pool, 1000), accept, settings, budget);
+    const { hits: textHits, matched, corrections, unmatchedTerms } = this.textMatches(query.q, Math.min(pool, 1000), accept, settings, budget);
     const best = textHits.reduce((max, h) => Math.max(max, h.score), 0);
     const { blend, weight } = this.options;
     const candidateOf = (hit: SearchHit): Candidate => {
@@ -283,6 +289,7 @@ export class SearchEngine implements SearchService {
     if (corrected !== undefined) result.correctedQuery = corrected;
     if (budget.notices.length > 0) result.notices = budget.notices;
     if (budget.partial) result.partial = true;
+    if (unmatchedTerms !== undefined) result.unmatchedTerms = unmatchedTerms;
     return result;
   }
 
@@ -291,7 +298,9 @@ export class SearchEngine implements SearchService {
     const variants = synonymVariants(q, settings.synonyms);
     const collected: number[] = [];
     const first = this.index.search(variants[0], { offset: 0, limit, accept, collect: collected, budget });
-    if (variants.length === 1) return { hits: first.hits, terms: first.terms, matched: collected, corrections: first.corrections };
+    if (variants.length === 1) return { hits: first.hits, terms: first.terms, matched: collected, corrections: first.corrections, unmatchedTerms: first.unmatchedTerms };
+    // The words are said to match nothing only when no synonym spelling found them all either.
+    let unmatchedTerms = first.unmatchedTerms;
     const byId = new Map(first.hits.map((hit) => [hit.id, hit]));
     const terms = new Set(first.terms);
     for (const variant of variants.slice(1)) {
@@ -303,6 +312,7 @@ export class SearchEngine implements SearchService {
         if (error instanceof QuerySyntaxError) continue;
         throw error;
       }
+      if (result.unmatchedTerms === undefined) unmatchedTerms = undefined;
       for (const term of result.terms) terms.add(term);
       for (const hit of result.hits) {
         const known = byId.get(hit.id);
@@ -310,7 +320,7 @@ export class SearchEngine implements SearchService {
       }
     }
     const hits = [...byId.values()].sort((a, b) => b.score - a.score).slice(0, limit);
-    return { hits, terms: [...terms], matched: [...new Set(collected)], corrections: first.corrections };
+    return { hits, terms: [...terms], matched: [...new Set(collected)], corrections: first.corrections, unmatchedTerms };
   }
 
   /** Every accepted match, newest first (undated last), with its text score where it has one. */

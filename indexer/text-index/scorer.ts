@@ -45,6 +45,8 @@ export interface RankedHits {
   terms: string[];
   /** Unknown words replaced by the terms they were taken for (typo tolerance). */
   corrections: Array<{ typed: string; term: string }>;
+  /** Positions (in the query's clauses) of the clauses none of whose terms the collection holds. */
+  absentClauses: number[];
 }
 
 export interface Page {
@@ -87,7 +89,8 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
   const positive = clauses.filter((clause) => clause.presence !== 'prohibited');
   const termsLookedFor = [...new Set(positive.flatMap((clause) => scoredTermsOf(clause)))];
   const corrections = clauses.flatMap((clause) => (clause.correction ? [clause.correction] : []));
-  if (clauses.some((clause) => clause.impossible) || set.documentCount === 0) return { hits: [], total: 0, unfilteredTotal: 0, terms: termsLookedFor, corrections };
+  const absentClauses = clauses.flatMap((clause, i) => (clause.terms.length === 0 && !clause.parts && !clause.phrases ? [i] : []));
+  if (clauses.some((clause) => clause.impossible) || set.documentCount === 0) return { hits: [], total: 0, unfilteredTotal: 0, terms: termsLookedFor, corrections, absentClauses };
 
   // Query vectors per field (lunr adds a clause's boost for every term and field it names).
   const queryWeights = new Map<string, Float64Array>();
@@ -152,7 +155,7 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
       matchedTerms: matchedTermsOf(hit.segment.stored.postings, hit.ordinal, termsLookedFor),
       lang: hit.segment.stored.postings.docLangs[hit.ordinal],
     }));
-  return { hits, total, unfilteredTotal, terms: termsLookedFor, corrections };
+  return { hits, total, unfilteredTotal, terms: termsLookedFor, corrections, absentClauses };
 }
 
 /** The terms a clause scores with: its own (an identifier's whole, expansions) and its parts'. */

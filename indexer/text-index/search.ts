@@ -47,6 +47,11 @@ export interface SearchResult extends RankedHits {
   notices: QueryNotice[];
   /** Pages may be missing because a limit of the work budget was reached. */
   partial: boolean;
+  /**
+   * When all words found nothing and the words were made optional: the words (as typed, lower
+   * case) that no page has. "No page has kubernetes; showing results for ets".
+   */
+  unmatchedTerms?: string[];
   work: QueryWork;
 }
 
@@ -67,7 +72,11 @@ export function searchSnapshot(set: SegmentSet, queryText: string, options: Sear
   // The fallback depends on the words alone: a filter that leaves nothing does not relax the query.
   if (parsed.mode === 'all' && result.unfilteredTotal === 0 && plainWords >= 2) {
     const relaxed = executeQuery(set, relaxQuery(parsed), page, budget);
-    return { ...relaxed, offset, limit, matchMode: 'any', generation: set.generation, ...spent, partial: budget.partial };
+    const unmatchedTerms = [...new Set(result.absentClauses.flatMap((i) => {
+      const clause = parsed.clauses[i];
+      return clause.kind === 'term' && clause.defaulted && clause.typed !== undefined ? [clause.typed] : [];
+    }))];
+    return { ...relaxed, offset, limit, matchMode: 'any', generation: set.generation, ...spent, partial: budget.partial, unmatchedTerms };
   }
   return { ...result, offset, limit, matchMode: parsed.mode, generation: set.generation, ...spent, partial: budget.partial };
 }
