@@ -36,6 +36,7 @@ export async function queryBudgetBenchmarks(bench: BenchContext): Promise<void> 
       ['*a*', '*a*'],
       ['*e* *o* *i* *u* (any)', '*e* *o* *i* *u*'],
       ['a 400-letter word ~2', `${'abcdefghij'.repeat(40)}~2`],
+      ['a phrase of one common word ×8', `"${Array(8).fill(common).join(' ')}"`],
       ['200 words (32 searched)', Array.from({ length: 200 }, (_, i) => `w${i}`).join(' ')],
     ];
     bench.heading(`hostile queries on ${PAGES.toLocaleString('en')} synthetic pages (load average ${loadavg()[0].toFixed(1)})`);

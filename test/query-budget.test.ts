@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../indexer/seeded-random.ts';
-import { MAX_EDIT_DISTANCE, MAX_PATTERN_TERMS, MAX_QUERY_WORDS, MAX_SCANNED_TERMS, QueryBudget } from '../indexer/text-index/query-budget.ts';
+import { MAX_EDIT_DISTANCE, MAX_EXPANSION_POSTINGS, MAX_PATTERN_TERMS, MAX_QUERY_WORDS, MAX_SCANNED_TERMS, QueryBudget } from '../indexer/text-index/query-budget.ts';
 import { syntheticCorpus } from '../indexer/text-index/synthetic-documents.ts';
 import { forEachTermMatchingGlob, forEachTermWithinEdits, globMatches, withinEdits } from '../indexer/text-index/term-walk.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
@@ -122,6 +122,19 @@ describe('the work budget of a search', () => {
     expect(result.partial).toBe(true);
     expect(result.notices.map((n) => n.code)).toContain('LSE_QUERY_POSTINGS_LIMIT');
     expect(result.terms).toContain(word);
+  });
+
+  it('stops matching a phrase of a common word repeated when the positions checked reach the budget', () => {
+    const word = index.search('*a*', { limit: 1 }).terms[0];
+    const phrase = `"${Array(8).fill(word).join(' ')}"`;
+    const unbounded = index.search(phrase);
+    expect(unbounded.work.phrasePositions).toBeGreaterThan(100);
+    expect(unbounded.partial).toBe(false);
+    const budget = new QueryBudget(MAX_SCANNED_TERMS, MAX_EXPANSION_POSTINGS, 100);
+    const bounded = index.search(phrase, { budget });
+    expect(bounded.work.phrasePositions).toBe(100);
+    expect(bounded.partial).toBe(true);
+    expect(bounded.notices.map((n) => n.code)).toEqual(['LSE_QUERY_PHRASE_LIMIT']);
   });
 
   it('ignores words past the limit, and says how many', () => {

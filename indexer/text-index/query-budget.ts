@@ -19,6 +19,8 @@ export const MAX_PATTERN_TERMS = 100;
 export const MAX_SCANNED_TERMS = 200_000;
 /** Postings one search may score for expanded terms (the query's own terms are always scored). */
 export const MAX_EXPANSION_POSTINGS = 4_000_000;
+/** Word positions one search may check to match phrases. */
+export const MAX_PHRASE_POSITIONS = 1_000_000;
 
 /** Why an answer differs from what the query asked for. */
 export interface QueryNotice {
@@ -34,6 +36,8 @@ export interface QueryWork {
   expandedTerms: number;
   /** Postings scored (every term of the query vector, every field). */
   scoredPostings: number;
+  /** Word positions checked to match phrases. */
+  phrasePositions: number;
 }
 
 /**
@@ -41,7 +45,7 @@ export interface QueryWork {
  * synonym spellings, the fallback to any word), so the whole request stays within it.
  */
 export class QueryBudget {
-  readonly work: QueryWork = { scannedTerms: 0, expandedTerms: 0, scoredPostings: 0 };
+  readonly work: QueryWork = { scannedTerms: 0, expandedTerms: 0, scoredPostings: 0, phrasePositions: 0 };
   readonly notices: QueryNotice[] = [];
   /** The answer may lack pages because a limit was reached. */
   partial = false;
@@ -49,7 +53,18 @@ export class QueryBudget {
   constructor(
     readonly maxScannedTerms = MAX_SCANNED_TERMS,
     readonly maxExpansionPostings = MAX_EXPANSION_POSTINGS,
+    readonly maxPhrasePositions = MAX_PHRASE_POSITIONS,
   ) {}
+
+  /** Counts one word position checked for a phrase; false once the allowance is spent (matching stops). */
+  checkPosition(): boolean {
+    if (this.work.phrasePositions >= this.maxPhrasePositions) {
+      this.limitReached('LSE_QUERY_PHRASE_LIMIT', `matching phrases stopped after ${this.maxPhrasePositions.toLocaleString('en')} word positions`);
+      return false;
+    }
+    this.work.phrasePositions++;
+    return true;
+  }
 
   /** Counts one visited dictionary entry; false once the allowance is spent (the walk stops). */
   scan(): boolean {

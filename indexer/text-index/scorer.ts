@@ -22,6 +22,7 @@ import { MAX_PATTERN_TERMS, QueryBudget, type QueryNotice, type QueryWork } from
 import type { LiveSegment, SegmentSet } from './segment-set.ts';
 import { prefixRange } from './sorted-strings.ts';
 import { forEachTermMatchingGlob, forEachTermWithinEdits } from './term-walk.ts';
+import { forEachPhraseMatch } from './phrase-match.ts';
 
 export { withinEdits } from './term-walk.ts';
 
@@ -130,9 +131,9 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
         addFieldScores(postings.fields[f], t, weights[f] / magnitude[f], idf, FIELD_BOOSTS[f], averageLengths[f], segment.deleted, scores, matched);
       }
     }
-    const requiredMarks = required.map((clause) => clauseMatches(postings, clause));
+    const requiredMarks = required.map((clause) => clauseMatches(postings, clause, budget));
     const excluded = prohibited.length > 0 ? new Uint8Array(n) : null;
-    for (const clause of prohibited) markClauseMatches(postings, clause, excluded!);
+    for (const clause of prohibited) markClauseMatches(postings, clause, excluded!, budget);
     const deleted = segment.deleted;
     documents: for (let d = 0; d < n; d++) {
       if (!matched[d] || (deleted !== null && deleted[d])) continue;
@@ -194,15 +195,15 @@ function addFieldScores(
 }
 
 /** Documents matching a clause (any of its terms in any of its fields, or its phrase). */
-function clauseMatches(segment: CompactSegment, clause: ResolvedClause): Uint8Array {
+function clauseMatches(segment: CompactSegment, clause: ResolvedClause, budget: QueryBudget): Uint8Array {
   const marks = new Uint8Array(segment.docIds.length);
-  markClauseMatches(segment, clause, marks);
+  markClauseMatches(segment, clause, marks, budget);
   return marks;
 }
 
-function markClauseMatches(segment: CompactSegment, clause: ResolvedClause, marks: Uint8Array): void {
+function markClauseMatches(segment: CompactSegment, clause: ResolvedClause, marks: Uint8Array, budget: QueryBudget): void {
   if (clause.phrases) {
-    for (const words of clause.phrases) forEachPhraseMatch(segment, words, clause.fields, (d) => (marks[d] = 1));
+    for (const words of clause.phrases) forEachPhraseMatch(segment, words, clause.fields, budget, (d) => (marks[d] = 1));
     return;
   }
   markTerms(segment, clause.terms, clause.fields, marks);
@@ -228,48 +229,6 @@ function markTerms(segment: CompactSegment, terms: readonly string[], fields: re
       for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) marks[docs[p]] = 1;
     }
   }
-}
-
-/** Documents where the phrase's words stand at their offsets from one another, in one field. */
-function forEachPhraseMatch(segment: CompactSegment, phrase: readonly PhraseWord[], fields: readonly number[], visit: (ordinal: number) => void): void {
-  const numbers = phrase.map((word) => termNumber(segment, word.term));
-  if (numbers.some((t) => t < 0)) return;
-  for (const f of fields) {
-    const field = segment.fields[f];
-    const ranges = numbers.map((t) => [field.offsets[t], field.offsets[t + 1]] as const);
-    // Drive with the rarest word; look the others up by binary search.
-    let driver = 0;
-    for (let i = 1; i < ranges.length; i++) if (ranges[i][1] - ranges[i][0] < ranges[driver][1] - ranges[driver][0]) driver = i;
-    const [from, to] = ranges[driver];
-    for (let p = from; p < to; p++) {
-      const d = field.docs[p];
-      const postings = ranges.map(([start, end], i) => (i === driver ? p : findPosting(field.docs, start, end, d)));
-      if (postings.some((posting) => posting < 0)) continue;
-      if (phraseOccurs(field, phrase, postings, driver)) visit(d);
-    }
-  }
-}
-
-function phraseOccurs(field: FieldPostings, phrase: readonly PhraseWord[], postings: readonly number[], driver: number): boolean {
-  const { positionOffsets, positions } = field;
-  for (let i = positionOffsets[postings[driver]], end = positionOffsets[postings[driver] + 1]; i < end; i++) {
-    const start = positions[i] - phrase[driver].offset;
-    let all = true;
-    for (let w = 0; w < phrase.length && all; w++) {
-      if (w === driver) continue;
-      all = hasPosition(positions, positionOffsets[postings[w]], positionOffsets[postings[w] + 1], start + phrase[w].offset);
-    }
-    if (all) return true;
-  }
-  return false;
-}
-
-function hasPosition(positions: Uint16Array, from: number, to: number, wanted: number): boolean {
-  for (let i = from; i < to; i++) {
-    if (positions[i] === wanted) return true;
-    if (positions[i] > wanted) return false;
-  }
-  return false;
 }
 
 function matchedTermsOf(segment: CompactSegment, ordinal: number, terms: readonly string[]): string[] {
