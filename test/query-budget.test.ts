@@ -146,6 +146,13 @@ describe('the work budget of a search', () => {
     expect(notice?.message).toContain('168 more');
   });
 
+  it('counts the parts of an identifier or a URL as words', () => {
+    const url = `https://example.org/${Array.from({ length: 60 }, (_, i) => `p${i}`).join('/')}`;
+    const result = index.search(url);
+    expect(result.partial).toBe(true);
+    expect(result.notices.map((n) => n.code)).toEqual(['LSE_QUERY_WORD_LIMIT']);
+  });
+
   it('answers an ordinary query without notices', () => {
     const result = index.search(index.search('*a*', { limit: 1 }).terms[0]);
     expect(result).toMatchObject({ partial: false, notices: [] });

@@ -146,7 +146,8 @@ function keepWordLimit(clauses: QueryClause[], budget: QueryBudget): void {
   let words = 0;
   for (let i = 0; i < clauses.length; i++) {
     const clause = clauses[i];
-    const size = clause.kind === 'phrase' ? Math.max(...clause.variants.map((words) => words.length)) : 1;
+    // A phrase counts its words, an identifier or URL its parts.
+    const size = clause.kind === 'phrase' ? Math.max(...clause.variants.map((words) => words.length)) : Math.max(1, clause.parts?.length ?? 0);
     if (words + size <= MAX_QUERY_WORDS) {
       words += size;
       continue;
@@ -155,6 +156,9 @@ function keepWordLimit(clauses: QueryClause[], budget: QueryBudget): void {
     const ignored = clauses.length - i;
     if (clause.kind === 'phrase' && room >= 2) {
       clause.variants = clause.variants.map((variant) => variant.slice(0, room));
+      i++;
+    } else if (clause.kind === 'term' && clause.parts !== undefined && room >= 2) {
+      clause.parts = clause.parts.slice(0, room);
       i++;
     }
     clauses.splice(i);
