@@ -94,7 +94,7 @@ export const crawlerSettingsSchema = z
     /** More sitemaps to read (any host; the pages they list must be in scope). */
     sitemapUrls: z.array(z.url({ protocol: /^https?$/ })).default([]),
     /**
-     * PDF, DOCX and ODT documents: read in worker threads, each under a time and a memory limit;
+     * PDF, DOCX and ODT documents: read in child processes, each under a time and a memory limit;
      * larger files than their type's limit are refused (recorded as failed with the reason).
      */
     documents: z
@@ -103,10 +103,13 @@ export const crawlerSettingsSchema = z
         pdfMaxBytes: z.number().int().min(1024).default(50 * 1024 * 1024),
         docxMaxBytes: z.number().int().min(1024).default(20 * 1024 * 1024),
         odtMaxBytes: z.number().int().min(1024).default(20 * 1024 * 1024),
-        /** Largest uncompressed size a zip entry of an office file may declare (zip bombs). */
+        /** Largest uncompressed size a zip entry of an office file may have, declared or actual (zip bombs). */
         zipEntryMaxBytes: z.number().int().min(1024).default(100 * 1024 * 1024),
         timeoutSeconds: z.number().gt(0).max(3600).default(30),
-        /** V8 heap of a parsing worker, in MB. */
+        /**
+         * Memory of a parsing process for its document, in MB: the V8 heap of its worker thread, and
+         * its data segment beyond start-up (RLIMIT_DATA, which also counts the buffers pdf.js inflates).
+         */
         memoryMb: z.number().int().min(32).max(8192).default(512),
         workers: z.number().int().min(1).max(64).default(2),
       })
