@@ -9,6 +9,9 @@ import { estimationSettingsSchema } from './estimation.ts';
 
 const hostPort = /^(\*|\*\.[^:\s]+|[^:\s*]+):\d{1,5}$/;
 const addrPort = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):\d{1,5}$/;
+/** Where credentials go: `scheme://host[:port]` (host may be `*.suffix`), or a bare host of the older form. */
+const credentialOrigin = /^https?:\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?\/?$/;
+const credentialHost = /^\s*(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\s*$/;
 
 export const crawlerSettingsSchema = z
   .object({
@@ -44,20 +47,24 @@ export const crawlerSettingsSchema = z
     /** Local-domain scope: `host:SUFFIX`, `prefix:URL`, `regex:RE`. */
     scope: z.array(z.string().min(3)).default([]),
     /**
-     * Intranets: headers, cookies and HTTP Basic credentials per host pattern (`host` or
-     * `*.suffix`), sent to those hosts only (never after a redirect to another host), never
-     * logged or shown. From the settings file or LSE_CRAWLER_CREDENTIALS (JSON).
+     * Intranets: headers, cookies and HTTP Basic credentials per origin (`https://host`,
+     * `http://host:8080`, `https://*.suffix`), sent to those origins only (never to another port
+     * or scheme, never after a redirect to another origin, never over http after https), never
+     * logged or shown. `hosts` (bare host names) is the older form: a host on its default ports,
+     * https 443 and http 80. From the settings file or LSE_CRAWLER_CREDENTIALS (JSON).
      */
     credentials: z
       .array(
         z
           .object({
-            hosts: z.array(z.string().min(1)).min(1),
+            origins: z.array(z.string().regex(credentialOrigin, 'an origin such as https://intranet.example or http://wiki.example:8080 (scheme, host or *.suffix, optional port; no path)')).min(1).optional(),
+            hosts: z.array(z.string().regex(credentialHost, 'a host name or *.suffix pattern (use "origins" for a scheme or port)')).min(1).optional(),
             headers: z.record(z.string(), z.string()).optional(),
             cookies: z.record(z.string(), z.string()).optional(),
             basic: z.object({ username: z.string(), password: z.string() }).strict().optional(),
           })
-          .strict(),
+          .strict()
+          .refine((rule) => rule.origins !== undefined || rule.hosts !== undefined, 'name the origins the credentials are for ("origins": ["https://intranet.example"])'),
       )
       .default([]),
     /**

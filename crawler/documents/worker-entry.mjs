@@ -1,4 +1,4 @@
-// The document parsing process (see worker-pool.ts). pdf.js is loaded before tsx's loader is
+// The document worker thread of a parsing process (see parse-process.mjs). pdf.js is loaded before tsx's loader is
 // registered: through the loader its 1.4 MB module costs about 150 MB more per process. pdf.js
 // says on load that Node should use its legacy build; that line alone is held back.
 import { register } from 'tsx/esm/api';
