@@ -32,6 +32,8 @@ export const crawlerSettingsSchema = z
     headersTimeoutMs: z.number().int().min(1).default(15_000),
     bodyTimeoutMs: z.number().int().min(1).default(30_000),
     maxBodyBytes: z.number().int().min(1024).default(5 * 1024 * 1024),
+    /** Links kept per page, the first in document order (Heritrix keeps 6,000, Nutch 100); the rest are dropped and logged. */
+    maxLinksPerPage: z.number().int().min(1).max(1_000_000).default(5000),
     maxRedirects: z.number().int().min(0).max(20).default(5),
     allowPrivateNetworks: z.boolean().default(false),
     /** Like curl --resolve: `{"host:port": "addr:port"}`; host may be `*` or `*.suffix`. */
