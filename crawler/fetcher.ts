@@ -48,6 +48,8 @@ export interface FetcherOptions {
   readonly resolve?: Readonly<Record<string, string>>;
   /** Name resolution (injectable for tests). */
   readonly lookup?: HostLookup;
+  /** Certificate authorities to trust instead of Node's (PEM; a test's own CA). */
+  readonly ca?: string | readonly string[];
   /** Headers, cookies and Basic credentials per origin, added to requests to those origins only. */
   readonly credentials?: HostCredentials;
   /** Clock for `startedAt` and Retry-After dates. */
@@ -235,6 +237,7 @@ export class Fetcher {
       allowPrivateNetworks: options.allowPrivateNetworks ?? false,
       pins,
       lookup: options.lookup ?? systemLookup,
+      ca: options.ca,
       connectTimeoutMs: positive('connectTimeoutMs', options.connectTimeoutMs ?? FETCHER_DEFAULTS.connectTimeoutMs),
     });
     this.#agent = new Agent({

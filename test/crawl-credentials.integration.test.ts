@@ -1,10 +1,13 @@
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../config/load-settings.ts';
+import { Fetcher } from '../crawler/fetcher.ts';
 import { CredentialSettingsError, HostCredentials } from '../crawler/host-credentials.ts';
 import { parseScope } from '../crawler/scope.ts';
 import { CrawlStore } from '../indexer/store/crawl-store.ts';
@@ -141,9 +144,41 @@ describe('credentials for intranets', () => {
     expect(second.every((r) => r.headers['x-api-token'] === TOKEN)).toBe(true);
   });
 
+  it('never go over http after a redirect from https (a TLS server with a certificate made for the test)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lse-tls-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1', '-subj', '/CN=a.test', '-addext', 'subjectAltName=DNS:a.test'], { stdio: 'ignore' });
+    const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+    const secure: IncomingHttpHeaders[] = [];
+    const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (request, response) => {
+      secure.push(request.headers);
+      response.writeHead(302, { location: 'http://a.test/landing' }).end();
+    });
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    // The older host form covers both schemes on their default ports: only the downgrade rule stops them.
+    const fetcher = new Fetcher({
+      userAgent: 'lse-test',
+      allowPrivateNetworks: true,
+      resolve: { 'a.test:443': `127.0.0.1:${(tls.address() as AddressInfo).port}`, 'a.test:80': `127.0.0.1:${port}` },
+      ca: cert,
+      credentials: new HostCredentials([{ hosts: ['a.test'], headers: { 'X-Api-Token': TOKEN } }]),
+    });
+    try {
+      const before = seen.length;
+      const result = await fetcher.fetch('https://a.test/secret');
+      expect(result).toMatchObject({ ok: true, finalUrl: 'http://a.test/landing', status: 200 });
+      expect(secure.map((headers) => headers['x-api-token'])).toEqual([TOKEN]);
+      const plain = seen.slice(before);
+      expect(plain.map((r) => [r.path, r.headers['x-api-token']])).toEqual([['/landing', undefined]]);
+      // Asked for directly, the http URL gets them: it is the redirect from https that withheld them.
+      await fetcher.fetch('http://a.test/landing');
+      expect(seen[seen.length - 1].headers['x-api-token']).toBe(TOKEN);
+    } finally {
+      await fetcher.close();
+      tls.close();
+    }
+  });
+
   it('are bound to the scheme: https credentials never go over http, not even after a redirect from https', () => {
-    // The fetcher has no way to trust a test certificate, so the scheme is tested here, at the
-    // level of the rules the fetcher asks hop by hop.
     const credentials = new HostCredentials([{ origins: ['https://a.test'], headers: { 'X-A': '1' } }, { hosts: ['b.test'], headers: { 'X-B': '1' } }]);
     expect(credentials.headersFor('https://a.test/x')).toEqual({ 'x-a': '1' });
     expect(credentials.headersFor('https://a.test:443/x')).toEqual({ 'x-a': '1' });
