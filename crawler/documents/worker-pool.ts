@@ -204,6 +204,8 @@ export class DocumentPool {
     job?.reject(reason);
     if (slot.child.exitCode === null && slot.child.signalCode === null) {
       const exited = new Promise<void>((resolve) => slot.child.once('exit', () => resolve()));
+      // Waited for, so held: an unreferenced process would let Node exit before it is gone.
+      slot.child.ref();
       slot.child.kill('SIGKILL');
       await exited;
     }
