@@ -10,6 +10,9 @@ import { estimationSettingsSchema } from './estimation.ts';
 
 const hostPort = /^(\*|\*\.[^:\s]+|[^:\s*]+):\d{1,5}$/;
 const addrPort = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):\d{1,5}$/;
+/** Where credentials go: `scheme://host[:port]` (host may be `*.suffix`), or a bare host of the older form. */
+const credentialOrigin = /^https?:\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?\/?$/;
+const credentialHost = /^\s*(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\s*$/;
 
 export const crawlerSettingsSchema = z
   .object({
@@ -30,6 +33,8 @@ export const crawlerSettingsSchema = z
     headersTimeoutMs: z.number().int().min(1).default(15_000),
     bodyTimeoutMs: z.number().int().min(1).default(30_000),
     maxBodyBytes: z.number().int().min(1024).default(5 * 1024 * 1024),
+    /** Links kept per page, the first in document order (Heritrix keeps 6,000, Nutch 100); the rest are dropped and logged. */
+    maxLinksPerPage: z.number().int().min(1).max(1_000_000).default(5000),
     maxRedirects: z.number().int().min(0).max(20).default(5),
     allowPrivateNetworks: z.boolean().default(false),
     /** Like curl --resolve: `{"host:port": "addr:port"}`; host may be `*` or `*.suffix`. */
@@ -45,20 +50,24 @@ export const crawlerSettingsSchema = z
     /** Local-domain scope: `host:SUFFIX`, `prefix:URL`, `regex:RE`. */
     scope: z.array(z.string().min(3)).default([]),
     /**
-     * Intranets: headers, cookies and HTTP Basic credentials per host pattern (`host` or
-     * `*.suffix`), sent to those hosts only (never after a redirect to another host), never
-     * logged or shown. From the settings file or LSE_CRAWLER_CREDENTIALS (JSON).
+     * Intranets: headers, cookies and HTTP Basic credentials per origin (`https://host`,
+     * `http://host:8080`, `https://*.suffix`), sent to those origins only (never to another port
+     * or scheme, never after a redirect to another origin, never over http after https), never
+     * logged or shown. `hosts` (bare host names) is the older form: a host on its default ports,
+     * https 443 and http 80. From the settings file or LSE_CRAWLER_CREDENTIALS (JSON).
      */
     credentials: z
       .array(
         z
           .object({
-            hosts: z.array(z.string().min(1)).min(1),
+            origins: z.array(z.string().regex(credentialOrigin, 'an origin such as https://intranet.example or http://wiki.example:8080 (scheme, host or *.suffix, optional port; no path)')).min(1).optional(),
+            hosts: z.array(z.string().regex(credentialHost, 'a host name or *.suffix pattern (use "origins" for a scheme or port)')).min(1).optional(),
             headers: z.record(z.string(), z.string()).optional(),
             cookies: z.record(z.string(), z.string()).optional(),
             basic: z.object({ username: z.string(), password: z.string() }).strict().optional(),
           })
-          .strict(),
+          .strict()
+          .refine((rule) => rule.origins !== undefined || rule.hosts !== undefined, 'name the origins the credentials are for ("origins": ["https://intranet.example"])'),
       )
       .default([]),
     /**
@@ -95,7 +104,7 @@ export const crawlerSettingsSchema = z
     /** More sitemaps to read (any host; the pages they list must be in scope). */
     sitemapUrls: z.array(z.url({ protocol: /^https?$/ })).default([]),
     /**
-     * PDF, DOCX and ODT documents: read in worker threads, each under a time and a memory limit;
+     * PDF, DOCX and ODT documents: read in child processes, each under a time and a memory limit;
      * larger files than their type's limit are refused (recorded as failed with the reason).
      */
     documents: z
@@ -104,10 +113,13 @@ export const crawlerSettingsSchema = z
         pdfMaxBytes: z.number().int().min(1024).default(50 * 1024 * 1024),
         docxMaxBytes: z.number().int().min(1024).default(20 * 1024 * 1024),
         odtMaxBytes: z.number().int().min(1024).default(20 * 1024 * 1024),
-        /** Largest uncompressed size a zip entry of an office file may declare (zip bombs). */
+        /** Largest uncompressed size a zip entry of an office file may have, declared or actual (zip bombs). */
         zipEntryMaxBytes: z.number().int().min(1024).default(100 * 1024 * 1024),
         timeoutSeconds: z.number().gt(0).max(3600).default(30),
-        /** V8 heap of a parsing worker, in MB. */
+        /**
+         * Memory of a parsing process for its document, in MB: the V8 heap of its worker thread, and
+         * its data segment beyond start-up (RLIMIT_DATA, which also counts the buffers pdf.js inflates).
+         */
         memoryMb: z.number().int().min(32).max(8192).default(512),
         workers: z.number().int().min(1).max(64).default(2),
       })
