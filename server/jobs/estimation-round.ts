@@ -221,6 +221,9 @@ export async function resumeEstimationRound(context: RoundContext, id: string, h
 function noFetchNote(status: RoundStatus): string {
   const causes = (status.diagnosis ?? []).slice(0, 3).map((host) => `${host.host}: ${host.causes.map((c) => `${c.what.split(/[,(:]/)[0].trim()} (${c.count})`).join(', ')}`);
   const why = causes.length > 0 ? ` Why: ${causes.join('; ')}${(status.diagnosis?.length ?? 0) > 3 ? `; and ${status.diagnosis!.length - 3} more hosts` : ''}.` : status.frontier === 0 ? ' The site links to no page outside it.' : '';
+  if (causes.length === 0) {
+    return `The round fetched no page outside the site (a budget of ${status.extraPages} pages over ${status.iterations} iterations, ${status.frontier} candidate pages), so the estimate did not change and the previous ranks are kept (no new rank version).${why}`;
+  }
   return `No page outside the site could be fetched, so the estimate did not change and the previous ranks are kept (no new rank version).${why}`;
 }
 
