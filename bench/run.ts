@@ -81,6 +81,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./freshness.bench.ts')).freshnessBenchmarks,
     about: 're-crawl freshness on the demo web over 30 simulated days: revisits ∝ √λ̂ vs uniform, same budget',
   },
+  'query-budget': {
+    load: async () => (await import('./query-budget.bench.ts')).queryBudgetBenchmarks,
+    about: 'hostile queries (foo~100, leading wildcards, long fuzzy words, 200 words) on 10k pages: time and work counters against the budget',
+  },
   ranking: {
     load: async () => (await import('./ranking.bench.ts')).rankingBenchmarks,
     about: 'choosing the blend: NDCG@10 of estimate- and local-PageRank rankings against the true global PageRank, per weight',
