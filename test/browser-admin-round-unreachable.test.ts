@@ -95,6 +95,9 @@ describe('a round where no outside host resolves', () => {
     expect(await box.textContent()).toContain('far-away.invalid');
     expect(await box.textContent()).toContain('previous ranks are kept');
     expect(await page.locator('#stat-crawled').textContent()).toContain('2 could not be fetched');
+    // The status table's "disallowed" outside pages are explained, not read as sites blocking us.
+    await expect.poll(() => page.locator('#pages-note').textContent()).toContain('could not be reached (a DNS failure, a refused connection)');
+    expect(await page.locator('#pages-note').textContent()).toContain('The last round lists why for 2 hosts');
     expect(await page.locator('#round-chart').textContent()).not.toContain('recorded no iteration');
     expect(await page.locator('#round-chart').textContent()).toContain('did not change in any of the 5 iterations: no page outside the site was fetched');
     // The past-rounds axis: round steps, each label once (it repeated "5 × 10⁻⁷").
