@@ -87,6 +87,8 @@ describe('README', () => {
       expect(crawl.stdout).toMatch(/pages stored: 4 /);
       // A complete crawl: no coverage bound; the count not-html names its page and where to see all.
       expect(crawl.stdout).toContain('complete: every page reachable');
+      // Progress counts toward the pages stored plus the frontier, not the page limit (1000): it ends at 100 %.
+      expect(crawl.stderr).toContain('crawl: 100%');
       expect(crawl.stdout).not.toContain('RankMass coverage bound');
       expect(crawl.stdout).toContain('not-html: http://docs.test/logo.png (all of them: lse pages --data');
       const estimate = await run(['estimate', '--config', 'lse.json'], dir, env);
