@@ -8,6 +8,7 @@ import type { FetchedPage } from '../indexer/estimation/supergraph.ts';
 import type { PageSource } from '../indexer/estimation/find-global-pagerank.ts';
 import type { CrawlStore, PageRecord, StoredLink } from '../indexer/store/crawl-store.ts';
 import { fetchAndRecord, type BatchFetchDeps } from './batch-fetch.ts';
+import type { CrawlDiagnosis } from './crawl-diagnosis.ts';
 import { allocatePldBudgets, inDegreeRanking, payLevelDomain, pldGraphFromLinks } from './pay-level-domain.ts';
 
 /** A page's links as FindGlobalPR sees them: followed links to http(s) URLs. */
@@ -64,6 +65,8 @@ export interface CrawledPageSourceOptions {
   concurrency: number;
   /** Per-PLD budgets; without one every chosen page is fetched. */
   budget?: PldBudget;
+  /** Collects why pages were not stored, per host (DNS, refused, robots…). */
+  diagnosis?: CrawlDiagnosis;
 }
 
 export class CrawledPageSource implements PageSource<string> {
@@ -99,7 +102,7 @@ export class CrawledPageSource implements PageSource<string> {
       }
       // A stored page without links (error, disallowed, not HTML) cannot join F.
     }
-    const recorded = await fetchAndRecord(this.deps, toFetch, { concurrency: this.options.concurrency, signal });
+    const recorded = await fetchAndRecord(this.deps, toFetch, { concurrency: this.options.concurrency, signal, diagnosis: this.options.diagnosis });
     for (const url of toFetch) {
       const result = recorded.get(url);
       if (!result || !(result.state === 'fetched' || result.state === 'not-modified' || result.state === 'redirect')) continue;

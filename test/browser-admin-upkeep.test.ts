@@ -142,4 +142,22 @@ describe.skipIf(!hasChromium)('the admin page\'s upkeep', () => {
     await page.screenshot({ path: join(outputDir, 'admin-analytics-legend.png') });
     expect(problems).toEqual([]);
   });
+
+  it('gives a divergence table of x1.000 everywhere a word', async () => {
+    // An estimate that equals the local PageRank (what a round that changed nothing would give).
+    const local = (await store.latestRanks('local-current'))!;
+    await store.batch()
+      .putRanks({ name: 'local', version: 1, ids: local.ids, values: local.values, info: { test: true } })
+      .putRanks({ name: 'estimate', version: 1, ids: local.ids, values: local.values, info: { test: true } })
+      .commit();
+    await page.selectOption('#divergence-limit', '50');
+    const note = page.locator('#divergence-note');
+    await note.waitFor({ state: 'visible' });
+    expect(await note.textContent()).toContain('Every ratio is ×1.000: the global estimate equals the local PageRank');
+    expect(await page.locator('#divergence-table .ratio-same').count()).toBe(3);
+    expect(await page.locator('#divergence-table .ratio-same').first().textContent()).toContain('×1.000 (same)');
+    await note.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(outputDir, 'admin-divergence-same.png') });
+    expect(problems).toEqual([]);
+  });
 });

@@ -13,7 +13,7 @@ const file = (name: string, text: string) => {
 };
 
 /** The settings that are off unless given: optional, with no default. Every other setting must have a default. */
-const OPTIONAL_SETTINGS = ['crawler.contactUrl', 'crawler.topic', 'server.siteName', 'server.adminToken', 'server.searchToken', 'schedules.recrawl'];
+const OPTIONAL_SETTINGS = ['crawler.contactUrl', 'crawler.topic', 'server.siteName', 'server.searchPlaceholder', 'server.exampleQueries', 'server.adminToken', 'server.searchToken', 'schedules.recrawl'];
 
 /**
  * Every field of the schema by its dotted path, walking into the objects that have defaults themselves: `default`

@@ -12,6 +12,7 @@ import { CliError } from './cli-error.ts';
 import { createCrawlStack, rememberCrawlerSettings, rememberedCrawlerSettings, sitemapOption } from './crawl-setup.ts';
 import { numberFlag, parseFlags } from './flags.ts';
 import { createProgress } from './progress.ts';
+import { exampleUrlsByState, formatExamples } from './pages-command.ts';
 
 export const fetchFlagsUsage = `  --config FILE             settings file (JSON); see config/schema.ts
   --data DIR                data directory (default ./data, or LSE_DATA)
@@ -127,7 +128,10 @@ export function formatCrawlSummary(summary: CrawlSummary): string {
     `  pages stored: ${summary.stored} (${states || 'none'}); fetched by this run: ${summary.fetchedThisRun} in ${summary.seconds.toFixed(1)} s (${summary.pagesPerSecond.toFixed(1)} pages/s)`,
     `  duplicates: ${summary.duplicates}; frontier left: ${summary.frontier}; over host budget: ${summary.overBudget}`,
     `  URLs refused (traps and rules): ${rejected || 'none'}`,
-    `  RankMass coverage bound: at least ${(100 * summary.coverageBound).toFixed(2)} % of the seeds' personalised PageRank is stored`,
+    // A bound matters only for a crawl that stopped early; a complete one stored everything reachable.
+    ...(summary.stoppedBecause === 'frontier-empty'
+      ? ['  complete: every page reachable from the seeds within the scope and depth was visited']
+      : [`  RankMass coverage bound: at least ${(100 * summary.coverageBound).toFixed(2)} % of the seeds' personalised PageRank is stored`]),
     ...(summary.sitemaps ? [formatSitemapLine(summary.sitemaps)] : []),
     ...formatDiagnosis(summary.diagnosis ?? []),
     ...(summary.topicPages ? [`  topic: ${summary.topicPages.local} pages passed the similarity threshold (local), ${summary.topicPages.global} did not (global)`] : []),
@@ -218,11 +222,14 @@ export async function crawlCommand(argv: string[]): Promise<number> {
       sitemaps: sitemapOption(crawler),
       log: (message) => process.stderr.write(`${message}\n`),
       signal: controller.signal,
+      // Toward what is left to fetch (stored + frontier), not the page limit alone.
       onProgress: (p) =>
-        progress.update(p.stored, `${p.pagesPerSecond.toFixed(0)} pages/s | frontier ${p.frontier} | hosts ${p.hosts} | errors ${p.errors}`),
+        progress.update(p.stored, `${p.pagesPerSecond.toFixed(0)} pages/s | frontier ${p.frontier} | hosts ${p.hosts} | errors ${p.errors}`, Math.max(1, Math.min(crawler.maxPages, p.stored + p.frontier))),
     });
     progress.stop();
     process.stdout.write(`${formatCrawlSummary(summary)}\n`);
+    const examples = formatExamples(await exampleUrlsByState(store), settings.dataDir);
+    if (examples.length > 0) process.stdout.write(`  pages of the site not stored as searchable pages, a few of each state:\n${examples.map((line) => `  ${line}`).join('\n')}\n`);
     return summary.stoppedBecause === 'aborted' ? 130 : 0;
   } catch (error) {
     progress.stop();

@@ -4,6 +4,7 @@
 import { ScopeSpecError } from '../../crawler/scope.ts';
 import { ESTIMATOR_NAMES, isEstimatorName, isMethodName, METHOD_NAMES } from '../../indexer/estimation/estimators.ts';
 import { loadRankSnapshot } from '../../indexer/ranking/search-engine.ts';
+import { formatDiagnosis } from '../../crawler/crawl-diagnosis.ts';
 import { CliError } from './cli-error.ts';
 import { fetchFlagOptions, fetchFlagOverrides, fetchFlagsUsage, settingsForDataDir } from './crawl-command.ts';
 import { createCrawlStack } from './crawl-setup.ts';
@@ -94,8 +95,12 @@ export async function estimateCommand(argv: string[]): Promise<number> {
     process.stdout.write(
       `estimation round ${status.id} done: ${status.localPages} local pages, ${status.crawled - (status.startPages ?? 0)} new global pages in ${status.iterations} iterations ` +
         `(${status.crawled} in the supergraph), ` +
-        `${((status.finishedAt! - status.startedAt) / 1000).toFixed(1)} s; estimate version ${status.version}\n`,
+        `${((status.finishedAt! - status.startedAt) / 1000).toFixed(1)} s; ${status.version !== undefined ? `estimate version ${status.version}` : 'no new estimate version'}\n`,
     );
+    if (status.note) process.stdout.write(`  ${status.note}\n`);
+    // Why pages outside the site were not stored, per host, as the crawl summary says it.
+    const why = formatDiagnosis(status.diagnosis ?? []);
+    if (why.length > 0) process.stdout.write(`${why.join('\n')}\n`);
     return 0;
   } finally {
     process.off('SIGINT', stop);

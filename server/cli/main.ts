@@ -6,6 +6,7 @@ import { crawlCommand, crawlUsage } from './crawl-command.ts';
 import { demoCommand, demoUsage } from './demo-command.ts';
 import { demoWebCommand, demoWebUsage } from './demo-web-command.ts';
 import { indexCommand, indexUsage, serveCommand, serveUsage } from './serve-command.ts';
+import { pagesCommand, pagesUsage } from './pages-command.ts';
 import { estimateCommand, estimateUsage, ranksCommand, ranksUsage } from './estimate-command.ts';
 import { experimentCommand, experimentUsage } from './experiment-command.ts';
 import { importCommand, importUsage } from './import-command.ts';
@@ -26,6 +27,11 @@ const commands: Record<string, Command> = {
     summary: 'build the text index (and local PageRank) of a data directory',
     usage: indexUsage,
     run: indexCommand,
+  },
+  pages: {
+    summary: 'list stored pages by state, role or language (what the summaries count)',
+    usage: pagesUsage,
+    run: pagesCommand,
   },
   serve: {
     summary: 'serve the search page and API of a data directory',

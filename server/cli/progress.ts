@@ -5,7 +5,8 @@
 import cliProgress from 'cli-progress';
 
 export interface Progress {
-  update(done: number, status: string): void;
+  /** `total`: a new total (a crawl's grows with its frontier). */
+  update(done: number, status: string, total?: number): void;
   log(line: string): void;
   stop(): void;
 }
@@ -24,7 +25,10 @@ export function createProgress(total: number, label: string, stream: NodeJS.Writ
     );
     bar.start(total, 0, { status: '' });
     return {
-      update: (done, status) => bar.update(done, { status }),
+      update: (done, status, newTotal) => {
+        if (newTotal !== undefined && newTotal !== total) bar.setTotal((total = newTotal));
+        bar.update(done, { status });
+      },
       log: (line) => {
         bar.stop();
         stream.write(`${line}\n`);
@@ -35,7 +39,8 @@ export function createProgress(total: number, label: string, stream: NodeJS.Writ
   }
   let lastPercent = -1;
   return {
-    update: (done, status) => {
+    update: (done, status, newTotal) => {
+      if (newTotal !== undefined) total = newTotal;
       const percent = total > 0 ? Math.floor((100 * done) / total / 10) * 10 : 100;
       if (percent !== lastPercent) {
         lastPercent = percent;

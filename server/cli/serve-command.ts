@@ -2,6 +2,7 @@
  * `lse index` (re)builds the text index of a data directory; `lse serve` serves it.
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Settings } from '../../config/schema.ts';
@@ -25,6 +26,7 @@ import { searchAccessAdminRoutes } from '../routes/signin-route.ts';
 import { PrivateContentWatch, SearchAccess } from '../search-access.ts';
 import { createCrawlStack, type CrawlStack } from './crawl-setup.ts';
 import { fetchFlagOptions, fetchFlagOverrides, settingsForDataDir } from './crawl-command.ts';
+import { CliError } from './cli-error.ts';
 import { numberFlag, parseFlags } from './flags.ts';
 
 export const indexUsage = `lse index [--data DIR] [--config FILE]
@@ -32,21 +34,31 @@ export const indexUsage = `lse index [--data DIR] [--config FILE]
   (Re)builds the text index of the data directory from its stored local pages (segments built
   on both cores, saved under DIR/index) and its local PageRank.`;
 
-export const serveUsage = `lse serve [--data DIR] [--host 127.0.0.1] [--port 8080] [fetch flags]
+export const serveUsage = `lse serve [--data DIR] [--host 127.0.0.1] [--port 8080] [--create] [fetch flags]
 
   Serves a data directory: the search page (/) and API (/api/search), the admin page (/admin)
   and API (/api/admin/…, Bearer token from LSE_ADMIN_TOKEN or printed at start), the scheduled
   re-crawls and rounds of the settings, /healthz and /metrics. Estimation rounds interrupted by a
-  crash resume at start. The fetch flags apply to the rounds and re-crawls it runs.`;
+  crash resume at start. The fetch flags apply to the rounds and re-crawls it runs.
+
+  --create            serve a data directory that holds no crawl yet (made if missing): crawl it
+                      from the admin page. Without it, such a directory is refused (a mistyped
+                      --data would otherwise serve an empty search).`;
 
 /** Builds the index and the local PageRank of a store; returns the number of documents. */
 export async function buildIndex(store: CrawlStore, settings: Settings): Promise<{ documents: number; index: TextIndex }> {
   await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);
   const index = await TextIndex.open(settings.dataDir, { maxSegmentDocs: settings.index.segmentSize });
   let undetermined = 0;
-  const info = await index.rebuild(indexableDocuments(store, { onUndeterminedLanguage: () => undetermined++ }));
+  const named: string[] = [];
+  const info = await index.rebuild(indexableDocuments(store, { onUndeterminedLanguage: (url) => {
+    undetermined++;
+    if (named.length < 3) named.push(url);
+  } }));
   // Such pages are indexed with the neutral analysis (no stemming), never left out.
-  if (undetermined > 0) console.warn(`${undetermined} page(s) in a language that cannot be told: indexed with the neutral analysis`);
+  if (undetermined > 0) {
+    console.warn(`${undetermined} page(s) in a language that cannot be told, indexed with the neutral analysis: ${named.join(', ')}${undetermined > named.length ? ', …' : ''} (all of them: lse pages --data ${settings.dataDir} --lang und)`);
+  }
   return { documents: info.documentCount, index };
 }
 
@@ -177,22 +189,30 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
       adminSiteRoutes({ token, runner, store, index: textIndex, control: experience.control, scope: domain.scope, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute }),
     ],
   });
-  const address = await app.listen({ host: options.listen.host, port: options.listen.port });
+  const shutDown = async () => {
+    await schedules.stop();
+    await runner.close();
+    await privateContent.settled();
+    await app.close();
+    await experience.analytics.flush();
+    await textIndex.close();
+    if (!options.stack) await stack.close();
+  };
+  let address: string;
+  try {
+    address = await app.listen({ host: options.listen.host, port: options.listen.port });
+  } catch (error) {
+    // A port in use: nothing keeps running (schedules, workers), and the caller says why.
+    await shutDown();
+    throw error;
+  }
   const resumed = await runner.resumeInterrupted();
   if (resumed.length > 0) process.stderr.write(`resuming interrupted estimation rounds: ${resumed.join(', ')}\n`);
   if (!options.adminToken && !settings.server.adminToken) process.stdout.write(`admin token (set LSE_ADMIN_TOKEN to choose one): ${token}\n`);
   return {
     url: address,
     runner,
-    close: async () => {
-      await schedules.stop();
-      await runner.close();
-      await privateContent.settled();
-      await app.close();
-      await experience.analytics.flush();
-      await textIndex.close();
-      if (!options.stack) await stack.close();
-    },
+    close: shutDown,
   };
 }
 
@@ -204,12 +224,44 @@ export function untilSignalled(): Promise<string> {
   });
 }
 
+/** A TCP port from --port: a whole number 0…65535 (0: any free port). */
+export function portFlag(value: string | undefined): number | undefined {
+  const port = numberFlag(value, 'port');
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65_535)) throw new CliError(`--port must be a whole number from 0 to 65535, got "${value}"`);
+  return port;
+}
+
+/** Does the data directory hold a crawl (stored pages or a remembered crawl)? */
+async function holdsCrawl(store: CrawlStore): Promise<boolean> {
+  for await (const entry of store.pages()) if (entry) return true;
+  return (await store.getMeta('crawl-settings')) !== undefined;
+}
+
 export async function serveCommand(argv: string[]): Promise<number> {
-  const flags = parseFlags(argv, { ...fetchFlagOptions, host: { type: 'string' }, port: { type: 'string' } }, 'serve');
+  const flags = parseFlags(argv, { ...fetchFlagOptions, host: { type: 'string' }, port: { type: 'string' }, create: { type: 'boolean' } }, 'serve');
+  const port = portFlag(flags.port);
+  const dataDir = flags.data ?? process.env.LSE_DATA;
+  // Checked before the store opens (opening makes the directory).
+  if (dataDir !== undefined && !flags.create && !existsSync(dataDir)) {
+    throw new CliError(`lse serve: no data directory ${dataDir}: crawl into it first (lse crawl --data ${dataDir} …), fix the path, or pass --create to serve an empty one`);
+  }
   const { settings, store } = await settingsForDataDir(flags, fetchFlagOverrides(flags));
   try {
-    const serving = await serveStore(store, settings, { listen: { host: flags.host ?? settings.server.host, port: numberFlag(flags.port, 'port') ?? settings.server.port } });
-    process.stdout.write(`search page: ${serving.url}/\n`);
+    if (!flags.create && !(await holdsCrawl(store))) {
+      throw new CliError(`lse serve: ${settings.dataDir} holds no crawl: crawl into it first (lse crawl --data ${settings.dataDir} …), fix the path, or pass --create to serve it empty`);
+    }
+    const listen = { host: flags.host ?? settings.server.host, port: port ?? settings.server.port };
+    let serving: Serving;
+    try {
+      serving = await serveStore(store, settings, { listen });
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'EADDRINUSE') throw new CliError(`lse serve: port ${listen.port} on ${listen.host} is in use (another lse serve?): stop it, or choose another with --port N (setting server.port)`);
+      if (code === 'EACCES') throw new CliError(`lse serve: not allowed to listen on port ${listen.port} (ports below 1024 need privileges): choose another with --port N`);
+      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new CliError(`lse serve: cannot listen on ${listen.host}: not an address of this machine (--host, setting server.host)`);
+      throw error;
+    }
+    process.stdout.write(`search page: ${serving.url}/\nadmin page:  ${serving.url}/admin\n`);
     await untilSignalled();
     await serving.close();
     return 0;

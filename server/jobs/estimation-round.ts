@@ -17,6 +17,7 @@ import { l1Distance, restrictAndNormalise } from '../../indexer/metrics.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import type { CrawlStack } from '../cli/crawl-setup.ts';
 import type { BatchFetchDeps } from '../../crawler/batch-fetch.ts';
+import { CrawlDiagnosis, type HostDiagnosis } from '../../crawler/crawl-diagnosis.ts';
 import { revisitStaleGlobals, type RevisitOutcome } from './global-revisits.ts';
 import { loadRoundStart, SUPERGRAPH_RANKS, type LocalDomain, type RoundStart } from './round-start.ts';
 import { noLocalPagesMessage, roundRoleOf, urlDomain, type DataDirDomain } from './local-domain.ts';
@@ -71,8 +72,14 @@ export interface RoundStatus {
   startedAt: number;
   finishedAt?: number;
   error?: string;
-  /** The rank version written at the end. */
+  /** The rank version written at the end (none when the round fetched nothing: the previous ranks stay). */
   version?: number;
+  /** Why pages outside the site were not stored, per host and cause (DNS, refused, robots…), with what to do. */
+  diagnosis?: HostDiagnosis[];
+  /** Pages the round asked for and could not store. */
+  failedPages?: number;
+  /** Why the round changed nothing, when it did not (no page fetched: the previous ranks are kept). */
+  note?: string;
 }
 
 export type { LocalDomain } from './round-start.ts';
@@ -210,6 +217,16 @@ export async function resumeEstimationRound(context: RoundContext, id: string, h
   return executeRound(context, id, saved.parameters, start, local.revisits ?? NO_REVISITS, { pages: replay, state: replayState }, saved.startedAt, hooks);
 }
 
+/** Why a round that fetched nothing changed nothing, naming the main causes per host. */
+function noFetchNote(status: RoundStatus): string {
+  const causes = (status.diagnosis ?? []).slice(0, 3).map((host) => `${host.host}: ${host.causes.map((c) => `${c.what.split(/[,(:]/)[0].trim()} (${c.count})`).join(', ')}`);
+  const why = causes.length > 0 ? ` Why: ${causes.join('; ')}${(status.diagnosis?.length ?? 0) > 3 ? `; and ${status.diagnosis!.length - 3} more hosts` : ''}.` : status.frontier === 0 ? ' The site links to no page outside it.' : '';
+  if (causes.length === 0) {
+    return `The round fetched no page outside the site (a budget of ${status.extraPages} pages over ${status.iterations} iterations, ${status.frontier} candidate pages), so the estimate did not change and the previous ranks are kept (no new rank version).${why}`;
+  }
+  return `No page outside the site could be fetched, so the estimate did not change and the previous ranks are kept (no new rank version).${why}`;
+}
+
 async function executeRound(
   context: RoundContext,
   id: string,
@@ -262,10 +279,12 @@ async function executeRound(
     const method = resolveMethod(parameters.selector, estimatorName, context.domain?.kind === 'topic' ? 'topic' : 'site');
     const links: Array<[string, string]> = [];
     for (const page of domain.pages) for (const to of Array.from(page.links)) links.push([page.key, to]);
+    const diagnosis = new CrawlDiagnosis();
     const source = new CrawledPageSource(
       fetchDeps(context),
       {
         concurrency: settings.crawler.concurrency,
+        diagnosis,
         budget: (parameters.budgets ?? settings.estimation.pldBudgets)
           ? new PldBudget(links, { topCount: settings.crawler.pldTopCount, topBudget: settings.crawler.pldBudgetTop, restBudget: settings.crawler.pldBudgetRest })
           : undefined,
@@ -296,9 +315,24 @@ async function executeRound(
         if (truth) status.l1ToTruth = l1ToTruth(estimate, truth);
         status.history.push({ iteration: it.iteration, crawled: it.crawled, change: status.change, l1ToTruth: status.l1ToTruth, ms: Math.round(it.ms) });
         previous = estimate;
+        const causes = diagnosis.report();
+        if (causes.length > 0) {
+          status.diagnosis = causes;
+          status.failedPages = causes.reduce((sum, host) => sum + host.causes.reduce((n, c) => n + c.count, 0), 0);
+        }
         await save(it.iteration > 0 ? { selected: it.selected, selectorState } : undefined);
       },
     });
+    const fetchedNew = status.crawled - (status.startPages ?? 0);
+    if (fetchedNew <= 0 && revisits.revisited === 0) {
+      // Nothing outside the site was fetched: the estimate is what the ranks are already. No new
+      // rank version; the search keeps the previous ranks, and the round says why.
+      status.note = noFetchNote(status);
+      status.state = 'done';
+      status.finishedAt = Date.now();
+      await save();
+      return status;
+    }
     const lastEstimate = await store.latestRanks('estimate');
     const version = (lastEstimate?.version ?? 0) + 1;
     if (lastEstimate) status.roundChange = estimateChange(lastEstimate, domain.ids, result.estimate);

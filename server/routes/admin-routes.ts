@@ -159,8 +159,8 @@ export function adminRoutes(deps: AdminDeps) {
 
 /** The round as the API shows it. */
 function roundView(round: RoundStatus) {
-  const { id, state, selector, iteration, iterations, crawled, frontier, change, l1ToTruth, error, history, localPages, extraPages, startedAt, finishedAt, version, startPages, continuedFrom, fresh, roundChange } = round;
-  return { id, state, selector, iteration, iterations, crawled, frontier, change, l1ToTruth, error, history, localPages, extraPages, startedAt, finishedAt, version, startPages, continuedFrom, fresh, roundChange };
+  const { id, state, selector, iteration, iterations, crawled, frontier, change, l1ToTruth, error, history, localPages, extraPages, startedAt, finishedAt, version, startPages, continuedFrom, fresh, roundChange, diagnosis, failedPages, note } = round;
+  return { id, state, selector, iteration, iterations, crawled, frontier, change, l1ToTruth, error, history, localPages, extraPages, startedAt, finishedAt, version, startPages, continuedFrom, fresh, roundChange, diagnosis, failedPages, note };
 }
 
 /** The estimate over the finished rounds, oldest first: pages crawled in all, the change since the last round, the L1 to the truth where known. */

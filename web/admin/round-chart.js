@@ -5,7 +5,7 @@
  * axes, one line and marker shape per series, a title on every point.
  */
 import { byId, svg } from '../lib/dom.js';
-import { formatNumber, formatPowerOfTen } from '../lib/format.js';
+import { formatInteger, formatNumber, formatPowerOfTen } from '../lib/format.js';
 import { isOver } from './common.js';
 
 /** @typedef {import('./types.js').Round} Round */
@@ -157,7 +157,9 @@ export function drawChart(shown) {
 
   if (values.length === 0) {
     chart.append(svg('text', { x: margin.left + plotWidth / 2, y: margin.top + plotHeight / 2, 'text-anchor': 'middle', class: 'chart-empty' },
-      !shown ? 'No round yet: start one with the form above.' : isOver(round.state) ? 'This round recorded no iteration.' : 'Waiting for the first iteration…'));
+      !shown ? 'No round yet: start one with the form above.'
+        : (round.history ?? []).some((s) => s.iteration > 0) ? `The estimate did not change in any of the ${formatInteger(round.iteration ?? 0)} iterations${round.crawled === (round.startPages ?? 0) ? ': no page outside the site was fetched' : ''}.`
+          : isOver(round.state) ? 'This round recorded no iteration.' : 'Waiting for the first iteration…'));
   }
   container.replaceChildren(chart);
 }

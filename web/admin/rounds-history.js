@@ -13,6 +13,22 @@ import { formatInteger, formatNumber } from '../lib/format.js';
  *   roundChange?: number, l1ToTruth?: number }} RoundPoint
  */
 
+/**
+ * Axis ticks from 0 to at least `max` at a round step (1, 2 or 5 × 10ⁿ), each label distinct;
+ * 0 to 1 when every value is 0.
+ * @param {number} max
+ */
+export function niceTicks(max) {
+  if (!(max > 0)) return [0, 1];
+  const rough = max / 4;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough) ?? 10 * power;
+  const ticks = [];
+  // Multiples of the step, rounded to its precision (no 0.30000000000000004).
+  for (let i = 0; ticks.length === 0 || ticks[ticks.length - 1] < max; i++) ticks.push(Number((i * step).toPrecision(12)));
+  return ticks;
+}
+
 /** @param {RoundPoint[]} rounds  oldest first, as the admin API's `history` */
 export function drawRoundsHistory(rounds) {
   const container = byId('rounds-history');
@@ -27,8 +43,9 @@ export function drawRoundsHistory(rounds) {
     { name: 'truth', label: 'error to truth', points: rounds.map((r, i) => /** @type {[number, number | undefined]} */ ([i, r.l1ToTruth])) },
     { name: 'change', label: 'change since the last round', points: rounds.map((r, i) => /** @type {[number, number | undefined]} */ ([i, r.roundChange])) },
   ];
-  const values = series.flatMap((s) => s.points.map((p) => p[1]).filter((v) => v !== undefined));
-  const top = Math.max(1e-6, ...(/** @type {number[]} */ (values))) * 1.1;
+  const values = /** @type {number[]} */ (series.flatMap((s) => s.points.map((p) => p[1]).filter((v) => v !== undefined)));
+  const ticks = niceTicks(Math.max(0, ...values));
+  const top = ticks[ticks.length - 1];
   const inset = 24;
   /** @param {number} i */
   const x = (i) => margin.left + inset + (rounds.length === 1 ? (plotWidth - 2 * inset) / 2 : (i / (rounds.length - 1)) * (plotWidth - 2 * inset));
@@ -44,10 +61,12 @@ export function drawRoundsHistory(rounds) {
 
   const grid = svg('g', { class: 'chart-grid' });
   const labels = svg('g', { class: 'chart-tick-labels' });
-  for (let t = 0; t <= 4; t++) {
-    const value = (top * t) / 4;
-    grid.append(svg('line', { x1: margin.left, x2: margin.left + plotWidth, y1: y(value), y2: y(value), class: t === 0 ? 'axis' : 'grid-major' }));
+  for (const value of ticks) {
+    grid.append(svg('line', { x1: margin.left, x2: margin.left + plotWidth, y1: y(value), y2: y(value), class: value === 0 ? 'axis' : 'grid-major' }));
     labels.append(svg('text', { x: margin.left - 8, y: y(value), dy: '0.35em', 'text-anchor': 'end' }, formatNumber(value)));
+  }
+  if (values.length > 0 && values.every((v) => v === 0)) {
+    labels.append(svg('text', { x: margin.left + plotWidth / 2, y: margin.top + plotHeight / 2, 'text-anchor': 'middle', class: 'chart-empty' }, 'The estimate did not change between these rounds.'));
   }
   rounds.forEach((round, i) => {
     labels.append(

@@ -96,7 +96,8 @@ function renderRound(round) {
   progress.max = Math.max(1, round.iterations ?? 1);
   progress.value = round.iteration ?? 0;
   byId('stat-iteration').textContent = `${formatInteger(round.iteration)} of ${formatInteger(round.iterations)}`;
-  byId('stat-crawled').textContent = round.extraPages ? `${formatInteger(round.crawled)} of ${formatInteger(round.extraPages)}` : formatInteger(round.crawled);
+  byId('stat-crawled').textContent = (round.extraPages ? `${formatInteger(round.crawled)} of ${formatInteger(round.extraPages)}` : formatInteger(round.crawled)) +
+    (round.failedPages ? ` (${formatInteger(round.failedPages)} could not be fetched)` : '');
   byId('stat-frontier').textContent = formatInteger(round.frontier);
   byId('stat-change').textContent = (round.iteration ?? 0) > 0 ? formatNumber(round.change) : '–';
   byId('stat-truth').textContent = round.l1ToTruth === undefined ? 'unknown (no truth)' : formatNumber(round.l1ToTruth);
@@ -104,6 +105,7 @@ function renderRound(round) {
   const error = byId('round-error');
   error.hidden = !round.error;
   error.textContent = round.error ? `The round failed: ${round.error}` : '';
+  renderDiagnosis(round);
   byIdAs('cancel-round', HTMLButtonElement).disabled = !running;
   if (!running) byId('round-note').textContent = '';
   const start = byIdAs('start-round', HTMLButtonElement);
@@ -112,6 +114,21 @@ function renderRound(round) {
   announce(round);
   renderHistoryTable(round.history ?? []);
   drawChart(round);
+}
+
+/**
+ * Why the round stored fewer pages than it asked for, per host and cause (DNS failure, refused
+ * connection, robots.txt…) with what to do, as the crawl says it; and the round's own note (a
+ * round that fetched nothing keeps the previous ranks).
+ * @param {Round} round
+ */
+function renderDiagnosis(round) {
+  const box = byId('round-diagnosis');
+  const hosts = round.diagnosis ?? [];
+  byId('round-diagnosis-note').textContent = round.note ?? '';
+  byId('round-diagnosis-list').replaceChildren(...hosts.slice(0, 10).map((host) =>
+    h('li', {}, h('strong', { text: host.host }), ': ', host.causes.map((c) => `${c.what} — ${formatInteger(c.count)} page${c.count === 1 ? '' : 's'}. ${c.todo.charAt(0).toUpperCase()}${c.todo.slice(1)}.`).join(' '))));
+  box.hidden = hosts.length === 0 && !round.note;
 }
 
 /** Announces a new state at once, iterations at most every few seconds (a screen reader would drown). @param {Round} round */

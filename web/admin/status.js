@@ -25,6 +25,7 @@ export function renderStatus(status) {
   const best = byId('selector').querySelector('option[value="best"]');
   if (best && typeof status.bestMethod === 'string') best.textContent = `Best: ${status.bestMethod}`;
   renderPagesTable(status.pages ?? {});
+  renderPagesNote(status.pages ?? {}, status.lastRound);
 
   byId('status-frontier').textContent = formatInteger(status.frontier);
   byId('status-hosts').textContent = formatInteger(status.hosts);
@@ -39,6 +40,22 @@ export function renderStatus(status) {
   renderHeldIndexChanges(status.heldIndexChanges ?? [], () => void refreshStatus());
   renderJobs(status.jobs ?? []);
   renderSchedules(status.schedules ?? []);
+}
+
+/**
+ * What the counts mean where they mislead: outside pages "disallowed" are mostly hosts whose
+ * robots.txt could not be reached (no DNS, refused), not sites that block the crawler.
+ * @param {Record<string, Record<string, number>>} pages @param {any} lastRound
+ */
+function renderPagesNote(pages, lastRound) {
+  const note = byId('pages-note');
+  const refused = (pages.global?.disallowed ?? 0) + (pages.global?.error ?? 0);
+  const hosts = Array.isArray(lastRound?.diagnosis) ? lastRound.diagnosis.length : 0;
+  note.hidden = refused === 0;
+  note.textContent = refused === 0 ? '' :
+    `Local pages are the site's; global ones are outside it, fetched by estimation rounds for their links. ${formatInteger(refused)} global pages were not fetched: ` +
+    'a page counts as disallowed when robots.txt forbids it or when its host\'s robots.txt could not be reached (a DNS failure, a refused connection). ' +
+    (hosts > 0 ? `The last round lists why for ${formatInteger(hosts)} host${hosts === 1 ? '' : 's'} under Estimation round.` : 'A round lists why per host.');
 }
 
 /** Pages by role and state: one row per role, one column per state seen. @param {Record<string, Record<string, number>>} pages */

@@ -5,7 +5,9 @@
  * @typedef {{ iteration: number, crawled: number, change: number, l1ToTruth?: number, ms?: number }} RoundStep
  * @typedef {{ id: string, state: string, selector?: string, iteration?: number, iterations?: number,
  *   crawled?: number, frontier?: number, change?: number, l1ToTruth?: number, history?: RoundStep[],
- *   startedAt?: number, finishedAt?: number, extraPages?: number, error?: string, version?: number }} Round
+ *   startedAt?: number, finishedAt?: number, extraPages?: number, error?: string, version?: number,
+ *   startPages?: number, failedPages?: number, note?: string,
+ *   diagnosis?: Array<{ host: string, causes: Array<{ cause: string, what: string, todo: string, count: number }> }> }} Round
  * @typedef {{ id: string, kind: string, state: string, queuedAt: number, startedAt?: number, finishedAt?: number,
  *   error?: string, recrawl?: Record<string, number>, crawl?: { fetchedThisRun: number, stored: number, frontier: number, stoppedBecause: string },
  *   progress?: Record<string, unknown>,
