@@ -243,12 +243,12 @@ export async function serveCommand(argv: string[]): Promise<number> {
   const dataDir = flags.data ?? process.env.LSE_DATA;
   // Checked before the store opens (opening makes the directory).
   if (dataDir !== undefined && !flags.create && !existsSync(dataDir)) {
-    throw new CliError(`lse serve: no data directory ${dataDir}: crawl into it first (lse crawl --data ${dataDir} …), fix the path, or pass --create to serve an empty one`);
+    throw new CliError(`lse serve: no data directory ${dataDir}: crawl into it first (lse crawl --data ${dataDir} …) or push pages (lse import --data ${dataDir} FILE), fix the path, or pass --create to serve an empty one`);
   }
   const { settings, store } = await settingsForDataDir(flags, fetchFlagOverrides(flags));
   try {
     if (!flags.create && !(await holdsCrawl(store))) {
-      throw new CliError(`lse serve: ${settings.dataDir} holds no crawl: crawl into it first (lse crawl --data ${settings.dataDir} …), fix the path, or pass --create to serve it empty`);
+      throw new CliError(`lse serve: ${settings.dataDir} holds no crawl: crawl into it first (lse crawl --data ${settings.dataDir} …) or push pages (lse import --data ${settings.dataDir} FILE), fix the path, or pass --create to serve it empty`);
     }
     const listen = { host: flags.host ?? settings.server.host, port: port ?? settings.server.port };
     let serving: Serving;
