@@ -127,7 +127,8 @@ export class GroupTable {
 }
 
 /** Copies of one language, best first: URL names the language, higher local PageRank, shorter URL. */
-function orderCopies(facts: PageFacts, rows: readonly number[], code: number, localRank: (id: number) => number): number[] {
+function orderCopies(facts: PageFacts, rows: readonly number[], code: number, localRank: (id: number) => number): readonly number[] {
+  if (rows.length === 1) return rows;
   const keyed = rows.map((row) => ({ row, names: facts.urlLanguage[row] === code ? 1 : 0, rank: localRank(facts.ids[row]), url: facts.facts[row].url }));
   keyed.sort((a, b) => b.names - a.names || b.rank - a.rank || a.url.length - b.url.length || a.url.localeCompare(b.url));
   return keyed.map((k) => k.row);
