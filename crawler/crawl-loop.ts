@@ -403,6 +403,7 @@ class CrawlRun {
     const outcome = slot.outcome;
     const cause = causeOf(outcome, deps.robots.peek(new URL(url).origin));
     if (cause) this.#diagnosis.add(host, url, cause);
+    if (outcome.kind === 'page' && outcome.page.linksDropped) options.log?.(`${url}: kept the first ${outcome.page.links.length} links, dropped ${outcome.page.linksDropped} more (crawler.maxLinksPerPage)`);
     const verdict = topic ? topic.judge(outcome, recorder.pending) : { role: 'local' as const, hot: false };
     const sitemapLastmod = this.sitemaps?.lastmodOf.get(id);
     const sitemapAlternates = this.sitemaps?.alternatesOf.get(url);

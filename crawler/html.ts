@@ -72,6 +72,8 @@ export interface ParsedPage {
   readonly content: MainContent;
   /** The page's breadcrumb trail, home first (breadcrumb.ts); empty when it has none. */
   readonly breadcrumb: readonly Crumb[];
+  /** Links past `maxLinks` that were left out (absent when none were). */
+  readonly linksDropped?: number;
 }
 
 export interface PageAlternate {
@@ -82,7 +84,12 @@ export interface PageAlternate {
 export interface ParseHtmlOptions {
   /** Our product token: `<meta name="lse-bot">` counts like `<meta name="robots">`. */
   readonly robotsName?: string;
+  /** Links kept per page, the first in document order (default {@link DEFAULT_MAX_LINKS}). */
+  readonly maxLinks?: number;
 }
+
+/** Links kept per page: Heritrix keeps 6,000, Nutch 100; one page's million links must not flood a crawl. */
+export const DEFAULT_MAX_LINKS = 5000;
 
 /** A page lists its translations; more than this is not a list of translations. */
 const MAX_ALTERNATES = 200;
@@ -91,7 +98,7 @@ const MAX_ALTERNATES = 200;
 export const MAX_END_TAG_SEARCH = 512;
 
 export function parseHtml(html: string, pageUrl: string, options: ParseHtmlOptions = {}): ParsedPage {
-  const builder = new PageBuilder(html, options.robotsName?.toLowerCase());
+  const builder = new PageBuilder(html, options.robotsName?.toLowerCase(), options.maxLinks ?? DEFAULT_MAX_LINKS);
   const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, builder);
   tokenizer.write(html);
   tokenizer.end();
@@ -277,6 +284,7 @@ class PageBuilder implements TokenizerCallbacks {
   readonly #text = new CollapsedText();
   readonly #collectors: Collector[] = [];
   readonly #links: PendingLink[] = [];
+  #linksDropped = 0;
   readonly #headings: PendingHeading[] = [];
   readonly #frames: Array<RegionFrame | null> = [];
   readonly #regions: ContentRegion[] = [];
@@ -299,7 +307,15 @@ class PageBuilder implements TokenizerCallbacks {
   constructor(
     private readonly html: string,
     private readonly robotsName: string | undefined,
+    private readonly maxLinks: number,
   ) {}
+
+  /** Whether one more link fits under the cap (a link past it is counted, not kept). */
+  #keepLink(): boolean {
+    if (this.#links.length < this.maxLinks) return true;
+    this.#linksDropped++;
+    return false;
+  }
 
   result(pageUrl: string): ParsedPage {
     while (this.#names.length > 0) this.#pop();
@@ -341,6 +357,7 @@ class PageBuilder implements TokenizerCallbacks {
       alternates: this.#alternateUrls(resolve),
       content: mainContent(fullText, this.#bodyHidden ? [] : this.#regions, this.#bodyHidden ? [] : marks),
       breadcrumb: resolveTrail(this.#jsonLdTrail ?? this.#trail.trail ?? [], resolve),
+      ...(this.#linksDropped > 0 ? { linksDropped: this.#linksDropped } : {}),
     };
   }
 
@@ -462,7 +479,7 @@ class PageBuilder implements TokenizerCallbacks {
       const href = this.#attr(A_HREF)?.trim();
       if (href !== undefined && href !== '' && this.#openFrames > 0) this.#countLink();
       // Same-page anchors are not links to another document.
-      if (href !== undefined && href !== '' && href.charCodeAt(0) !== 0x23 /* # */) {
+      if (href !== undefined && href !== '' && href.charCodeAt(0) !== 0x23 /* # */ && this.#keepLink()) {
         this.#links.push({ href, rel: this.#attr(A_REL), areaAlt: undefined, collector: closed ? null : this.#collector(depth, flags, true) });
         this.#alternateLink(href);
       }
@@ -521,7 +538,7 @@ class PageBuilder implements TokenizerCallbacks {
       case 'area': {
         const href = this.#attr(A_HREF);
         const trimmed = href?.trim();
-        if (trimmed !== undefined && trimmed !== '' && trimmed.charCodeAt(0) !== 0x23) this.#links.push({ href: trimmed, rel: this.#attr(A_REL), areaAlt: this.#attr(A_ALT) ?? '', collector: null });
+        if (trimmed !== undefined && trimmed !== '' && trimmed.charCodeAt(0) !== 0x23 && this.#keepLink()) this.#links.push({ href: trimmed, rel: this.#attr(A_REL), areaAlt: this.#attr(A_ALT) ?? '', collector: null });
         return;
       }
       case 'base':

@@ -3,6 +3,7 @@
  * re-checked (URL rules, robots, and the caller's scope), and one parse. Returns what happened
  * as a value; writing it to the store is the recorder's job.
  */
+import { binaryBodyReason } from './binary-sniff.ts';
 import { fingerprintHex, normalizedFingerprint, normalizeText } from './duplicates.ts';
 import { DocumentError, documentTypeOf, type DocumentType, type TextSection } from './documents/types.ts';
 import type { DocumentPool } from './documents/worker-pool.ts';
@@ -76,6 +77,8 @@ export interface PageFetcherDeps {
   documents?: DocumentReader;
   /** Rendering pages built by scripts (absent: off). */
   rendering?: Rendering;
+  /** Links kept per page (the parser's default when absent). */
+  maxLinksPerPage?: number;
 }
 
 export interface Rendering {
@@ -162,9 +165,11 @@ export class PageFetcher {
       return this.readDocument(documents!, documentType, result, url);
     }
     if (!result.isHtml || result.text === null) return { kind: 'not-html', url, finalUrl: result.finalUrl, redirects: result.redirects, status: result.status, contentType };
+    const binary = result.body ? binaryBodyReason(result.body, result.headers.contentType) : undefined;
+    if (binary) return { kind: 'failed', url, redirects: result.redirects, error: 'binary', message: binary };
 
     await options.onDownloaded?.();
-    const page = parseHtml(result.text, result.finalUrl, { robotsName: this.deps.robotsAgent });
+    const page = parseHtml(result.text, result.finalUrl, { robotsName: this.deps.robotsAgent, maxLinks: this.deps.maxLinksPerPage });
     return this.pageOutcome(url, result, await this.rendered(result.finalUrl, result.text, page, options));
   }
 
@@ -179,7 +184,7 @@ export class PageFetcher {
     };
     try {
       const dom = await rendering.renderer.render(url, html, mayLoad, options.signal);
-      const after = parseHtml(dom, url, { robotsName: this.deps.robotsAgent });
+      const after = parseHtml(dom, url, { robotsName: this.deps.robotsAgent, maxLinks: this.deps.maxLinksPerPage });
       return after.text.length > page.text.length ? after : page;
     } catch (error) {
       if (error instanceof RenderError) return page;
