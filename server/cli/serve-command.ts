@@ -21,6 +21,7 @@ import { adminRoutes } from '../routes/admin-routes.ts';
 import { openSearchExperience } from '../search-admin/search-experience.ts';
 import { searchAccessAdminRoutes } from '../routes/signin-route.ts';
 import { PrivateContentWatch, SearchAccess } from '../search-access.ts';
+import { SearchTurns } from '../search-turns.ts';
 import { createCrawlStack, type CrawlStack } from './crawl-setup.ts';
 import { fetchFlagOptions, fetchFlagOverrides, settingsForDataDir } from './crawl-command.ts';
 import { numberFlag, parseFlags } from './flags.ts';
@@ -158,6 +159,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
     access,
     rateLimitPerMinute: settings.server.rateLimitPerMinute,
     trustProxy: settings.server.trustProxy,
+    searchTurns: new SearchTurns(() => runner.running()),
     siteName: settings.server.siteName ?? siteNameOfScope(settings.crawler.scope),
     logger: { level: options.log?.level ?? 'warn', redact: ['req.headers.authorization', 'req.headers.cookie'], ...(options.log ? { stream: options.log.stream } : {}) },
     plugins: [
