@@ -1,8 +1,8 @@
 /**
  * Searches take turns with background work. Crawls, re-crawls and rounds run on the thread that
  * answers searches (their fetching, parsing and storing are callbacks on its event loop); under
- * a steady search load every turn of the loop ran each waiting search first, and a job's next
- * step waited behind all of them: a 200-page crawl took 115 s instead of 44 s alone. While a job
+ * a steady search load each of a job's steps waited behind every search queued in the same turn
+ * of the loop, and a re-crawl took five times as long as alone (docs/operations.md). While a job
  * runs, searches therefore run one at a time, each started on a fresh turn of the loop
  * (setImmediate), so the job's ready callbacks run between any two searches. With no job
  * running, searches pass straight through.
