@@ -36,7 +36,8 @@ export const serveUsage = `lse serve [--data DIR] [--host 127.0.0.1] [--port 808
   Serves a data directory: the search page (/) and API (/api/search), the admin page (/admin)
   and API (/api/admin/…, Bearer token from LSE_ADMIN_TOKEN or printed at start), the scheduled
   re-crawls and rounds of the settings, /healthz and /metrics. Estimation rounds interrupted by a
-  crash resume at start. The fetch flags apply to the rounds and re-crawls it runs.`;
+  crash resume at start, and the text index catches up with pages a crash left stored but not
+  indexed. The fetch flags apply to the rounds and re-crawls it runs.`;
 
 /** Builds the index and the local PageRank of a store; returns the number of documents. */
 export async function buildIndex(store: CrawlStore, settings: Settings): Promise<{ documents: number; index: TextIndex }> {
