@@ -73,6 +73,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./text-index.bench.ts')).textIndexBenchmarks,
     about: 'text index: segmented vs one lunr index at 10k/50k/100k pages (build time, RSS, query p50/p99)',
   },
+  'job-load': {
+    load: async () => (await import('./job-load.bench.ts')).jobLoadBenchmarks,
+    about: 'a crawl and a re-crawl job of `lse serve` alone and under concurrent search load: job seconds, search p50/p99 while it runs',
+  },
   'search-http': {
     load: async () => (await import('./search-http.bench.ts')).searchHttpBenchmarks,
     about: 'the search API over HTTP: 1,200 long multilingual pages (snippet cost, size 10) and 100k synthetic pages: requests/s and latency (autocannon)',

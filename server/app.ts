@@ -17,6 +17,7 @@ import { registerClickRoute } from './routes/click-route.ts';
 import { registerOpenSearchRoute } from './routes/opensearch-route.ts';
 import { registerSignInRoutes } from './routes/signin-route.ts';
 import type { SearchAccess } from './search-access.ts';
+import type { SearchTurns } from './search-turns.ts';
 
 export const WEB_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'web');
 
@@ -41,6 +42,8 @@ export interface AppOptions {
   analytics?: { store: SearchAnalytics; engine: SearchEngine };
   /** Who may search: sign-in for an index holding pages fetched with credentials (default: anyone). */
   access?: SearchAccess;
+  /** Searches and suggestions take turns with background jobs (see search-turns.ts). */
+  searchTurns?: SearchTurns;
   /** More routes (the admin API), registered inside the app. */
   plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
 }
@@ -93,6 +96,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       if (guarded.has(request.routeOptions.url ?? '')) return allowOrAnswer401(request, reply);
     });
     registerSignInRoutes(app, access);
+  }
+  const turns = options.searchTurns;
+  if (turns) {
+    const searching = new Set(['/api/search', '/api/suggest']);
+    app.addHook('preHandler', async (request, reply) => {
+      if (!searching.has(request.routeOptions.url ?? '')) return;
+      const turn = turns.enter();
+      // 'close' fires when the answer is sent or the client has gone.
+      reply.raw.once('close', turn.leave);
+      if (request.raw.socket?.destroyed) turn.leave();
+      await turn.ready;
+    });
   }
   const analytics = options.analytics;
   // A search is recorded once, when its first page is answered (paging is the same search).

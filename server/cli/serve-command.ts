@@ -24,6 +24,7 @@ import { openSearchExperience } from '../search-admin/search-experience.ts';
 import { SiteWordsSource } from '../search-admin/site-words.ts';
 import { searchAccessAdminRoutes } from '../routes/signin-route.ts';
 import { PrivateContentWatch, SearchAccess } from '../search-access.ts';
+import { SearchTurns } from '../search-turns.ts';
 import { createCrawlStack, type CrawlStack } from './crawl-setup.ts';
 import { fetchFlagOptions, fetchFlagOverrides, settingsForDataDir } from './crawl-command.ts';
 import { CliError } from './cli-error.ts';
@@ -39,7 +40,8 @@ export const serveUsage = `lse serve [--data DIR] [--host 127.0.0.1] [--port 808
   Serves a data directory: the search page (/) and API (/api/search), the admin page (/admin)
   and API (/api/admin/…, Bearer token from LSE_ADMIN_TOKEN or printed at start), the scheduled
   re-crawls and rounds of the settings, /healthz and /metrics. Estimation rounds interrupted by a
-  crash resume at start. The fetch flags apply to the rounds and re-crawls it runs.
+  crash resume at start, and the text index catches up with pages a crash left stored but not
+  indexed. The fetch flags apply to the rounds and re-crawls it runs.
 
   --create            serve a data directory that holds no crawl yet (made if missing): crawl it
                       from the admin page. Without it, such a directory is refused (a mistyped
@@ -179,6 +181,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
     access,
     rateLimitPerMinute: settings.server.rateLimitPerMinute,
     trustProxy: settings.server.trustProxy,
+    searchTurns: new SearchTurns(() => runner.running()),
     siteName: settings.server.siteName ?? siteNameOfScope(settings.crawler.scope),
     siteInfo: () => ({ ...siteWords.words() }),
     logger: { level: options.log?.level ?? 'warn', redact: ['req.headers.authorization', 'req.headers.cookie'], ...(options.log ? { stream: options.log.stream } : {}) },

@@ -149,6 +149,12 @@ export class JobRunner extends EventEmitter {
     return false;
   }
 
+  /** Is any job running now (searches then take turns with it)? */
+  running(): boolean {
+    for (const job of this.jobs.values()) if (job.status.state === 'running') return true;
+    return false;
+  }
+
   status(id: string): JobStatus | undefined {
     return this.jobs.get(id)?.status;
   }
