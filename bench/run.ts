@@ -81,6 +81,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./freshness.bench.ts')).freshnessBenchmarks,
     about: 're-crawl freshness on the demo web over 30 simulated days: revisits ∝ √λ̂ vs uniform, same budget',
   },
+  'sitemap-parse': {
+    load: async () => (await import('./sitemap-parse.bench.ts')).sitemapParseBenchmarks,
+    about: 'sitemap parsing at 4/16/64 MB: whitespace-only gzip, one-line text, blank and long-loc XML, 50k URLs (seconds, MB/s)',
+  },
   ranking: {
     load: async () => (await import('./ranking.bench.ts')).rankingBenchmarks,
     about: 'choosing the blend: NDCG@10 of estimate- and local-PageRank rankings against the true global PageRank, per weight',
