@@ -30,7 +30,7 @@ import { fetchInSlot } from './polite-page.ts';
 import type { PoliteGate } from './politeness.ts';
 import type { RobotsPolicy } from './robots.ts';
 import type { Scope } from './scope.ts';
-import { discoverFromSitemaps, type SitemapReport } from './sitemap-discovery.ts';
+import { SitemapReader, type ListedPage, type SitemapBudget, type SitemapReport, type SitemapTask } from './sitemap-discovery.ts';
 import { hotLinkTest, TopicSettingsError, type TopicSettings } from './topic.ts';
 import { TopicTracker } from './topic-tracker.ts';
 import type { UrlRules } from './url.ts';
@@ -61,10 +61,11 @@ export interface CrawlOptions {
    */
   topic?: TopicSettings;
   /**
-   * Read sitemaps first (sitemap-discovery.ts): those of the seeds' origins, and `named` ones;
-   * listed in-scope pages join the frontier. Not for topic crawls (the topic decides what is local).
+   * Read sitemaps beside the pages (sitemap-reader.ts): those of the seeds' origins, the `named`
+   * ones, and those of each in-scope host when first linked; listed in-scope pages join the
+   * frontier as each file is read. Not for topic crawls (the topic decides what is local).
    */
-  sitemaps?: { named?: readonly string[] };
+  sitemaps?: { named?: readonly string[]; budget?: Partial<SitemapBudget> };
   /** Where notes go (sitemaps skipped or cut, and why). */
   log?: (message: string) => void;
   signal?: AbortSignal;
@@ -122,6 +123,15 @@ export interface CrawlerDeps {
   urlRules: UrlRules;
 }
 
+/** Where the pages a sitemap lists go: their depth, and the page that linked to the sitemap's host. */
+interface ListedContext {
+  depth: number;
+  referrer?: number;
+}
+
+/** What the dispatcher runs in a host's slot: a page (its URL id) or a sitemap task. */
+type CrawlTask = number | SitemapTask<ListedContext>;
+
 export class CrawlOptionError extends Error {
   constructor(message: string) {
     super(message);
@@ -147,12 +157,14 @@ class CrawlRun {
   readonly #now: () => number;
   readonly #ordering: CrawlOrdering;
   readonly #queues: HostQueues;
-  readonly #pool: DispatchPool;
+  readonly #pool: DispatchPool<CrawlTask>;
   readonly #retries = new Map<number, { count: number }>();
   /** Pages this run stored (content pages and redirect hops), for the index to pick up. */
   readonly #storedIds: number[] = [];
   readonly #bufferCap: number;
   #fetchedThisRun = 0;
+  /** Pages being fetched or processed (sitemap tasks in flight are not pages). */
+  #pagesInFlight = 0;
   #errors = 0;
   #overBudget = 0;
   #sinceNewHost = 0;
@@ -161,6 +173,11 @@ class CrawlRun {
   readonly #diagnosis: CrawlDiagnosis;
   /** Origins whose sitemaps were read (or are being read): the seeds' at the start, then each in-scope host when first linked. */
   readonly #sitemapOrigins = new Set<string>();
+  /** Hosts whose last slot went to a sitemap task: their next goes to a page, when one waits. */
+  readonly #sitemapHadTurn = new Set<string>();
+  /** Stops the sitemap reading when the crawl stops (page limit, abort, the end). */
+  readonly #sitemapStop = new AbortController();
+  readonly sitemaps: { reader: SitemapReader<ListedContext>; lastmodOf: Map<number, number> } | undefined;
 
   private constructor(
     private readonly deps: CrawlerDeps,
@@ -171,23 +188,19 @@ class CrawlRun {
     private readonly topic: TopicTracker | undefined,
     private readonly isHotLink: ((url: string, anchor?: string) => boolean) | undefined,
     ordering: CrawlOrdering,
-    private readonly sitemaps: { report: SitemapReport; lastmodOf: Map<number, number> } | undefined,
   ) {
     this.#now = options.now ?? Date.now;
     this.#ordering = ordering;
     this.#queues = new HostQueues(deps.gate);
     this.#diagnosis = new CrawlDiagnosis(options.log);
-    for (const seed of options.seeds) {
-      const origin = originOf(seed);
-      if (origin) this.#sitemapOrigins.add(origin);
-    }
+    this.sitemaps = options.sitemaps && !topic ? this.#startSitemaps(options.sitemaps) : undefined;
     const concurrency = Math.max(1, options.concurrency);
     this.#bufferCap = Math.max(64, 8 * concurrency);
-    this.#pool = new DispatchPool(deps.gate, concurrency, {
+    this.#pool = new DispatchPool<CrawlTask>(deps.gate, concurrency, {
       refill: () => this.#refill(),
-      take: (host) => this.#queues.take(host),
-      atLimit: (inFlight) => this.#storedCount() + inFlight >= options.maxPages,
-      run: (host, id, releaseHost) => this.#process(host, id, releaseHost),
+      take: (host) => this.#take(host),
+      atLimit: () => this.#atLimit(),
+      run: (host, task, releaseHost) => (typeof task === 'number' ? this.#processPage(host, task, releaseHost) : this.#readSitemap(host, task, releaseHost)),
       settled: () => this.#report(),
     }, options.signal);
   }
@@ -226,14 +239,17 @@ class CrawlRun {
       throw error;
     }
     topic?.resume([...seeds, ...hotPages], hotLinks, known.storedLinks);
-    const sitemaps = options.sitemaps && !topic && options.maxDepth >= 1 ? await queueSitemapPages(deps, options, known) : undefined;
     await replayFrontier(store, ordering, seeds, known);
-    return new CrawlRun(deps, options, recorder, known, seeds, topic, isHotLink, ordering, sitemaps);
+    return new CrawlRun(deps, options, recorder, known, seeds, topic, isHotLink, ordering);
   }
 
   async execute(): Promise<CrawlSummary> {
     const { options, known } = this;
-    await this.#pool.run();
+    try {
+      await this.#pool.run();
+    } finally {
+      this.#sitemapStop.abort();
+    }
     if (this.topic) this.topic.saveFrequencies(this.recorder.pending);
     await this.recorder.flush(true);
     // Pages still in host queues (stopped early) stay in the store's frontier for the next run.
@@ -259,7 +275,7 @@ class CrawlRun {
       overBudget: this.#overBudget,
       coverageBound,
       topicPages: this.topic ? { local: this.topic.local, global: this.topic.global } : undefined,
-      sitemaps: this.sitemaps?.report,
+      sitemaps: this.sitemaps?.reader.finish(),
       diagnosis: this.#diagnosis.report(),
       frontier: this.#ordering.waiting + this.#queues.buffered,
       seconds,
@@ -269,6 +285,27 @@ class CrawlRun {
 
   #storedCount(): number {
     return this.known.done.size;
+  }
+
+  /** Stored and in-flight pages reach the page limit: no more starts, and no more sitemaps. */
+  #atLimit(): boolean {
+    const reached = this.#storedCount() + this.#pagesInFlight >= this.options.maxPages;
+    if (reached) this.#sitemapStop.abort();
+    return reached;
+  }
+
+  /**
+   * The task for a slot of `host`: its sitemap tasks and pages take turns, so a host's pages are
+   * fetched while its sitemaps are read (robots.txt first, then a page, then a sitemap file…).
+   */
+  #take(host: string): CrawlTask | undefined {
+    const reader = this.sitemaps?.reader;
+    if (reader?.has(host) && !this.#sitemapHadTurn.has(host)) {
+      this.#sitemapHadTurn.add(host);
+      return reader.take(host);
+    }
+    this.#sitemapHadTurn.delete(host);
+    return this.#queues.take(host) ?? reader?.take(host);
   }
 
   #coverageReached(): boolean {
@@ -294,7 +331,7 @@ class CrawlRun {
       // Buffered URLs do not count towards the page limit: the crawl stops starting pages when
       // stored and in-flight pages reach it, so a host that must wait (Crawl-delay) at the end
       // does not hold up the last pages while other hosts could serve them.
-      if (this.#storedCount() + this.#pool.inFlight >= options.maxPages) return;
+      if (this.#storedCount() + this.#pagesInFlight >= options.maxPages) return;
       if (this.#coverageReached()) {
         this.#stopReason = 'coverage';
         return;
@@ -341,36 +378,83 @@ class CrawlRun {
   }
 
   /**
-   * Reads the sitemaps of in-scope hosts this page links to first (robots.txt `Sitemap:` lines,
-   * else /sitemap.xml) and queues the pages they list one step further than the linked page
-   * (as the seeds' sitemap pages are one step from the seeds).
+   * Starts the sitemap reading: the seeds' origins and the named sitemaps, their pages one step
+   * from the seeds. The origin of a seed is not queued again when another page links to it.
    */
-  async #readSitemapsOfNewHosts(recorded: Recorded, depth: number): Promise<void> {
-    const { deps, options, known, sitemaps } = this;
+  #startSitemaps(settings: NonNullable<CrawlOptions['sitemaps']>): { reader: SitemapReader<ListedContext>; lastmodOf: Map<number, number> } {
+    const { deps, options } = this;
+    const signal = this.#sitemapStop.signal;
+    // Each sitemap read in flight listens on it.
+    setMaxListeners(Math.max(16, 2 * options.concurrency + 8), signal);
+    options.signal?.addEventListener('abort', () => this.#sitemapStop.abort(), { once: true, signal });
+    const lastmodOf = new Map<number, number>();
+    const reader = new SitemapReader<ListedContext>(deps, {
+      inScope: (url) => options.scope.isLocal(url),
+      budget: settings.budget,
+      signal,
+      log: options.log,
+      onPages: (pages, context) => this.#queueListed(pages, context, lastmodOf),
+    });
+    for (const seed of options.seeds) {
+      const origin = originOf(seed);
+      if (origin) this.#sitemapOrigins.add(origin);
+    }
+    if (options.maxDepth >= 1) {
+      for (const url of settings.named ?? []) reader.addNamed(url, { depth: 1 });
+      for (const origin of this.#sitemapOrigins) reader.addOrigin(origin, { depth: 1 });
+    }
+    return { reader, lastmodOf };
+  }
+
+  /** Queues listed pages neither stored nor known at the depth their sitemap was queued with. */
+  #queueListed(pages: readonly ListedPage[], context: ListedContext, lastmodOf: Map<number, number>): void {
+    const { known } = this;
+    for (const { url, lastmod } of pages) {
+      const id = this.recorder.pending.idFor(url);
+      if (lastmod !== undefined) lastmodOf.set(id, Math.max(lastmodOf.get(id) ?? 0, lastmod));
+      if (known.done.has(id) || known.depthOf.has(id)) continue;
+      known.depthOf.set(id, context.depth);
+      this.recorder.pending.addToFrontier(id, { depth: context.depth, discoveredAt: this.#now(), role: 'local', referrer: context.referrer });
+      this.#ordering.discover({ id, depth: context.depth, hot: false });
+    }
+  }
+
+  /**
+   * Queues the sitemaps of in-scope hosts this page links to first (robots.txt `Sitemap:` lines,
+   * else /sitemap.xml); the pages they list go one step further than the linked page (as the
+   * seeds' sitemap pages are one step from the seeds). They are read in those hosts' slots, as
+   * their pages are: each queued task is a request waiting at the gate, so the crawl cannot end
+   * before they are read.
+   */
+  #queueSitemapsOfNewHosts(recorded: Recorded, depth: number): void {
+    const { options, sitemaps } = this;
     const listedDepth = depth + 2;
-    if (!sitemaps || listedDepth > options.maxDepth) return;
-    const origins: string[] = [];
+    if (!sitemaps || listedDepth > options.maxDepth || this.#sitemapStop.signal.aborted) return;
     for (const link of recorded.links) {
       const origin = originOf(link.url);
       if (!link.follow || !origin || this.#sitemapOrigins.has(origin) || !options.scope.isLocal(link.url)) continue;
       this.#sitemapOrigins.add(origin);
-      origins.push(origin);
+      sitemaps.reader.addOrigin(origin, { depth: listedDepth, referrer: recorded.contentId });
     }
-    if (origins.length === 0) return;
-    const found = await discoverFromSitemaps(deps, { origins, inScope: (url) => options.scope.isLocal(url), signal: options.signal, log: options.log });
-    const report = sitemaps.report;
-    report.files += found.report.files;
-    report.listed += found.report.listed;
-    report.inScope += found.report.inScope;
-    report.skipped.push(...found.report.skipped.slice(0, Math.max(0, 20 - report.skipped.length)));
-    report.cut.push(...found.report.cut);
-    for (const [url, lastmod] of found.pages) {
-      const id = this.recorder.pending.idFor(url);
-      if (lastmod !== undefined) sitemaps.lastmodOf.set(id, lastmod);
-      if (known.done.has(id) || known.depthOf.has(id)) continue;
-      known.depthOf.set(id, listedDepth);
-      this.recorder.pending.addToFrontier(id, { depth: listedDepth, discoveredAt: this.#now(), role: 'local', referrer: recorded.contentId });
-      this.#ordering.discover({ id, depth: listedDepth, hot: false });
+  }
+
+  /** Runs a sitemap task in its host's slot, then stores the frontier it grew. */
+  async #readSitemap(host: string, task: SitemapTask<ListedContext>, releaseHost: () => void): Promise<void> {
+    try {
+      await this.sitemaps!.reader.run(task, host);
+    } finally {
+      releaseHost();
+    }
+    await this.recorder.flush();
+  }
+
+  /** Counts a page in flight while it is processed. */
+  async #processPage(host: string, id: number, releaseHost: () => void): Promise<void> {
+    this.#pagesInFlight++;
+    try {
+      await this.#process(host, id, releaseHost);
+    } finally {
+      this.#pagesInFlight--;
     }
   }
 
@@ -416,8 +500,7 @@ class CrawlRun {
     if (recorded.duplicateOf !== undefined) known.duplicates++;
     const pageDistance = topic ? topic.pageDistance(id, recorded.contentId, verdict.hot) : 0;
     const follow = this.#discover(recorded, depth, verdict.hot, pageDistance);
-    // Inside the task, so the crawl cannot end before the pages those sitemaps list are queued.
-    await this.#readSitemapsOfNewHosts(recorded, depth);
+    this.#queueSitemapsOfNewHosts(recorded, depth);
     const degree = recorded.links.length;
     known.storedLinks.set(recorded.contentId, { follow, degree });
     if (recorded.state === 'fetched' || recorded.state === 'not-modified' || recorded.state === 'redirect') {
@@ -444,27 +527,6 @@ class CrawlRun {
       coverage: this.#ordering.coverage(),
     });
   }
-}
-
-/**
- * Reads the sitemaps of the seeds' origins (and the named ones) and queues the listed in-scope
- * pages not known yet, one step from the seeds; their `<lastmod>` by page id.
- */
-async function queueSitemapPages(deps: CrawlerDeps, options: CrawlOptions, known: KnownPages): Promise<{ report: SitemapReport; lastmodOf: Map<number, number> }> {
-  const origins = options.seeds.flatMap((seed) => originOf(seed) ?? []);
-  const found = await discoverFromSitemaps(deps, { origins, named: options.sitemaps?.named, inScope: (url) => options.scope.isLocal(url), signal: options.signal, log: options.log });
-  const batch = deps.store.batch();
-  const now = (options.now ?? Date.now)();
-  const lastmodOf = new Map<number, number>();
-  for (const [url, lastmod] of found.pages) {
-    const id = batch.idFor(url);
-    if (lastmod !== undefined) lastmodOf.set(id, lastmod);
-    if (known.done.has(id) || known.depthOf.has(id)) continue;
-    known.depthOf.set(id, 1);
-    batch.addToFrontier(id, { depth: 1, discoveredAt: now, role: 'local' });
-  }
-  await batch.commit();
-  return { report: found.report, lastmodOf };
 }
 
 function originOf(url: string): string | undefined {
