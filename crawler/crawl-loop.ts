@@ -391,6 +391,8 @@ class CrawlRun {
     const reader = new SitemapReader<ListedContext>(deps, {
       inScope: (url) => options.scope.isLocal(url),
       budget: settings.budget,
+      // Half the slots at most: sitemaps slow on many hosts leave the other half to pages.
+      maxActive: Math.max(1, Math.floor(options.concurrency / 2)),
       signal,
       log: options.log,
       onPages: (pages, context) => this.#queueListed(pages, context, lastmodOf),

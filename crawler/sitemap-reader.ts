@@ -67,6 +67,11 @@ export interface SitemapReaderOptions<C> {
   /** Listed pages kept (the crawl's scope). */
   inScope: (url: string) => boolean;
   budget?: Partial<SitemapBudget>;
+  /**
+   * Tasks at the gate or running at most (default: no limit); the others wait their turn, so
+   * slow sitemaps on many hosts cannot take every slot of a crawl from its pages.
+   */
+  maxActive?: number;
   /** The in-scope pages of each file read, with the context its origin was queued with. */
   onPages: (pages: ListedPage[], context: C) => void | Promise<void>;
   signal?: AbortSignal;
@@ -82,6 +87,12 @@ export class SitemapReader<C> {
   readonly report: SitemapReport = { files: 0, listed: 0, inScope: 0, skipped: [], skippedCount: 0, cut: [], unread: 0 };
   readonly #budget: SitemapBudget;
   readonly #queues = new Map<string, Array<SitemapTask<C>>>();
+  /** Tasks not yet at the gate (over `maxActive`), first come first served from `#waitingHead`. */
+  #waiting: Array<SitemapTask<C>> = [];
+  #waitingHead = 0;
+  /** Tasks at the gate or running. */
+  #active = 0;
+  readonly #maxActive: number;
   readonly #seen = new Set<string>();
   /** In-scope URLs listed so far (counted once however many files list them). */
   readonly #listed = new Set<string>();
@@ -94,11 +105,12 @@ export class SitemapReader<C> {
     private readonly options: SitemapReaderOptions<C>,
   ) {
     this.#budget = { ...SITEMAP_BUDGET_DEFAULTS, ...options.budget };
+    this.#maxActive = Math.max(1, options.maxActive ?? Infinity);
   }
 
-  /** Tasks queued over all hosts (each one a request waiting at the gate). */
+  /** Tasks not run yet: at the gate (each one a request waiting there) or waiting their turn. */
   get queued(): number {
-    return this.#queued;
+    return this.#queued + this.#waiting.length - this.#waitingHead;
   }
 
   /** Queues the reading of an origin's sitemaps: robots.txt `Sitemap:` lines, else /sitemap.xml. */
@@ -128,6 +140,16 @@ export class SitemapReader<C> {
 
   /** Runs a task taken for `host`, inside that host's slot; never throws for what a site does. */
   async run(task: SitemapTask<C>, host: string): Promise<void> {
+    try {
+      await this.#run(task, host);
+    } finally {
+      // Before the caller gives the slot back: a waiting task is at the gate before it can go idle.
+      this.#active--;
+      this.#admit();
+    }
+  }
+
+  async #run(task: SitemapTask<C>, host: string): Promise<void> {
     if (task.kind === 'origin') return this.#readRobots(task, host);
     const spent = this.#msOf.get(host) ?? 0;
     const left = this.#budget.hostSeconds * 1000 - spent;
@@ -142,7 +164,7 @@ export class SitemapReader<C> {
 
   /** Counts the tasks left unread (the caller stopped before them) in the report. */
   finish(): SitemapReport {
-    this.report.unread = this.#queued;
+    this.report.unread = this.queued;
     return this.report;
   }
 
@@ -153,12 +175,26 @@ export class SitemapReader<C> {
   }
 
   #enqueue(task: SitemapTask<C>): void {
-    const host = hostOf(task.kind === 'origin' ? task.origin : task.url);
-    let queue = this.#queues.get(host);
-    if (!queue) this.#queues.set(host, (queue = []));
-    queue.push(task);
-    this.#queued++;
-    this.deps.gate.add(host);
+    this.#waiting.push(task);
+    this.#admit();
+  }
+
+  /** Moves waiting tasks to their hosts' queues at the gate while fewer than `maxActive` are there or running. */
+  #admit(): void {
+    while (this.#active < this.#maxActive && this.#waitingHead < this.#waiting.length) {
+      const task = this.#waiting[this.#waitingHead++];
+      const host = hostOf(task.kind === 'origin' ? task.origin : task.url);
+      let queue = this.#queues.get(host);
+      if (!queue) this.#queues.set(host, (queue = []));
+      queue.push(task);
+      this.#queued++;
+      this.#active++;
+      this.deps.gate.add(host);
+    }
+    if (this.#waitingHead > 1024 && 2 * this.#waitingHead > this.#waiting.length) {
+      this.#waiting = this.#waiting.slice(this.#waitingHead);
+      this.#waitingHead = 0;
+    }
   }
 
   /** Queues a sitemap unless it was seen (a loop) or its host is not the one that named it. */

@@ -15,6 +15,7 @@ import { startVirtualHosts, type VirtualHosts } from './helpers/virtual-hosts.ts
  *   - bomb.test: /sitemap.xml is 260 KB of gzip that inflates to 256 MB of white space;
  *   - drip.test: robots.txt names an index of five sitemaps that send two spaces every 20 ms
  *     and never end.
+ *   - slow0.test … slow7.test: every /sitemap.xml answers after 800 ms; slow0.test links to the others.
  * Each site has ten pages linked from its start page.
  */
 const PAGES = 10;
@@ -23,11 +24,21 @@ const bomb = Buffer.concat(Array.from({ length: 256 }, () => gzipSync(Buffer.all
 let hosts: VirtualHosts;
 const requestedAt = new Map<string, number>();
 const drips = new Set<NodeJS.Timeout>();
+const slowSitemaps = { open: 0, mostOpen: 0, lastDone: 0 };
 
 beforeAll(async () => {
   hosts = await startVirtualHosts((host, path, response) => {
     if (!requestedAt.has(`${host}${path}`)) requestedAt.set(`${host}${path}`, performance.now());
     const html = (body: string) => response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><body><p>${host}${path}</p>${body}</body></html>`);
+    if (host === 'slow0.test' && path === '/') return html(Array.from({ length: 8 }, (_, i) => `<a href="http://slow${i}.test/">site ${i}</a>`).join(' '));
+    if (host.startsWith('slow') && path === '/sitemap.xml') {
+      slowSitemaps.mostOpen = Math.max(slowSitemaps.mostOpen, ++slowSitemaps.open);
+      return void setTimeout(() => {
+        slowSitemaps.open--;
+        slowSitemaps.lastDone = performance.now();
+        response.writeHead(200, { 'content-type': 'application/xml' }).end(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://${host}/p0</loc></url></urlset>`);
+      }, 800);
+    }
     if (path === '/') return html(Array.from({ length: PAGES }, (_, i) => `<a href="/p${i}">page ${i}</a>`).join(' '));
     if (/^\/p\d+$/.test(path)) return html('<p>a page</p>');
     if (host === 'bomb.test' && path === '/sitemap.xml') return response.writeHead(200, { 'content-type': 'application/x-gzip' }).end(bomb);
@@ -55,7 +66,7 @@ afterAll(async () => {
   await hosts?.close();
 });
 
-async function crawl(host: string, sitemapBudget?: { fileSeconds: number; hostSeconds: number }) {
+async function crawl(host: string, sitemapBudget?: { fileSeconds: number; hostSeconds: number }, scope = `host:${host}`) {
   const settings = loadSettings({ env: {}, overrides: { crawler: { resolve: { '*:80': `127.0.0.1:${hosts.port}` }, allowPrivateNetworks: true, delaySeconds: 0, ...(sitemapBudget ? { sitemapBudget } : {}) } } });
   const store = await CrawlStore.open(mkdtempSync(join(tmpdir(), 'lse-hostile-sitemaps-')));
   const stack = createCrawlStack(store, settings.crawler);
@@ -63,7 +74,7 @@ async function crawl(host: string, sitemapBudget?: { fileSeconds: number; hostSe
   try {
     const summary: CrawlSummary = await stack.crawler.crawl({
       seeds: [`http://${host}/`],
-      scope: parseScope(`host:${host}`),
+      scope: parseScope(scope),
       ordering: 'bfs',
       maxPages: 100,
       maxDepth: 5,
@@ -102,5 +113,16 @@ describe('hostile sitemaps do not hold a crawl up', () => {
     // 0.4 s, 0.4 s, then the 0.2 s left of the host's second: three files spend its budget.
     expect(reasons.filter((r) => r.startsWith('took more than its time budget'))).toHaveLength(3);
     expect(reasons.filter((r) => r === 'the sitemaps of drip.test used their time budget (1 s)')).toHaveLength(2);
+  }, 60_000);
+
+  it('leaves half the slots to pages when sitemaps are slow on many hosts', async () => {
+    const { summary, fetched } = await crawl('slow0.test', undefined, 'regex:^http://slow\\d\\.test/');
+    // slow0.test: its start page (which links to the other sites) and the page its sitemap lists.
+    expect(fetched).toBe(7 * (PAGES + 1) + 2);
+    expect(summary).toMatchObject({ stoppedBecause: 'frontier-empty', frontier: 0 });
+    // Concurrency 4: two sitemaps at a time at most, while pages went on.
+    expect(slowSitemaps.mostOpen).toBe(2);
+    const startPages = Array.from({ length: 8 }, (_, i) => requestedAt.get(`slow${i}.test/`)!);
+    expect(Math.max(...startPages)).toBeLessThan(slowSitemaps.lastDone);
   }, 60_000);
 });
