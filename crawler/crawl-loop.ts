@@ -13,8 +13,9 @@
  * (`regex:^https?://` for the whole web), the topic what is local.
  *
  * The parts: crawl-resume.ts rebuilds the state from the store, host-queues.ts holds the URLs
- * taken ahead, dispatch-pool.ts starts pages as the gate allows, topic-tracker.ts judges pages of
- * a topic crawl; a `CrawlRun` here ties them together for one call of `Crawler.crawl`.
+ * taken ahead, dispatch-pool.ts starts pages as the gate allows, crawl-sitemaps.ts reads sitemaps
+ * in the same slots, topic-tracker.ts judges pages of a topic crawl; a `CrawlRun` here ties them
+ * together for one call of `Crawler.crawl`.
  */
 import { setMaxListeners } from 'node:events';
 import type { CrawlStore } from '../indexer/store/crawl-store.ts';
@@ -30,7 +31,8 @@ import { fetchInSlot } from './polite-page.ts';
 import type { PoliteGate } from './politeness.ts';
 import type { RobotsPolicy } from './robots.ts';
 import type { Scope } from './scope.ts';
-import { SitemapReader, type ListedPage, type SitemapBudget, type SitemapReport, type SitemapTask } from './sitemap-discovery.ts';
+import { CrawlSitemaps, type CrawlSitemapTask, type ListedContext } from './crawl-sitemaps.ts';
+import type { ListedPage, SitemapBudget, SitemapReport } from './sitemap-discovery.ts';
 import { hotLinkTest, TopicSettingsError, type TopicSettings } from './topic.ts';
 import { TopicTracker } from './topic-tracker.ts';
 import type { UrlRules } from './url.ts';
@@ -61,7 +63,7 @@ export interface CrawlOptions {
    */
   topic?: TopicSettings;
   /**
-   * Read sitemaps beside the pages (sitemap-reader.ts): those of the seeds' origins, the `named`
+   * Read sitemaps beside the pages (crawl-sitemaps.ts): those of the seeds' origins, the `named`
    * ones, and those of each in-scope host when first linked; listed in-scope pages join the
    * frontier as each file is read. Not for topic crawls (the topic decides what is local).
    */
@@ -123,14 +125,8 @@ export interface CrawlerDeps {
   urlRules: UrlRules;
 }
 
-/** Where the pages a sitemap lists go: their depth, and the page that linked to the sitemap's host. */
-interface ListedContext {
-  depth: number;
-  referrer?: number;
-}
-
 /** What the dispatcher runs in a host's slot: a page (its URL id) or a sitemap task. */
-type CrawlTask = number | SitemapTask<ListedContext>;
+type CrawlTask = number | CrawlSitemapTask;
 
 export class CrawlOptionError extends Error {
   constructor(message: string) {
@@ -171,13 +167,9 @@ class CrawlRun {
   #lastReport = 0;
   #stopReason: StopReason | undefined;
   readonly #diagnosis: CrawlDiagnosis;
-  /** Origins whose sitemaps were read (or are being read): the seeds' at the start, then each in-scope host when first linked. */
-  readonly #sitemapOrigins = new Set<string>();
-  /** Hosts whose last slot went to a sitemap task: their next goes to a page, when one waits. */
-  readonly #sitemapHadTurn = new Set<string>();
-  /** Stops the sitemap reading when the crawl stops (page limit, abort, the end). */
-  readonly #sitemapStop = new AbortController();
-  readonly sitemaps: { reader: SitemapReader<ListedContext>; lastmodOf: Map<number, number> } | undefined;
+  readonly #sitemaps: CrawlSitemaps | undefined;
+  /** The latest `<lastmod>` a sitemap gave each page, stored with the page when it is fetched. */
+  readonly #sitemapLastmod = new Map<number, number>();
 
   private constructor(
     private readonly deps: CrawlerDeps,
@@ -193,7 +185,19 @@ class CrawlRun {
     this.#ordering = ordering;
     this.#queues = new HostQueues(deps.gate);
     this.#diagnosis = new CrawlDiagnosis(options.log);
-    this.sitemaps = options.sitemaps && !topic ? this.#startSitemaps(options.sitemaps) : undefined;
+    this.#sitemaps =
+      options.sitemaps && !topic
+        ? new CrawlSitemaps(deps, {
+            ...options.sitemaps,
+            seeds: options.seeds,
+            isLocal: (url) => options.scope.isLocal(url),
+            maxDepth: options.maxDepth,
+            concurrency: options.concurrency,
+            onListed: (pages, context) => this.#queueListed(pages, context),
+            signal: options.signal,
+            log: options.log,
+          })
+        : undefined;
     const concurrency = Math.max(1, options.concurrency);
     this.#bufferCap = Math.max(64, 8 * concurrency);
     this.#pool = new DispatchPool<CrawlTask>(deps.gate, concurrency, {
@@ -248,7 +252,7 @@ class CrawlRun {
     try {
       await this.#pool.run();
     } finally {
-      this.#sitemapStop.abort();
+      this.#sitemaps?.stop();
     }
     if (this.topic) this.topic.saveFrequencies(this.recorder.pending);
     await this.recorder.flush(true);
@@ -275,7 +279,7 @@ class CrawlRun {
       overBudget: this.#overBudget,
       coverageBound,
       topicPages: this.topic ? { local: this.topic.local, global: this.topic.global } : undefined,
-      sitemaps: this.sitemaps?.reader.finish(),
+      sitemaps: this.#sitemaps?.finish(),
       diagnosis: this.#diagnosis.report(),
       frontier: this.#ordering.waiting + this.#queues.buffered,
       seconds,
@@ -290,22 +294,14 @@ class CrawlRun {
   /** Stored and in-flight pages reach the page limit: no more starts, and no more sitemaps. */
   #atLimit(): boolean {
     const reached = this.#storedCount() + this.#pagesInFlight >= this.options.maxPages;
-    if (reached) this.#sitemapStop.abort();
+    if (reached) this.#sitemaps?.stop();
     return reached;
   }
 
-  /**
-   * The task for a slot of `host`: its sitemap tasks and pages take turns, so a host's pages are
-   * fetched while its sitemaps are read (robots.txt first, then a page, then a sitemap file…).
-   */
+  /** The task for a slot of `host`: a page, or a sitemap task in turn with its pages. */
   #take(host: string): CrawlTask | undefined {
-    const reader = this.sitemaps?.reader;
-    if (reader?.has(host) && !this.#sitemapHadTurn.has(host)) {
-      this.#sitemapHadTurn.add(host);
-      return reader.take(host);
-    }
-    this.#sitemapHadTurn.delete(host);
-    return this.#queues.take(host) ?? reader?.take(host);
+    const takePage = () => this.#queues.take(host);
+    return this.#sitemaps ? this.#sitemaps.take(host, takePage) : takePage();
   }
 
   #coverageReached(): boolean {
@@ -377,40 +373,10 @@ class CrawlRun {
     return follow;
   }
 
-  /**
-   * Starts the sitemap reading: the seeds' origins and the named sitemaps, their pages one step
-   * from the seeds. The origin of a seed is not queued again when another page links to it.
-   */
-  #startSitemaps(settings: NonNullable<CrawlOptions['sitemaps']>): { reader: SitemapReader<ListedContext>; lastmodOf: Map<number, number> } {
-    const { deps, options } = this;
-    const signal = this.#sitemapStop.signal;
-    // Each sitemap read in flight listens on it.
-    setMaxListeners(Math.max(16, 2 * options.concurrency + 8), signal);
-    options.signal?.addEventListener('abort', () => this.#sitemapStop.abort(), { once: true, signal });
-    const lastmodOf = new Map<number, number>();
-    const reader = new SitemapReader<ListedContext>(deps, {
-      inScope: (url) => options.scope.isLocal(url),
-      budget: settings.budget,
-      // Half the slots at most: sitemaps slow on many hosts leave the other half to pages.
-      maxActive: Math.max(1, Math.floor(options.concurrency / 2)),
-      signal,
-      log: options.log,
-      onPages: (pages, context) => this.#queueListed(pages, context, lastmodOf),
-    });
-    for (const seed of options.seeds) {
-      const origin = originOf(seed);
-      if (origin) this.#sitemapOrigins.add(origin);
-    }
-    if (options.maxDepth >= 1) {
-      for (const url of settings.named ?? []) reader.addNamed(url, { depth: 1 });
-      for (const origin of this.#sitemapOrigins) reader.addOrigin(origin, { depth: 1 });
-    }
-    return { reader, lastmodOf };
-  }
-
   /** Queues listed pages neither stored nor known at the depth their sitemap was queued with. */
-  #queueListed(pages: readonly ListedPage[], context: ListedContext, lastmodOf: Map<number, number>): void {
+  #queueListed(pages: readonly ListedPage[], context: ListedContext): void {
     const { known } = this;
+    const lastmodOf = this.#sitemapLastmod;
     for (const { url, lastmod } of pages) {
       const id = this.recorder.pending.idFor(url);
       if (lastmod !== undefined) lastmodOf.set(id, Math.max(lastmodOf.get(id) ?? 0, lastmod));
@@ -421,29 +387,10 @@ class CrawlRun {
     }
   }
 
-  /**
-   * Queues the sitemaps of in-scope hosts this page links to first (robots.txt `Sitemap:` lines,
-   * else /sitemap.xml); the pages they list go one step further than the linked page (as the
-   * seeds' sitemap pages are one step from the seeds). They are read in those hosts' slots, as
-   * their pages are: each queued task is a request waiting at the gate, so the crawl cannot end
-   * before they are read.
-   */
-  #queueSitemapsOfNewHosts(recorded: Recorded, depth: number): void {
-    const { options, sitemaps } = this;
-    const listedDepth = depth + 2;
-    if (!sitemaps || listedDepth > options.maxDepth || this.#sitemapStop.signal.aborted) return;
-    for (const link of recorded.links) {
-      const origin = originOf(link.url);
-      if (!link.follow || !origin || this.#sitemapOrigins.has(origin) || !options.scope.isLocal(link.url)) continue;
-      this.#sitemapOrigins.add(origin);
-      sitemaps.reader.addOrigin(origin, { depth: listedDepth, referrer: recorded.contentId });
-    }
-  }
-
   /** Runs a sitemap task in its host's slot, then stores the frontier it grew. */
-  async #readSitemap(host: string, task: SitemapTask<ListedContext>, releaseHost: () => void): Promise<void> {
+  async #readSitemap(host: string, task: CrawlSitemapTask, releaseHost: () => void): Promise<void> {
     try {
-      await this.sitemaps!.reader.run(task, host);
+      await this.#sitemaps!.run(task, host);
     } finally {
       releaseHost();
     }
@@ -488,7 +435,7 @@ class CrawlRun {
     const cause = causeOf(outcome, deps.robots.peek(new URL(url).origin));
     if (cause) this.#diagnosis.add(host, url, cause);
     const verdict = topic ? topic.judge(outcome, recorder.pending) : { role: 'local' as const, hot: false };
-    const sitemapLastmod = this.sitemaps?.lastmodOf.get(id);
+    const sitemapLastmod = this.#sitemapLastmod.get(id);
     const recorded = recorder.record(outcome, { id, depth, role: topic ? 'global' : 'local', pageRole: topic ? verdict.role : undefined, sitemapLastmod, now: this.#now() });
     this.#fetchedThisRun++;
     for (const touched of [id, recorded.contentId, ...recorded.hops]) {
@@ -502,7 +449,7 @@ class CrawlRun {
     if (recorded.duplicateOf !== undefined) known.duplicates++;
     const pageDistance = topic ? topic.pageDistance(id, recorded.contentId, verdict.hot) : 0;
     const follow = this.#discover(recorded, depth, verdict.hot, pageDistance);
-    this.#queueSitemapsOfNewHosts(recorded, depth);
+    this.#sitemaps?.queueNewHosts(recorded.links, depth, recorded.contentId);
     const degree = recorded.links.length;
     known.storedLinks.set(recorded.contentId, { follow, degree });
     if (recorded.state === 'fetched' || recorded.state === 'not-modified' || recorded.state === 'redirect') {
@@ -528,14 +475,6 @@ class CrawlRun {
       inFlight: this.#pool.inFlight,
       coverage: this.#ordering.coverage(),
     });
-  }
-}
-
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
   }
 }
 
