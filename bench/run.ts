@@ -97,6 +97,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./query-budget.bench.ts')).queryBudgetBenchmarks,
     about: 'hostile queries (foo~100, leading wildcards, long fuzzy words, 200 words) on 10k pages: time and work counters against the budget',
   },
+  'sitemap-parse': {
+    load: async () => (await import('./sitemap-parse.bench.ts')).sitemapParseBenchmarks,
+    about: 'sitemap parsing at 4/16/64 MB: whitespace-only gzip, one-line text, blank and long-loc XML, 50k URLs (seconds, MB/s)',
+  },
   ranking: {
     load: async () => (await import('./ranking.bench.ts')).rankingBenchmarks,
     about: 'choosing the blend: NDCG@10 of estimate- and local-PageRank rankings against the true global PageRank, per weight',

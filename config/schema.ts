@@ -104,6 +104,18 @@ export const crawlerSettingsSchema = z
     /** More sitemaps to read (any host; the pages they list must be in scope). */
     sitemapUrls: z.array(z.url({ protocol: /^https?$/ })).default([]),
     /**
+     * What reading sitemaps may cost: files per host, seconds per file (download and parsing
+     * together) and seconds per host over all its files; what is over is skipped and logged.
+     */
+    sitemapBudget: z
+      .object({
+        filesPerHost: z.number().int().min(1).default(1000),
+        fileSeconds: z.number().gt(0).max(3600).default(60),
+        hostSeconds: z.number().gt(0).max(86_400).default(600),
+      })
+      .strict()
+      .default({ filesPerHost: 1000, fileSeconds: 60, hostSeconds: 600 }),
+    /**
      * PDF, DOCX and ODT documents: read in child processes, each under a time and a memory limit;
      * larger files than their type's limit are refused (recorded as failed with the reason).
      */

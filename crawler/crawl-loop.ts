@@ -13,8 +13,9 @@
  * (`regex:^https?://` for the whole web), the topic what is local.
  *
  * The parts: crawl-resume.ts rebuilds the state from the store, host-queues.ts holds the URLs
- * taken ahead, dispatch-pool.ts starts pages as the gate allows, topic-tracker.ts judges pages of
- * a topic crawl; a `CrawlRun` here ties them together for one call of `Crawler.crawl`.
+ * taken ahead, dispatch-pool.ts starts pages as the gate allows, crawl-sitemaps.ts reads sitemaps
+ * in the same slots, topic-tracker.ts judges pages of a topic crawl; a `CrawlRun` here ties them
+ * together for one call of `Crawler.crawl`.
  */
 import { setMaxListeners } from 'node:events';
 import type { CrawlStore } from '../indexer/store/crawl-store.ts';
@@ -30,7 +31,8 @@ import { fetchInSlot } from './polite-page.ts';
 import type { PoliteGate } from './politeness.ts';
 import type { RobotsPolicy } from './robots.ts';
 import type { Scope } from './scope.ts';
-import { discoverFromSitemaps, type SitemapReport } from './sitemap-discovery.ts';
+import { CrawlSitemaps, type CrawlSitemapTask, type ListedContext } from './crawl-sitemaps.ts';
+import type { ListedPage, SitemapBudget, SitemapReport } from './sitemap-discovery.ts';
 import type { SitemapAlternate } from './sitemap-parse.ts';
 import { hotLinkTest, TopicSettingsError, type TopicSettings } from './topic.ts';
 import { TopicTracker } from './topic-tracker.ts';
@@ -62,10 +64,11 @@ export interface CrawlOptions {
    */
   topic?: TopicSettings;
   /**
-   * Read sitemaps first (sitemap-discovery.ts): those of the seeds' origins, and `named` ones;
-   * listed in-scope pages join the frontier. Not for topic crawls (the topic decides what is local).
+   * Read sitemaps beside the pages (crawl-sitemaps.ts): those of the seeds' origins, the `named`
+   * ones, and those of each in-scope host when first linked; listed in-scope pages join the
+   * frontier as each file is read. Not for topic crawls (the topic decides what is local).
    */
-  sitemaps?: { named?: readonly string[] };
+  sitemaps?: { named?: readonly string[]; budget?: Partial<SitemapBudget> };
   /** Where notes go (sitemaps skipped or cut, and why). */
   log?: (message: string) => void;
   signal?: AbortSignal;
@@ -123,6 +126,9 @@ export interface CrawlerDeps {
   urlRules: UrlRules;
 }
 
+/** What the dispatcher runs in a host's slot: a page (its URL id) or a sitemap task. */
+type CrawlTask = number | CrawlSitemapTask;
+
 export class CrawlOptionError extends Error {
   constructor(message: string) {
     super(message);
@@ -148,20 +154,25 @@ class CrawlRun {
   readonly #now: () => number;
   readonly #ordering: CrawlOrdering;
   readonly #queues: HostQueues;
-  readonly #pool: DispatchPool;
+  readonly #pool: DispatchPool<CrawlTask>;
   readonly #retries = new Map<number, { count: number }>();
   /** Pages this run stored (content pages and redirect hops), for the index to pick up. */
   readonly #storedIds: number[] = [];
   readonly #bufferCap: number;
   #fetchedThisRun = 0;
+  /** Pages being fetched or processed (sitemap tasks in flight are not pages). */
+  #pagesInFlight = 0;
   #errors = 0;
   #overBudget = 0;
   #sinceNewHost = 0;
   #lastReport = 0;
   #stopReason: StopReason | undefined;
   readonly #diagnosis: CrawlDiagnosis;
-  /** Origins whose sitemaps were read (or are being read): the seeds' at the start, then each in-scope host when first linked. */
-  readonly #sitemapOrigins = new Set<string>();
+  readonly #sitemaps: CrawlSitemaps | undefined;
+  /** The latest `<lastmod>` a sitemap gave each page, stored with the page when it is fetched. */
+  readonly #sitemapLastmod = new Map<number, number>();
+  /** The translations a sitemap names for each page (`xhtml:link`), stored with the page when it is fetched. */
+  readonly #sitemapAlternates = new Map<number, SitemapAlternate[]>();
 
   private constructor(
     private readonly deps: CrawlerDeps,
@@ -172,23 +183,31 @@ class CrawlRun {
     private readonly topic: TopicTracker | undefined,
     private readonly isHotLink: ((url: string, anchor?: string) => boolean) | undefined,
     ordering: CrawlOrdering,
-    private readonly sitemaps: SitemapFindings | undefined,
   ) {
     this.#now = options.now ?? Date.now;
     this.#ordering = ordering;
     this.#queues = new HostQueues(deps.gate);
     this.#diagnosis = new CrawlDiagnosis(options.log);
-    for (const seed of options.seeds) {
-      const origin = originOf(seed);
-      if (origin) this.#sitemapOrigins.add(origin);
-    }
+    this.#sitemaps =
+      options.sitemaps && !topic
+        ? new CrawlSitemaps(deps, {
+            ...options.sitemaps,
+            seeds: options.seeds,
+            isLocal: (url) => options.scope.isLocal(url),
+            maxDepth: options.maxDepth,
+            concurrency: options.concurrency,
+            onListed: (pages, context) => this.#queueListed(pages, context),
+            signal: options.signal,
+            log: options.log,
+          })
+        : undefined;
     const concurrency = Math.max(1, options.concurrency);
     this.#bufferCap = Math.max(64, 8 * concurrency);
-    this.#pool = new DispatchPool(deps.gate, concurrency, {
+    this.#pool = new DispatchPool<CrawlTask>(deps.gate, concurrency, {
       refill: () => this.#refill(),
-      take: (host) => this.#queues.take(host),
-      atLimit: (inFlight) => this.#storedCount() + inFlight >= options.maxPages,
-      run: (host, id, releaseHost) => this.#process(host, id, releaseHost),
+      take: (host) => this.#take(host),
+      atLimit: () => this.#atLimit(),
+      run: (host, task, releaseHost) => (typeof task === 'number' ? this.#processPage(host, task, releaseHost) : this.#readSitemap(host, task, releaseHost)),
       settled: () => this.#report(),
     }, options.signal);
   }
@@ -227,14 +246,17 @@ class CrawlRun {
       throw error;
     }
     topic?.resume([...seeds, ...hotPages], hotLinks, known.storedLinks);
-    const sitemaps = options.sitemaps && !topic && options.maxDepth >= 1 ? await queueSitemapPages(deps, options, known) : undefined;
     await replayFrontier(store, ordering, seeds, known);
-    return new CrawlRun(deps, options, recorder, known, seeds, topic, isHotLink, ordering, sitemaps);
+    return new CrawlRun(deps, options, recorder, known, seeds, topic, isHotLink, ordering);
   }
 
   async execute(): Promise<CrawlSummary> {
     const { options, known } = this;
-    await this.#pool.run();
+    try {
+      await this.#pool.run();
+    } finally {
+      this.#sitemaps?.stop();
+    }
     if (this.topic) this.topic.saveFrequencies(this.recorder.pending);
     await this.recorder.flush(true);
     // Pages still in host queues (stopped early) stay in the store's frontier for the next run.
@@ -260,7 +282,7 @@ class CrawlRun {
       overBudget: this.#overBudget,
       coverageBound,
       topicPages: this.topic ? { local: this.topic.local, global: this.topic.global } : undefined,
-      sitemaps: this.sitemaps?.report,
+      sitemaps: this.#sitemaps?.finish(),
       diagnosis: this.#diagnosis.report(),
       frontier: this.#ordering.waiting + this.#queues.buffered,
       seconds,
@@ -270,6 +292,19 @@ class CrawlRun {
 
   #storedCount(): number {
     return this.known.done.size;
+  }
+
+  /** Stored and in-flight pages reach the page limit: no more starts, and no more sitemaps. */
+  #atLimit(): boolean {
+    const reached = this.#storedCount() + this.#pagesInFlight >= this.options.maxPages;
+    if (reached) this.#sitemaps?.stop();
+    return reached;
+  }
+
+  /** The task for a slot of `host`: a page, or a sitemap task in turn with its pages. */
+  #take(host: string): CrawlTask | undefined {
+    const takePage = () => this.#queues.take(host);
+    return this.#sitemaps ? this.#sitemaps.take(host, takePage) : takePage();
   }
 
   #coverageReached(): boolean {
@@ -295,7 +330,7 @@ class CrawlRun {
       // Buffered URLs do not count towards the page limit: the crawl stops starting pages when
       // stored and in-flight pages reach it, so a host that must wait (Crawl-delay) at the end
       // does not hold up the last pages while other hosts could serve them.
-      if (this.#storedCount() + this.#pool.inFlight >= options.maxPages) return;
+      if (this.#storedCount() + this.#pagesInFlight >= options.maxPages) return;
       if (this.#coverageReached()) {
         this.#stopReason = 'coverage';
         return;
@@ -341,38 +376,38 @@ class CrawlRun {
     return follow;
   }
 
-  /**
-   * Reads the sitemaps of in-scope hosts this page links to first (robots.txt `Sitemap:` lines,
-   * else /sitemap.xml) and queues the pages they list one step further than the linked page
-   * (as the seeds' sitemap pages are one step from the seeds).
-   */
-  async #readSitemapsOfNewHosts(recorded: Recorded, depth: number): Promise<void> {
-    const { deps, options, known, sitemaps } = this;
-    const listedDepth = depth + 2;
-    if (!sitemaps || listedDepth > options.maxDepth) return;
-    const origins: string[] = [];
-    for (const link of recorded.links) {
-      const origin = originOf(link.url);
-      if (!link.follow || !origin || this.#sitemapOrigins.has(origin) || !options.scope.isLocal(link.url)) continue;
-      this.#sitemapOrigins.add(origin);
-      origins.push(origin);
-    }
-    if (origins.length === 0) return;
-    const found = await discoverFromSitemaps(deps, { origins, inScope: (url) => options.scope.isLocal(url), signal: options.signal, log: options.log });
-    const report = sitemaps.report;
-    report.files += found.report.files;
-    report.listed += found.report.listed;
-    report.inScope += found.report.inScope;
-    report.skipped.push(...found.report.skipped.slice(0, Math.max(0, 20 - report.skipped.length)));
-    report.cut.push(...found.report.cut);
-    for (const [url, alternates] of found.alternates) sitemaps.alternatesOf.set(url, alternates);
-    for (const [url, lastmod] of found.pages) {
+  /** Queues listed pages neither stored nor known at the depth their sitemap was queued with. */
+  #queueListed(pages: readonly ListedPage[], context: ListedContext): void {
+    const { known } = this;
+    const lastmodOf = this.#sitemapLastmod;
+    for (const { url, lastmod, alternates } of pages) {
       const id = this.recorder.pending.idFor(url);
-      if (lastmod !== undefined) sitemaps.lastmodOf.set(id, lastmod);
+      if (lastmod !== undefined) lastmodOf.set(id, Math.max(lastmodOf.get(id) ?? 0, lastmod));
+      if (alternates) this.#sitemapAlternates.set(id, alternates);
       if (known.done.has(id) || known.depthOf.has(id)) continue;
-      known.depthOf.set(id, listedDepth);
-      this.recorder.pending.addToFrontier(id, { depth: listedDepth, discoveredAt: this.#now(), role: 'local', referrer: recorded.contentId });
-      this.#ordering.discover({ id, depth: listedDepth, hot: false });
+      known.depthOf.set(id, context.depth);
+      this.recorder.pending.addToFrontier(id, { depth: context.depth, discoveredAt: this.#now(), role: 'local', referrer: context.referrer });
+      this.#ordering.discover({ id, depth: context.depth, hot: false });
+    }
+  }
+
+  /** Runs a sitemap task in its host's slot, then stores the frontier it grew. */
+  async #readSitemap(host: string, task: CrawlSitemapTask, releaseHost: () => void): Promise<void> {
+    try {
+      await this.#sitemaps!.run(task, host);
+    } finally {
+      releaseHost();
+    }
+    await this.recorder.flush();
+  }
+
+  /** Counts a page in flight while it is processed. */
+  async #processPage(host: string, id: number, releaseHost: () => void): Promise<void> {
+    this.#pagesInFlight++;
+    try {
+      await this.#process(host, id, releaseHost);
+    } finally {
+      this.#pagesInFlight--;
     }
   }
 
@@ -405,8 +440,8 @@ class CrawlRun {
     if (cause) this.#diagnosis.add(host, url, cause);
     if (outcome.kind === 'page' && outcome.page.linksDropped) options.log?.(`${url}: kept the first ${outcome.page.links.length} links, dropped ${outcome.page.linksDropped} more (crawler.maxLinksPerPage)`);
     const verdict = topic ? topic.judge(outcome, recorder.pending) : { role: 'local' as const, hot: false };
-    const sitemapLastmod = this.sitemaps?.lastmodOf.get(id);
-    const sitemapAlternates = this.sitemaps?.alternatesOf.get(url);
+    const sitemapLastmod = this.#sitemapLastmod.get(id);
+    const sitemapAlternates = this.#sitemapAlternates.get(id);
     const recorded = recorder.record(outcome, { id, depth, role: topic ? 'global' : 'local', pageRole: topic ? verdict.role : undefined, sitemapLastmod, sitemapAlternates, now: this.#now() });
     this.#fetchedThisRun++;
     for (const touched of [id, recorded.contentId, ...recorded.hops]) {
@@ -420,8 +455,7 @@ class CrawlRun {
     if (recorded.duplicateOf !== undefined) known.duplicates++;
     const pageDistance = topic ? topic.pageDistance(id, recorded.contentId, verdict.hot) : 0;
     const follow = this.#discover(recorded, depth, verdict.hot, pageDistance);
-    // Inside the task, so the crawl cannot end before the pages those sitemaps list are queued.
-    await this.#readSitemapsOfNewHosts(recorded, depth);
+    this.#sitemaps?.queueNewHosts(recorded.links, depth, recorded.contentId);
     const degree = recorded.links.length;
     known.storedLinks.set(recorded.contentId, { follow, degree });
     if (recorded.state === 'fetched' || recorded.state === 'not-modified' || recorded.state === 'redirect') {
@@ -447,42 +481,6 @@ class CrawlRun {
       inFlight: this.#pool.inFlight,
       coverage: this.#ordering.coverage(),
     });
-  }
-}
-
-/**
- * Reads the sitemaps of the seeds' origins (and the named ones) and queues the listed in-scope
- * pages not known yet, one step from the seeds; their `<lastmod>` by page id.
- */
-/** What the sitemaps say of the pages they list: `<lastmod>` by page id, translations by URL. */
-interface SitemapFindings {
-  report: SitemapReport;
-  lastmodOf: Map<number, number>;
-  alternatesOf: Map<string, SitemapAlternate[]>;
-}
-
-async function queueSitemapPages(deps: CrawlerDeps, options: CrawlOptions, known: KnownPages): Promise<SitemapFindings> {
-  const origins = options.seeds.flatMap((seed) => originOf(seed) ?? []);
-  const found = await discoverFromSitemaps(deps, { origins, named: options.sitemaps?.named, inScope: (url) => options.scope.isLocal(url), signal: options.signal, log: options.log });
-  const batch = deps.store.batch();
-  const now = (options.now ?? Date.now)();
-  const lastmodOf = new Map<number, number>();
-  for (const [url, lastmod] of found.pages) {
-    const id = batch.idFor(url);
-    if (lastmod !== undefined) lastmodOf.set(id, lastmod);
-    if (known.done.has(id) || known.depthOf.has(id)) continue;
-    known.depthOf.set(id, 1);
-    batch.addToFrontier(id, { depth: 1, discoveredAt: now, role: 'local' });
-  }
-  await batch.commit();
-  return { report: found.report, lastmodOf, alternatesOf: new Map(found.alternates) };
-}
-
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
   }
 }
 

@@ -6,20 +6,20 @@
  */
 import type { PoliteGate } from './politeness.ts';
 
-export interface DispatchSource {
+export interface DispatchSource<T> {
   /** Tops the host queues up from the ordering (called before every start and after every task). */
   refill(): void;
-  /** The next URL id queued for a host the gate handed out. */
-  take(host: string): number | undefined;
+  /** The next task (a URL id, …) queued for a host the gate handed out. */
+  take(host: string): T | undefined;
   /** No more tasks may start (page limit reached by stored + in-flight pages). */
   atLimit(inFlight: number): boolean;
   /** Runs one task; `releaseHost` gives the host's politeness slot back (idempotent). */
-  run(host: string, id: number, releaseHost: () => void): Promise<void>;
+  run(host: string, task: T, releaseHost: () => void): Promise<void>;
   /** After every task (progress reports). */
   settled?(): void;
 }
 
-export class DispatchPool {
+export class DispatchPool<T> {
   #inFlight = 0;
   readonly #running = new Set<Promise<void>>();
   #failure: { error: unknown } | undefined;
@@ -28,7 +28,7 @@ export class DispatchPool {
   constructor(
     private readonly gate: PoliteGate,
     private readonly concurrency: number,
-    private readonly source: DispatchSource,
+    private readonly source: DispatchSource<T>,
     private readonly signal?: AbortSignal,
   ) {}
 
@@ -73,16 +73,16 @@ export class DispatchPool {
         await this.#taskDone();
         continue;
       }
-      const id = source.take(host);
-      if (id === undefined) {
+      const task = source.take(host);
+      if (task === undefined) {
         gate.release(host);
         continue;
       }
-      this.#start(host, id);
+      this.#start(host, task);
     }
   }
 
-  #start(host: string, id: number): void {
+  #start(host: string, work: T): void {
     let released = false;
     const releaseHost = () => {
       if (released) return;
@@ -91,7 +91,7 @@ export class DispatchPool {
     };
     this.#inFlight++;
     const task = this.source
-      .run(host, id, releaseHost)
+      .run(host, work, releaseHost)
       .catch((error: unknown) => {
         this.#failure ??= { error };
       })

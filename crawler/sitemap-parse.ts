@@ -4,6 +4,11 @@
  * the Content-Type says. The protocol's limits hold per file: at most 50,000 URLs and 50 MB
  * uncompressed; what comes after is cut and reported. Nothing but the entries is kept, so a 50 MB
  * sitemap never sits in memory (htmlparser2 in XML mode parses chunk by chunk).
+ *
+ * Every byte is looked at a bounded number of times, whatever the file's shape (50 MB of white
+ * space, one 50 MB line, a 50 MB `<loc>`): nothing is re-joined or re-split as chunks arrive, and
+ * a URL or line longer than `SITEMAP_MAX_URL_CHARS` is dropped as it grows. The caller's signal
+ * (a time budget) is checked between chunks.
  */
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
@@ -11,6 +16,10 @@ import { Parser } from 'htmlparser2';
 
 export const SITEMAP_MAX_URLS = 50_000;
 export const SITEMAP_MAX_BYTES = 50 * 1024 * 1024;
+/** Longest `<loc>` or text line kept: the protocol says URLs are under 2,048 characters. */
+export const SITEMAP_MAX_URL_CHARS = 8192;
+/** Deepest nesting of elements accepted (a sitemap needs 3, extensions such as images 5). */
+export const SITEMAP_MAX_DEPTH = 32;
 
 export interface SitemapEntry {
   loc: string;
@@ -44,18 +53,20 @@ export class SitemapFormatError extends Error {
 export interface SitemapLimits {
   maxUrls?: number;
   maxBytes?: number;
+  /** Stops the reading (checked between chunks); the parse rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** Parses a sitemap from its (content-decoded) bytes; throws `SitemapFormatError` for what is not one. */
 export async function parseSitemap(source: AsyncIterable<Buffer>, limits: SitemapLimits = {}): Promise<SitemapParse> {
   const maxUrls = limits.maxUrls ?? SITEMAP_MAX_URLS;
   const maxBytes = limits.maxBytes ?? SITEMAP_MAX_BYTES;
+  const start = new SignificantStart();
   let reader: SitemapReader | undefined;
-  /** Bytes before the first one that tells XML from text (a byte order mark, white space). */
-  let lead = Buffer.alloc(0);
   let size = 0;
   let truncated: SitemapParse['truncated'];
   for await (const chunk of uncompressed(source)) {
+    limits.signal?.throwIfAborted();
     let piece = chunk;
     if (size + piece.length > maxBytes) {
       piece = piece.subarray(0, maxBytes - size);
@@ -63,23 +74,53 @@ export async function parseSitemap(source: AsyncIterable<Buffer>, limits: Sitema
     }
     size += piece.length;
     if (!reader) {
-      lead = Buffer.concat([lead, piece]);
-      const first = firstSignificantByte(lead);
-      if (first !== undefined) {
-        reader = first === 0x3c ? new XmlSitemapReader(maxUrls) : new TextSitemapReader(maxUrls);
-        piece = lead;
+      const significant = start.skip(piece);
+      if (significant) {
+        reader = significant[0] === 0x3c ? new XmlSitemapReader(maxUrls) : new TextSitemapReader(maxUrls);
+        piece = significant;
       }
     }
     reader?.write(piece);
     if (reader?.full) truncated = 'urls';
-    if (truncated) break;
+    if (truncated || reader?.failed) break;
   }
+  limits.signal?.throwIfAborted();
   if (!reader) throw new SitemapFormatError('empty sitemap');
   return reader.end(truncated);
 }
 
+/**
+ * Skips a leading UTF-8 byte order mark and white space, chunk by chunk, keeping at most the
+ * two bytes of a byte order mark split across chunks: white space is dropped as it comes.
+ */
+class SignificantStart {
+  /** Bytes of a possible byte order mark, while the stream's first three bytes are not all seen. */
+  #head: Buffer | undefined = Buffer.alloc(0);
+
+  /** The chunk from its first significant byte on, or undefined while there is none yet. */
+  skip(chunk: Buffer): Buffer | undefined {
+    let bytes = chunk;
+    if (this.#head) {
+      bytes = this.#head.length > 0 ? Buffer.concat([this.#head, chunk]) : chunk;
+      if (bytes.length < BOM.length && BOM.subarray(0, bytes.length).equals(bytes)) {
+        this.#head = bytes;
+        return undefined;
+      }
+      this.#head = undefined;
+      if (bytes.subarray(0, BOM.length).equals(BOM)) bytes = bytes.subarray(BOM.length);
+    }
+    let i = 0;
+    while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
+    return i < bytes.length ? bytes.subarray(i) : undefined;
+  }
+}
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
 interface SitemapReader {
   readonly full: boolean;
+  /** The file is refused already: the rest need not be read. */
+  readonly failed: boolean;
   write(chunk: Buffer): void;
   end(truncated: SitemapParse['truncated']): SitemapParse;
 }
@@ -115,14 +156,6 @@ async function* uncompressed(source: AsyncIterable<Buffer>): AsyncGenerator<Buff
   }
 }
 
-/** The first byte after a UTF-8 byte order mark and white space, if any yet. */
-function firstSignificantByte(lead: Buffer): number | undefined {
-  let i = lead[0] === 0xef && lead[1] === 0xbb && lead[2] === 0xbf ? 3 : 0;
-  if (lead.length < 3 && (lead[0] === 0xef || lead.length === 0)) return undefined;
-  while (i < lead.length && (lead[i] === 0x20 || lead[i] === 0x09 || lead[i] === 0x0a || lead[i] === 0x0d)) i++;
-  return i < lead.length ? lead[i] : undefined;
-}
-
 /** A tag name without its namespace prefix, lower case. */
 function localName(name: string): string {
   const colon = name.indexOf(':');
@@ -136,10 +169,10 @@ class XmlSitemapReader implements SitemapReader {
   readonly #stack: string[] = [];
   #root: 'urlset' | 'sitemapindex' | undefined;
   #error: string | undefined;
-  #entry: { loc: string; lastmod: string; alternates?: SitemapAlternate[] } | undefined;
-  #field: 'loc' | 'lastmod' | undefined;
+  #entry: { loc: string; lastmod: string; overlong: boolean; alternates?: SitemapAlternate[] } | undefined;
   /** Where the last start tag ended (a close at the same place is a self-closing element's). */
   #openedAt = -1;
+  #field: 'loc' | 'lastmod' | undefined;
 
   constructor(private readonly maxUrls: number) {
     this.#parser = new Parser(
@@ -151,9 +184,7 @@ class XmlSitemapReader implements SitemapReader {
         },
         // A self-closing element (`<xhtml:link … />`) is closed "implied" at the end of its own tag.
         onclosetag: (name, isImplied) => this.#close(localName(name), isImplied && this.#parser.endIndex !== this.#openedAt),
-        ontext: (text) => {
-          if (this.#entry && this.#field) this.#entry[this.#field] += text;
-        },
+        ontext: (text) => this.#text(text),
       },
       { xmlMode: true, decodeEntities: true },
     );
@@ -163,12 +194,16 @@ class XmlSitemapReader implements SitemapReader {
     return this.#entries.length >= this.maxUrls;
   }
 
+  get failed(): boolean {
+    return this.#error !== undefined;
+  }
+
   write(chunk: Buffer): void {
     if (this.#error === undefined) this.#parser.write(this.#decoder.decode(chunk, { stream: true }));
   }
 
   end(truncated: SitemapParse['truncated']): SitemapParse {
-    if (!truncated) {
+    if (!truncated && this.#error === undefined) {
       this.#parser.write(this.#decoder.decode());
       this.#parser.end();
     }
@@ -179,12 +214,14 @@ class XmlSitemapReader implements SitemapReader {
 
   #open(name: string): void {
     if (this.#error !== undefined) return;
+    // htmlparser2 keeps open elements in an array it shifts: deep nesting would cost quadratic time.
+    if (this.#stack.length >= SITEMAP_MAX_DEPTH) return this.#fail(`elements nested deeper than ${SITEMAP_MAX_DEPTH}`);
     if (this.#stack.length === 0) {
       if (this.#root) return this.#fail(`a second root element <${name}> after </${this.#root}>`);
       if (name !== 'urlset' && name !== 'sitemapindex') return this.#fail(`the root element is <${name}>, not <urlset> or <sitemapindex>`);
       this.#root = name;
     } else if (this.#stack.length === 1 && (name === 'url' || name === 'sitemap')) {
-      this.#entry = { loc: '', lastmod: '' };
+      this.#entry = { loc: '', lastmod: '', overlong: false };
     } else if (this.#stack.length === 2 && this.#entry && (name === 'loc' || name === 'lastmod')) {
       this.#field = name;
     }
@@ -200,7 +237,7 @@ class XmlSitemapReader implements SitemapReader {
     else if (this.#stack.length === 1 && this.#entry) {
       // A copy: the parser's text is a slice of its chunk, which would otherwise stay alive with it.
       const loc = ownString(this.#entry.loc.trim());
-      if (loc !== '' && this.#entries.length < this.maxUrls) {
+      if (loc !== '' && loc.length <= SITEMAP_MAX_URL_CHARS && !this.#entry.overlong && this.#entries.length < this.maxUrls) {
         const lastmod = parseLastmod(this.#entry.lastmod.trim());
         const entry: SitemapEntry = lastmod === undefined ? { loc } : { loc, lastmod };
         if (this.#entry.alternates) entry.alternates = this.#entry.alternates;
@@ -208,6 +245,17 @@ class XmlSitemapReader implements SitemapReader {
       }
       this.#entry = undefined;
     }
+  }
+
+  /** Text of a `<loc>` or `<lastmod>`; one too long to be a URL marks its entry, which is dropped. */
+  #text(text: string): void {
+    const entry = this.#entry;
+    const field = this.#field;
+    if (!entry || !field || entry.overlong) return;
+    if (entry[field].length + text.length > SITEMAP_MAX_URL_CHARS + 256) {
+      entry.overlong = true;
+      entry.loc = entry.lastmod = '';
+    } else entry[field] += text;
   }
 
   /** An `<xhtml:link rel=alternate hreflang href>` in a `<url>` entry (sitemaps' way to name translations). */
@@ -220,24 +268,17 @@ class XmlSitemapReader implements SitemapReader {
 
   #fail(message: string): void {
     this.#error ??= message;
+    // Stops the tokenizer within its chunk: nothing after the fault matters.
+    this.#parser.pause();
   }
-}
-
-const MAX_ALTERNATES_PER_ENTRY = 200;
-
-/** The translation a `<link>` element of a `<url>` entry names, when it is `rel=alternate` with an `hreflang`. */
-export function sitemapAlternate(name: string, attributes: Record<string, string>): SitemapAlternate | undefined {
-  if (name !== 'link') return undefined;
-  const hreflang = attributes.hreflang?.trim().toLowerCase();
-  const href = attributes.href?.trim();
-  if (!hreflang || !href || !(attributes.rel ?? '').toLowerCase().split(/\s+/).includes('alternate')) return undefined;
-  return { url: ownString(href), hreflang: ownString(hreflang) };
 }
 
 class TextSitemapReader implements SitemapReader {
   readonly #entries: SitemapEntry[] = [];
   readonly #decoder = new TextDecoder('utf-8');
+  /** The line read so far (not yet ended by a line feed), unless it grew too long to be a URL. */
   #partial = '';
+  #overlong = false;
 
   constructor(private readonly maxUrls: number) {}
 
@@ -245,21 +286,45 @@ class TextSitemapReader implements SitemapReader {
     return this.#entries.length >= this.maxUrls;
   }
 
+  readonly failed = false;
+
   write(chunk: Buffer): void {
-    const lines = (this.#partial + this.#decoder.decode(chunk, { stream: true })).split(/\r?\n/);
-    this.#partial = lines.pop() ?? '';
-    for (const line of lines) this.#line(line);
+    const text = this.#decoder.decode(chunk, { stream: true });
+    // Only the new text is searched for line ends: a line that spans chunks is not re-scanned.
+    for (let from = 0; ; ) {
+      const end = text.indexOf('\n', from);
+      this.#append(end < 0 ? text.slice(from) : text.slice(from, end));
+      if (end < 0) return;
+      this.#endLine();
+      from = end + 1;
+    }
   }
 
   end(truncated: SitemapParse['truncated']): SitemapParse {
-    if (!truncated) this.#line(this.#partial + this.#decoder.decode());
+    if (!truncated) {
+      this.#append(this.#decoder.decode());
+      this.#endLine();
+    }
     if (this.#entries.length === 0) throw new SitemapFormatError('not a sitemap: neither XML nor lines of http(s) URLs');
     return { kind: 'text', entries: this.#entries, truncated };
   }
 
-  #line(line: string): void {
+  #append(text: string): void {
+    if (this.#overlong || text.length === 0) return;
+    if (this.#partial.length + text.length > SITEMAP_MAX_URL_CHARS + 2) {
+      this.#overlong = true;
+      this.#partial = '';
+    } else this.#partial += text;
+  }
+
+  #endLine(): void {
+    const line = this.#partial;
+    const overlong = this.#overlong;
+    this.#partial = '';
+    this.#overlong = false;
+    if (overlong) return;
     const url = ownString(line.trim());
-    if (this.#entries.length < this.maxUrls && /^https?:\/\/\S+$/i.test(url)) this.#entries.push({ loc: url });
+    if (this.#entries.length < this.maxUrls && url.length <= SITEMAP_MAX_URL_CHARS && /^https?:\/\/\S+$/i.test(url)) this.#entries.push({ loc: url });
   }
 }
 
@@ -273,4 +338,15 @@ export function parseLastmod(value: string): number | undefined {
   if (!/^\d{4}(-\d{2}(-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?)?)?$/.test(value)) return undefined;
   const time = Date.parse(value.length === 4 ? `${value}-01-01` : value.length === 7 ? `${value}-01` : value);
   return Number.isFinite(time) ? time : undefined;
+}
+
+const MAX_ALTERNATES_PER_ENTRY = 200;
+
+/** The translation a `<link>` element of a `<url>` entry names, when it is `rel=alternate` with an `hreflang`. */
+export function sitemapAlternate(name: string, attributes: Record<string, string>): SitemapAlternate | undefined {
+  if (name !== 'link') return undefined;
+  const hreflang = attributes.hreflang?.trim().toLowerCase();
+  const href = attributes.href?.trim();
+  if (!hreflang || !href || !(attributes.rel ?? '').toLowerCase().split(/\s+/).includes('alternate')) return undefined;
+  return { url: ownString(href), hreflang: ownString(hreflang) };
 }

@@ -140,8 +140,9 @@ export function formatCrawlSummary(summary: CrawlSummary): string {
 
 function formatSitemapLine(report: SitemapReport): string {
   const notes = [
-    report.skipped.length > 0 ? `${report.skipped.length} skipped (${report.skipped.slice(0, 3).map((s) => `${s.url}: ${s.reason}`).join('; ')})` : '',
+    report.skippedCount > 0 ? `${report.skippedCount} skipped (${report.skipped.slice(0, 3).map((s) => `${s.url}: ${s.reason}`).join('; ')})` : '',
     report.cut.length > 0 ? `${report.cut.length} cut at the protocol's limits` : '',
+    report.unread > 0 ? `${report.unread} not read (the crawl stopped first)` : '',
   ].filter(Boolean);
   return `  sitemaps: ${report.files} read, ${report.listed} URLs listed, ${report.inScope} in scope${notes.length > 0 ? `; ${notes.join('; ')}` : ''}`;
 }

@@ -101,8 +101,8 @@ function documentReader(settings: CrawlerSettings['documents']): DocumentReader 
 }
 
 /** The crawl's sitemap option from the settings (absent when sitemaps are off). */
-export function sitemapOption(settings: CrawlerSettings): { named: readonly string[] } | undefined {
-  return settings.sitemaps ? { named: settings.sitemapUrls } : undefined;
+export function sitemapOption(settings: CrawlerSettings): { named: readonly string[]; budget: CrawlerSettings['sitemapBudget'] } | undefined {
+  return settings.sitemaps ? { named: settings.sitemapUrls, budget: settings.sitemapBudget } : undefined;
 }
 
 /** What a data directory remembers about how it was crawled (meta key `crawl-settings`). */

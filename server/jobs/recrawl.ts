@@ -16,7 +16,7 @@ import { CrawlDiagnosis, type HostDiagnosis } from '../../crawler/crawl-diagnosi
 import { CrawlRecorder } from '../../crawler/crawl-recorder.ts';
 import { planRevisits, type RevisitPolicy } from '../../crawler/revisit-policy.ts';
 import type { Scope } from '../../crawler/scope.ts';
-import { discoverFromSitemaps, type SitemapReport } from '../../crawler/sitemap-discovery.ts';
+import { discoverFromSitemaps, type SitemapBudget, type SitemapReport } from '../../crawler/sitemap-discovery.ts';
 import type { CrawlStore, PageRecord, WriteBatch } from '../../indexer/store/crawl-store.ts';
 import { recrawlSettingsSchema, type RecrawlSettings } from '../../config/schema.ts';
 import { normalizeUrl } from '../../crawler/url.ts';
@@ -72,7 +72,7 @@ export async function runRecrawl(
     /** Where notes go (what was left out and why). */
     log?: (message: string) => void;
     /** Read the sitemaps of the local pages' origins (and `named` ones) first. */
-    sitemaps?: { named?: readonly string[] };
+    sitemaps?: { named?: readonly string[]; budget?: Partial<SitemapBudget> };
     /** Seeds: a failed one is checked again at once. */
     seeds?: readonly string[];
     /** When failed pages leave the index and are checked again (default: the schema's). */
@@ -220,7 +220,7 @@ export async function runRecrawl(
  * in-scope pages neither stored nor queued.
  */
 async function readSitemaps(
-  context: { store: CrawlStore; stack: CrawlStack; scope: Scope; sitemaps?: { named?: readonly string[] }; log?: (message: string) => void },
+  context: { store: CrawlStore; stack: CrawlStack; scope: Scope; sitemaps?: { named?: readonly string[]; budget?: Partial<SitemapBudget> }; log?: (message: string) => void },
   revisitable: ReadonlyMap<number, PageRecord>,
   inFrontier: Set<number>,
   frontier: WriteBatch,
@@ -233,7 +233,7 @@ async function readSitemaps(
   for (const page of revisitable.values()) origins.add(new URL(page.url).origin);
   const found = await discoverFromSitemaps(
     { fetcher: stack.fetcher, robots: stack.robots, gate: stack.gate, urlRules: stack.rules },
-    { origins: [...origins], named: context.sitemaps?.named, inScope: (url) => context.scope.isLocal(url), signal, log: context.log },
+    { origins: [...origins], named: context.sitemaps?.named, budget: context.sitemaps?.budget, inScope: (url) => context.scope.isLocal(url), signal, log: context.log },
   );
   const newer: Array<{ id: number; lastmod: number }> = [];
   const unknown: number[] = [];
