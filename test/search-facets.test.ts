@@ -120,7 +120,7 @@ describe('facets and filters', () => {
   });
 
   it("counts a best bet among the results it is shown in, and a filter keeps out the ones it rejects", async () => {
-    const bets = { bestBets: [{ pattern: 'library', urls: [`${SITE}/en/visit/parking.html`, `${SITE}/ja/library/hours.html`] }] };
+    const bets = { synonyms: [], bestBets: [{ pattern: 'library', urls: [`${SITE}/en/visit/parking.html`, `${SITE}/ja/library/hours.html`] }] };
     const put = await site.app.inject({ method: 'PUT', url: '/api/admin/search-settings', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: bets });
     expect(put.statusCode, put.body).toBe(200);
     try {
@@ -136,7 +136,7 @@ describe('facets and filters', () => {
       expect(visit.total).toBe(result.facets.section.visit);
       expect(visit.hits[0]).toMatchObject({ url: `${SITE}/en/visit/parking.html`, recommended: true });
     } finally {
-      await site.app.inject({ method: 'PUT', url: '/api/admin/search-settings', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { bestBets: [] } });
+      await site.app.inject({ method: 'PUT', url: '/api/admin/search-settings', headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, payload: { synonyms: [], bestBets: [] } });
     }
   });
 

@@ -189,15 +189,17 @@ describe('jobs on a topic-crawled data directory', () => {
     });
 
     it('runs a round from the admin API and one from the estimate schedule, each a new version over the same L', async () => {
-      const submitted = await api('/api/admin/rounds', { method: 'POST', body: JSON.stringify({ selector: 'sc', iterations: 3, pagesPerIteration: 4 }) });
+      // Starting over: a round continuing from lse estimate's would find no outside page left to fetch (and keep the ranks).
+      const submitted = await api('/api/admin/rounds', { method: 'POST', body: JSON.stringify({ selector: 'sc', iterations: 3, pagesPerIteration: 4, fresh: true }) });
       expect(submitted.status).toBe(202);
       const job = await waitForJob(submitted.body.id);
       expect(job.error).toBeUndefined();
       expect(job.round).toMatchObject({ state: 'done', localPages: 5, iteration: 3, version: 2 });
+      // The schedule's round continues from it and fetches the outside pages it had left.
       const scheduled = await api('/api/admin/schedules/estimate/run', { method: 'POST', body: '{}' });
       expect(scheduled.status).toBe(202);
       const round = await waitForJob(scheduled.body.id);
-      expect(round.round).toMatchObject({ state: 'done', localPages: 5, version: 3 });
+      expect(round.round).toMatchObject({ state: 'done', localPages: 5, version: 3, continuedFrom: 2 });
       const estimate = (await store.latestRanks('estimate'))!;
       expect(estimate.version).toBe(3);
       // The schedule runs the default method, which on a topic crawl is best (its estimate is the gated one).

@@ -54,10 +54,11 @@ export class Schedules {
       estimate: { kind: 'round', submit: () => runner.submitRound({ selector: estimation.selector, estimator: estimation.estimator, iterations: estimation.iterations, extra: schedules.estimateBudget }) },
     };
     for (const name of EDITABLE_SCHEDULES) {
-      const expression = edited[name] ?? schedules[name];
-      // An expression stored by an earlier server that no longer validates falls back to the settings'.
-      const usable = expression && expression !== 'off' && cron.validate(expression) ? expression : edited[name] ? schedules[name] : undefined;
-      if (usable && usable !== 'off') this.add(name, usable, this.submitters[name].kind, this.submitters[name].submit);
+      const stored = edited[name];
+      // An expression stored by an earlier server that no longer validates falls back to the
+      // settings'; a wrong one in the settings stops the start (add throws InvalidCronError).
+      const expression = stored !== undefined && (stored === 'off' || cron.validate(stored)) ? stored : schedules[name];
+      if (expression && expression !== 'off') this.add(name, expression, this.submitters[name].kind, this.submitters[name].submit);
     }
   }
 
