@@ -61,6 +61,14 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./estimation-rounds.bench.ts')).estimationRoundsBenchmarks,
     about: 'rounds that continue: hollins offline (3 rounds of E vs one of 3E), five nightly rounds on the demo web (L1 to truth), live budgets on/off vs offline, a round at 10k/100k/1M pages in F',
   },
+  scale: {
+    load: async () => (await import('./scale.bench.ts')).scaleBenchmarks,
+    about: 'the product at scale: lse import + index of 100k pages (LSE_BENCH_SCALE_SIZES for 300k, 1M), lse serve start-up, search and suggest over HTTP, a 1 % update under load',
+  },
+  'store-replay': {
+    load: async () => (await import('./store-replay.bench.ts')).storeReplayBenchmarks,
+    about: 'resuming a crawl without HTTP: a store of 100k pages and ~500k links (LSE_BENCH_REPLAY_SIZES for 1M), open, known pages, frontier replay: time and memory',
+  },
   'text-index': {
     load: async () => (await import('./text-index.bench.ts')).textIndexBenchmarks,
     about: 'text index: segmented vs one lunr index at 10k/50k/100k pages (build time, RSS, query p50/p99)',
@@ -85,9 +93,17 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./freshness.bench.ts')).freshnessBenchmarks,
     about: 're-crawl freshness on the demo web over 30 simulated days: revisits ∝ √λ̂ vs uniform, same budget',
   },
+  'query-budget': {
+    load: async () => (await import('./query-budget.bench.ts')).queryBudgetBenchmarks,
+    about: 'hostile queries (foo~100, leading wildcards, long fuzzy words, 200 words) on 10k pages: time and work counters against the budget',
+  },
   ranking: {
     load: async () => (await import('./ranking.bench.ts')).rankingBenchmarks,
     about: 'choosing the blend: NDCG@10 of estimate- and local-PageRank rankings against the true global PageRank, per weight',
+  },
+  'copied-translations': {
+    load: async () => (await import('./copied-translations.bench.ts')).copiedTranslationsBenchmarks,
+    about: 'search over HTTP on a crawled docs site in 11 languages with body language bars and untranslated copies (~2,570 pages): p50/p99, CPU per search, hits in the visitor language',
   },
 };
 

@@ -8,6 +8,7 @@
  *
  *   npm run bench -- text-index                     (once registered in bench/run.ts)
  *   node bin/run-ts.js bench/text-index.bench.ts    (standalone; add sizes: 10000 50000)
+ *   LSE_BENCH_SEGMENT_DOCS=10000 …                  (pages per segment of the segmented case; default 1,000)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
@@ -124,7 +125,8 @@ async function queryMappingPrecision(): Promise<Array<{ kind: string; all: numbe
 async function segmentedCase(count: number): Promise<CaseResult> {
   const dir = mkdtempSync(join(tmpdir(), 'lse-bench-text-'));
   try {
-    const index = await TextIndex.open(dir, { workers: 2 });
+    const segmentDocs = Number(process.env.LSE_BENCH_SEGMENT_DOCS ?? 1000);
+    const index = await TextIndex.open(dir, { workers: 2, maxSegmentDocs: segmentDocs });
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     await index.rebuild(pages(count));
@@ -132,7 +134,7 @@ async function segmentedCase(count: number): Promise<CaseResult> {
     const cpu = process.cpuUsage(cpuBefore);
     await index.close();
     const reloadStarted = performance.now();
-    const reloaded = await TextIndex.open(dir, { workers: 2 });
+    const reloaded = await TextIndex.open(dir, { workers: 2, maxSegmentDocs: segmentDocs });
     const reloadSeconds = (performance.now() - reloadStarted) / 1000;
     const queries = benchmarkQueries();
     const all = latency(queries, (query) => reloaded.search(query, { mode: 'all' }));

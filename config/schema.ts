@@ -4,11 +4,15 @@
  * (`LSE_<SECTION>_<KEY>` in upper snake case, e.g. `LSE_CRAWLER_MAX_PAGES=500`,
  * plus `LSE_ADMIN_TOKEN` and `LSE_DATA`), and command-line flags.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { estimationSettingsSchema } from './estimation.ts';
 
 const hostPort = /^(\*|\*\.[^:\s]+|[^:\s*]+):\d{1,5}$/;
 const addrPort = /^(\[[0-9a-fA-F:.]+\]|[^:\s]+):\d{1,5}$/;
+/** Where credentials go: `scheme://host[:port]` (host may be `*.suffix`), or a bare host of the older form. */
+const credentialOrigin = /^https?:\/\/(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?\/?$/;
+const credentialHost = /^\s*(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\s*$/;
 
 export const crawlerSettingsSchema = z
   .object({
@@ -29,6 +33,8 @@ export const crawlerSettingsSchema = z
     headersTimeoutMs: z.number().int().min(1).default(15_000),
     bodyTimeoutMs: z.number().int().min(1).default(30_000),
     maxBodyBytes: z.number().int().min(1024).default(5 * 1024 * 1024),
+    /** Links kept per page, the first in document order (Heritrix keeps 6,000, Nutch 100); the rest are dropped and logged. */
+    maxLinksPerPage: z.number().int().min(1).max(1_000_000).default(5000),
     maxRedirects: z.number().int().min(0).max(20).default(5),
     allowPrivateNetworks: z.boolean().default(false),
     /** Like curl --resolve: `{"host:port": "addr:port"}`; host may be `*` or `*.suffix`. */
@@ -44,20 +50,24 @@ export const crawlerSettingsSchema = z
     /** Local-domain scope: `host:SUFFIX`, `prefix:URL`, `regex:RE`. */
     scope: z.array(z.string().min(3)).default([]),
     /**
-     * Intranets: headers, cookies and HTTP Basic credentials per host pattern (`host` or
-     * `*.suffix`), sent to those hosts only (never after a redirect to another host), never
-     * logged or shown. From the settings file or LSE_CRAWLER_CREDENTIALS (JSON).
+     * Intranets: headers, cookies and HTTP Basic credentials per origin (`https://host`,
+     * `http://host:8080`, `https://*.suffix`), sent to those origins only (never to another port
+     * or scheme, never after a redirect to another origin, never over http after https), never
+     * logged or shown. `hosts` (bare host names) is the older form: a host on its default ports,
+     * https 443 and http 80. From the settings file or LSE_CRAWLER_CREDENTIALS (JSON).
      */
     credentials: z
       .array(
         z
           .object({
-            hosts: z.array(z.string().min(1)).min(1),
+            origins: z.array(z.string().regex(credentialOrigin, 'an origin such as https://intranet.example or http://wiki.example:8080 (scheme, host or *.suffix, optional port; no path)')).min(1).optional(),
+            hosts: z.array(z.string().regex(credentialHost, 'a host name or *.suffix pattern (use "origins" for a scheme or port)')).min(1).optional(),
             headers: z.record(z.string(), z.string()).optional(),
             cookies: z.record(z.string(), z.string()).optional(),
             basic: z.object({ username: z.string(), password: z.string() }).strict().optional(),
           })
-          .strict(),
+          .strict()
+          .refine((rule) => rule.origins !== undefined || rule.hosts !== undefined, 'name the origins the credentials are for ("origins": ["https://intranet.example"])'),
       )
       .default([]),
     /**
@@ -94,7 +104,7 @@ export const crawlerSettingsSchema = z
     /** More sitemaps to read (any host; the pages they list must be in scope). */
     sitemapUrls: z.array(z.url({ protocol: /^https?$/ })).default([]),
     /**
-     * PDF, DOCX and ODT documents: read in worker threads, each under a time and a memory limit;
+     * PDF, DOCX and ODT documents: read in child processes, each under a time and a memory limit;
      * larger files than their type's limit are refused (recorded as failed with the reason).
      */
     documents: z
@@ -103,10 +113,13 @@ export const crawlerSettingsSchema = z
         pdfMaxBytes: z.number().int().min(1024).default(50 * 1024 * 1024),
         docxMaxBytes: z.number().int().min(1024).default(20 * 1024 * 1024),
         odtMaxBytes: z.number().int().min(1024).default(20 * 1024 * 1024),
-        /** Largest uncompressed size a zip entry of an office file may declare (zip bombs). */
+        /** Largest uncompressed size a zip entry of an office file may have, declared or actual (zip bombs). */
         zipEntryMaxBytes: z.number().int().min(1024).default(100 * 1024 * 1024),
         timeoutSeconds: z.number().gt(0).max(3600).default(30),
-        /** V8 heap of a parsing worker, in MB. */
+        /**
+         * Memory of a parsing process for its document, in MB: the V8 heap of its worker thread, and
+         * its data segment beyond start-up (RLIMIT_DATA, which also counts the buffers pdf.js inflates).
+         */
         memoryMb: z.number().int().min(32).max(8192).default(512),
         workers: z.number().int().min(1).max(64).default(2),
       })
@@ -147,6 +160,10 @@ export const serverSettingsSchema = z
     host: z.string().min(1).default('127.0.0.1'),
     /** The name the search page shows (default: the local domain's host). */
     siteName: z.string().min(1).max(80).optional(),
+    /** The search box's placeholder, e.g. "telescope, admissions, library hours…" (default: none). */
+    searchPlaceholder: z.string().trim().min(1).max(120).optional(),
+    /** Example queries offered on the empty page (default: the site's popular queries that had results). */
+    exampleQueries: z.array(z.string().trim().min(1).max(100)).max(8).optional(),
     port: z.number().int().min(0).max(65_535).default(8080),
     /** Bearer token of the admin API; from LSE_ADMIN_TOKEN, or generated and printed once. */
     adminToken: z.string().min(16, 'at least 16 characters').optional(),
@@ -160,8 +177,32 @@ export const serverSettingsSchema = z
     /** Requests per minute per client on the search API. */
     rateLimitPerMinute: z.number().int().min(1).default(600),
     adminRateLimitPerMinute: z.number().int().min(1).default(60),
+    /** Bytes of one batch of pages pushed to `POST /api/admin/documents` (read as a stream, line by line). */
+    documentsBatchBytes: z.number().int().min(1024).default(64 * 1024 * 1024),
+    /**
+     * Which reverse proxies to believe about the client (X-Forwarded-For, -Proto, -Host): false
+     * (none: the peer is the client), true (any peer: only when nothing but the proxy can reach
+     * the server), or the proxies' addresses or CIDR ranges (`["127.0.0.1", "10.0.0.0/8"]`). Rate
+     * limits then count per client and cookies get `Secure` on https. (No hop count: fastify
+     * ignores one, as it cannot tell whether the nearest peer is a proxy.)
+     */
+    trustProxy: z
+      .union([
+        z.boolean(),
+        z.array(z.string().refine(isAddressOrRange, 'an IP address or a CIDR range such as 10.0.0.0/8')).min(1),
+      ])
+      .default(false),
   })
   .strict();
+
+/** `10.1.2.3`, `::1`, `10.0.0.0/8`, `fd00::/8`. */
+function isAddressOrRange(text: string): boolean {
+  const [address, bits, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
 
 export const indexSettingsSchema = z
   .object({
@@ -217,6 +258,20 @@ export const scheduleSettingsSchema = z
   })
   .strict();
 
+export const recrawlSettingsSchema = z
+  .object({
+    /**
+     * A page that fails on a revisit (404, 410, 5xx, a network error) stays in the index until it
+     * has failed on this many visits spread over at least this many days: a short outage loses
+     * nothing, a page really gone leaves on the next visit a day later.
+     */
+    dropAfter: z.object({ days: z.number().min(0).max(365).default(1), failures: z.number().int().min(1).max(100).default(2) }).strict().default({ days: 1, failures: 2 }),
+    /** A page that left the index (gone or failing) is checked again after this many hours, doubling each failed check up to `maxRetryDays`. */
+    retryAfterHours: z.number().min(0).max(24 * 365).default(24),
+    maxRetryDays: z.number().min(0).max(365).default(30),
+  })
+  .strict();
+
 export const settingsSchema = z
   .object({
     dataDir: z.string().min(1).default('data'),
@@ -227,8 +282,10 @@ export const settingsSchema = z
     ranking: rankingSettingsSchema.default(rankingSettingsSchema.parse({})),
     schedules: scheduleSettingsSchema.default(scheduleSettingsSchema.parse({})),
     search: searchSettingsSchema.default(searchSettingsSchema.parse({})),
+    recrawl: recrawlSettingsSchema.default(recrawlSettingsSchema.parse({})),
   })
   .strict();
 
 export type Settings = z.infer<typeof settingsSchema>;
 export type CrawlerSettings = z.infer<typeof crawlerSettingsSchema>;
+export type RecrawlSettings = z.infer<typeof recrawlSettingsSchema>;

@@ -21,6 +21,7 @@ export type CauseCode =
   | 'http-4xx'
   | 'too-large'
   | 'document'
+  | 'binary'
   | 'other';
 
 interface CauseText {
@@ -47,6 +48,7 @@ const CAUSES: Record<CauseCode, CauseText> = {
   'http-4xx': { what: 'HTTP 4xx other than 404/410 (forbidden, unauthorised…)', todo: 'the pages need a login or the server refuses this user agent' },
   'too-large': { what: 'larger than the size limit', todo: 'raise crawler.maxBodyBytes, or crawler.documents.*MaxBytes for documents, if these are wanted' },
   document: { what: 'a document (PDF, DOCX, ODT) that could not be read', todo: 'the reason is in each page\'s error; damaged or hostile files are skipped' },
+  binary: { what: 'binary data served as an HTML page (refused, not indexed)', todo: 'the server labels a file as text/html: nothing to do unless the file is wanted, then fix its Content-Type' },
   other: { what: 'other failures', todo: 'see the error stored with each page' },
 };
 
@@ -106,6 +108,7 @@ function failureCause(kind: string): CauseCode {
     case 'timeout':
     case 'too-large':
     case 'document':
+    case 'binary':
       return kind;
     case 'reset':
     case 'unreachable':

@@ -19,6 +19,8 @@ export interface RecordContext {
   previous?: PageRecord;
   /** The page's `<lastmod>` in a sitemap, when one lists it (else the stored one is kept). */
   sitemapLastmod?: number;
+  /** Translations a sitemap names for the page (`xhtml:link`), beside those the page names. */
+  sitemapAlternates?: ReadonlyArray<{ url: string; hreflang: string }>;
   now: number;
 }
 
@@ -41,6 +43,8 @@ export interface Recorded {
   hops: number[];
   duplicateOf?: number;
   changed: boolean;
+  /** A failed visit whose page was kept as it was (`failedVisit`): still indexable. */
+  kept?: boolean;
 }
 
 export interface RecorderOptions {
@@ -53,6 +57,11 @@ export interface RecorderOptions {
   nearDuplicateThreshold?: number;
   /** True when a request to this URL carries credentials: what it returns is not public. */
   sendsCredentialsTo?: (url: string) => boolean;
+  /**
+   * A visit failed (HTTP error, network failure, robots.txt unreachable): the record to store
+   * instead of the failure's (re-crawls keep a page that failed once, see server/jobs/recrawl.ts).
+   */
+  failedVisit?: (failure: PageRecord, previous: PageRecord | undefined) => PageRecord;
 }
 
 const MAX_ANCHOR = 200;
@@ -105,6 +114,20 @@ export class CrawlRecorder {
     this.nearIndex.add(id, computed);
     // Resemblance reads the minima only; the LSH bins live on in the index's buckets.
     this.sketches.set(id, { ...computed, bins: NO_BINS });
+  }
+
+  /** Language and translations of a local page; the translations' URLs normalised as links are, so they meet the pages stored. */
+  private languageFields(outcome: Extract<PageOutcome, { kind: 'page' }>, sitemapAlternates: RecordContext['sitemapAlternates']) {
+    const page = sitemapAlternates && sitemapAlternates.length > 0 ? { ...outcome.page, alternates: [...outcome.page.alternates, ...sitemapAlternates] } : outcome.page;
+    const fields = languageFields(page, outcome.finalUrl, outcome.contentLanguage);
+    // Stored even when empty: a record without it predates translations read from every source (see storedWithAllTranslations).
+    if (!fields.alternates) return { ...fields, alternates: [] };
+    const alternates = fields.alternates.flatMap((alternate) => {
+      const check = normalizeUrl(alternate.url, this.options.urlRules);
+      return check.ok && check.url !== outcome.finalUrl ? [{ url: check.url, lang: alternate.lang }] : [];
+    });
+    const unique = alternates.filter((alternate, i) => alternates.findIndex((other) => other.url === alternate.url) === i);
+    return { ...fields, alternates: unique };
   }
 
   /** Writes of the caller that must commit together with the page records (frontier entries). */
@@ -169,7 +192,7 @@ export class CrawlRecorder {
           definitions: pageRole === 'local' && (outcome.page.content.definitions?.length ?? 0) > 0 ? outcome.page.content.definitions : undefined,
           description: outcome.page.description ?? undefined,
           // Language and translations matter for pages that are searched: local ones.
-          ...(pageRole === 'local' ? languageFields(outcome.page, outcome.finalUrl, outcome.contentLanguage) : {}),
+          ...(pageRole === 'local' ? this.languageFields(outcome, context.sitemapAlternates) : {}),
           breadcrumb: pageRole === 'local' && outcome.page.breadcrumb.length > 0 ? [...outcome.page.breadcrumb] : undefined,
           etag: outcome.etag,
           lastModified: outcome.lastModified,
@@ -190,7 +213,7 @@ export class CrawlRecorder {
         break;
       }
       case 'not-modified': {
-        batch.putPage(id, { ...previous!, ...base, state: 'not-modified', status: 304, fingerprint: previous?.fingerprint, text: previous?.text, title: previous?.title });
+        batch.putPage(id, { ...previous!, ...base, failing: undefined, state: 'not-modified', status: 304, fingerprint: previous?.fingerprint, text: previous?.text, title: previous?.title });
         batch.appendHistory(id, { at: now, changed: false, status: 304, fingerprint: previous?.fingerprint });
         result = { contentId: id, state: 'not-modified', links: [], hops, changed: false };
         break;
@@ -215,24 +238,35 @@ export class CrawlRecorder {
         break;
       case 'http-error': {
         const gone = outcome.status === 404 || outcome.status === 410;
-        batch.putPage(id, { ...base, state: gone ? 'gone' : 'error', status: outcome.status, error: `HTTP ${outcome.status}` });
+        const kept = this.putFailure(id, { ...base, state: gone ? 'gone' : 'error', status: outcome.status, error: `HTTP ${outcome.status}` }, previous);
         batch.appendHistory(id, { at: now, changed: previous?.state === 'fetched', status: outcome.status });
-        result = { contentId: id, state: gone ? 'gone' : 'error', links: [], hops, changed: false };
+        result = { contentId: id, state: gone ? 'gone' : 'error', links: [], hops, changed: false, kept };
         break;
       }
-      case 'disallowed':
-        batch.putPage(id, { ...base, state: 'disallowed', status: 0, error: outcome.reason });
-        result = { contentId: id, state: 'disallowed', links: [], hops, changed: false };
+      case 'disallowed': {
+        const record: PageRecord = { ...base, state: 'disallowed', status: 0, error: outcome.reason };
+        // robots.txt unreachable is an outage, not the site's wish: a failure like any other.
+        const kept = outcome.reason === 'robots-unreachable' ? this.putFailure(id, record, previous) : (batch.putPage(id, record), false);
+        result = { contentId: id, state: 'disallowed', links: [], hops, changed: false, kept };
         break;
-      case 'failed':
-        batch.putPage(id, { ...base, state: 'error', status: 0, error: `${outcome.error}: ${outcome.message}`.slice(0, 300) });
-        result = { contentId: id, state: 'error', links: [], hops, changed: false };
+      }
+      case 'failed': {
+        const kept = this.putFailure(id, { ...base, state: 'error', status: 0, error: `${outcome.error}: ${outcome.message}`.slice(0, 300) }, previous);
+        result = { contentId: id, state: 'error', links: [], hops, changed: false, kept };
         break;
+      }
       case 'retry-later':
         throw new Error('a retry-later outcome is not recorded: the crawl loop retries it');
     }
     this.pagesInBatch++;
     return result;
+  }
+
+  /** Stores a failed visit (or what `failedVisit` keeps instead); true when the page was kept. */
+  private putFailure(id: number, failure: PageRecord, previous: PageRecord | undefined): boolean {
+    const record = this.options.failedVisit?.(failure, previous) ?? failure;
+    this.batch.putPage(id, record);
+    return record.state === 'fetched' || record.state === 'not-modified';
   }
 
   private links(outcome: Extract<PageOutcome, { kind: 'page' }>, from: number, batch: WriteBatch): Array<{ link: StoredLink; found: FoundLink }> {

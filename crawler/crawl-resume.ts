@@ -20,6 +20,15 @@ export interface KnownPages {
   /** Per stored page: the ids of its links to follow, and its out-degree. */
   storedLinks: Map<number, { follow: number[]; degree: number }>;
   duplicates: number;
+  /**
+   * Local pages the last visit failed to fetch, not counted as done: a network failure or an
+   * unreachable robots.txt (often a wrong setting: a missing --resolve or
+   * --allow-private-networks, fixed since), fetched again by this run. Other failed pages (404,
+   * disallowed by robots.txt) are done, unless a seed names them.
+   */
+  retry: Map<number, number>;
+  /** Other failed local pages, with their state. */
+  failed: Map<number, string>;
 }
 
 export class SeedError extends Error {
@@ -38,10 +47,17 @@ export async function loadKnownPages(
   recorder: CrawlRecorder,
   hotLinkOf?: (url: string, anchor?: string) => boolean,
 ): Promise<{ known: KnownPages; hotPages: number[]; hotLinks: Map<number, DistanceLink[]> }> {
-  const known: KnownPages = { done: new Set(), byState: {}, depthOf: new Map(), hostPages: new Map(), storedLinks: new Map(), duplicates: 0 };
+  const known: KnownPages = { done: new Set(), byState: {}, depthOf: new Map(), hostPages: new Map(), storedLinks: new Map(), duplicates: 0, retry: new Map(), failed: new Map() };
   const hotPages: number[] = [];
   const hotLinks = new Map<number, DistanceLink[]>();
   for await (const [id, page] of store.pages()) {
+    if (page.role === 'local' && (page.state === 'error' || page.state === 'gone' || page.state === 'disallowed')) {
+      if ((page.state === 'error' && page.status === 0) || page.error === 'robots-unreachable') {
+        known.retry.set(id, page.depth);
+        continue;
+      }
+      known.failed.set(id, page.state);
+    }
     known.done.add(id);
     if (hotLinkOf && page.role === 'local' && page.state === 'fetched') hotPages.push(id);
     known.depthOf.set(id, page.depth);
@@ -68,8 +84,18 @@ export async function addSeeds(store: CrawlStore, seedUrls: readonly string[], s
     if (!scope.isLocal(check.url)) throw new SeedError(`seed ${check.url} is outside the scope`);
     const id = batch.idFor(check.url);
     seeds.push(id);
+    // A seed whose last fetch failed is fetched again: the run may have corrected what failed.
+    const failedState = known.failed.get(id);
+    if (failedState !== undefined) {
+      known.failed.delete(id);
+      forget(store, known, id, failedState);
+    }
     if (!known.done.has(id)) batch.addToFrontier(id, { depth: 0, discoveredAt: now, role: 'local' });
     known.depthOf.set(id, 0);
+  }
+  for (const [id, depth] of known.retry) {
+    if (known.depthOf.has(id)) continue;
+    batch.addToFrontier(id, { depth, discoveredAt: now, role: 'local' });
   }
   await batch.commit();
   if (seeds.length === 0 && known.done.size === 0) throw new SeedError('no seeds: give at least one seed URL');
@@ -89,6 +115,15 @@ export async function replayFrontier(store: CrawlStore, ordering: CrawlOrdering,
   for (const id of known.done) if (!seedSet.has(id)) entries.push([id, known.depthOf.get(id) ?? 0, false]);
   entries.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
   for (const [id, depth, hot] of entries) ordering.discover({ id, depth, hot });
+}
+
+/** Takes a stored page out of what the run counts as done (it is fetched again). */
+function forget(store: CrawlStore, known: KnownPages, id: number, state: string): void {
+  if (!known.done.delete(id)) return;
+  known.byState[state] = Math.max(0, (known.byState[state] ?? 1) - 1);
+  const url = store.urlOf(id);
+  const host = url ? new URL(url).host : '';
+  known.hostPages.set(host, Math.max(0, (known.hostPages.get(host) ?? 1) - 1));
 }
 
 function isCrawlable(url: string | undefined): boolean {

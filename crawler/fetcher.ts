@@ -48,7 +48,9 @@ export interface FetcherOptions {
   readonly resolve?: Readonly<Record<string, string>>;
   /** Name resolution (injectable for tests). */
   readonly lookup?: HostLookup;
-  /** Headers, cookies and Basic credentials per host, added to requests to those hosts only. */
+  /** Certificate authorities to trust instead of Node's (PEM; a test's own CA). */
+  readonly ca?: string | readonly string[];
+  /** Headers, cookies and Basic credentials per origin, added to requests to those origins only. */
   readonly credentials?: HostCredentials;
   /** Clock for `startedAt` and Retry-After dates. */
   readonly now?: () => number;
@@ -106,6 +108,8 @@ export interface ResponseHeaders {
   readonly contentLength?: number;
   readonly contentEncoding?: string;
   readonly contentLanguage?: string;
+  /** The `Link` header (RFC 8288): translations as `<url>; rel="alternate"; hreflang="de"`. */
+  readonly link?: string;
   readonly etag?: string;
   readonly lastModified?: string;
   readonly location?: string;
@@ -235,6 +239,7 @@ export class Fetcher {
       allowPrivateNetworks: options.allowPrivateNetworks ?? false,
       pins,
       lookup: options.lookup ?? systemLookup,
+      ca: options.ca,
       connectTimeoutMs: positive('connectTimeoutMs', options.connectTimeoutMs ?? FETCHER_DEFAULTS.connectTimeoutMs),
     });
     this.#agent = new Agent({
@@ -304,8 +309,9 @@ export class Fetcher {
               origin: new URL(current).origin,
               path: pathOf(current),
               method: 'GET',
-              // Credentials by the URL of this hop: a redirect to another host gets none.
-              headers: { ...this.#credentials?.headersFor(current), ...this.#requestHeaders(options, hop === 0) },
+              // Credentials by the origin of this hop (a redirect to another origin gets none), and
+              // none over http once the chain has been on https.
+              headers: { ...this.#credentials?.headersForHop(current, [url, ...redirects.map((h) => h.from)]), ...this.#requestHeaders(options, hop === 0) },
               signal: deadline.signal,
               headersTimeout: this.#headersTimeoutMs,
               bodyTimeout: this.#bodyTimeoutMs,
@@ -468,6 +474,7 @@ function headerSubset(raw: RawHeaders): ResponseHeaders {
     contentLength: length !== undefined && /^\s*[0-9]+\s*$/.test(length) ? Number(length) : undefined,
     contentEncoding: get('content-encoding'),
     contentLanguage: get('content-language'),
+    link: get('link'),
     etag: get('etag'),
     lastModified: get('last-modified'),
     location: Array.isArray(raw.location) ? raw.location[0] : raw.location,

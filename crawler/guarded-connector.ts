@@ -47,10 +47,12 @@ export interface GuardedConnectorOptions {
   readonly lookup: HostLookup;
   /** Limit for the name lookup and, separately, for the TCP (and TLS) handshake. */
   readonly connectTimeoutMs: number;
+  /** Certificate authorities to trust instead of Node's (PEM). */
+  readonly ca?: string | readonly string[];
 }
 
 export function createGuardedConnector(options: GuardedConnectorOptions): buildConnector.connector {
-  const connectSocket = buildConnector({ timeout: options.connectTimeoutMs });
+  const connectSocket = buildConnector({ timeout: options.connectTimeoutMs, ...(options.ca ? { ca: options.ca as string | string[] } : {}) });
   return (connectOptions, callback) => {
     const host = connectOptions.hostname.replace(/^\[|\]$/g, '');
     const port = Number(connectOptions.port) || (connectOptions.protocol === 'https:' ? 443 : 80);

@@ -67,12 +67,14 @@ export interface ParsedPage {
   readonly description: string | null;
   /** `<html lang>`, else `<meta http-equiv=content-language>`, lower-cased; null when absent. */
   readonly language: string | null;
-  /** `<link rel=alternate hreflang>`: the page's translations (and itself), hreflang lower-cased. */
+  /** `rel=alternate hreflang` on a `<link>` or an `<a>`: the page's translations (and itself), hreflang lower-cased. */
   readonly alternates: readonly PageAlternate[];
   /** The main content: text without boilerplate, its headings, and sections (main-content.ts). */
   readonly content: MainContent;
   /** The page's breadcrumb trail, home first (breadcrumb.ts); empty when it has none. */
   readonly breadcrumb: readonly Crumb[];
+  /** Links past `maxLinks` that were left out (absent when none were). */
+  readonly linksDropped?: number;
 }
 
 export interface PageAlternate {
@@ -83,7 +85,12 @@ export interface PageAlternate {
 export interface ParseHtmlOptions {
   /** Our product token: `<meta name="lse-bot">` counts like `<meta name="robots">`. */
   readonly robotsName?: string;
+  /** Links kept per page, the first in document order (default {@link DEFAULT_MAX_LINKS}). */
+  readonly maxLinks?: number;
 }
+
+/** Links kept per page: Heritrix keeps 6,000, Nutch 100; one page's million links must not flood a crawl. */
+export const DEFAULT_MAX_LINKS = 5000;
 
 /** A page lists its translations; more than this is not a list of translations. */
 const MAX_ALTERNATES = 200;
@@ -92,7 +99,7 @@ const MAX_ALTERNATES = 200;
 export const MAX_END_TAG_SEARCH = 512;
 
 export function parseHtml(html: string, pageUrl: string, options: ParseHtmlOptions = {}): ParsedPage {
-  const builder = new PageBuilder(html, options.robotsName?.toLowerCase());
+  const builder = new PageBuilder(html, options.robotsName?.toLowerCase(), options.maxLinks ?? DEFAULT_MAX_LINKS);
   const tokenizer = new Tokenizer({ xmlMode: false, decodeEntities: true }, builder);
   tokenizer.write(html);
   tokenizer.end();
@@ -184,7 +191,7 @@ const TRAIL_ATTRIBUTES = (1 << A_ARIA_LABEL) | (1 << A_ITEMTYPE) | (1 << A_TYPEO
 // aria-label, itemtype and typeof a breadcrumb trail (breadcrumb.ts).
 const ANY_ELEMENT = (1 << A_HIDDEN) | (1 << A_STYLE) | (1 << A_ID) | (1 << A_ROLE) | (1 << A_CLASS) | (1 << A_ARIA_LABEL) | (1 << A_ITEMTYPE) | (1 << A_TYPEOF);
 const ATTRIBUTES_OF = new Map<string, number>([
-  ['a', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL) | (1 << A_NAME)],
+  ['a', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL) | (1 << A_NAME) | (1 << A_HREFLANG)],
   ['area', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL) | (1 << A_ALT)],
   ['img', ANY_ELEMENT | (1 << A_ALT)],
   ['base', ANY_ELEMENT | (1 << A_HREF)],
@@ -289,6 +296,7 @@ class PageBuilder implements TokenizerCallbacks {
   readonly #text = new CollapsedText();
   readonly #collectors: Collector[] = [];
   readonly #links: PendingLink[] = [];
+  #linksDropped = 0;
   readonly #headings: PendingHeading[] = [];
   readonly #frames: Array<RegionFrame | null> = [];
   readonly #regions: ContentRegion[] = [];
@@ -312,7 +320,15 @@ class PageBuilder implements TokenizerCallbacks {
   constructor(
     private readonly html: string,
     private readonly robotsName: string | undefined,
+    private readonly maxLinks: number,
   ) {}
+
+  /** Whether one more link fits under the cap (a link past it is counted, not kept). */
+  #keepLink(): boolean {
+    if (this.#links.length < this.maxLinks) return true;
+    this.#linksDropped++;
+    return false;
+  }
 
   result(pageUrl: string): ParsedPage {
     while (this.#names.length > 0) this.#pop();
@@ -354,6 +370,7 @@ class PageBuilder implements TokenizerCallbacks {
       alternates: this.#alternateUrls(resolve),
       content: mainContent(fullText, this.#bodyHidden ? [] : this.#regions, this.#bodyHidden ? [] : marks, this.#bodyHidden ? [] : this.#definitions.definitions(pageQualifier(headings.find((h) => h.level === 1)?.text))),
       breadcrumb: resolveTrail(this.#jsonLdTrail ?? this.#trail.trail ?? [], resolve),
+      ...(this.#linksDropped > 0 ? { linksDropped: this.#linksDropped } : {}),
     };
   }
 
@@ -476,8 +493,9 @@ class PageBuilder implements TokenizerCallbacks {
       const href = this.#attr(A_HREF)?.trim();
       if (href !== undefined && href !== '' && this.#openFrames > 0) this.#countLink();
       // Same-page anchors are not links to another document.
-      if (href !== undefined && href !== '' && href.charCodeAt(0) !== 0x23 /* # */) {
+      if (href !== undefined && href !== '' && href.charCodeAt(0) !== 0x23 /* # */ && this.#keepLink()) {
         this.#links.push({ href, rel: this.#attr(A_REL), areaAlt: undefined, collector: closed ? null : this.#collector(depth, flags, true) });
+        this.#alternateLink(href);
       }
     }
     if (closed) {
@@ -544,7 +562,7 @@ class PageBuilder implements TokenizerCallbacks {
       case 'area': {
         const href = this.#attr(A_HREF);
         const trimmed = href?.trim();
-        if (trimmed !== undefined && trimmed !== '' && trimmed.charCodeAt(0) !== 0x23) this.#links.push({ href: trimmed, rel: this.#attr(A_REL), areaAlt: this.#attr(A_ALT) ?? '', collector: null });
+        if (trimmed !== undefined && trimmed !== '' && trimmed.charCodeAt(0) !== 0x23 && this.#keepLink()) this.#links.push({ href: trimmed, rel: this.#attr(A_REL), areaAlt: this.#attr(A_ALT) ?? '', collector: null });
         return;
       }
       case 'base':
@@ -556,8 +574,7 @@ class PageBuilder implements TokenizerCallbacks {
         if (rel === undefined || href === undefined) return;
         const relTokens = tokens(rel);
         if (this.#canonical === undefined && relTokens.includes('canonical')) this.#canonical = href;
-        const hreflang = this.#attr(A_HREFLANG)?.trim().toLowerCase();
-        if (hreflang && relTokens.includes('alternate') && this.#alternates.length < MAX_ALTERNATES) this.#alternates.push({ href, hreflang });
+        if (relTokens.includes('alternate')) this.#alternateLink(href);
         return;
       }
       case 'meta':
@@ -566,6 +583,17 @@ class PageBuilder implements TokenizerCallbacks {
       default:
         return;
     }
+  }
+
+  /**
+   * A translation named by `rel=alternate hreflang`: a `<link>` in the head, or an `<a>` anywhere
+   * (a language bar in the body is how many documentation sites name their translations).
+   */
+  #alternateLink(href: string): void {
+    const hreflang = this.#attr(A_HREFLANG)?.trim().toLowerCase();
+    if (!hreflang || this.#alternates.length >= MAX_ALTERNATES) return;
+    const rel = this.#attr(A_REL);
+    if (rel !== undefined && tokens(rel).includes('alternate')) this.#alternates.push({ href, hreflang });
   }
 
   #meta(): void {

@@ -3,12 +3,13 @@
  * re-checked (URL rules, robots, and the caller's scope), and one parse. Returns what happened
  * as a value; writing it to the store is the recorder's job.
  */
+import { binaryBodyReason } from './binary-sniff.ts';
 import { fingerprintHex, normalizedFingerprint, normalizeText } from './duplicates.ts';
 import { DocumentError, documentTypeOf, type DocumentType, type TextSection } from './documents/types.ts';
 import type { DocumentPool } from './documents/worker-pool.ts';
 import type { Fetcher, FetchResponse, FetchResult, RedirectHop } from './fetcher.ts';
 import { RenderError, type PageRenderer } from './render/renderer.ts';
-import { parseHtml, type ParsedPage } from './html.ts';
+import { parseHtml, type PageAlternate, type ParsedPage } from './html.ts';
 import type { RobotsPolicy } from './robots.ts';
 import { normalizeUrl, type UrlRejection, type UrlRules } from './url.ts';
 
@@ -76,6 +77,8 @@ export interface PageFetcherDeps {
   documents?: DocumentReader;
   /** Rendering pages built by scripts (absent: off). */
   rendering?: Rendering;
+  /** Links kept per page (the parser's default when absent). */
+  maxLinksPerPage?: number;
 }
 
 export interface Rendering {
@@ -162,9 +165,11 @@ export class PageFetcher {
       return this.readDocument(documents!, documentType, result, url);
     }
     if (!result.isHtml || result.text === null) return { kind: 'not-html', url, finalUrl: result.finalUrl, redirects: result.redirects, status: result.status, contentType };
+    const binary = result.body ? binaryBodyReason(result.body, result.headers.contentType) : undefined;
+    if (binary) return { kind: 'failed', url, redirects: result.redirects, error: 'binary', message: binary };
 
     await options.onDownloaded?.();
-    const page = parseHtml(result.text, result.finalUrl, { robotsName: this.deps.robotsAgent });
+    const page = parseHtml(result.text, result.finalUrl, { robotsName: this.deps.robotsAgent, maxLinks: this.deps.maxLinksPerPage });
     return this.pageOutcome(url, result, await this.rendered(result.finalUrl, result.text, page, options));
   }
 
@@ -179,7 +184,7 @@ export class PageFetcher {
     };
     try {
       const dom = await rendering.renderer.render(url, html, mayLoad, options.signal);
-      const after = parseHtml(dom, url, { robotsName: this.deps.robotsAgent });
+      const after = parseHtml(dom, url, { robotsName: this.deps.robotsAgent, maxLinks: this.deps.maxLinksPerPage });
       return after.text.length > page.text.length ? after : page;
     } catch (error) {
       if (error instanceof RenderError) return page;
@@ -193,6 +198,8 @@ export class PageFetcher {
     // Normalised once: the fingerprint and the near-duplicate sketch both read it. The main content,
     // as stored: a changed menu or footer is not a changed page, and a restarted crawl sketches stored text alike.
     const normalizedText = pageWords(page.title, page.content.text);
+    const linked = linkHeaderAlternates(result.headers.link, result.finalUrl);
+    if (linked.length > 0) page = { ...page, alternates: [...page.alternates, ...linked] };
     return {
       kind: 'page',
       url,
@@ -235,4 +242,34 @@ function maxBytesOf(documents: DocumentReader, mediaType: string, url: string): 
 /** The normalised words of a page's title and text (what its fingerprint and sketch are made of). */
 export function pageWords(title: string, text: string): string {
   return normalizeText(`${title}\n${text}`);
+}
+
+/**
+ * Translations an HTTP `Link` header names (RFC 8288: `<https://x/de/>; rel="alternate";
+ * hreflang="de", <…>; rel=alternate; hreflang=fr`), resolved against the page's URL. The way
+ * to name the translations of a PDF, and some sites name those of their pages so.
+ */
+export function linkHeaderAlternates(header: string | undefined, pageUrl: string): PageAlternate[] {
+  if (!header) return [];
+  const alternates: PageAlternate[] = [];
+  // One link value: `<target>` and its parameters, up to the next `, <`.
+  for (const match of header.slice(0, 20_000).matchAll(/<([^>]*)>((?:\s*;\s*[^;,=\s]+\s*(?:=\s*(?:"[^"]*"|[^;,]*))?)*)/g)) {
+    const params = new Map<string, string>();
+    for (const param of match[2].matchAll(/;\s*([^;,=\s]+)\s*(?:=\s*(?:"([^"]*)"|([^;,]*)))?/g)) {
+      const name = param[1].toLowerCase();
+      if (!params.has(name)) params.set(name, (param[2] ?? param[3] ?? '').trim());
+    }
+    const hreflang = params.get('hreflang')?.toLowerCase();
+    if (!hreflang || !(params.get('rel') ?? '').toLowerCase().split(/\s+/).includes('alternate')) continue;
+    try {
+      const url = new URL(match[1].trim(), pageUrl);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
+      url.hash = '';
+      alternates.push({ url: url.href, hreflang });
+    } catch {
+      continue;
+    }
+    if (alternates.length >= 200) break;
+  }
+  return alternates;
 }

@@ -25,11 +25,18 @@ export interface AppOptions {
   metrics?: MetricsRegistry;
   /** pino options, or false for silence (tests). */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Which reverse proxies to believe about the client (fastify's trustProxy; server.trustProxy):
+   * the client address keys the rate limits, the protocol decides the cookies' `Secure`.
+   */
+  trustProxy?: boolean | string[];
   /** Requests per minute per client on /api/ (default 600). */
   rateLimitPerMinute?: number;
   webRoot?: string;
   /** The site's name for the search page (GET /api/info). */
   siteName?: string;
+  /** More of what GET /api/info tells the search page (placeholder, example queries, …). */
+  siteInfo?: () => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** Records searches and result clicks (POST /api/click) without personal data. */
   analytics?: { store: SearchAnalytics; engine: SearchEngine };
   /** Who may search: sign-in for an index holding pages fetched with credentials (default: anyone). */
@@ -50,6 +57,7 @@ const SECURITY_HEADERS: Record<string, string> = {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: 'info', redact: ['req.headers.authorization'] },
+    trustProxy: options.trustProxy ?? false,
     // 'array': a filter given once (`?lang=de`) is read as a list of one.
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true } },
   });
@@ -70,15 +78,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/api/info', async () => ({ name: options.siteName ?? '' }));
+  app.get('/api/info', async () => ({ name: options.siteName ?? '', ...(await options.siteInfo?.()) }));
   app.get('/metrics', async (_request, reply) => {
     reply.type('text/plain; version=0.0.4');
     return metrics.render();
   });
   const access = options.access;
   if (access) {
-    // Search, suggestions and the snippets in search results: what holds page content.
-    const guarded = new Set(['/api/search', '/api/suggest']);
+    // Search, suggestions and the snippets in search results: what holds page content; and
+    // clicks, which record queries and pages only a searcher may know.
+    const guarded = new Set(['/api/search', '/api/suggest', '/api/click']);
     const allowOrAnswer401 = access.hook();
     app.addHook('onRequest', async (request, reply) => {
       if (guarded.has(request.routeOptions.url ?? '')) return allowOrAnswer401(request, reply);

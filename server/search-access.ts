@@ -136,6 +136,11 @@ export class PrivateContentWatch {
     return this.#scanning;
   }
 
+  /** Waits for a read of the store under way (before the store closes). */
+  async settled(): Promise<void> {
+    while (this.#scanning) await this.#scanning.catch(() => undefined);
+  }
+
   /** Hears the job runner's status events. */
   onJob(status: { state: string }): void {
     if (status.state === 'running' && this.credentialsConfigured) this.#holds = true;

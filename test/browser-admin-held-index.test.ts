@@ -44,7 +44,7 @@ describe.skipIf(!hasChromium)('held index changes on the admin page', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lse-held-index-'));
     const settings = loadSettings({
       env: {},
-      overrides: { dataDir, crawler: { seeds: ['http://site.test/'], scope: ['host:site.test'], resolve: { 'site.test:80': `127.0.0.1:${port}` }, allowPrivateNetworks: true, delaySeconds: 0 }, schedules: { estimate: 'off' } },
+      overrides: { dataDir, crawler: { seeds: ['http://site.test/'], scope: ['host:site.test'], resolve: { 'site.test:80': `127.0.0.1:${port}` }, allowPrivateNetworks: true, delaySeconds: 0 }, schedules: { estimate: 'off' }, recrawl: { dropAfter: { days: 0, failures: 1 } } },
     });
     store = await CrawlStore.open(dataDir);
     await rememberCrawlerSettings(store, settings.crawler);
@@ -65,7 +65,7 @@ describe.skipIf(!hasChromium)('held index changes on the admin page', () => {
     site?.close();
   });
 
-  it('shows the reason and applies the change with "Apply anyway"', async () => {
+  it('shows the reason and the URLs, marks the job held, and applies the change once confirmed', async () => {
     const documents = async () => ((await (await fetch(`${serving.url}/api/admin/status`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()).index.documentCount as number);
     expect(await documents()).toBe(11);
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, colorScheme: 'light' });
@@ -79,19 +79,33 @@ describe.skipIf(!hasChromium)('held index changes on the admin page', () => {
     await page.press('#token', 'Enter');
     const panel = page.locator('#held-index');
     await panel.waitFor({ state: 'visible' });
-    const item = panel.locator('li', { hasText: heldJob });
+    const item = panel.locator('li.held-change', { hasText: heldJob });
     await expect(item.textContent()).resolves.toContain('would remove 3 of 11 indexed pages (27.3 %, more than the 10 % allowed by index.maxRemovedShare)');
+    // The URLs it would remove are listed.
+    expect((await item.locator('.held-urls a').allTextContents()).sort()).toEqual(['http://site.test/a', 'http://site.test/b', 'http://site.test/c']);
+    // The job row says held, not done.
+    const row = page.locator(`#jobs-table tr[data-job="${heldJob}"]`);
+    await expect(row.locator('.badge').textContent()).resolves.toBe('held');
+    await expect(row.textContent()).resolves.toContain('Index change held: it would remove 3 of 11 pages');
     mkdirSync(outputDir, { recursive: true });
     await panel.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(outputDir, 'admin-held-index.png'), fullPage: false });
 
-    await page.getByRole('button', { name: `Apply anyway: the index change of job ${heldJob}` }).click();
+    // "Apply…" asks first; Cancel changes nothing.
+    await page.getByRole('button', { name: `Apply: the index change of job ${heldJob}` }).click();
+    await item.getByRole('button', { name: 'Cancel' }).click();
+    expect(await documents()).toBe(11);
+    await page.getByRole('button', { name: `Apply: the index change of job ${heldJob}` }).click();
+    await page.screenshot({ path: join(outputDir, 'admin-held-index-confirm.png'), fullPage: false });
+    await item.getByRole('button', { name: 'Remove 3 pages' }).click();
     await page.locator('#held-index-message', { hasText: `Applied the index change of job ${heldJob}.` }).waitFor();
     expect(await panel.locator('li').count()).toBe(0);
     expect(await documents()).toBe(8);
     // The status panel is read again: the index now holds 8 documents.
     await page.locator('#status-documents', { hasText: /^8$/ }).waitFor();
     expect((await (await fetch(`${serving.url}/api/search?q=words`)).json()).total).toBe(7);
+    await expect(row.locator('.badge').textContent()).resolves.toBe('done');
+    await expect(row.textContent()).resolves.toContain('Index change applied by an admin');
     expect(problems).toEqual([]);
     await page.close();
   });

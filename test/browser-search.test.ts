@@ -72,13 +72,20 @@ describe.skipIf(!hasChromium)(`the search page in Chromium${hasChromium ? '' : `
 
   const titlesOf = (page: Page) => page.locator('.result-title a').allTextContents();
 
-  it('opens with the search box focused, an empty state and the ranking stated', async () => {
+  it('opens with the search box focused, an empty state with the site\'s own words, and the ranking behind a disclosure', async () => {
     const watched = await openPage('/');
     const { page } = watched;
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
     await expect.poll(() => page.locator('.message-empty').isVisible()).toBe(true);
-    expect(await page.locator('.message-empty a').count()).toBeGreaterThan(0);
-    expect(await page.locator('main').textContent()).toMatch(/ranked by text relevance blended with their\s+estimated global PageRank/);
+    // The demo's settings name its placeholder and examples (server/cli/demo-command.ts).
+    await expect.poll(() => page.locator('.message-empty a').allTextContents()).toEqual(['telescope', 'admissions', 'library hours', 'scholarship']);
+    expect(await page.locator('#q').getAttribute('placeholder')).toBe('telescope, admissions, library hours…');
+    // Ranking internals are closed: no "Rank by" menu in sight until the visitor asks.
+    expect(await page.locator('#rank').isVisible()).toBe(false);
+    await page.locator('#ranking summary').click();
+    expect(await page.locator('#rank').isVisible()).toBe(true);
+    // The round fetched pages outside the site: the note says so, with their number.
+    expect(await page.locator('#ranking-note').textContent()).toMatch(/links of this site and of [\d,]+ pages outside it/);
     expect(await page.locator('form[role="search"] label[for="q"]').textContent()).toMatch(/Search/);
     expect(await page.title()).toBe('Northfield University search');
     expect(watched.problems).toEqual([]);
@@ -157,6 +164,7 @@ describe.skipIf(!hasChromium)(`the search page in Chromium${hasChromium ? '' : `
     const watched = await openPage('/?q=telescope&page=2&rank=blend');
     const { page } = watched;
     await waitForResults(page);
+    await page.locator('#ranking summary').click();
     await page.locator('#rank').selectOption('global');
     await page.waitForURL(/rank=global/);
     expect(new URL(page.url()).searchParams.get('page')).toBe('1');
@@ -167,6 +175,8 @@ describe.skipIf(!hasChromium)(`the search page in Chromium${hasChromium ? '' : `
     await page.reload();
     await waitForResults(page);
     expect(await page.locator('#rank').inputValue()).toBe('global');
+    // A shared link with another order shows the menu that chose it.
+    expect(await page.locator('#rank').isVisible()).toBe(true);
     expect(await page.locator('#q').inputValue()).toBe('telescope');
     expect(await titlesOf(page)).toEqual(ordered);
     expect(watched.problems).toEqual([]);

@@ -50,6 +50,16 @@ describe('search of pages fetched with credentials', () => {
     expect(suggest.headers.get('cache-control')).toBe('private, max-age=60');
   });
 
+  it('takes a result click only from those who may search', async () => {
+    const url = intranet.serving.url;
+    const click = (headers: Record<string, string>) =>
+      fetch(`${url}/api/click`, { method: 'POST', headers: { 'content-type': 'text/plain', ...headers }, body: JSON.stringify({ q: 'holiday', url: 'http://intranet.test/', position: 1 }) });
+    const anonymous = await click({});
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ code: 'LSE_SIGN_IN_REQUIRED' });
+    expect((await click({ authorization: `Bearer ${SEARCH_TOKEN}` })).status).toBe(204);
+  });
+
   it('answers everyone once the admin marks the site public, and keeps that choice in the data directory', async () => {
     const url = intranet.serving.url;
     const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };

@@ -14,7 +14,7 @@ import { DAILY_UPKEEP_CRON } from '../server/jobs/schedules.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineResult } from '../indexer/ranking/search-engine.ts';
 import { analyticsQuery } from '../server/search-admin/analytics.ts';
-import { ADMIN_TOKEN, buildMultilingualSite, SITE, type MultilingualSite } from './helpers/multilingual-site.ts';
+import { ADMIN_TOKEN, HANDBOOK_PATH, buildMultilingualSite, SITE, type MultilingualSite } from './helpers/multilingual-site.ts';
 
 const readdirNames = (directory: string) => readdirSync(directory).sort();
 const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -80,6 +80,19 @@ describe('search analytics', () => {
       expect(response.statusCode, body.slice(0, 60)).toBeLessThan(500);
     }
     expect(await analytics()).toEqual(before);
+  });
+
+  it('records identifier queries and queries read as plain words like any other', async () => {
+    const before = await analytics();
+    for (const q of ['lists:keyfind', 'note: ssh', 'library^x', 'gen_server:call/3']) {
+      const response = await search(`q=${encodeURIComponent(q)}`);
+      expect(response.statusCode, q).toBe(200);
+      if (q === 'library^x') expect(response.json().notices).toEqual([{ code: 'LSE_QUERY_SYNTAX_FALLBACK', message: expect.any(String) }]);
+    }
+    const after = await analytics();
+    expect(after.searches).toBe(before.searches + 4);
+    const recorded = [...after.topQueries, ...after.zeroResultQueries].map((entry: { query: string }) => entry.query);
+    for (const q of ['lists:keyfind', 'note: ssh', 'library^x', 'gen_server:call/3']) expect(recorded).toContain(q);
   });
 
   it('masks e-mail addresses and long digit runs', () => {
@@ -227,6 +240,27 @@ describe('best bets, synonyms, removed URLs, inspection', () => {
     const unknown = await inspect('http://elsewhere.example/');
     expect(unknown).toMatchObject({ known: false, inIndex: false, ranks: [] });
     expect(unknown.whyNotIndexed).toMatch(/has not fetched it/);
+  });
+
+  it('applies a synonym set with an entry of several words in both directions', async () => {
+    const parking = `${SITE}/en/visit/parking.html`;
+    const handbook = `${SITE}${HANDBOOK_PATH}`;
+    // "campus" is only on the parking page, the words "due date" only in the handbook.
+    const urls = async (q: string) => (await search(`q=${encodeURIComponent(q)}`)).hits.map((hit) => hit.url);
+    expect(await urls('campus')).toEqual([parking]);
+    expect(await urls('due date')).toEqual([handbook]);
+    const put = await site.app.inject({
+      method: 'PUT',
+      url: '/api/admin/search-settings',
+      headers: auth,
+      payload: { synonyms: [['parking', 'garage'], ['campus', 'due date']], bestBets: [{ pattern: 'telescope*', urls: [parking] }] },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect((await urls('campus')).sort()).toEqual([handbook, parking].sort());
+    expect((await urls('due date')).sort()).toEqual([handbook, parking].sort());
+    expect((await urls('Due  Date')).sort()).toEqual([handbook, parking].sort());
+    // The entry's words as a phrase: "date due" is not the entry.
+    expect(await urls('date due')).toEqual([handbook]);
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import { byId, byIdAs, h } from './lib/dom.js';
 import { showSignIn } from './signin-form.js';
-import { clearResults, showApiError, showEmptyState, showMessage, showNetworkError, showNoResults } from './search/messages.js';
+import { clearResults, setExamples, showApiError, showEmptyState, showMessage, showNetworkError, showNoResults, showQueryNotice } from './search/messages.js';
 import { lastPageOf, renderPagination } from './search/pagination.js';
 import { renderFilters } from './search/filters.js';
 import { resultItem } from './search/result-item.js';
@@ -16,7 +16,8 @@ import { PAGE_SIZE, RANK_DESCRIPTIONS, filterParams, pageLink, primarySubtag, re
 
 /** @typedef {import('./search/state.js').SearchState} SearchState */
 /** @typedef {import('./search/result-item.js').Hit} Hit */
-/** @typedef {{ total: number, page: number, size: number, tookMs: number, hits: Hit[], facets?: Record<string, Record<string, number>>, correctedQuery?: string, hl?: string }} SearchAnswer */
+/** @typedef {{ total: number, page: number, size: number, tookMs: number, hits: Hit[], facets?: Record<string, Record<string, number>>, correctedQuery?: string, hl?: string, unmatchedTerms?: string[] }} SearchAnswer */
+/** @typedef {{ name?: string, placeholder?: string, examples?: string[], outsidePages?: number }} SiteInfo */
 
 const form = byIdAs('search-form', HTMLFormElement);
 const queryInput = byIdAs('q', HTMLInputElement);
@@ -26,6 +27,7 @@ const statusLine = byId('status');
 const resultsSection = byId('results');
 const resultList = byIdAs('result-list', HTMLOListElement);
 const pagination = byId('pagination');
+const rankingDetails = byIdAs('ranking', HTMLDetailsElement);
 
 /** @param {SearchState} state */
 function navigate(state) {
@@ -42,7 +44,9 @@ async function loadSiteInfo() {
   try {
     const response = await fetch('/api/info');
     if (!response.ok) return;
+    /** @type {SiteInfo} */
     const info = await response.json();
+    showSiteWords(info);
     if (typeof info.name !== 'string' || info.name === '') return;
     siteTitle = `${info.name} search`;
     for (const element of document.querySelectorAll('[data-site-brand]')) element.textContent = siteTitle;
@@ -54,6 +58,23 @@ async function loadSiteInfo() {
   }
 }
 
+/**
+ * The site's own words: the placeholder and example queries its settings give (else its popular
+ * queries; else none), and a ranking note true to what was crawled.
+ * @param {SiteInfo} info
+ */
+function showSiteWords(info) {
+  if (typeof info.placeholder === 'string' && info.placeholder !== '') queryInput.placeholder = info.placeholder;
+  setExamples(Array.isArray(info.examples) ? info.examples : []);
+  const outside = Number(info.outsidePages ?? 0);
+  byId('ranking-note').textContent =
+    outside > 0
+      ? `Pages are ranked by how well they match your words, blended with an estimate of their global PageRank: how important each page is on the whole web, estimated from the links of this site and of ${outside.toLocaleString('en')} pages outside it.`
+      : 'Pages are ranked by how well they match your words, blended with how important they are by the links between this site’s pages (no page outside the site has been crawled yet).';
+  // The empty page shows the examples that just arrived.
+  if (queryInput.value === '' && stateFromUrl(new URL(location.href)).q === '') showEmptyState(rankSelect.value);
+}
+
 /** The request in flight, cancelled when a newer one starts (its answer would be stale). */
 let inFlight = /** @type {AbortController | null} */ (null);
 
@@ -61,6 +82,9 @@ let inFlight = /** @type {AbortController | null} */ (null);
 async function render(state) {
   queryInput.value = state.q;
   rankSelect.value = state.rank;
+  // Another order than the default is shown, so the menu that chose it is too.
+  if (state.rank !== 'blend') rankingDetails.open = true;
+  showQueryNotice('', []);
   sortSelect.value = state.sort ?? 'relevance';
   inFlight?.abort();
   if (state.q === '') {
@@ -137,6 +161,7 @@ function showResults(state, result) {
   const rankText = state.rank === 'blend' ? '' : ` · ordered by ${RANK_DESCRIPTIONS[state.rank]}`;
   const correctedText = result.correctedQuery ? ` · Showing results for “${result.correctedQuery}”` : '';
   statusLine.textContent = countText + pageText + rankText + correctedText;
+  showQueryNotice(result.correctedQuery ?? state.q, result.unmatchedTerms);
   renderFilters(state, result.facets);
   if (result.total === 0) {
     showNoResults(state);

@@ -3,40 +3,31 @@
  * OpenDocument zip's content.xml turned into the same plain HTML) become pages through the one
  * HTML parser. Metadata — title and language — come from docProps/core.xml and meta.xml.
  *
- * A zip is checked before it is inflated: entries the reader needs must declare at most
- * `maxEntryBytes` uncompressed (a zip bomb is refused by its own header); a header that lies is
- * caught by the worker's memory limit.
+ * A zip is read under a byte budget (zip-entries.ts): entries must declare at most `maxEntryBytes`
+ * uncompressed, and an entry whose data inflates past what its header declares is refused as soon
+ * as it does. mammoth reads a DOCX with a zip reader of its own that trusts the headers, so it is
+ * given a copy of the file rebuilt from the entries read this way, stored uncompressed.
  */
-import { unzipSync } from 'fflate';
+import { zipSync } from 'fflate';
 import { Parser } from 'htmlparser2';
 import mammoth from 'mammoth';
 import { parseHtml } from '../html.ts';
 import { documentPage, documentTitle, primaryLanguage } from './page-of-text.ts';
 import { DocumentError, type ExtractedDocument } from './types.ts';
+import { readZipEntries } from './zip-entries.ts';
 
 export interface OfficeLimits {
-  /** Largest uncompressed size a zip entry may declare. */
+  /** Largest uncompressed size a zip entry may have (declared or actual). */
   maxEntryBytes: number;
 }
 
-/** The named entries of a zip, after checking every entry's declared size. */
+/** The named entries of a zip, read under the limits. */
 function readZip(bytes: Uint8Array, wanted: (name: string) => boolean, limits: OfficeLimits): Record<string, Uint8Array> {
-  let total = 0;
-  try {
-    return unzipSync(bytes, {
-      filter: (file) => {
-        total += file.originalSize;
-        if (file.originalSize > limits.maxEntryBytes || total > 4 * limits.maxEntryBytes) {
-          throw new DocumentError('ELSE_DOCUMENT_TOO_LARGE', `zip entry ${file.name} inflates to ${file.originalSize} bytes (limit ${limits.maxEntryBytes}): refused as a zip bomb`);
-        }
-        return wanted(file.name);
-      },
-    });
-  } catch (error) {
-    if (error instanceof DocumentError) throw error;
-    throw new DocumentError('ELSE_DOCUMENT_FORMAT', `not a readable zip: ${(error as Error).message}`);
-  }
+  return Object.fromEntries(readZipEntries(bytes, wanted, { maxEntryBytes: limits.maxEntryBytes, maxTotalBytes: 4 * limits.maxEntryBytes }));
 }
+
+/** Pictures and embedded files of a DOCX: not read (mammoth is told not to read images). */
+const DOCX_MEDIA = /^word\/(media|embeddings)\//;
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -65,12 +56,15 @@ function dublinCore(xml: string | undefined): { title?: string; language?: strin
 }
 
 export async function extractDocx(bytes: Uint8Array, url: string, limits: OfficeLimits): Promise<ExtractedDocument> {
-  const entries = readZip(bytes, (name) => name === 'docProps/core.xml' || name === 'word/document.xml', limits);
+  const entries = readZip(bytes, (name) => !DOCX_MEDIA.test(name), limits);
   if (!entries['word/document.xml']) throw new DocumentError('ELSE_DOCUMENT_FORMAT', 'not a DOCX: no word/document.xml');
   const core = dublinCore(entries['docProps/core.xml'] ? utf8.decode(entries['docProps/core.xml']) : undefined);
+  // The copy mammoth reads: the entries as read here, stored (level 0), so it inflates nothing.
+  const checked = zipSync(entries, { level: 0 });
   let html: string;
   try {
-    html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length) })).value;
+    const noImages = mammoth.images.imgElement(() => Promise.resolve({ src: '' }));
+    html = (await mammoth.convertToHtml({ buffer: Buffer.from(checked.buffer, checked.byteOffset, checked.length) }, { convertImage: noImages })).value;
   } catch (error) {
     throw new DocumentError('ELSE_DOCUMENT_FORMAT', `unreadable DOCX: ${(error as Error).message}`);
   }

@@ -4,7 +4,7 @@
  * page starts, with the anchor `page=N` PDF viewers understand.
  */
 import { definePDFJSModule, getDocumentProxy } from 'unpdf';
-import type { ParsedLink } from '../html.ts';
+import { DEFAULT_MAX_LINKS, type ParsedLink } from '../html.ts';
 import { documentLink, documentPage, documentTitle, primaryLanguage } from './page-of-text.ts';
 import { DocumentError, type ExtractedDocument, type TextSection } from './types.ts';
 
@@ -62,7 +62,7 @@ export async function extractPdf(bytes: Uint8Array, url: string): Promise<Extrac
         .replace(/[ \t]+/g, ' ')
         .trim();
       for (const annotation of (await page.getAnnotations()) as Array<{ subtype?: string; url?: string }>) {
-        if (annotation.subtype === 'Link' && typeof annotation.url === 'string') links.push(documentLink(annotation.url, '', url));
+        if (annotation.subtype === 'Link' && typeof annotation.url === 'string' && links.length < DEFAULT_MAX_LINKS) links.push(documentLink(annotation.url, '', url));
       }
       page.cleanup();
       if (pageText === '') continue;

@@ -2,7 +2,8 @@
  * Best bets and synonyms, applied at query time (no index rebuild). A best bet pins URLs to a
  * query: `library hours` matches that query exactly (after normalising case and spaces),
  * `library*` every query that starts with `library`. A synonym set (`car, automobile`) makes a
- * plain word of the query find pages with any word of its set.
+ * plain word of the query find pages with any word of its set; entries of several words work both
+ * ways (`ets, erlang term storage`).
  */
 
 export interface BestBet {
@@ -40,25 +41,45 @@ export function bestBetUrls(settings: SearchSettings, query: string): string[] {
 }
 
 /**
- * The spellings of a query with each plain word replaced by the words of its synonym set; the
- * query itself first. Quoted phrases, operators (+ - field: ^ ~ *) are left as written.
+ * The spellings of a query with each plain word, or run of plain words, that belongs to a synonym
+ * set replaced by the other entries of its set; the query itself first. Entries may be several
+ * words, in both directions: with the set `ets, erlang term storage`, `ets` is also searched as
+ * the phrase "erlang term storage", and the words `erlang term storage` also as `ets` (the longest
+ * run that is an entry wins). Quoted phrases, operators (+ - field: ^ ~ *) are left as written.
  */
 export function synonymVariants(query: string, synonyms: readonly string[][], limit = MAX_QUERY_VARIANTS): string[] {
   if (synonyms.length === 0) return [query];
   const setOf = new Map<string, string[]>();
+  let longestEntry = 1;
   for (const set of synonyms) {
-    const words = [...new Set(set.map((word) => normaliseQuery(word)).filter((word) => word !== ''))];
-    for (const word of words) setOf.set(word, [...new Set([...(setOf.get(word) ?? []), ...words])]);
+    const entries = [...new Set(set.map((entry) => normaliseQuery(entry)).filter((entry) => entry !== ''))];
+    for (const entry of entries) {
+      setOf.set(entry, [...new Set([...(setOf.get(entry) ?? []), ...entries])]);
+      longestEntry = Math.max(longestEntry, entry.split(' ').length);
+    }
   }
   // Tokens: quoted phrases kept whole, the rest split on spaces.
   const tokens = query.match(/"[^"]*"?|\S+/g) ?? [];
+  const plain = (token: string) => /^[\p{L}\p{N}][\p{L}\p{N}'’-]*$/u.test(token);
   let variants: string[][] = [[]];
-  for (const token of tokens) {
-    const plain = /^[\p{L}\p{N}][\p{L}\p{N}'’-]*$/u.test(token) ? setOf.get(normaliseQuery(token)) : undefined;
-    const choices = plain ? [token, ...plain.filter((word) => word !== normaliseQuery(token))] : [token];
+  for (let i = 0; i < tokens.length; ) {
+    let span = 1;
+    let choices = [tokens[i]];
+    for (let length = Math.min(longestEntry, tokens.length - i); length >= 1; length--) {
+      const run = tokens.slice(i, i + length);
+      if (!run.every(plain)) continue;
+      const entry = normaliseQuery(run.join(' '));
+      const set = setOf.get(entry);
+      if (set === undefined) continue;
+      span = length;
+      // The words as typed first, then the other entries (several words: a phrase).
+      choices = [run.join(' '), ...set.filter((other) => other !== entry).map((other) => (other.includes(' ') ? `"${other}"` : other))];
+      break;
+    }
     const next: string[][] = [];
-    for (const variant of variants) for (const choice of choices) if (next.length < limit) next.push([...variant, choice.includes(' ') ? `"${choice}"` : choice]);
+    for (const variant of variants) for (const choice of choices) if (next.length < limit) next.push([...variant, choice]);
     variants = next;
+    i += span;
   }
   return [...new Set(variants.map((words) => words.join(' ')))];
 }

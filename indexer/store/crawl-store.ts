@@ -69,9 +69,22 @@ export interface PageRecord {
   sitemapLastmod?: number;
   /** Fetched with credentials (an intranet page): only signed-in searchers may search it. */
   private?: true;
+  /** Pushed by the site (`lse import`, `POST /api/admin/documents`), not fetched: re-crawls leave it be. */
+  imported?: true;
   /** Visits and visits that found a change (the re-crawl's change-rate estimate). */
   visits: number;
   changes: number;
+  /** Failed visits in a row since the last success (re-crawls keep a failing page until they confirm it). */
+  failing?: PageFailures;
+}
+
+export interface PageFailures {
+  /** First failure of the run, last one, how many, and what the last said. */
+  since: number;
+  lastAt: number;
+  count: number;
+  status: number;
+  error?: string;
 }
 
 export interface PageAlternateRecord {

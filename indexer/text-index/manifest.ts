@@ -15,6 +15,8 @@ const SegmentEntrySchema = z.object({
   name: z.string().regex(/^[\w.-]+$/),
   docIds: z.array(z.number().int().nonnegative()),
   deletedIds: z.array(z.number().int().nonnegative()),
+  /** Parallel to docIds: each document's version (document-version.ts); absent in older indexes. */
+  versions: z.array(z.string()).optional(),
 });
 
 const ManifestSchema = z.object({

@@ -8,6 +8,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_MAX_TEXT_CHARS, normalizeDocument, type TextDocument } from './document.ts';
+import { documentVersion } from './document-version.ts';
 import { IndexCorruptError, TextIndexError } from './errors.ts';
 import { MANIFEST_FORMAT, readManifest, writeManifest, type Manifest } from './manifest.ts';
 import { DEFAULT_MERGE_POLICY, selectMerges, type MergePolicyOptions } from './merge-policy.ts';
@@ -79,6 +80,8 @@ export class TextIndex {
   private readonly mergePolicy: MergePolicyOptions;
   private readonly autoMerge: boolean;
   private nextSegmentNumber: number;
+  /** The version (document-version.ts) of each live document of the current generation, when known. */
+  private versions: ReadonlyMap<number, string>;
   private writing: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -87,8 +90,10 @@ export class TextIndex {
     initial: SegmentSet,
     nextSegmentNumber: number,
     options: TextIndexOptions,
+    versions: ReadonlyMap<number, string> = new Map(),
   ) {
     this.handle = new IndexHandle(initial);
+    this.versions = versions;
     this.nextSegmentNumber = nextSegmentNumber;
     this.maxSegmentDocs = Math.max(1, Math.floor(options.maxSegmentDocs ?? DEFAULT_MERGE_POLICY.maxSegmentDocs));
     this.maxTextChars = options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
@@ -104,15 +109,20 @@ export class TextIndex {
     await mkdir(directory, { recursive: true });
     const manifest = await readManifest(directory);
     const segments: LiveSegment[] = [];
+    const versions = new Map<number, string>();
     for (const entry of manifest?.segments ?? []) {
       const stored = await readSegment(directory, entry.name);
       const ids = stored.postings.docIds;
       if (ids.length !== entry.docIds.length || entry.docIds.some((id, i) => ids[i] !== id)) {
         throw new IndexCorruptError(`segment ${entry.name} does not hold the documents the manifest lists`);
       }
-      segments.push(withDeletions(stored, entry.deletedIds));
+      const segment = withDeletions(stored, entry.deletedIds);
+      if (entry.versions && entry.versions.length === ids.length) {
+        entry.versions.forEach((version, i) => version !== '' && !segment.deleted?.[i] && versions.set(ids[i], version));
+      }
+      segments.push(segment);
     }
-    const index = new TextIndex(directory, makeSegmentSet(manifest?.generation ?? 0, segments), manifest?.nextSegmentNumber ?? 0, options);
+    const index = new TextIndex(directory, makeSegmentSet(manifest?.generation ?? 0, segments), manifest?.nextSegmentNumber ?? 0, options, versions);
     await index.removeUnreferencedFiles(new Set(segments.map((s) => s.stored.postings.name)), true);
     return index;
   }
@@ -125,6 +135,21 @@ export class TextIndex {
   /** Does the current snapshot hold a live document of this page? (No I/O.) */
   has(id: number): boolean {
     return this.handle.current.locations.has(id);
+  }
+
+  /**
+   * Does the current snapshot hold exactly this version of the document (the one
+   * normalizeDocument makes of it)? False for a page indexed in another version, not indexed, or
+   * indexed by an lse that recorded no versions.
+   */
+  holdsVersion(doc: TextDocument): boolean {
+    const version = this.versions.get(doc.id);
+    return version !== undefined && this.has(doc.id) && version === documentVersion(normalizeDocument(doc, this.maxTextChars));
+  }
+
+  /** Page ids of the live documents of the current snapshot. */
+  liveIds(): IterableIterator<number> {
+    return this.handle.current.locations.keys();
   }
 
   /** Stored documents (title, url, host, headings, capped text) of live pages, by id. */
@@ -204,6 +229,7 @@ export class TextIndex {
     return this.exclusive(async () => {
       const built: Array<Promise<StoredSegment>> = [];
       const deletions = new Map<number, number[]>();
+      const versions = new Map<number, string>();
       const chunkOf = new Map<number, number>();
       let chunk = new Map<number, TextDocument>();
       let chunkChars = 0;
@@ -223,6 +249,7 @@ export class TextIndex {
           }
           chunkOf.set(doc.id, built.length);
           chunk.set(doc.id, doc);
+          versions.set(doc.id, documentVersion(doc));
           chunkChars += doc.text.length;
           if (chunk.size >= this.maxSegmentDocs || chunkChars >= this.maxSegmentChars) {
             flush();
@@ -234,7 +261,7 @@ export class TextIndex {
         flush();
         const stored = await Promise.all(built);
         const segments = stored.map((segment, i) => withDeletions(segment, deletions.get(i) ?? []));
-        await this.commit(segments.filter((s) => liveCount(s) > 0));
+        await this.commit(segments.filter((s) => liveCount(s) > 0), versions);
       } catch (error) {
         const settled = await Promise.allSettled(built);
         const names = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value.postings.name] : []));
@@ -256,6 +283,9 @@ export class TextIndex {
       }
       const removed = new Set<number>([...(changes.remove ?? []), ...upserts.keys()]);
       const docs = [...upserts.values()];
+      const versions = new Map(this.versions);
+      for (const id of removed) versions.delete(id);
+      for (const doc of docs) versions.set(doc.id, documentVersion(doc));
       const built: StoredSegment[] = [];
       try {
         const jobs: Array<Promise<StoredSegment>> = [];
@@ -269,7 +299,7 @@ export class TextIndex {
         const hit = [...removed].filter((id) => set.locations.get(id)?.segment === segment);
         return hit.length > 0 ? withDeletions(segment.stored, hit, segment.deleted) : segment;
       });
-      await this.commit([...kept.filter((s) => liveCount(s) > 0), ...built.map((s) => withDeletions(s, []))]);
+      await this.commit([...kept.filter((s) => liveCount(s) > 0), ...built.map((s) => withDeletions(s, []))], versions);
       if (this.autoMerge) await this.mergeNow(false);
       return this.info();
     });
@@ -313,12 +343,15 @@ export class TextIndex {
     }
     const replaced = new Set(groups.flat());
     const segments = [...set.segments.filter((s) => !replaced.has(s.stored.postings.name)), ...merged.map((s) => withDeletions(s, []))];
-    await this.commit(segments);
+    await this.commit(segments, this.versions);
     return { merged: groups, segmentsBefore: set.segments.length, segmentsAfter: segments.length };
   }
 
-  /** Writes the next generation's manifest, swaps it in, and removes files no longer needed. */
-  private async commit(segments: LiveSegment[]): Promise<void> {
+  /**
+   * Writes the next generation's manifest (with the version of each live document), swaps it in,
+   * and removes files no longer needed.
+   */
+  private async commit(segments: LiveSegment[], versions: ReadonlyMap<number, string>): Promise<void> {
     const previous = this.handle.current;
     const next = makeSegmentSet(previous.generation + 1, segments);
     const manifest: Manifest = {
@@ -326,10 +359,14 @@ export class TextIndex {
       generation: next.generation,
       nextSegmentNumber: this.nextSegmentNumber,
       maxTextChars: this.maxTextChars,
-      segments: segments.map((s) => ({ name: s.stored.postings.name, docIds: Array.from(s.stored.postings.docIds), deletedIds: deletedIds(s) })),
+      segments: segments.map((s) => {
+        const docIds = Array.from(s.stored.postings.docIds);
+        return { name: s.stored.postings.name, docIds, deletedIds: deletedIds(s), versions: docIds.map((id, i) => (s.deleted?.[i] ? '' : (versions.get(id) ?? ''))) };
+      }),
     };
     await writeManifest(this.directory, manifest);
     this.handle.swap(next);
+    this.versions = versions;
     // The previous generation's files stay one more generation: queries may still read its documents.
     const keep = new Set([...next.segments, ...previous.segments].map((s) => s.stored.postings.name));
     await this.removeUnreferencedFiles(keep, false);

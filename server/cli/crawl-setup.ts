@@ -77,7 +77,7 @@ export function createCrawlStack(store: CrawlStore, settings: CrawlerSettings): 
   const rules = crawlerUrlRules(settings);
   const documents = documentReader(settings.documents);
   const rendering = renderingOf(settings.render, fetcher);
-  const pageFetcher = new PageFetcher({ fetcher, robots, urlRules: rules, robotsAgent: settings.robotsAgent, documents, rendering });
+  const pageFetcher = new PageFetcher({ fetcher, robots, urlRules: rules, robotsAgent: settings.robotsAgent, documents, rendering, maxLinksPerPage: settings.maxLinksPerPage });
   const crawler = new Crawler({ store, fetcher, pageFetcher, robots, gate, urlRules: rules });
   const close = async () => {
     await documents?.pool.close();

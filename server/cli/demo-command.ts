@@ -19,6 +19,13 @@ import { runEstimationRound } from '../jobs/estimation-round.ts';
 import { newJobId } from '../jobs/job-id.ts';
 import type { DemoWeb } from '../../crawler/demo-web/generate.ts';
 
+/** The demo university's own words on its search page (a real site sets its own in lse.json). */
+export const DEMO_SITE_WORDS = {
+  siteName: 'Northfield University',
+  searchPlaceholder: 'telescope, admissions, library hours…',
+  exampleQueries: ['telescope', 'admissions', 'library hours', 'scholarship'],
+};
+
 export const demoUsage = `lse demo [--data data/demo] [--host 127.0.0.1] [--port 8080] [--fresh]
 
   The whole job on the built-in demo web (what npm start runs): serve the synthetic web on
@@ -48,7 +55,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
     file: flags.config,
     overrides: {
       dataDir,
-      server: { siteName: 'Northfield University' },
+      server: DEMO_SITE_WORDS,
       crawler: {
         seeds: [DEMO_SEED_URL],
         scope: [`host:${DEMO_LOCAL_HOST}`],

@@ -8,6 +8,7 @@ import { demoWebCommand, demoWebUsage } from './demo-web-command.ts';
 import { indexCommand, indexUsage, serveCommand, serveUsage } from './serve-command.ts';
 import { estimateCommand, estimateUsage, ranksCommand, ranksUsage } from './estimate-command.ts';
 import { experimentCommand, experimentUsage } from './experiment-command.ts';
+import { importCommand, importUsage } from './import-command.ts';
 
 interface Command {
   summary: string;
@@ -35,6 +36,11 @@ const commands: Record<string, Command> = {
     summary: 'crawl the local domain into a data directory (resumable)',
     usage: crawlUsage,
     run: crawlCommand,
+  },
+  import: {
+    summary: 'import pages pushed by the site (JSON Lines: url, title, body, …) and update the index',
+    usage: importUsage,
+    run: importCommand,
   },
   'demo-web': {
     summary: 'serve the built-in synthetic multi-host web on 127.0.0.1',

@@ -11,13 +11,16 @@ import { loadSearchData } from '../../indexer/ranking/search-data.ts';
 import { indexableDocuments } from '../../indexer/text-index/store-adapter.ts';
 import { IndexCorruptError } from '../../indexer/text-index/errors.ts';
 import { TextIndex } from '../../indexer/text-index/text-index.ts';
+import { catchUpWithStore } from '../../indexer/text-index/catch-up.ts';
 import { buildApp } from '../app.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
 import { dataDirDomain } from '../jobs/local-domain.ts';
 import { storeLocalPageRank } from '../jobs/local-pagerank.ts';
 import { DAILY_UPKEEP_CRON, Schedules } from '../jobs/schedules.ts';
 import { adminRoutes } from '../routes/admin-routes.ts';
+import { adminSiteRoutes, SCHEDULE_EDITS_KEY } from '../routes/admin-site-routes.ts';
 import { openSearchExperience } from '../search-admin/search-experience.ts';
+import { SiteWordsSource } from '../search-admin/site-words.ts';
 import { searchAccessAdminRoutes } from '../routes/signin-route.ts';
 import { PrivateContentWatch, SearchAccess } from '../search-access.ts';
 import { createCrawlStack, type CrawlStack } from './crawl-setup.ts';
@@ -76,6 +79,25 @@ export async function openOrRebuildIndex(store: CrawlStore, settings: Settings):
   }
 }
 
+/**
+ * Brings the index up to date with the store before it answers: pages a killed job stored but
+ * never indexed (or indexed in an older version) are re-indexed, pages gone from the store are
+ * removed (within index.maxRemovedShare), and the local PageRank follows when anything changed.
+ */
+export async function catchUpIndex(store: CrawlStore, index: TextIndex, settings: Settings): Promise<void> {
+  const started = performance.now();
+  const report = await catchUpWithStore(store, index, { maxRemovedShare: settings.index.maxRemovedShare });
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (report.heldRemovals > 0) {
+    process.stderr.write(`the index holds ${report.heldRemovals} page(s) the store no longer holds as indexable, more than index.maxRemovedShare allows removing at start: kept; run \`lse index\` to drop them
+`);
+  }
+  if (report.reindexed === 0 && report.removed === 0) return;
+  process.stderr.write(`index caught up with the store in ${seconds} s: ${report.reindexed} page(s) re-indexed${report.rebuilt ? ' (rebuilt whole)' : ''}, ${report.removed} removed
+`);
+  await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);
+}
+
 export interface Serving {
   url: string;
   runner: JobRunner;
@@ -92,6 +114,8 @@ export interface ServeOptions {
   truthOf?: (urls: readonly string[]) => Float64Array;
   /** Admin token; defaults to the settings' (LSE_ADMIN_TOKEN). */
   adminToken?: string;
+  /** The clock of re-crawls (tests move it on instead of sleeping). */
+  now?: () => number;
   /** Where the server's log lines go (default: standard output) and from which level (default warn). */
   log?: { stream: { write(line: string): void }; level: string };
 }
@@ -113,6 +137,7 @@ export function generatedAdminToken(): string {
  */
 export async function serveStore(store: CrawlStore, settings: Settings, options: ServeOptions): Promise<Serving> {
   const textIndex = options.index ?? (await openOrRebuildIndex(store, settings));
+  await catchUpIndex(store, textIndex, settings);
   const engine = new SearchEngine(textIndex, await loadRankSnapshot(store), { blend: settings.ranking.blend, weight: settings.ranking.weight });
   await loadSearchData(engine, store);
   const stack = options.stack ?? createCrawlStack(store, settings.crawler);
@@ -120,8 +145,8 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   // as its crawl stored them. A data directory never crawled has none: rounds and crawls then
   // fail with a message.
   const domain = dataDirDomain(settings.crawler);
-  const runner = new JobRunner({ store, stack, settings, scope: domain.scope, domain, index: textIndex, engine, truthOf: options.truthOf });
-  const schedules = new Schedules(runner, settings);
+  const runner = new JobRunner({ store, stack, settings, scope: domain.scope, domain, index: textIndex, engine, truthOf: options.truthOf, now: options.now });
+  const schedules = new Schedules(runner, settings, (await store.getMeta<Record<string, string>>(SCHEDULE_EDITS_KEY)) ?? {});
   const token = options.adminToken ?? settings.server.adminToken ?? generatedAdminToken();
   const privateContent = new PrivateContentWatch(store, settings.crawler.credentials.length > 0);
   await privateContent.refresh();
@@ -131,17 +156,25 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   // Analytics past their retention are also dropped when a new day's first search is recorded;
   // the daily task drops them on a site nobody searched for days.
   schedules.addTask('analytics-retention', DAILY_UPKEEP_CRON, () => experience.analytics.prune());
+  const siteWords = new SiteWordsSource(settings.server, store, experience.analytics);
+  await siteWords.refresh();
+  runner.on('job', (status: { state: string }) => {
+    if (status.state === 'done') void siteWords.refresh();
+  });
   const app = await buildApp({
     search: engine,
     analytics: experience.appAnalytics,
     access,
     rateLimitPerMinute: settings.server.rateLimitPerMinute,
+    trustProxy: settings.server.trustProxy,
     siteName: settings.server.siteName ?? siteNameOfScope(settings.crawler.scope),
+    siteInfo: () => ({ ...siteWords.words() }),
     logger: { level: options.log?.level ?? 'warn', redact: ['req.headers.authorization', 'req.headers.cookie'], ...(options.log ? { stream: options.log.stream } : {}) },
     plugins: [
-      adminRoutes({ token, runner, store, index: textIndex, engine, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute }),
+      adminRoutes({ token, runner, store, index: textIndex, engine, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute, documentsBatchBytes: settings.server.documentsBatchBytes }),
       experience.adminPlugin,
       searchAccessAdminRoutes(access, token),
+      adminSiteRoutes({ token, runner, store, index: textIndex, control: experience.control, scope: domain.scope, schedules, rateLimitPerMinute: settings.server.adminRateLimitPerMinute }),
     ],
   });
   const address = await app.listen({ host: options.listen.host, port: options.listen.port });
@@ -154,6 +187,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
     close: async () => {
       await schedules.stop();
       await runner.close();
+      await privateContent.settled();
       await app.close();
       await experience.analytics.flush();
       await textIndex.close();

@@ -21,7 +21,7 @@ import { newJobId } from './job-id.ts';
 import { runRecrawl, type RecrawlParameters, type RecrawlResult } from './recrawl.ts';
 import { JobExistsError, UnscopedDataDirError } from '../errors.ts';
 
-export type JobKind = 'round' | 'crawl' | 'recrawl';
+export type JobKind = 'round' | 'crawl' | 'recrawl' | 'import';
 export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
 
 export interface JobStatus {
@@ -49,9 +49,15 @@ export interface HeldIndexChange {
   removing: number;
   indexed: number;
   maxShare: number;
-  /** When an admin applied it anyway. */
+  /** When an admin applied it anyway, or discarded it (the index keeps what it had). */
   appliedAt?: number;
+  discardedAt?: number;
+  /** A few of the URLs it would remove (all of them: GET /api/admin/jobs/:id/held-index). */
+  sample?: string[];
 }
+
+/** URLs of a held change shown with it (the API lists them all). */
+const HELD_SAMPLE_SIZE = 20;
 
 export interface JobContext {
   store: CrawlStore;
@@ -63,6 +69,8 @@ export interface JobContext {
   index: TextIndex;
   engine: SearchEngine;
   truthOf?: (urls: readonly string[]) => Float64Array;
+  /** The clock of re-crawls (tests move it on instead of sleeping). */
+  now?: () => number;
 }
 
 interface QueuedJob {
@@ -125,6 +133,14 @@ export class JobRunner extends EventEmitter {
 
   submitRecrawl(parameters: RecrawlParameters): string {
     return this.enqueue('recrawl', newJobId('recrawl'), (job) => this.runRecrawlJob(job, parameters)).status.id;
+  }
+
+  /**
+   * Takes up pages imported into the store (`POST /api/admin/documents`): re-indexes them and
+   * recomputes the local PageRank after the jobs queued before, as after a crawl.
+   */
+  submitImport(changedIds: readonly number[]): string {
+    return this.enqueue('import', newJobId('import'), (job) => this.refreshIndex(job, changedIds, [])).status.id;
   }
 
   /** Is a job of this kind queued or running (schedules skip rather than pile up)? */
@@ -271,7 +287,11 @@ export class JobRunner extends EventEmitter {
   private async runRecrawlJob(job: QueuedJob, parameters: RecrawlParameters): Promise<void> {
     const { store, stack, settings, scope, domain } = this.context;
     const log = (message: string) => process.stderr.write(`re-crawl ${job.status.id}: ${message}\n`);
-    const result = await runRecrawl({ store, stack, scope, domain, concurrency: settings.crawler.concurrency, log, sitemaps: sitemapOption(settings.crawler) }, parameters, job.controller.signal);
+    const result = await runRecrawl(
+      { store, stack, scope, domain, concurrency: settings.crawler.concurrency, log, sitemaps: sitemapOption(settings.crawler), seeds: settings.crawler.seeds, recrawl: settings.recrawl, now: this.context.now },
+      parameters,
+      job.controller.signal,
+    );
     const { updatedIds, removedIds, ...counts } = result;
     job.status.recrawl = counts;
     await this.refreshIndex(job, updatedIds, removedIds);
@@ -283,6 +303,26 @@ export class JobRunner extends EventEmitter {
       const held = this.jobs.get(id)?.status.heldIndexChange;
       return held ? [{ job: id, ...held }] : [];
     });
+  }
+
+  /** Every URL a held change would remove from the index, or undefined when the job holds none. */
+  heldIndexUrls(jobId: string): string[] | undefined {
+    const held = this.heldChanges.get(jobId);
+    if (!held) return undefined;
+    const index = this.context.index;
+    return held.removed.filter((id) => index.has(id)).map((id) => this.context.store.urlOf(id) ?? `#${id}`);
+  }
+
+  /**
+   * Discards a held index change: the index keeps serving what it had (the pages stay out of
+   * date until a later re-crawl finds them again). False when the job has no held change.
+   */
+  discardHeldIndexChange(jobId: string): boolean {
+    const job = this.jobs.get(jobId);
+    if (!this.heldChanges.delete(jobId) || !job) return false;
+    job.status.heldIndexChange = { ...job.status.heldIndexChange!, discardedAt: Date.now() };
+    this.publish(job);
+    return true;
   }
 
   /**
@@ -331,6 +371,7 @@ export class JobRunner extends EventEmitter {
         maxShare,
       };
       this.heldChanges.set(job.status.id, { updated, removed: [...remove] });
+      job.status.heldIndexChange.sample = this.heldIndexUrls(job.status.id)!.slice(0, HELD_SAMPLE_SIZE);
       process.stderr.write(`${job.status.kind} ${job.status.id}: index change held: ${job.status.heldIndexChange.reason}\n`);
       return;
     }

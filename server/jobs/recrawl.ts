@@ -18,8 +18,11 @@ import { planRevisits, type RevisitPolicy } from '../../crawler/revisit-policy.t
 import type { Scope } from '../../crawler/scope.ts';
 import { discoverFromSitemaps, type SitemapReport } from '../../crawler/sitemap-discovery.ts';
 import type { CrawlStore, PageRecord, WriteBatch } from '../../indexer/store/crawl-store.ts';
+import { recrawlSettingsSchema, type RecrawlSettings } from '../../config/schema.ts';
+import { normalizeUrl } from '../../crawler/url.ts';
 import type { CrawlStack } from '../cli/crawl-setup.ts';
 import { urlDomain, type DataDirDomain } from './local-domain.ts';
+import { failedVisitPolicy, isFailedPage, isIndexedState, retryDueAt } from './page-failures.ts';
 
 export interface RecrawlParameters {
   /** Visits this cycle. */
@@ -45,6 +48,11 @@ export interface RecrawlResult {
   sitemaps?: SitemapReport;
   /** Why visits stored nothing, per host and cause, with what to do. */
   diagnosis?: HostDiagnosis[];
+  /** Indexed pages whose visit failed, kept in the index until a later failure confirms it (page-failures.ts). */
+  failing?: number;
+  /** Pages out of the index (gone or failed) checked again, and those of them that came back. */
+  rechecked?: number;
+  restored?: number;
   /** Pages whose indexed content must be refreshed, and pages that must leave the index. */
   updatedIds: number[];
   removedIds: number[];
@@ -65,6 +73,10 @@ export async function runRecrawl(
     log?: (message: string) => void;
     /** Read the sitemaps of the local pages' origins (and `named` ones) first. */
     sitemaps?: { named?: readonly string[] };
+    /** Seeds: a failed one is checked again at once. */
+    seeds?: readonly string[];
+    /** When failed pages leave the index and are checked again (default: the schema's). */
+    recrawl?: RecrawlSettings;
   },
   parameters: RecrawlParameters,
   signal?: AbortSignal,
@@ -79,25 +91,48 @@ export async function runRecrawl(
   const inFrontier = new Set<number>();
   for await (const [id] of store.frontier()) inFrontier.add(id);
   const revisitable = new Map<number, PageRecord>();
+  const settings = context.recrawl ?? recrawlSettingsSchema.parse({});
+  const now = (context.now ?? Date.now)();
+  // Pages whose failures call for a visit, with when; failed pages a seed names go first.
+  const due: Array<{ id: number; at: number }> = [];
+  const failed = new Set<number>();
+  const seedIds = new Set((context.seeds ?? []).flatMap((seed) => {
+    const check = normalizeUrl(seed, stack.rules);
+    const id = check.ok ? store.idOf(check.url) : undefined;
+    return id === undefined ? [] : [id];
+  }));
   for await (const [id, page] of store.pages()) {
-    if (page.role === 'local' && (page.state === 'fetched' || page.state === 'not-modified')) {
+    if (isFailedPage(page)) failed.add(id);
+    const dueAt = page.role === 'local' ? retryDueAt(page, settings) : undefined;
+    if (dueAt !== undefined && (dueAt <= now || (failed.has(id) && seedIds.has(id)))) due.push({ id, at: seedIds.has(id) ? -Infinity : dueAt });
+    // Imported pages are the site's to push again, not the crawler's to fetch.
+    if (page.role === 'local' && isIndexedState(page) && page.imported !== true) {
       const intervalDays = page.visits > 1 && page.firstFetchedAt !== undefined ? (page.fetchedAt - page.firstFetchedAt) / (page.visits - 1) / 86_400_000 : undefined;
       candidates.push({ id, visits: page.visits, changes: page.changes, intervalDays, credit: credit[id] ?? 0 });
       revisitable.set(id, page);
     }
   }
-  const now = (context.now ?? Date.now)();
   const frontier = store.batch();
-  const fromSitemaps = context.sitemaps && byScope ? await readSitemaps(context, revisitable, inFrontier, frontier, now, signal) : undefined;
+  const fromSitemaps = context.sitemaps && byScope ? await readSitemaps(context, revisitable, inFrontier, frontier, now, signal, failed) : undefined;
   const plan = planRevisits(candidates, parameters.budget, parameters.policy ?? 'sqrt-rate');
-  // Pages a sitemap says changed since their last visit go first (newest first), then the plan.
+  // First the pages a sitemap says changed since their last visit (newest first) and the failed
+  // pages a sitemap lists or a seed names; then failed pages due for a check (at most half the
+  // budget, longest due first); then the plan.
+  due.sort((a, b) => a.at - b.at || a.id - b.id);
+  const relisted = new Set(fromSitemaps?.relisted ?? []);
+  for (const { id, at } of due) if (at === -Infinity) relisted.add(id);
   const first = fromSitemaps?.newer ?? [];
-  const firstSet = new Set(first);
-  const visit = [...first, ...plan.visit.filter((id) => !firstSet.has(id))].slice(0, parameters.budget);
+  const backoff = due.filter(({ id }) => !relisted.has(id)).slice(0, Math.ceil(parameters.budget / 2)).map(({ id }) => id);
+  const visit = [...new Set([...first, ...relisted, ...backoff, ...plan.visit])].slice(0, parameters.budget);
   const urls = visit.map((id) => store.urlOf(id)!);
   // Only local pages are revisited: without a URL scope, what they record (the page, the hops of
   // a redirect, where it moved) keeps their local role.
-  const recorder = new CrawlRecorder(store, { urlRules: stack.rules, roleOf: byScope ? (url) => (scope.isLocal(url) ? 'local' : 'global') : () => 'local', sendsCredentialsTo: (url) => stack.fetcher.sendsCredentialsTo(url) });
+  const recorder = new CrawlRecorder(store, {
+    urlRules: stack.rules,
+    roleOf: byScope ? (url) => (scope.isLocal(url) ? 'local' : 'global') : () => 'local',
+    sendsCredentialsTo: (url) => stack.fetcher.sendsCredentialsTo(url),
+    failedVisit: failedVisitPolicy(settings),
+  });
   const diagnosis = new CrawlDiagnosis(context.log);
   const recorded = await fetchAndRecord({ store, pageFetcher: stack.pageFetcher, robots: stack.robots, gate: stack.gate, recorder }, urls, {
     diagnosis,
@@ -123,8 +158,19 @@ export async function runRecrawl(
     if (!outcome) continue;
     const id = visit[index];
     result.visited++;
-    if (outcome.state === 'not-modified') result.unchanged++;
-    else if (outcome.state === 'fetched') {
+    if (failed.has(id)) {
+      result.rechecked = (result.rechecked ?? 0) + 1;
+      if (outcome.state === 'fetched' || outcome.state === 'not-modified') result.restored = (result.restored ?? 0) + 1;
+    }
+    if (outcome.kept) {
+      // Failed, but not yet on enough visits far enough apart: the page stays in the index.
+      result.failing = (result.failing ?? 0) + 1;
+      if (outcome.state === 'gone') result.gone++;
+      else result.errors++;
+    } else if (outcome.state === 'not-modified') {
+      result.unchanged++;
+      if (failed.has(id)) result.updatedIds.push(id);
+    } else if (outcome.state === 'fetched') {
       if (outcome.changed) result.changed++;
       else result.unchanged++;
       result.updatedIds.push(outcome.contentId);
@@ -180,7 +226,8 @@ async function readSitemaps(
   frontier: WriteBatch,
   now: number,
   signal: AbortSignal | undefined,
-): Promise<{ newer: number[]; queued: number; report: SitemapReport }> {
+  failed: ReadonlySet<number>,
+): Promise<{ newer: number[]; queued: number; relisted: number[]; report: SitemapReport }> {
   const { store, stack } = context;
   const origins = new Set<string>();
   for (const page of revisitable.values()) origins.add(new URL(page.url).origin);
@@ -190,11 +237,14 @@ async function readSitemaps(
   );
   const newer: Array<{ id: number; lastmod: number }> = [];
   const unknown: number[] = [];
+  // Failed pages the sitemap still lists: checked again at once.
+  const relisted: number[] = [];
   for (const [url, lastmod] of found.pages) {
     const id = store.idOf(url) ?? frontier.idFor(url);
     const page = revisitable.get(id);
     if (!page) {
-      if (!inFrontier.has(id)) unknown.push(id);
+      if (failed.has(id)) relisted.push(id);
+      else if (!inFrontier.has(id)) unknown.push(id);
       continue;
     }
     if (lastmod === undefined) continue;
@@ -213,5 +263,5 @@ async function readSitemaps(
   // The visits read the stored lastmod (the change-rate estimate counts it): commit before them.
   await frontier.commit();
   newer.sort((a, b) => b.lastmod - a.lastmod || a.id - b.id);
-  return { newer: newer.map((n) => n.id), queued, report: found.report };
+  return { newer: newer.map((n) => n.id), queued, relisted, report: found.report };
 }

@@ -8,10 +8,20 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { Settings } from '../../config/schema.ts';
 import type { JobKind, JobRunner } from './job-runner.ts';
 import { InvalidCronError } from '../errors.ts';
+import { cronInWords } from './cron-words.ts';
+
+/** The schedules an admin may set or change (the others are upkeep). */
+export const EDITABLE_SCHEDULES = ['recrawl', 'estimate'] as const;
+export type EditableSchedule = (typeof EDITABLE_SCHEDULES)[number];
 
 export interface ScheduleInfo {
   name: string;
+  /** The cron expression, or `off`. */
   cron: string;
+  /** The expression in words, and the time zone it fires in (the server's). */
+  description?: string;
+  timeZone?: string;
+  editable?: boolean;
   nextRun: string | null;
   lastFired?: string;
   lastJob?: string;
@@ -30,15 +40,43 @@ export const DAILY_UPKEEP_CRON = '17 0 * * *';
 
 export class Schedules {
   private readonly entries = new Map<string, Entry>();
+  private readonly submitters: Record<EditableSchedule, { kind: JobKind; submit: () => string }>;
 
   constructor(
     private readonly runner: JobRunner,
     settings: Settings,
+    /** Expressions an admin set (`off` for none), over those of the settings. */
+    edited: Partial<Record<EditableSchedule, string>> = {},
   ) {
     const { schedules, estimation } = settings;
-    if (schedules.recrawl) this.add('recrawl', schedules.recrawl, 'recrawl', () => runner.submitRecrawl({ budget: schedules.recrawlBudget }));
-    if (schedules.estimate && schedules.estimate !== 'off') {
-      this.add('estimate', schedules.estimate, 'round', () => runner.submitRound({ selector: estimation.selector, estimator: estimation.estimator, iterations: estimation.iterations, extra: schedules.estimateBudget }));
+    this.submitters = {
+      recrawl: { kind: 'recrawl', submit: () => runner.submitRecrawl({ budget: schedules.recrawlBudget }) },
+      estimate: { kind: 'round', submit: () => runner.submitRound({ selector: estimation.selector, estimator: estimation.estimator, iterations: estimation.iterations, extra: schedules.estimateBudget }) },
+    };
+    for (const name of EDITABLE_SCHEDULES) {
+      const expression = edited[name] ?? schedules[name];
+      // An expression stored by an earlier server that no longer validates falls back to the settings'.
+      const usable = expression && expression !== 'off' && cron.validate(expression) ? expression : edited[name] ? schedules[name] : undefined;
+      if (usable && usable !== 'off') this.add(name, usable, this.submitters[name].kind, this.submitters[name].submit);
+    }
+  }
+
+  /**
+   * Sets (or, with `off`, removes) an editable schedule, from the next firing on: no restart.
+   * Throws InvalidCronError for an expression node-cron cannot read.
+   */
+  async edit(name: EditableSchedule, expression: string): Promise<void> {
+    const trimmed = expression.trim().replace(/\s+/g, ' ');
+    if (trimmed !== 'off' && !cron.validate(trimmed)) throw new InvalidCronError(name, expression);
+    const existing = this.entries.get(name);
+    if (existing) {
+      await existing.task.destroy();
+      this.entries.delete(name);
+    }
+    if (trimmed !== 'off') this.add(name, trimmed, this.submitters[name].kind, this.submitters[name].submit);
+    if (existing) {
+      const added = this.entries.get(name);
+      if (added) Object.assign(added.info, { lastFired: existing.info.lastFired, lastJob: existing.info.lastJob, skipped: existing.info.skipped });
     }
   }
 
@@ -90,7 +128,17 @@ export class Schedules {
   }
 
   list(): ScheduleInfo[] {
-    return [...this.entries.values()].map((e) => ({ ...e.info, nextRun: e.task.getNextRun()?.toISOString() ?? null }));
+    const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const listed = [...this.entries.values()].map((e) => ({
+      ...e.info,
+      description: cronInWords(e.info.cron),
+      timeZone,
+      editable: (EDITABLE_SCHEDULES as readonly string[]).includes(e.info.name),
+      nextRun: e.task.getNextRun()?.toISOString() ?? null,
+    }));
+    // The editable ones that are off are listed too, so an admin can turn them on.
+    for (const name of EDITABLE_SCHEDULES) if (!this.entries.has(name)) listed.push({ name, cron: 'off', description: 'off', timeZone, editable: true, nextRun: null, skipped: 0 });
+    return listed;
   }
 
   async stop(): Promise<void> {

@@ -13,6 +13,8 @@ import type { RoundStatus } from '../jobs/estimation-round.ts';
 import type { JobRunner, JobStatus } from '../jobs/job-runner.ts';
 import type { Schedules } from '../jobs/schedules.ts';
 import { BEST_METHOD_NAME } from '../report/experiment-report.ts';
+import { registerDocumentsRoute } from './documents-route.ts';
+import { strictAdminSchemas } from './strict-admin.ts';
 
 export interface AdminDeps {
   token: string;
@@ -22,6 +24,8 @@ export interface AdminDeps {
   engine: SearchEngine;
   schedules?: Schedules;
   rateLimitPerMinute: number;
+  /** Bytes of one batch pushed to `POST /documents` (default 64 MiB). */
+  documentsBatchBytes?: number;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -68,6 +72,7 @@ export function adminRoutes(deps: AdminDeps) {
     await app.register(
       async (admin) => {
         admin.addHook('onRequest', adminTokenHook(deps.token));
+        strictAdminSchemas(admin);
         const limit = { config: { rateLimit: { max: deps.rateLimitPerMinute, timeWindow: '1 minute' } } };
 
         admin.post<{ Body: { selector: string; estimator?: string; iterations: number; pagesPerIteration?: number; extraPages?: number; fresh: boolean } }>(
@@ -133,10 +138,11 @@ export function adminRoutes(deps: AdminDeps) {
           return { applied: request.params.id };
         });
 
+        registerDocumentsRoute(admin, { store: deps.store, runner: deps.runner, maxBatchBytes: deps.documentsBatchBytes }, limit);
         admin.get('/status', limit, async () => status(deps));
         admin.get<{ Querystring: { limit?: number } }>(
           '/pages/divergence',
-          { ...limit, schema: { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 20 } } } } },
+          { ...limit, schema: { querystring: { type: 'object', additionalProperties: false, properties: { limit: { type: 'integer', minimum: 1, maximum: 500, default: 20 } } } } },
           async (request) => ({ pages: await divergence(deps, request.query.limit ?? 20) }),
         );
         admin.post<{ Params: { name: string } }>('/schedules/:name/run', limit, async (request, reply) => {

@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { adminTokenHook } from './admin-routes.ts';
+import { strictAdminSchemas } from './strict-admin.ts';
 import { SEARCH_COOKIE, type SearchAccess } from '../search-access.ts';
 
 const COOKIE_DAYS = 30;
@@ -59,6 +60,7 @@ export function searchAccessAdminRoutes(access: SearchAccess, token: string) {
   return async (app: FastifyInstance): Promise<void> => {
     await app.register(async (scope) => {
       scope.addHook('onRequest', adminTokenHook(token));
+      strictAdminSchemas(scope);
       scope.get('/api/admin/search-access', async () => access.status());
       scope.put<{ Body: { public: boolean } }>(
         '/api/admin/search-access',

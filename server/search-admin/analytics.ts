@@ -37,6 +37,8 @@ interface QueryCounts {
   searches: number;
   zero: number;
   clicks: number;
+  /** Zero-result searches made with filters, by the filters (JSON): a filter may be why nothing was found. */
+  zeroFilters?: Map<string, number>;
 }
 
 interface DayCounts {
@@ -58,13 +60,26 @@ export interface AnalyticsSummary {
   zeroResults: number;
   dropped: number;
   topQueries: Array<{ query: string; count: number; clickThrough: number }>;
-  zeroResultQueries: Array<{ query: string; count: number }>;
+  /** `filtered`: how many of them were made with filters, and the most frequent filters (when any). */
+  zeroResultQueries: Array<{ query: string; count: number; filtered?: number; filters?: Record<string, string[]> }>;
   perDay: Array<{ day: string; searches: number; zeroResults: number; clicks: number }>;
 }
 
 const DAY_MS = 86_400_000;
 const MAX_QUERY_CHARS = 200;
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
+
+/** How many zero-result searches of a query had filters, and the filters used most. */
+function filteredZero(counts: QueryCounts): { filtered?: number; filters?: Record<string, string[]> } {
+  if (!counts.zeroFilters || counts.zeroFilters.size === 0) return {};
+  let filtered = 0;
+  let best: [string, number] = ['{}', 0];
+  for (const entry of counts.zeroFilters) {
+    filtered += entry[1];
+    if (entry[1] > best[1]) best = entry;
+  }
+  return { filtered, filters: JSON.parse(best[0]) as Record<string, string[]> };
+}
 
 export const dayOf = (at: number) => new Date(at).toISOString().slice(0, 10);
 
@@ -122,6 +137,7 @@ export class SearchAnalytics {
         total.searches += c.searches;
         total.zero += c.zero;
         total.clicks += c.clicks;
+        for (const [key, n] of c.zeroFilters ?? []) (total.zeroFilters ??= new Map()).set(key, (total.zeroFilters.get(key) ?? 0) + n);
         queries.set(query, total);
       }
       return { day, searches: counts?.searches ?? 0, zeroResults: counts?.zeroResults ?? 0, clicks: counts?.clicks ?? 0 };
@@ -136,10 +152,26 @@ export class SearchAnalytics {
       .filter(([, c]) => c.zero > 0)
       .sort((a, b) => b[1].zero - a[1].zero || a[0].localeCompare(b[0]))
       .slice(0, limit)
-      .map(([query, c]) => ({ query, count: c.zero }));
+      .map(([query, c]) => ({ query, count: c.zero, ...filteredZero(c) }));
     const sum = (key: 'searches' | 'zeroResults' | 'clicks') => perDay.reduce((total, day) => total + day[key], 0);
     const dropped = wanted.reduce((total, day) => total + (this.days.get(day)?.dropped ?? 0), 0);
     return { days, from: wanted[0], to: wanted[wanted.length - 1], searches: sum('searches'), clicks: sum('clicks'), zeroResults: sum('zeroResults'), dropped, topQueries: top, zeroResultQueries: zero, perDay };
+  }
+
+  /**
+   * The queries searched most over the last `days` days that found pages, each by at least
+   * `minSearches` searches that had results (a query one visitor typed once is not offered to
+   * everyone): the search page's examples when the settings name none.
+   */
+  popularQueries(days: number, limit: number, minSearches = 2): string[] {
+    const summary = this.summary(days, Number.MAX_SAFE_INTEGER);
+    const zero = new Map(summary.zeroResultQueries.map((q) => [q.query, q.count]));
+    return summary.topQueries
+      .map((q) => ({ query: q.query, found: q.count - (zero.get(q.query) ?? 0) }))
+      .filter((q) => q.found >= minSearches && q.query.length <= 100)
+      .sort((a, b) => b.found - a.found || a.query.localeCompare(b.query))
+      .slice(0, limit)
+      .map((q) => q.query);
   }
 
   /** Deletes the day files past the retention. */
@@ -195,6 +227,10 @@ export class SearchAnalytics {
       if (record.hits === 0) {
         counts.zeroResults++;
         query.zero++;
+        if (record.filters && Object.keys(record.filters).length > 0) {
+          const key = JSON.stringify(record.filters);
+          (query.zeroFilters ??= new Map()).set(key, (query.zeroFilters.get(key) ?? 0) + 1);
+        }
       }
     } else {
       counts.clicks++;

@@ -9,6 +9,8 @@ import { loadRankSnapshot, SearchEngine } from '../../indexer/ranking/search-eng
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { loadSearchData } from '../../indexer/ranking/search-data.ts';
 import { buildApp } from '../../server/app.ts';
+import { DEMO_SITE_WORDS } from '../../server/cli/demo-command.ts';
+import { SiteWordsSource } from '../../server/search-admin/site-words.ts';
 import { buildDemoDataDir } from './demo-data-dir.ts';
 
 export interface DemoSearchSite {
@@ -39,10 +41,14 @@ export async function buildDemoSearchSite(options: DemoSearchSiteOptions = {}): 
   try {
     const engine = new SearchEngine(data.index, await loadRankSnapshot(data.store), { blend: 'log-linear', weight: 0.3 });
     await loadSearchData(engine, data.store);
+    const words = new SiteWordsSource({ ...data.settings.server, ...DEMO_SITE_WORDS }, data.store, undefined);
+    await words.refresh();
     app = await buildApp({
       search: engine,
       logger: false,
-      siteName: 'Northfield University',
+      siteName: DEMO_SITE_WORDS.siteName,
+      // As `npm start` serves it: the university's placeholder and examples, and the round's outside pages.
+      siteInfo: () => ({ ...words.words() }),
     });
     const url = options.listen ? await app.listen({ host: '127.0.0.1', port: 0 }) : undefined;
     return { app, url, store: data.store, web: data.web, documents: data.documents, close };

@@ -7,7 +7,7 @@ import { api, reportOnPage } from './api.js';
 /**
  * @typedef {{ days: number, searches: number, clicks: number, zeroResults: number, dropped: number,
  *   topQueries: Array<{ query: string, count: number, clickThrough: number }>,
- *   zeroResultQueries: Array<{ query: string, count: number }>,
+ *   zeroResultQueries: Array<{ query: string, count: number, filtered?: number, filters?: Record<string, string[]> }>,
  *   perDay: Array<{ day: string, searches: number, zeroResults: number, clicks: number }> }} Summary
  */
 
@@ -32,9 +32,20 @@ function renderAnalytics(summary) {
   const top = summary.topQueries.map((q) => h('tr', {}, h('td', { text: q.query }), h('td', { class: 'num', text: formatInteger(q.count) }), h('td', { class: 'num', text: percent.format(q.clickThrough) })));
   if (top.length === 0) top.push(h('tr', {}, h('td', { colspan: 3, class: 'muted', text: 'No searches in this period.' })));
   byIdAs('top-queries', HTMLTableElement).tBodies[0].replaceChildren(...top);
-  const zero = summary.zeroResultQueries.map((q) => h('tr', {}, h('td', { text: q.query }), h('td', { class: 'num', text: formatInteger(q.count) })));
-  if (zero.length === 0) zero.push(h('tr', {}, h('td', { colspan: 2, class: 'muted', text: 'Every search found something.' })));
+  const zero = summary.zeroResultQueries.map((q) => h('tr', {}, h('td', { text: q.query }), h('td', { class: 'num', text: formatInteger(q.count) }), h('td', { class: 'small', text: filtersText(q) })));
+  if (zero.length === 0) zero.push(h('tr', {}, h('td', { colspan: 3, class: 'muted', text: 'Every search found something.' })));
   byIdAs('zero-queries', HTMLTableElement).tBodies[0].replaceChildren(...zero);
+}
+
+/**
+ * The filters behind a zero-result query ("type: pdf; lang: de", and how many of its searches
+ * had filters): the words may be on pages the filters left out. "none" when it had none.
+ * @param {Summary['zeroResultQueries'][number]} q
+ */
+function filtersText(q) {
+  if (!q.filters || !q.filtered) return 'none';
+  const named = Object.entries(q.filters).map(([name, values]) => `${name}: ${values.join(', ')}`).join('; ');
+  return q.filtered < q.count ? `${named} (${formatInteger(q.filtered)} of ${formatInteger(q.count)})` : named;
 }
 
 /** Bars per day: all searches, and in front of them those that found nothing. @param {Summary['perDay']} days */

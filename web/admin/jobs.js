@@ -34,30 +34,44 @@ export function trackJob(job) {
   scheduleJobPoll();
 }
 
+/** A finished job whose index change waits for an admin. @param {Job} job */
+const isHeld = (job) => job.state === 'done' && job.heldIndexChange !== undefined && !job.heldIndexChange.appliedAt && !job.heldIndexChange.discardedAt;
+
+/** What became of a held index change, if the job had one. @param {Job} job */
+function heldNote(job) {
+  const held = job.heldIndexChange;
+  if (!held) return '';
+  if (held.appliedAt) return ` Index change applied by an admin (${formatInteger(held.removing)} pages removed).`;
+  if (held.discardedAt) return ' Index change discarded by an admin: the index kept its pages.';
+  return ` Index change held: it would remove ${formatInteger(held.removing)} of ${formatInteger(held.indexed)} pages; apply or discard it above.`;
+}
+
 /** @param {Job} job */
 function jobResult(job) {
   if (job.error) return job.error;
   if (job.recrawl) {
     const r = job.recrawl;
-    return `${formatInteger(r.visited)} visited: ${formatInteger(r.changed)} changed, ${formatInteger(r.unchanged)} unchanged, ${formatInteger(r.gone)} gone, ${formatInteger(r.errors)} errors; ${formatInteger(r.newPages)} new URLs`;
+    const failing = r.failing ? `, ${formatInteger(r.failing)} failing but kept until a later visit confirms it` : '';
+    const rechecked = r.rechecked ? `; ${formatInteger(r.rechecked)} failed pages checked again, ${formatInteger(r.restored ?? 0)} back` : '';
+    return `${formatInteger(r.visited)} visited: ${formatInteger(r.changed)} changed, ${formatInteger(r.unchanged)} unchanged, ${formatInteger(r.gone)} gone, ${formatInteger(r.errors)} errors${failing}${rechecked}; ${formatInteger(r.newPages)} new URLs.${heldNote(job)}`;
   }
   if (job.crawl) {
     const c = job.crawl;
-    return `${formatInteger(c.fetchedThisRun)} fetched, ${formatInteger(c.stored)} stored in all, frontier ${formatInteger(c.frontier)} (${c.stoppedBecause})`;
+    return `${formatInteger(c.fetchedThisRun)} fetched, ${formatInteger(c.stored)} stored in all, frontier ${formatInteger(c.frontier)} (${c.stoppedBecause}).${heldNote(job)}`;
   }
   if (job.progress) return `${formatInteger(Number(job.progress.stored))} stored, frontier ${formatInteger(Number(job.progress.frontier))}`;
   return job.state === 'queued' ? 'waiting for the job before it' : '';
 }
 
 /** @param {Job} job */
-const kindName = (job) => (job.kind === 'recrawl' ? 'Re-crawl' : 'Crawl');
+const kindName = (job) => (job.kind === 'recrawl' ? 'Re-crawl' : job.kind === 'import' ? 'Import' : 'Crawl');
 
 function drawJobs() {
   const sorted = [...jobs.values()].sort((a, b) => b.queuedAt - a.queuedAt);
   const rows = sorted.map((job) =>
     h('tr', { 'data-job': job.id },
       h('td', {}, h('span', { class: 'job-kind', text: kindName(job) }), ' ', h('span', { class: 'small muted', text: formatDateTime(job.queuedAt) })),
-      h('td', {}, stateBadge(job.state), job.finishedAt && job.startedAt ? h('span', { class: 'small muted', text: ` ${formatDuration(job.finishedAt - job.startedAt)}` }) : null),
+      h('td', {}, stateBadge(isHeld(job) ? 'held' : job.state), job.finishedAt && job.startedAt ? h('span', { class: 'small muted', text: ` ${formatDuration(job.finishedAt - job.startedAt)}` }) : null),
       h('td', { class: 'small', text: jobResult(job) })));
   if (rows.length === 0) rows.push(h('tr', {}, h('td', { colspan: 3, class: 'muted', text: 'No crawl or re-crawl since the server started.' })));
   byIdAs('jobs-table', HTMLTableElement).tBodies[0].replaceChildren(...rows);

@@ -3,7 +3,7 @@
  * Best bets and synonyms as two plain-text lists (one entry per line), saved with PUT
  * /api/admin/search-settings; the settings file's entries are shown as read-only facts.
  */
-import { byId, byIdAs } from '../lib/dom.js';
+import { byId, byIdAs, h } from '../lib/dom.js';
 import { api, report } from './api.js';
 
 /** @typedef {{ synonyms: string[][], bestBets: Array<{ pattern: string, urls: string[] }> }} SearchSettings */
@@ -31,7 +31,21 @@ function fromText() {
   return { synonyms, bestBets };
 }
 
+/**
+ * Shows the best bets that point at no indexed page (a mistyped URL, a removed page, another
+ * site): they would show nothing. Returns how many there are.
+ */
+async function showBetProblems() {
+  /** @type {{ body: { problems: Array<{ pattern: string, url: string, message: string }> } }} */
+  const { body } = await api('/best-bets/problems');
+  const items = body.problems.map((p) => h('li', {}, h('code', { text: p.pattern }), ' → ', h('span', { class: 'bet-url', text: p.url }), `: ${p.message}.`));
+  byId('bet-problems-list').replaceChildren(...items);
+  byId('bet-problems').hidden = items.length === 0;
+  return items.length;
+}
+
 export async function loadSearchSettings() {
+  void showBetProblems().catch(() => {});
   const { body } = await api('/search-settings');
   const text = toText(body.stored);
   byIdAs('best-bets', HTMLTextAreaElement).value = text.bets;
@@ -58,7 +72,9 @@ export function initSearchSettings() {
     }
     try {
       await api('/search-settings', { method: 'PUT', body: settings });
-      note.textContent = `Saved: ${settings.bestBets.length} best bets, ${settings.synonyms.length} synonym sets, used from the next search on.`;
+      const problems = await showBetProblems();
+      note.textContent = `Saved: ${settings.bestBets.length} best bets, ${settings.synonyms.length} synonym sets, used from the next search on.` +
+        (problems > 0 ? ` Warning: ${problems} best bet URL${problems === 1 ? '' : 's'} point${problems === 1 ? 's' : ''} at no indexed page (listed below).` : '');
     } catch (failure) {
       report(error, failure);
     }

@@ -5,7 +5,18 @@ import { pageLink } from './state.js';
 
 /** @typedef {import('./state.js').SearchState} SearchState */
 
-const EXAMPLES = ['telescope', 'admissions', 'library hours', 'scholarship'];
+/** Example queries: the site's own (settings, else its popular queries), from /api/info; none until it answers. */
+let examples = /** @type {string[]} */ ([]);
+
+/** @param {readonly string[]} list */
+export function setExamples(list) {
+  examples = list.filter((q) => typeof q === 'string' && q.trim() !== '').slice(0, 8);
+}
+
+/** What the search does with the words, said the same way on the empty page and after no results. */
+const HOW_IT_SEARCHES =
+  'Pages with all your words come first; when no page has them all, pages with some of them are shown, and the page says which word no page has. ' +
+  'Words are matched by their stem (“pages” finds “page”) and misspellings are corrected; use "quotes" for a phrase, -word to leave a word out, and inter* for words that start with inter.';
 
 const messageBox = () => byId('message');
 
@@ -36,7 +47,7 @@ export function showMessage(kind, content) {
 
 /** @param {string} rank */
 function exampleList(rank) {
-  return h('ul', { class: 'suggestions' }, EXAMPLES.map((q) => h('li', {}, pageLink({ q, page: 1, rank }, q))));
+  return h('ul', { class: 'suggestions' }, examples.map((q) => h('li', {}, pageLink({ q, page: 1, rank }, q))));
 }
 
 /** @param {string} rank */
@@ -45,9 +56,8 @@ export function showEmptyState(rank) {
   byId('status').textContent = '';
   showMessage('empty', [
     h('h2', {}, 'Start with a few words'),
-    h('p', {}, 'Type a few words and press Enter. Every word must appear on a page; use "quotes" for a phrase, -word to leave a word out, and tele* for words that start with tele.'),
-    h('p', {}, 'Try one of these:'),
-    exampleList(rank),
+    h('p', {}, `Type a few words and press Enter. ${HOW_IT_SEARCHES}`),
+    ...(examples.length > 0 ? [h('p', {}, 'Try one of these:'), exampleList(rank)] : []),
   ]);
 }
 
@@ -57,10 +67,30 @@ export function showNoResults(state) {
     h('h2', {}, `No pages match “${state.q}”`),
     h('p', {}, 'Some ideas:'),
     h('ul', { class: 'hints' },
-      h('li', {}, 'Check the spelling, or use fewer or more general words: every word must appear on a page.'),
-      h('li', {}, 'Words are matched by their stem, so “telescopes” also finds “telescope”; tele* finds words that start with tele.'),
-      h('li', {}, 'Or try: ', EXAMPLES.flatMap((q, i) => [i > 0 ? ', ' : '', pageLink({ q, page: 1, rank: state.rank }, q)]))),
+      h('li', {}, 'Check the spelling, or use other or more general words.'),
+      h('li', {}, 'Words are matched by their stem, so “pages” also finds “page”; inter* finds words that start with inter.'),
+      examples.length > 0 ? h('li', {}, 'Or try: ', examples.flatMap((q, i) => [i > 0 ? ', ' : '', pageLink({ q, page: 1, rank: state.rank }, q)])) : null),
   ]);
+}
+
+/**
+ * "No page has *kubernetes*; showing results for *ets*": the words no page has (the API's
+ * `unmatchedTerms`), and the rest of the query the results are for. Hidden when every word matched.
+ * @param {string} query @param {readonly string[] | undefined} unmatched
+ */
+export function showQueryNotice(query, unmatched) {
+  const notice = byId('query-notice');
+  const missing = (unmatched ?? []).filter((word) => typeof word === 'string' && word !== '');
+  if (missing.length === 0) {
+    notice.replaceChildren();
+    notice.hidden = true;
+    return;
+  }
+  const lower = new Set(missing.map((word) => word.toLowerCase()));
+  const rest = query.split(/\s+/).filter((word) => word !== '' && !lower.has(word.toLowerCase().replace(/^[-+"]+|["*]+$/g, ''))).join(' ');
+  const words = missing.flatMap((word, i) => [i === 0 ? '' : i === missing.length - 1 ? ' or ' : ', ', h('em', {}, word)]);
+  notice.replaceChildren(`No page has `, ...words, ...(rest ? ['; showing results for ', h('em', {}, rest)] : []), '.');
+  notice.hidden = false;
 }
 
 /** @param {() => void} retry */

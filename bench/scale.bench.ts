@@ -1,0 +1,160 @@
+/**
+ * The whole product at scale, as an operator runs it: `lse import` of N pushed pages (which builds
+ * the index), `lse serve` start-up, searches and suggestions over HTTP, and an update of 1 % of the
+ * pages pushed to the running server under search load. Each command is a process of its own:
+ * wall and CPU seconds and peak RSS come from /usr/bin/time and /proc.
+ *
+ *   npm run bench -- scale                          100k pages
+ *   LSE_BENCH_SCALE_SIZES=100000,300000,1000000 npm run bench -- scale
+ */
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import type { BenchContext } from './run.ts';
+import { realWordTable, scaleQueries, scaleUrl, writeScalePages, type WordTable } from './scale-corpus.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const LSE = join(ROOT, 'bin', 'lse.js');
+const TOKEN = 'scale-bench-admin-token-0123456789';
+
+export async function scaleBenchmarks(bench: BenchContext): Promise<void> {
+  if (!existsSync('/usr/bin/time')) {
+    bench.note('scale: /usr/bin/time is missing (Debian package time); skipped');
+    return;
+  }
+  const sizes = (process.env.LSE_BENCH_SCALE_SIZES ?? '100000').split(',').map(Number).filter((n) => n > 0);
+  const table = realWordTable();
+  bench.heading(`scale: lse import, lse serve, search over HTTP (words drawn from ${table.source}, ~250 words a page)`);
+  const rows: Array<Array<string | number>> = [
+    ['pages', 'import+index s', 'CPU s', 'peak RSS MB', 'disk MB', 'serve ready s', 'serve RSS MB', 'search p50/p99 ms', 'suggest p99 ms', '1 % update searchable s', 'p99/max ms during', 'non-2xx'],
+  ];
+  for (const count of sizes) rows.push(await scaleCase(bench, table, count));
+  bench.table(rows);
+  bench.note('per page: divide RSS, disk and CPU by the page count; the machine is shared, so CPU seconds are the steadier figure');
+}
+
+async function scaleCase(bench: BenchContext, table: WordTable, count: number): Promise<Array<string | number>> {
+  const dir = mkdtempSync(join(tmpdir(), 'lse-bench-scale-'));
+  try {
+    const dataDir = join(dir, 'data');
+    const pages = join(dir, 'pages.jsonl');
+    await writeScalePages(pages, table, count);
+    const port = await freePort();
+    const config = join(dir, 'lse.json');
+    writeFileSync(config, JSON.stringify({ dataDir, schedules: { estimate: 'off' }, server: { port, rateLimitPerMinute: 1_000_000_000, adminRateLimitPerMinute: 1_000_000 } }));
+    const imported = timed(['import', '--config', config, pages]);
+    bench.note(`${count.toLocaleString('en-US')} pages: ${imported.output.trim().split('\n').slice(-2).join('; ')}`);
+    const diskMb = Number(execFileSync('du', ['-sb', dataDir], { encoding: 'utf8' }).split('\t')[0]) / 1e6;
+
+    const started = performance.now();
+    const server = spawn(process.execPath, [LSE, 'serve', '--config', config], { env: { ...process.env, LSE_ADMIN_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      await waitReady(url, server);
+      const readySeconds = (performance.now() - started) / 1000;
+      const queries = scaleQueries(table, 500).map((q) => `/api/search?q=${encodeURIComponent(q)}&size=10`);
+      const search = await load(url, queries, 10);
+      const prefixes = scaleQueries(table, 300).map((q) => `/api/suggest?q=${encodeURIComponent(q.split(' ')[0].slice(0, 3))}`);
+      const suggest = await load(url, prefixes, 5);
+      const update = await updateUnderLoad(dir, url, table, count, queries);
+      const serveRss = peakRssMb(server.pid!);
+      return [
+        count,
+        imported.wallSeconds.toFixed(0),
+        imported.cpuSeconds.toFixed(0),
+        imported.peakRssMb.toFixed(0),
+        diskMb.toFixed(0),
+        readySeconds.toFixed(1),
+        serveRss.toFixed(0),
+        `${search.p50} / ${search.p99}`,
+        suggest.p99,
+        update.searchableSeconds.toFixed(1),
+        `${update.p99} / ${update.max}`,
+        search.non2xx + suggest.non2xx + update.non2xx,
+      ];
+    } finally {
+      const exited = new Promise((done) => server.once('exit', done));
+      server.kill('SIGTERM');
+      await exited;
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `lse ARGS` under /usr/bin/time: wall and CPU seconds, peak RSS, what it printed. */
+function timed(args: string[]): { wallSeconds: number; cpuSeconds: number; peakRssMb: number; output: string } {
+  const marker = 'LSE-TIME';
+  const run = spawnSync('/usr/bin/time', ['-f', `${marker} %e %U %S %M`, process.execPath, LSE, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (run.status !== 0) throw new Error(`lse ${args[0]} failed (${run.status}): ${run.stderr.slice(-2000)}`);
+  return { ...parseTime(run.stderr, marker), output: run.stdout };
+}
+
+function parseTime(stderr: string, marker: string): { wallSeconds: number; cpuSeconds: number; peakRssMb: number } {
+  const line = stderr.split('\n').find((l) => l.startsWith(marker));
+  if (!line) return { wallSeconds: NaN, cpuSeconds: NaN, peakRssMb: NaN };
+  const [, wall, user, system, rssKb] = line.split(' ');
+  return { wallSeconds: Number(wall), cpuSeconds: Number(user) + Number(system), peakRssMb: Number(rssKb) / 1024 };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+async function waitReady(url: string, server: ChildProcess): Promise<void> {
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`lse serve exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+async function load(url: string, paths: readonly string[], seconds: number): Promise<{ p50: number; p99: number; max: number; non2xx: number }> {
+  let next = 0;
+  const result = await autocannon({ url, connections: 1, duration: seconds, requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }] });
+  return { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max, non2xx: result.non2xx + result.errors };
+}
+
+/** Pushes 1 % of the pages changed while searches run: seconds until the last one is searchable. */
+async function updateUnderLoad(dir: string, url: string, table: WordTable, count: number, queries: readonly string[]) {
+  const changed = Math.max(1, Math.floor(count / 100));
+  const file = join(dir, 'update.jsonl');
+  await writeScalePages(file, table, count, count - changed, count, 1);
+  const probe = `/api/search?q=updatedword1x${count - 1}&size=1`;
+  const searching = load(url, queries, 20);
+  const started = performance.now();
+  const response = await fetch(`${url}/api/admin/documents`, { method: 'POST', body: createReadStream(file) as unknown as BodyInit, duplex: 'half', headers: { 'content-type': 'application/x-ndjson', authorization: `Bearer ${TOKEN}` } } as RequestInit);
+  if (response.status !== 202) throw new Error(`POST /api/admin/documents answered ${response.status}: ${await response.text()}`);
+  let searchableSeconds = NaN;
+  for (;;) {
+    const body = (await (await fetch(`${url}${probe}`)).json()) as { total: number; hits: Array<{ url: string }> };
+    if (body.hits[0]?.url === scaleUrl(count - 1)) {
+      searchableSeconds = (performance.now() - started) / 1000;
+      break;
+    }
+    if (performance.now() - started > 600_000) break;
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  const during = await searching;
+  return { searchableSeconds, ...during };
+}
+
+function peakRssMb(pid: number): number {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}

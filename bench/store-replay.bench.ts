@@ -1,0 +1,91 @@
+/**
+ * Resuming a crawl of a large store without HTTP: a store of N fetched local pages (~250 words
+ * each) with 5 links a page on average, half of them to URLs not fetched yet (the frontier), is
+ * written once; then, as `lse crawl` does when it starts again, the store is opened (its URL table
+ * loaded), the known pages and links are read (`loadKnownPages`, which also sketches every page for
+ * near duplicates) and the frontier is replayed into the ordering. Time and memory of each phase.
+ *
+ *   npm run bench -- store-replay                          100k pages
+ *   LSE_BENCH_REPLAY_SIZES=1000000 npm run bench -- store-replay
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CrawlRecorder } from '../crawler/crawl-recorder.ts';
+import { loadKnownPages, replayFrontier } from '../crawler/crawl-resume.ts';
+import { createOrdering } from '../crawler/ordering.ts';
+import { urlRules } from '../crawler/url.ts';
+import { seededRandom } from '../indexer/seeded-random.ts';
+import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
+import type { BenchContext } from './run.ts';
+import { drawWord, realWordTable, scaleUrl, type WordTable } from './scale-corpus.ts';
+
+export async function storeReplayBenchmarks(bench: BenchContext): Promise<void> {
+  const sizes = (process.env.LSE_BENCH_REPLAY_SIZES ?? '100000').split(',').map(Number).filter((n) => n > 0);
+  const table = realWordTable();
+  bench.heading('resuming a crawl: open the store, read the known pages and links, replay the frontier (no HTTP)');
+  const rows: Array<Array<string | number>> = [['pages', 'links', 'URLs', 'write s', 'open s', 'known s', 'replay s', 'heap after MB', 'RSS after MB']];
+  for (const count of sizes) rows.push(await replayCase(table, count));
+  bench.table(rows);
+}
+
+async function replayCase(table: WordTable, count: number): Promise<Array<string | number>> {
+  const dir = mkdtempSync(join(tmpdir(), 'lse-bench-replay-'));
+  try {
+    let started = performance.now();
+    const { links, urls } = await writeStore(dir, table, count);
+    const writeSeconds = (performance.now() - started) / 1000;
+    globalThis.gc?.();
+    started = performance.now();
+    const store = await CrawlStore.open(dir);
+    const openSeconds = (performance.now() - started) / 1000;
+    try {
+      const rules = urlRules();
+      const recorder = new CrawlRecorder(store, { urlRules: rules, roleOf: () => 'local' });
+      started = performance.now();
+      const { known } = await loadKnownPages(store, recorder);
+      const knownSeconds = (performance.now() - started) / 1000;
+      started = performance.now();
+      const ordering = createOrdering('bfs', {});
+      await replayFrontier(store, ordering, [], known);
+      const replaySeconds = (performance.now() - started) / 1000;
+      globalThis.gc?.();
+      const memory = process.memoryUsage();
+      return [count, links, urls, writeSeconds.toFixed(1), openSeconds.toFixed(1), knownSeconds.toFixed(1), replaySeconds.toFixed(1), (memory.heapUsed / 1e6).toFixed(0), (memory.rss / 1e6).toFixed(0)];
+    } finally {
+      await store.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** N fetched local pages with their links; each page links to 5 URLs on average, half not fetched. */
+async function writeStore(dir: string, table: WordTable, count: number): Promise<{ links: number; urls: number }> {
+  const store = await CrawlStore.open(dir);
+  let links = 0;
+  try {
+    const random = seededRandom(5);
+    let batch = store.batch();
+    for (let i = 0; i < count; i++) {
+      const id = batch.idFor(scaleUrl(i));
+      const words: string[] = [];
+      for (let w = 200 + Math.floor(random() * 100); w > 0; w--) words.push(drawWord(table, random));
+      const page: PageRecord = { url: scaleUrl(i), host: 'big.example.org', role: 'local', state: 'fetched', status: 200, fetchedAt: 1, depth: 1 + (i % 5), title: words.slice(0, 5).join(' '), text: words.join(' '), fingerprint: i.toString(16), visits: 1, changes: 0 };
+      const out = 1 + Math.floor(random() * 9);
+      const targets = Array.from({ length: out }, () => Math.floor(random() * count * 2));
+      links += out;
+      batch.putPage(id, page).putLinks(id, targets.map((j) => ({ to: batch.idFor(scaleUrl(j)) })));
+      // Targets past the fetched pages wait in the frontier.
+      for (const j of targets) if (j >= count) batch.addToFrontier(batch.idFor(scaleUrl(j)), { depth: 2, discoveredAt: 1, role: 'local' });
+      if (batch.size >= 2000) {
+        await batch.commit({ sync: false });
+        batch = store.batch();
+      }
+    }
+    await batch.commit();
+    return { links, urls: store.urlCount };
+  } finally {
+    await store.close();
+  }
+}
