@@ -14,7 +14,7 @@
 export interface DefinitionMark {
   /** The qualified name (`decimal.getcontext`, `std::vec::Vec::push`). */
   name: string;
-  /** The `id` (or `name`) that links to it. */
+  /** The `id` (or `name`) that links to it; empty for the item the whole page defines. */
   anchor: string;
   /** Offset in the page's full text where the element starts. */
   start: number;
@@ -76,10 +76,20 @@ export class DefinitionReader {
     this.#candidates.push({ tag, id: trimmed, start, text });
   }
 
-  /** The definitions, first of each name, at most MAX_DEFINITIONS; `qualifier` names the page's item (rustdoc members). */
-  definitions(qualifier: string | null): DefinitionMark[] {
+  /**
+   * The definitions, first of each name, at most MAX_DEFINITIONS. `top` is the page's first top
+   * heading: when it names an item by its path (rustdoc's `Struct std::vec::Vec`), the page
+   * defines that item (no anchor: the page itself), and its members are the item's (`Vec::push`).
+   */
+  definitions(top: { text: string; start: number } | null): DefinitionMark[] {
     const seen = new Set<string>();
     const found: DefinitionMark[] = [];
+    const path = pageQualifier(top?.text);
+    if (path !== null && top !== null) {
+      found.push({ name: path, anchor: '', start: top.start });
+      seen.add(path);
+    }
+    const qualifier = path === null ? null : path.slice(path.lastIndexOf('::') + 2);
     // An anchor that named nothing and has no text (Doxygen's hashed `<a id>`): the heading or term right after it may name it.
     let emptyAnchor: string | null = null;
     for (const candidate of this.#candidates) {

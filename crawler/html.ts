@@ -24,7 +24,7 @@
  */
 import { QuoteType, Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { isTrailContainer, MarkupTrailReader, resolveTrail, trailFromJsonLd, MAX_JSON_LD_CHARS, type Crumb, type RawCrumb } from './breadcrumb.ts';
-import { DefinitionReader, pageQualifier } from './definitions.ts';
+import { DefinitionReader } from './definitions.ts';
 import { mainContent, type ContentRegion, type HeadingMark, type MainContent } from './main-content.ts';
 import { linkResolver, resolveLink } from './url.ts';
 
@@ -368,7 +368,7 @@ class PageBuilder implements TokenizerCallbacks {
       description: this.#description,
       language: lang !== '' ? lang : this.#contentLanguage,
       alternates: this.#alternateUrls(resolve),
-      content: mainContent(fullText, this.#bodyHidden ? [] : this.#regions, this.#bodyHidden ? [] : marks, this.#bodyHidden ? [] : this.#definitions.definitions(pageQualifier(headings.find((h) => h.level === 1)?.text))),
+      content: mainContent(fullText, this.#bodyHidden ? [] : this.#regions, this.#bodyHidden ? [] : marks, this.#bodyHidden ? [] : this.#definitions.definitions(marks[headings.findIndex((h) => h.level === 1)] ?? null)),
       breadcrumb: resolveTrail(this.#jsonLdTrail ?? this.#trail.trail ?? [], resolve),
       ...(this.#linksDropped > 0 ? { linksDropped: this.#linksDropped } : {}),
     };
