@@ -25,13 +25,13 @@ describe('query parsing', () => {
     // (Without the title words as written, `=comet`: see the test of identifiers.)
     const summary = parsed.clauses.map((c) => (c.kind === 'term' ? `${c.presence}:${c.terms.filter((t) => !t.startsWith('=')).join('|')}:${c.fields.length}:${c.boost}:${c.pattern}` : 'phrase'));
     expect(summary).toEqual([
-      'required:comet:4:1:false',
-      'prohibited:moon:4:1:false',
+      'required:comet:5:1:false',
+      'prohibited:moon:5:1:false',
       'required:galileo:1:1:false',
-      'required:s:4:1:false',
-      'required:tele*:4:1:true',
-      'required:orbit:4:1:true',
-      'required:star:4:4:false',
+      'required:s:5:1:false',
+      'required:tele*:5:1:true',
+      'required:orbit:5:1:true',
+      'required:star:5:4:false',
     ]);
     // Excluding a plain word stays an exclusion after relaxing.
     expect(relaxQuery(parsed).clauses[1].presence).toBe('prohibited');
@@ -46,11 +46,11 @@ describe('query parsing', () => {
           [{ term: 'univers', offset: 0 }, { term: 'chicago', offset: 2 }],
           [{ term: 'university', offset: 0 }, { term: 'of', offset: 1 }, { term: 'chicago', offset: 2 }],
         ],
-        fields: [0, 1, 2, 3],
+        fields: [0, 1, 2, 3, 4],
         presence: 'required',
       },
-      { kind: 'phrase', variants: [[{ term: 'star', offset: 0 }, { term: 'parti', offset: 1 }], [{ term: 'star', offset: 0 }, { term: 'party', offset: 1 }]], fields: [0, 1, 2, 3], presence: 'prohibited' },
-      { kind: 'term', terms: ['telescop', 'telescopes'], pattern: false, fields: [0, 1, 2, 3], boost: 1, presence: 'required', defaulted: false },
+      { kind: 'phrase', variants: [[{ term: 'star', offset: 0 }, { term: 'parti', offset: 1 }], [{ term: 'star', offset: 0 }, { term: 'party', offset: 1 }]], fields: [0, 1, 2, 3, 4], presence: 'prohibited' },
+      { kind: 'term', terms: ['telescop', 'telescopes'], pattern: false, fields: [0, 1, 2, 3, 4], boost: 1, presence: 'required', defaulted: false },
     ]);
     // An unbalanced quote is ignored rather than an error.
     expect(parseUserQuery('"comet tail').clauses).toHaveLength(2);
@@ -78,12 +78,12 @@ describe('query parsing', () => {
 
   it('reads an unknown `word:` as text and a field name in any case as a field', () => {
     const terms = (query: string) => parseUserQuery(query).clauses.map((c) => (c.kind === 'term' ? `${c.terms[0]}:${c.fields.length}` : 'phrase'));
-    expect(terms('note: ssh')).toEqual(['note:4', 'ssh:4']);
-    expect(terms('foo:bar')).toEqual(['foo:bar:4']);
+    expect(terms('note: ssh')).toEqual(['note:5', 'ssh:5']);
+    expect(terms('foo:bar')).toEqual(['foo:bar:5']);
     expect(terms('title:comet')).toEqual(['comet:1']);
     expect(terms('Title:comet')).toEqual(['comet:1']);
-    expect(terms('title:')).toEqual(['titl:4']);
-    expect(terms('todo:"star party"')).toEqual(['phrase', 'todo:4']);
+    expect(terms('title:')).toEqual(['titl:5']);
+    expect(terms('todo:"star party"')).toEqual(['phrase', 'todo:5']);
   });
 
   it('searches identifiers whole and by their parts', () => {

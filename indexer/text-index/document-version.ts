@@ -14,7 +14,7 @@ const VERSION_HEX_DIGITS = 12;
 export function documentVersion(doc: TextDocument): string {
   const hash = createHash('sha1');
   // Field by field, in a fixed order: the same document always gives the same version.
-  hash.update(JSON.stringify([doc.id, doc.url, doc.host, doc.title, doc.headings, doc.lang ?? null, doc.type ?? null, doc.sections ?? null, doc.lastModified ?? null]));
+  hash.update(JSON.stringify([doc.id, doc.url, doc.host, doc.title, doc.headings, doc.lang ?? null, doc.type ?? null, doc.sections ?? null, doc.lastModified ?? null, ...(doc.definitions ? [doc.definitions] : [])]));
   hash.update('\u0000');
   hash.update(doc.text);
   return hash.digest('hex').slice(0, VERSION_HEX_DIGITS);

@@ -47,7 +47,7 @@ function phraseOccurs(field: FieldPostings, phrase: readonly PhraseWord[], posti
 }
 
 /** Binary search in a posting's positions (ascending). */
-function hasPosition(positions: Uint16Array, from: number, to: number, wanted: number): boolean {
+function hasPosition(positions: Uint16Array | Uint32Array, from: number, to: number, wanted: number): boolean {
   let low = from;
   let high = to;
   while (low < high) {

@@ -19,9 +19,14 @@ export interface AnalyzedField {
  * body, one every {@link CHECKPOINT_WORDS} words, so a snippet can tokenise from near a match
  * instead of from the start of the page.
  */
-export type AnalyzedDocument = AnalyzedField[] & { checkpoints?: number[]; surfaces?: Map<string, string> };
+export type AnalyzedDocument = AnalyzedField[] & { checkpoints?: number[]; surfaces?: Map<string, string>; definitionPositions?: number[] };
 
 export const CHECKPOINT_WORDS = 32;
+/**
+ * Checkpoints kept per body: a whole reference page (300k words) would store ten thousand, read
+ * with its line on every hit; thinned to this many, a snippet tokenises a few hundred words at most.
+ */
+export const MAX_CHECKPOINTS = 1_024;
 const BODY = FIELD_NAMES.indexOf('body');
 /** Fields whose stop words are indexed as written: a title or heading may be only stop words (`If`, `The Who`). */
 const STOP_WORD_FIELDS = new Set([FIELD_NAMES.indexOf('title'), FIELD_NAMES.indexOf('headings')]);
@@ -40,12 +45,19 @@ export function analyzeDocument(doc: TextDocument): AnalyzedDocument {
   };
   // Written word → term, for words whose term differs (prefixes match words as written).
   const surfaces = new Map<string, string>();
+  // The body word where each definition starts (a hit on a definition shows the passage there).
+  const definitions = doc.definitions ?? [];
+  const definitionPositions: number[] = [];
+  const onBodyToken = (start: number, index: number) => {
+    while (definitionPositions.length < definitions.length && definitions[definitionPositions.length].start <= start) definitionPositions.push(index);
+  };
   const analyzed: AnalyzedDocument = FIELD_NAMES.map((field, f) => {
     const terms: string[] = [];
     const positions: number[] = [];
     const text = fields[field];
     const keepStopWords = STOP_WORD_FIELDS.has(f);
     const visit = (term: string | null, start: number, length: number, index: number) => {
+      if (f === BODY) onBodyToken(start, index);
       if (term === null) {
         if (!keepStopWords) return;
         term = text.slice(start, start + length).toLowerCase();
@@ -64,7 +76,22 @@ export function analyzeDocument(doc: TextDocument): AnalyzedDocument {
     forEachToken(text, lang, visit, f === BODY ? { from: 0, firstIndex: 0, until: Infinity, onChunk } : undefined);
     return { terms, positions };
   });
-  analyzed.checkpoints = checkpoints;
+  analyzed.checkpoints = thinCheckpoints(checkpoints);
+  if (definitions.length > 0) {
+    const last = Math.max(0, (analyzed[BODY].positions.at(-1) ?? 0));
+    while (definitionPositions.length < definitions.length) definitionPositions.push(last);
+    analyzed.definitionPositions = definitionPositions;
+  }
   analyzed.surfaces = surfaces;
   return analyzed;
+}
+
+/** Every k-th [ordinal, offset] pair, so that at most MAX_CHECKPOINTS remain (the first always). */
+export function thinCheckpoints(pairs: number[]): number[] {
+  const count = pairs.length / 2;
+  if (count <= MAX_CHECKPOINTS) return pairs;
+  const step = Math.ceil(count / MAX_CHECKPOINTS);
+  const kept: number[] = [];
+  for (let i = 0; i < count; i += step) kept.push(pairs[2 * i], pairs[2 * i + 1]);
+  return kept;
 }

@@ -15,8 +15,8 @@ import { DEFAULT_MERGE_POLICY, selectMerges, type MergePolicyOptions } from './m
 import { searchSnapshot, type SearchOptions, type SearchResult } from './search.ts';
 import { SegmentBuilderPool } from './segment-builder-pool.ts';
 import { readSegment, SEGMENT_FILE_SUFFIXES, type StoredSegment } from './segment-files.ts';
-import { bestPosition, bodyPositions, hitPassage, passageWindow, type HitPassage, type PassageOptions } from './passage.ts';
-import { documentFields, readAllStoredDocuments, readBodyWindows, readDocumentHeads, readStoredDocuments } from './stored-documents.ts';
+import { bestPosition, bodyPositions, definitionTerms, hitPassage, matchedDefinition, passageWindow, type HitPassage, type PassageOptions } from './passage.ts';
+import { documentFields, readAllStoredDocuments, readBodyWindows, readDefinitions, readDocumentHeads, readStoredDocuments, type DocumentHead } from './stored-documents.ts';
 import type { SearchHit } from './scorer.ts';
 import { deletedIds, IndexHandle, liveCount, makeSegmentSet, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
 
@@ -29,8 +29,13 @@ export interface TextIndexOptions {
   maxSegmentDocs?: number;
   /** Worker threads building segments (default: min(2, cores)); 0 builds on the calling thread. */
   workers?: number;
-  /** Characters of page text indexed and stored (default 20,000). */
+  /** Characters of page text indexed and stored (default 4,000,000: whole pages, see document.ts). */
   maxTextChars?: number;
+  /**
+   * Characters of text per segment (default 16 M): with whole pages, a thousand long pages would
+   * make a segment whose analysis holds gigabytes; a segment closes at whichever bound comes first.
+   */
+  maxSegmentChars?: number;
   mergePolicy?: Partial<Omit<MergePolicyOptions, 'maxSegmentDocs'>>;
   /** Run the merge policy after every update (default true). */
   autoMerge?: boolean;
@@ -62,6 +67,8 @@ export interface MergeReport {
   segmentsAfter: number;
 }
 
+const DEFAULT_MAX_SEGMENT_CHARS = 16_000_000;
+
 const SEGMENT_FILE = /^(seg-\d+)\.(lunr\.json|postings\.bin|docs\.jsonl)$/;
 
 export class TextIndex {
@@ -69,6 +76,7 @@ export class TextIndex {
   private readonly pool: SegmentBuilderPool;
   private readonly maxSegmentDocs: number;
   private readonly maxTextChars: number;
+  private readonly maxSegmentChars: number;
   private readonly mergePolicy: MergePolicyOptions;
   private readonly autoMerge: boolean;
   private nextSegmentNumber: number;
@@ -89,6 +97,7 @@ export class TextIndex {
     this.nextSegmentNumber = nextSegmentNumber;
     this.maxSegmentDocs = Math.max(1, Math.floor(options.maxSegmentDocs ?? DEFAULT_MERGE_POLICY.maxSegmentDocs));
     this.maxTextChars = options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
+    this.maxSegmentChars = Math.max(1, options.maxSegmentChars ?? DEFAULT_MAX_SEGMENT_CHARS);
     this.mergePolicy = { ...DEFAULT_MERGE_POLICY, ...options.mergePolicy, maxSegmentDocs: this.maxSegmentDocs };
     this.autoMerge = options.autoMerge ?? true;
     this.pool = new SegmentBuilderPool(options.workers);
@@ -182,10 +191,22 @@ export class TextIndex {
     for (const [segment, wanted] of bySegment) {
       const { postings, docOffsets } = segment.stored;
       const heads = await readDocumentHeads(this.directory, postings.name, docOffsets, wanted.map((w) => w.ordinal));
-      const best = wanted.map(({ hit, ordinal }) => bestPosition(bodyPositions(postings, ordinal, hit.matchedTerms)));
+      // A hit on a definition shows it and links to its anchor; others, where their terms stand closest.
+      const inDefinitions = wanted.map(({ hit, ordinal }) => definitionTerms(postings, ordinal, hit.matchedTerms));
+      // Read only for hits that matched a definition.
+      const stored = readDefinitions(this.directory, postings.name, heads.map((head, i): DocumentHead => (inDefinitions[i].length > 0 ? head : { ...head, defined: undefined, definitions: undefined })));
+      const defined = wanted.map((_, i) => matchedDefinition(stored[i], inDefinitions[i], heads[i].lang));
+      const best = wanted.map(({ hit, ordinal }, i) => defined[i]?.position ?? bestPosition(bodyPositions(postings, ordinal, hit.matchedTerms)));
       const windows = await readBodyWindows(this.directory, postings.name, heads.map((head, i) => ({ head, ...passageWindow(head, best[i], options) })));
       wanted.forEach(({ hit }, i) => {
-        result.set(hit.id, { ...hitPassage(heads[i], windows[i], hit.matchedTerms, best[i], options), document: documentFields(heads[i]) });
+        const passage = hitPassage(heads[i], windows[i], hit.matchedTerms, best[i], options);
+        const definition = defined[i]?.definition;
+        if (definition) {
+          passage.sectionHeading = definition.name;
+          if (definition.anchor) passage.sectionAnchor = definition.anchor;
+          else delete passage.sectionAnchor;
+        }
+        result.set(hit.id, { ...passage, document: documentFields(heads[i]) });
       });
     }
     return result;
@@ -211,10 +232,12 @@ export class TextIndex {
       const versions = new Map<number, string>();
       const chunkOf = new Map<number, number>();
       let chunk = new Map<number, TextDocument>();
+      let chunkChars = 0;
       const flush = () => {
         if (chunk.size === 0) return;
         built.push(this.pool.build(this.directory, this.newSegmentName(), [...chunk.values()]));
         chunk = new Map();
+        chunkChars = 0;
       };
       try {
         for await (const raw of documents) {
@@ -227,7 +250,8 @@ export class TextIndex {
           chunkOf.set(doc.id, built.length);
           chunk.set(doc.id, doc);
           versions.set(doc.id, documentVersion(doc));
-          if (chunk.size >= this.maxSegmentDocs) {
+          chunkChars += doc.text.length;
+          if (chunk.size >= this.maxSegmentDocs || chunkChars >= this.maxSegmentChars) {
             flush();
             // Bound the documents in flight: wait for the oldest build when workers are all busy.
             const inFlight = Math.max(1, this.pool.size) + 1;
@@ -265,9 +289,7 @@ export class TextIndex {
       const built: StoredSegment[] = [];
       try {
         const jobs: Array<Promise<StoredSegment>> = [];
-        for (let i = 0; i < docs.length; i += this.maxSegmentDocs) {
-          jobs.push(this.pool.build(this.directory, this.newSegmentName(), docs.slice(i, i + this.maxSegmentDocs)));
-        }
+        for (const group of this.segmentGroups(docs)) jobs.push(this.pool.build(this.directory, this.newSegmentName(), group));
         built.push(...(await Promise.all(jobs)));
       } catch (error) {
         await this.removeSegmentFiles(built.map((s) => s.postings.name));
@@ -362,6 +384,24 @@ export class TextIndex {
     for (const name of names) {
       for (const suffix of SEGMENT_FILE_SUFFIXES) await rm(join(this.directory, `${name}${suffix}`), { force: true });
     }
+  }
+
+  /** Documents cut into segments of at most maxSegmentDocs documents and about maxSegmentChars characters. */
+  private segmentGroups(docs: readonly TextDocument[]): TextDocument[][] {
+    const groups: TextDocument[][] = [];
+    let group: TextDocument[] = [];
+    let chars = 0;
+    for (const doc of docs) {
+      group.push(doc);
+      chars += doc.text.length;
+      if (group.length >= this.maxSegmentDocs || chars >= this.maxSegmentChars) {
+        groups.push(group);
+        group = [];
+        chars = 0;
+      }
+    }
+    if (group.length > 0) groups.push(group);
+    return groups;
   }
 
   private newSegmentName(): string {
