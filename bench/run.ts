@@ -85,6 +85,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./ranking.bench.ts')).rankingBenchmarks,
     about: 'choosing the blend: NDCG@10 of estimate- and local-PageRank rankings against the true global PageRank, per weight',
   },
+  relevance: {
+    load: async () => (await import('./relevance.bench.ts')).relevanceBenchmarks,
+    about: 'judged known-item queries from the indexes of real documentation (Sphinx, Django, PostgreSQL, Rust std): MRR@10, success@1/@10 of lse blend and text, the site\'s own search and Pagefind; the blend sweep (case sweep)',
+  },
 };
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
