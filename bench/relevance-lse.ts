@@ -12,7 +12,7 @@ import { loadSettings } from '../config/load-settings.ts';
 import type { Settings } from '../config/schema.ts';
 import { parseScope } from '../crawler/scope.ts';
 import type { BlendMode } from '../indexer/ranking/blend.ts';
-import { loadSearchData } from '../indexer/ranking/search-data.ts';
+import { loadPageFacts } from '../indexer/ranking/page-facts.ts';
 import { loadRankSnapshot, SearchEngine, type RankMode } from '../indexer/ranking/search-engine.ts';
 import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { SearchRequestError } from '../indexer/ranking/errors.ts';
@@ -29,8 +29,10 @@ export interface LseSite {
   pages: number;
   crawlSeconds: number;
   indexSeconds: number;
-  /** An engine over the site's index with this blend (loaded with the site's facts). */
-  engine(blend: BlendMode, weight: number): Promise<SearchEngine>;
+  /** URLs of the pages in the index. */
+  indexedUrls(): string[];
+  /** An engine over the site's index with this blend and the site's page facts. */
+  engine(blend: BlendMode, weight: number): SearchEngine;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export async function crawlAndIndex(site: DocSite, port: number): Promise<LseSit
     const indexSeconds = (performance.now() - indexStarted) / 1000;
     const ranks = await loadRankSnapshot(store);
     const builtIndex = index;
+    const facts = await loadPageFacts(store);
     return {
       settings,
       store,
@@ -79,9 +82,11 @@ export async function crawlAndIndex(site: DocSite, port: number): Promise<LseSit
       pages: built.documents,
       crawlSeconds,
       indexSeconds,
-      async engine(blend, weight) {
+      indexedUrls: () => facts.facts.filter((fact) => fact.indexed).map((fact) => fact.url),
+      engine(blend, weight) {
+        // Suggestions play no part in a search: only the facts (copies, translations) are loaded.
         const engine = new SearchEngine(builtIndex, ranks, { blend, weight });
-        await loadSearchData(engine, store);
+        engine.setFacts(facts);
         return engine;
       },
       close,

@@ -68,7 +68,7 @@ export const DOC_SITES: readonly DocSite[] = [
     maxPages: 3000,
     indexPath: '/bookindex.html',
     parseIndex: docbookIndexEntries,
-    heldOut: false,
+    heldOut: true,
   },
   {
     name: 'rust-std',
@@ -81,7 +81,7 @@ export const DOC_SITES: readonly DocSite[] = [
     maxPages: 2500,
     indexPath: '/std/all.html',
     parseIndex: rustdocIndexEntries,
-    heldOut: true,
+    heldOut: false,
   },
 ];
 

@@ -178,7 +178,7 @@ export const indexSettingsSchema = z
 export const rankingSettingsSchema = z
   .object({
     /** How text relevance and global PageRank combine. */
-    blend: z.enum(['log-linear', 'multiplicative']).default('log-linear'),
+    blend: z.enum(['log-linear', 'multiplicative', 'saturating']).default('log-linear'),
     /** Weight of the link-based part (0 = text only, 1 = rank only). */
     weight: z.number().min(0).max(1).default(0.3),
   })

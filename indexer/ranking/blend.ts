@@ -9,15 +9,22 @@
  *   and largest (a page at the median of the collection gets about 0.5).
  * - `multiplicative`: `t · (r / r̄)^w`, the rank as a prior on relevance (`r̄` the collection mean),
  *   so `w = 0` is text only and a page ten times the mean is boosted by 10^w.
+ * - `saturating`: `t + w · r / (r + r̃)`, the rank as query-independent evidence added to the text
+ *   score through a saturating function (`r̃` the collection median, where it gives w/2): a page
+ *   far below the median loses up to `w/2`, a hub far above gains at most `w/2`, so the few pages
+ *   every page links to (contents, indexes) cannot outrank a page that matches far better.
  */
 
-export type BlendMode = 'log-linear' | 'multiplicative';
+export const BLEND_MODES = ['log-linear', 'multiplicative', 'saturating'] as const;
+export type BlendMode = (typeof BLEND_MODES)[number];
 
 /** The collection-wide facts the blend needs about the rank vector. */
 export interface RankScale {
   minLog: number;
   maxLog: number;
   mean: number;
+  /** Median of the positive values. */
+  median: number;
 }
 
 export function rankScale(values: ArrayLike<number>): RankScale {
@@ -25,17 +32,22 @@ export function rankScale(values: ArrayLike<number>): RankScale {
   let maxLog = -Infinity;
   let sum = 0;
   let count = 0;
+  const positive: number[] = [];
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (!(v > 0)) continue;
+    positive.push(v);
     const l = Math.log(v);
     if (l < minLog) minLog = l;
     if (l > maxLog) maxLog = l;
     sum += v;
     count++;
   }
-  if (count === 0) return { minLog: 0, maxLog: 0, mean: 0 };
-  return { minLog, maxLog, mean: sum / count };
+  if (count === 0) return { minLog: 0, maxLog: 0, mean: 0, median: 0 };
+  positive.sort((a, b) => a - b);
+  const middle = positive.length >> 1;
+  const median = positive.length % 2 === 1 ? positive[middle] : (positive[middle - 1] + positive[middle]) / 2;
+  return { minLog, maxLog, mean: sum / count, median };
 }
 
 export interface BlendInput {
@@ -49,7 +61,7 @@ export interface BlendParts {
   score: number;
   /** Text score divided by the best of the query. */
   text: number;
-  /** The link part as used by the mode: ρ for log-linear, (r/r̄)^w for multiplicative. */
+  /** The link part as used by the mode: ρ for log-linear, (r/r̄)^w for multiplicative, r/(r + r̃) for saturating. */
   link: number;
 }
 
@@ -59,12 +71,23 @@ export function logRankPosition(rank: number, scale: RankScale): number {
   return Math.min(1, Math.max(0, (Math.log(rank) - scale.minLog) / (scale.maxLog - scale.minLog)));
 }
 
+/** `r / (r + r̃)` in [0, 1): 0.5 at the collection's median (ranks unknown or absent: 0). */
+export function saturatedRank(rank: number, scale: RankScale): number {
+  if (!(rank > 0)) return 0;
+  if (!(scale.median > 0)) return 0.5;
+  return rank / (rank + scale.median);
+}
+
 export function blendScore(input: BlendInput, scale: RankScale, mode: BlendMode, weight: number): BlendParts {
   if (!(weight >= 0 && weight <= 1)) throw new RangeError(`blend weight must be in [0, 1], got ${weight}`);
   const text = input.bestTextScore > 0 ? input.textScore / input.bestTextScore : 0;
   if (mode === 'log-linear') {
     const link = logRankPosition(input.rank, scale);
     return { score: (1 - weight) * text + weight * link, text, link };
+  }
+  if (mode === 'saturating') {
+    const link = saturatedRank(input.rank, scale);
+    return { score: text + weight * link, text, link };
   }
   const relative = scale.mean > 0 && input.rank > 0 ? input.rank / scale.mean : 1;
   const link = relative ** weight;
