@@ -10,6 +10,7 @@ import { causeOf, type CrawlDiagnosis } from './crawl-diagnosis.ts';
 import { hostOf, type CrawlRecorder, type Recorded } from './crawl-recorder.ts';
 import type { PageFetcher } from './page-fetch.ts';
 import { fetchInSlot } from './polite-page.ts';
+import { storedWithAllTranslations } from './page-language-fields.ts';
 import type { PoliteGate } from './politeness.ts';
 import type { RobotsPolicy } from './robots.ts';
 
@@ -64,7 +65,7 @@ export async function fetchAndRecord(deps: BatchFetchDeps, urls: readonly string
     const host = hostOf(url);
     const id = ids.get(url)!;
     const previous = await store.getPage(id);
-    const validators = options.conditional && previous ? { etag: previous.etag, lastModified: previous.lastModified } : {};
+    const validators = options.conditional && previous && storedWithAllTranslations(previous) ? { etag: previous.etag, lastModified: previous.lastModified } : {};
     let attempts = retries.get(url);
     if (!attempts) retries.set(url, (attempts = { count: 0 }));
     const slot = await fetchInSlot({ robots, gate, pageFetcher }, url, host, attempts, { mayFollow: options.mayFollow, signal: options.signal, ...validators });

@@ -31,6 +31,7 @@ import type { PoliteGate } from './politeness.ts';
 import type { RobotsPolicy } from './robots.ts';
 import type { Scope } from './scope.ts';
 import { discoverFromSitemaps, type SitemapReport } from './sitemap-discovery.ts';
+import type { SitemapAlternate } from './sitemap-parse.ts';
 import { hotLinkTest, TopicSettingsError, type TopicSettings } from './topic.ts';
 import { TopicTracker } from './topic-tracker.ts';
 import type { UrlRules } from './url.ts';
@@ -171,7 +172,7 @@ class CrawlRun {
     private readonly topic: TopicTracker | undefined,
     private readonly isHotLink: ((url: string, anchor?: string) => boolean) | undefined,
     ordering: CrawlOrdering,
-    private readonly sitemaps: { report: SitemapReport; lastmodOf: Map<number, number> } | undefined,
+    private readonly sitemaps: SitemapFindings | undefined,
   ) {
     this.#now = options.now ?? Date.now;
     this.#ordering = ordering;
@@ -364,6 +365,7 @@ class CrawlRun {
     report.inScope += found.report.inScope;
     report.skipped.push(...found.report.skipped.slice(0, Math.max(0, 20 - report.skipped.length)));
     report.cut.push(...found.report.cut);
+    for (const [url, alternates] of found.alternates) sitemaps.alternatesOf.set(url, alternates);
     for (const [url, lastmod] of found.pages) {
       const id = this.recorder.pending.idFor(url);
       if (lastmod !== undefined) sitemaps.lastmodOf.set(id, lastmod);
@@ -403,7 +405,8 @@ class CrawlRun {
     if (cause) this.#diagnosis.add(host, url, cause);
     const verdict = topic ? topic.judge(outcome, recorder.pending) : { role: 'local' as const, hot: false };
     const sitemapLastmod = this.sitemaps?.lastmodOf.get(id);
-    const recorded = recorder.record(outcome, { id, depth, role: topic ? 'global' : 'local', pageRole: topic ? verdict.role : undefined, sitemapLastmod, now: this.#now() });
+    const sitemapAlternates = this.sitemaps?.alternatesOf.get(url);
+    const recorded = recorder.record(outcome, { id, depth, role: topic ? 'global' : 'local', pageRole: topic ? verdict.role : undefined, sitemapLastmod, sitemapAlternates, now: this.#now() });
     this.#fetchedThisRun++;
     for (const touched of [id, recorded.contentId, ...recorded.hops]) {
       if (known.done.has(touched)) continue;
@@ -450,7 +453,14 @@ class CrawlRun {
  * Reads the sitemaps of the seeds' origins (and the named ones) and queues the listed in-scope
  * pages not known yet, one step from the seeds; their `<lastmod>` by page id.
  */
-async function queueSitemapPages(deps: CrawlerDeps, options: CrawlOptions, known: KnownPages): Promise<{ report: SitemapReport; lastmodOf: Map<number, number> }> {
+/** What the sitemaps say of the pages they list: `<lastmod>` by page id, translations by URL. */
+interface SitemapFindings {
+  report: SitemapReport;
+  lastmodOf: Map<number, number>;
+  alternatesOf: Map<string, SitemapAlternate[]>;
+}
+
+async function queueSitemapPages(deps: CrawlerDeps, options: CrawlOptions, known: KnownPages): Promise<SitemapFindings> {
   const origins = options.seeds.flatMap((seed) => originOf(seed) ?? []);
   const found = await discoverFromSitemaps(deps, { origins, named: options.sitemaps?.named, inScope: (url) => options.scope.isLocal(url), signal: options.signal, log: options.log });
   const batch = deps.store.batch();
@@ -464,7 +474,7 @@ async function queueSitemapPages(deps: CrawlerDeps, options: CrawlOptions, known
     batch.addToFrontier(id, { depth: 1, discoveredAt: now, role: 'local' });
   }
   await batch.commit();
-  return { report: found.report, lastmodOf };
+  return { report: found.report, lastmodOf, alternatesOf: new Map(found.alternates) };
 }
 
 function originOf(url: string): string | undefined {

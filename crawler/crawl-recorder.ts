@@ -19,6 +19,8 @@ export interface RecordContext {
   previous?: PageRecord;
   /** The page's `<lastmod>` in a sitemap, when one lists it (else the stored one is kept). */
   sitemapLastmod?: number;
+  /** Translations a sitemap names for the page (`xhtml:link`), beside those the page names. */
+  sitemapAlternates?: ReadonlyArray<{ url: string; hreflang: string }>;
   now: number;
 }
 
@@ -107,6 +109,20 @@ export class CrawlRecorder {
     this.sketches.set(id, { ...computed, bins: NO_BINS });
   }
 
+  /** Language and translations of a local page; the translations' URLs normalised as links are, so they meet the pages stored. */
+  private languageFields(outcome: Extract<PageOutcome, { kind: 'page' }>, sitemapAlternates: RecordContext['sitemapAlternates']) {
+    const page = sitemapAlternates && sitemapAlternates.length > 0 ? { ...outcome.page, alternates: [...outcome.page.alternates, ...sitemapAlternates] } : outcome.page;
+    const fields = languageFields(page, outcome.finalUrl, outcome.contentLanguage);
+    // Stored even when empty: a record without it predates translations read from every source (see storedWithAllTranslations).
+    if (!fields.alternates) return { ...fields, alternates: [] };
+    const alternates = fields.alternates.flatMap((alternate) => {
+      const check = normalizeUrl(alternate.url, this.options.urlRules);
+      return check.ok && check.url !== outcome.finalUrl ? [{ url: check.url, lang: alternate.lang }] : [];
+    });
+    const unique = alternates.filter((alternate, i) => alternates.findIndex((other) => other.url === alternate.url) === i);
+    return { ...fields, alternates: unique };
+  }
+
   /** Writes of the caller that must commit together with the page records (frontier entries). */
   get pending(): WriteBatch {
     return this.batch;
@@ -168,7 +184,7 @@ export class CrawlRecorder {
           sections: pageRole === 'local' && outcome.page.content.sections.length > 0 ? outcome.page.content.sections : undefined,
           description: outcome.page.description ?? undefined,
           // Language and translations matter for pages that are searched: local ones.
-          ...(pageRole === 'local' ? languageFields(outcome.page, outcome.finalUrl, outcome.contentLanguage) : {}),
+          ...(pageRole === 'local' ? this.languageFields(outcome, context.sitemapAlternates) : {}),
           breadcrumb: pageRole === 'local' && outcome.page.breadcrumb.length > 0 ? [...outcome.page.breadcrumb] : undefined,
           etag: outcome.etag,
           lastModified: outcome.lastModified,

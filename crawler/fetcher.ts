@@ -106,6 +106,8 @@ export interface ResponseHeaders {
   readonly contentLength?: number;
   readonly contentEncoding?: string;
   readonly contentLanguage?: string;
+  /** The `Link` header (RFC 8288): translations as `<url>; rel="alternate"; hreflang="de"`. */
+  readonly link?: string;
   readonly etag?: string;
   readonly lastModified?: string;
   readonly location?: string;
@@ -468,6 +470,7 @@ function headerSubset(raw: RawHeaders): ResponseHeaders {
     contentLength: length !== undefined && /^\s*[0-9]+\s*$/.test(length) ? Number(length) : undefined,
     contentEncoding: get('content-encoding'),
     contentLanguage: get('content-language'),
+    link: get('link'),
     etag: get('etag'),
     lastModified: get('last-modified'),
     location: Array.isArray(raw.location) ? raw.location[0] : raw.location,

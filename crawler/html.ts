@@ -66,7 +66,7 @@ export interface ParsedPage {
   readonly description: string | null;
   /** `<html lang>`, else `<meta http-equiv=content-language>`, lower-cased; null when absent. */
   readonly language: string | null;
-  /** `<link rel=alternate hreflang>`: the page's translations (and itself), hreflang lower-cased. */
+  /** `rel=alternate hreflang` on a `<link>` or an `<a>`: the page's translations (and itself), hreflang lower-cased. */
   readonly alternates: readonly PageAlternate[];
   /** The main content: text without boilerplate, its headings, and sections (main-content.ts). */
   readonly content: MainContent;
@@ -183,7 +183,7 @@ const TRAIL_ATTRIBUTES = (1 << A_ARIA_LABEL) | (1 << A_ITEMTYPE) | (1 << A_TYPEO
 // aria-label, itemtype and typeof a breadcrumb trail (breadcrumb.ts).
 const ANY_ELEMENT = (1 << A_HIDDEN) | (1 << A_STYLE) | (1 << A_ID) | (1 << A_ROLE) | (1 << A_CLASS) | (1 << A_ARIA_LABEL) | (1 << A_ITEMTYPE) | (1 << A_TYPEOF);
 const ATTRIBUTES_OF = new Map<string, number>([
-  ['a', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL) | (1 << A_NAME)],
+  ['a', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL) | (1 << A_NAME) | (1 << A_HREFLANG)],
   ['area', ANY_ELEMENT | (1 << A_HREF) | (1 << A_REL) | (1 << A_ALT)],
   ['img', ANY_ELEMENT | (1 << A_ALT)],
   ['base', ANY_ELEMENT | (1 << A_HREF)],
@@ -464,6 +464,7 @@ class PageBuilder implements TokenizerCallbacks {
       // Same-page anchors are not links to another document.
       if (href !== undefined && href !== '' && href.charCodeAt(0) !== 0x23 /* # */) {
         this.#links.push({ href, rel: this.#attr(A_REL), areaAlt: undefined, collector: closed ? null : this.#collector(depth, flags, true) });
+        this.#alternateLink(href);
       }
     }
     if (closed) {
@@ -532,8 +533,7 @@ class PageBuilder implements TokenizerCallbacks {
         if (rel === undefined || href === undefined) return;
         const relTokens = tokens(rel);
         if (this.#canonical === undefined && relTokens.includes('canonical')) this.#canonical = href;
-        const hreflang = this.#attr(A_HREFLANG)?.trim().toLowerCase();
-        if (hreflang && relTokens.includes('alternate') && this.#alternates.length < MAX_ALTERNATES) this.#alternates.push({ href, hreflang });
+        if (relTokens.includes('alternate')) this.#alternateLink(href);
         return;
       }
       case 'meta':
@@ -542,6 +542,17 @@ class PageBuilder implements TokenizerCallbacks {
       default:
         return;
     }
+  }
+
+  /**
+   * A translation named by `rel=alternate hreflang`: a `<link>` in the head, or an `<a>` anywhere
+   * (a language bar in the body is how many documentation sites name their translations).
+   */
+  #alternateLink(href: string): void {
+    const hreflang = this.#attr(A_HREFLANG)?.trim().toLowerCase();
+    if (!hreflang || this.#alternates.length >= MAX_ALTERNATES) return;
+    const rel = this.#attr(A_REL);
+    if (rel !== undefined && tokens(rel).includes('alternate')) this.#alternates.push({ href, hreflang });
   }
 
   #meta(): void {

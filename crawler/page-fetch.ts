@@ -8,7 +8,7 @@ import { DocumentError, documentTypeOf, type DocumentType, type TextSection } fr
 import type { DocumentPool } from './documents/worker-pool.ts';
 import type { Fetcher, FetchResponse, FetchResult, RedirectHop } from './fetcher.ts';
 import { RenderError, type PageRenderer } from './render/renderer.ts';
-import { parseHtml, type ParsedPage } from './html.ts';
+import { parseHtml, type PageAlternate, type ParsedPage } from './html.ts';
 import type { RobotsPolicy } from './robots.ts';
 import { normalizeUrl, type UrlRejection, type UrlRules } from './url.ts';
 
@@ -193,6 +193,8 @@ export class PageFetcher {
     // Normalised once: the fingerprint and the near-duplicate sketch both read it. The main content,
     // as stored: a changed menu or footer is not a changed page, and a restarted crawl sketches stored text alike.
     const normalizedText = pageWords(page.title, page.content.text);
+    const linked = linkHeaderAlternates(result.headers.link, result.finalUrl);
+    if (linked.length > 0) page = { ...page, alternates: [...page.alternates, ...linked] };
     return {
       kind: 'page',
       url,
@@ -235,4 +237,34 @@ function maxBytesOf(documents: DocumentReader, mediaType: string, url: string): 
 /** The normalised words of a page's title and text (what its fingerprint and sketch are made of). */
 export function pageWords(title: string, text: string): string {
   return normalizeText(`${title}\n${text}`);
+}
+
+/**
+ * Translations an HTTP `Link` header names (RFC 8288: `<https://x/de/>; rel="alternate";
+ * hreflang="de", <…>; rel=alternate; hreflang=fr`), resolved against the page's URL. The way
+ * to name the translations of a PDF, and some sites name those of their pages so.
+ */
+export function linkHeaderAlternates(header: string | undefined, pageUrl: string): PageAlternate[] {
+  if (!header) return [];
+  const alternates: PageAlternate[] = [];
+  // One link value: `<target>` and its parameters, up to the next `, <`.
+  for (const match of header.slice(0, 20_000).matchAll(/<([^>]*)>((?:\s*;\s*[^;,=\s]+\s*(?:=\s*(?:"[^"]*"|[^;,]*))?)*)/g)) {
+    const params = new Map<string, string>();
+    for (const param of match[2].matchAll(/;\s*([^;,=\s]+)\s*(?:=\s*(?:"([^"]*)"|([^;,]*)))?/g)) {
+      const name = param[1].toLowerCase();
+      if (!params.has(name)) params.set(name, (param[2] ?? param[3] ?? '').trim());
+    }
+    const hreflang = params.get('hreflang')?.toLowerCase();
+    if (!hreflang || !(params.get('rel') ?? '').toLowerCase().split(/\s+/).includes('alternate')) continue;
+    try {
+      const url = new URL(match[1].trim(), pageUrl);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
+      url.hash = '';
+      alternates.push({ url: url.href, hreflang });
+    } catch {
+      continue;
+    }
+    if (alternates.length >= 200) break;
+  }
+  return alternates;
 }

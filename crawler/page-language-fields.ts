@@ -22,3 +22,12 @@ export function languageFields(page: ParsedPage, url: string, contentLanguage: s
   const language = pageLanguage({ declared: page.language, header: contentLanguage, hreflang: ownHreflang, text: page.content.text });
   return alternates.length > 0 ? { lang: language.lang, alternates } : { lang: language.lang };
 }
+
+/**
+ * Whether a stored local page was read with translations from every source (`<link>`, a body's
+ * language bar, the `Link` header, a sitemap): such records always hold `alternates`, even
+ * empty. An older record is fetched again without validators, as a 304 would keep what it lacks.
+ */
+export function storedWithAllTranslations(page: { role: string; state: string; alternates?: unknown }): boolean {
+  return page.role !== 'local' || (page.state !== 'fetched' && page.state !== 'not-modified') || page.alternates !== undefined;
+}

@@ -14,7 +14,7 @@ import { hostOf } from './crawl-recorder.ts';
 import type { Fetcher } from './fetcher.ts';
 import type { PoliteGate } from './politeness.ts';
 import type { RobotsPolicy } from './robots.ts';
-import { parseSitemap, SitemapFormatError, type SitemapParse } from './sitemap-parse.ts';
+import { parseSitemap, SitemapFormatError, type SitemapAlternate, type SitemapParse } from './sitemap-parse.ts';
 import { normalizeUrl, type UrlRules } from './url.ts';
 
 export interface SitemapDeps {
@@ -52,6 +52,8 @@ export interface SitemapReport {
 export interface SitemapDiscovery {
   /** Normalised in-scope page URLs → their latest `<lastmod>` (ms), or undefined when none was given. */
   pages: Map<string, number | undefined>;
+  /** Translations the sitemaps name (`xhtml:link rel=alternate hreflang`), by normalised page URL. */
+  alternates: Map<string, SitemapAlternate[]>;
   report: SitemapReport;
 }
 
@@ -66,6 +68,7 @@ export async function discoverFromSitemaps(deps: SitemapDeps, options: SitemapDi
   const log = options.log ?? (() => {});
   const maxFiles = options.maxFilesPerHost ?? DEFAULT_MAX_FILES_PER_HOST;
   const pages = new Map<string, number | undefined>();
+  const alternates = new Map<string, SitemapAlternate[]>();
   const report: SitemapReport = { files: 0, listed: 0, inScope: 0, skipped: [], cut: [] };
   const queues = new Map<string, SitemapTask[]>();
   const seen = new Set<string>();
@@ -148,6 +151,7 @@ export async function discoverFromSitemaps(deps: SitemapDeps, options: SitemapDi
       if (!pages.has(check.url)) report.inScope++;
       const known = pages.get(check.url);
       pages.set(check.url, entry.lastmod === undefined ? known : Math.max(known ?? 0, entry.lastmod));
+      if (entry.alternates) alternates.set(check.url, entry.alternates);
     }
   };
 
@@ -177,5 +181,5 @@ export async function discoverFromSitemaps(deps: SitemapDeps, options: SitemapDi
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(4, queues.size)) }, worker));
-  return { pages, report };
+  return { pages, alternates, report };
 }

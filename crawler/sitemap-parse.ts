@@ -16,6 +16,13 @@ export interface SitemapEntry {
   loc: string;
   /** `<lastmod>` in ms since the epoch, when given and readable. */
   lastmod?: number;
+  /** `<xhtml:link rel="alternate" hreflang="de" href="…">`: the page's translations. */
+  alternates?: SitemapAlternate[];
+}
+
+export interface SitemapAlternate {
+  url: string;
+  hreflang: string;
 }
 
 export interface SitemapParse {
@@ -129,13 +136,16 @@ class XmlSitemapReader implements SitemapReader {
   readonly #stack: string[] = [];
   #root: 'urlset' | 'sitemapindex' | undefined;
   #error: string | undefined;
-  #entry: { loc: string; lastmod: string } | undefined;
+  #entry: { loc: string; lastmod: string; alternates?: SitemapAlternate[] } | undefined;
   #field: 'loc' | 'lastmod' | undefined;
 
   constructor(private readonly maxUrls: number) {
     this.#parser = new Parser(
       {
-        onopentag: (name) => this.#open(localName(name)),
+        onopentag: (name, attributes) => {
+          this.#open(localName(name));
+          if (this.#entry && this.#stack.length === 3) this.#alternate(localName(name), attributes);
+        },
         onclosetag: (name, isImplied) => this.#close(localName(name), isImplied),
         ontext: (text) => {
           if (this.#entry && this.#field) this.#entry[this.#field] += text;
@@ -188,15 +198,36 @@ class XmlSitemapReader implements SitemapReader {
       const loc = ownString(this.#entry.loc.trim());
       if (loc !== '' && this.#entries.length < this.maxUrls) {
         const lastmod = parseLastmod(this.#entry.lastmod.trim());
-        this.#entries.push(lastmod === undefined ? { loc } : { loc, lastmod });
+        const entry: SitemapEntry = lastmod === undefined ? { loc } : { loc, lastmod };
+        if (this.#entry.alternates) entry.alternates = this.#entry.alternates;
+        this.#entries.push(entry);
       }
       this.#entry = undefined;
     }
   }
 
+  /** An `<xhtml:link rel=alternate hreflang href>` in a `<url>` entry (sitemaps' way to name translations). */
+  #alternate(name: string, attributes: Record<string, string>): void {
+    const alternate = sitemapAlternate(name, attributes);
+    if (!alternate || !this.#entry) return;
+    const list = (this.#entry.alternates ??= []);
+    if (list.length < MAX_ALTERNATES_PER_ENTRY) list.push(alternate);
+  }
+
   #fail(message: string): void {
     this.#error ??= message;
   }
+}
+
+const MAX_ALTERNATES_PER_ENTRY = 200;
+
+/** The translation a `<link>` element of a `<url>` entry names, when it is `rel=alternate` with an `hreflang`. */
+export function sitemapAlternate(name: string, attributes: Record<string, string>): SitemapAlternate | undefined {
+  if (name !== 'link') return undefined;
+  const hreflang = attributes.hreflang?.trim().toLowerCase();
+  const href = attributes.href?.trim();
+  if (!hreflang || !href || !(attributes.rel ?? '').toLowerCase().split(/\s+/).includes('alternate')) return undefined;
+  return { url: ownString(href), hreflang: ownString(hreflang) };
 }
 
 class TextSitemapReader implements SitemapReader {

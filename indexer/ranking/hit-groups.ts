@@ -1,13 +1,19 @@
 /**
  * One hit per page, whatever its copies and translations. Ranked candidates that belong to one
  * group (exact or near duplicates, canonical links, hreflang translations) are shown once, at the
- * place of the best ranked of them. The hit is a copy that matched: in the requested language
- * first, then the visitor's languages, then the query's own; of that language's copies, the one
- * whose URL names the language, else the one with the highest local PageRank, else the shortest
- * URL. The others are listed with it: the same language's copies as `duplicates`, the other
- * languages as `alternates`.
+ * place of the best ranked of them. The hit shows the page in the first preferred language
+ * (requested, then the visitor's, then the query's own) that a candidate that matched is written
+ * in, or that a copy of such a candidate (the same text) is stored in; of that language's pages,
+ * the one whose URL names the language, else the one with the highest local PageRank, else the
+ * shortest URL. The others are listed with it: the same language's copies as `duplicates`, the
+ * other languages as `alternates`.
+ *
+ * What a group does not owe to the query — its members per language in that order, its
+ * alternates, its summed PageRank — is computed once per page table and rank vector
+ * ({@link GroupTable}), so that grouping a query's candidates reads arrays.
  */
-import { urlNamesLanguage, type PageFacts } from './page-facts.ts';
+import { rankScale, type RankScale } from './blend.ts';
+import type { PageFacts } from './page-facts.ts';
 
 export interface GroupCandidate {
   id: number;
@@ -16,23 +22,112 @@ export interface GroupCandidate {
 export interface HitGroup<C extends GroupCandidate> {
   /** The candidate whose title and snippet are shown. */
   shown: C;
+  /** The group's candidates that matched, in rank order. */
+  matched: readonly C[];
   /** The URL shown (the shown page, or a copy of it preferred by the rules above). */
   url: string;
+  /** The row of the page whose URL is shown (-1 outside the page table). */
+  row: number;
   lang?: string;
   duplicates: string[];
   alternates: Array<{ url: string; lang: string }>;
 }
 
+/** A group's pages of one language, best first. */
+interface LanguageRows {
+  code: number;
+  lang: string;
+  rows: Int32Array;
+}
+
+const NO_LANGUAGES: readonly LanguageRows[] = [];
+
 /**
- * Groups candidates in rank order. `preferred` are languages in order of preference (requested,
- * then the visitor's, then the query's); `localRank` gives a page's local PageRank by id.
+ * The groups of a page table as the search shows them, for one local and one global rank
+ * vector: per group, its languages (alphabetical) with their pages best first; per row, the
+ * languages its copy class is stored in; per row, the summed global PageRank of its group (copies
+ * and translations share one link-based rank, as a canonical URL gathers the links of its copies).
  */
-export function groupCandidates<C extends GroupCandidate>(
-  facts: PageFacts,
-  candidates: readonly C[],
-  preferred: readonly string[],
-  localRank: (id: number) => number,
-): Array<HitGroup<C>> {
+export class GroupTable {
+  /** Group (its smallest row) → its languages; only groups of several rows. */
+  private readonly languagesOf = new Map<number, readonly LanguageRows[]>();
+  /** Copy class (its smallest row) → language codes stored in it; only classes of several rows. */
+  private readonly classLanguages = new Map<number, Int32Array>();
+  private readonly alternatesCache = new Map<number, Array<{ url: string; lang: string }>>();
+  /** Row → the summed global PageRank of its group. */
+  readonly groupRank: Float64Array;
+  /** Scale of the groups' summed ranks (the blend's log scale). */
+  readonly groupRankScale: RankScale;
+
+  constructor(
+    readonly facts: PageFacts,
+    localRank: (id: number) => number,
+    globalRank: (id: number) => number,
+  ) {
+    const langCodes = facts.columns.lang.codes;
+    const langValues = facts.columns.lang.values;
+    for (const [group, rows] of facts.members) {
+      if (rows.length < 2) continue;
+      const byCode = new Map<number, number[]>();
+      for (const row of rows) {
+        const list = byCode.get(langCodes[row]);
+        if (list) list.push(row);
+        else byCode.set(langCodes[row], [row]);
+      }
+      const languages = [...byCode].map(([code, list]): LanguageRows => ({ code, lang: langValues[code], rows: Int32Array.from(orderCopies(facts, list, code, localRank)) }));
+      languages.sort((a, b) => a.lang.localeCompare(b.lang));
+      this.languagesOf.set(group, languages);
+    }
+    const classRows = new Map<number, number[]>();
+    facts.copyClass.forEach((copyClass, row) => {
+      if (copyClass === row && facts.groupSize[facts.group[row]] < 2) return;
+      const list = classRows.get(copyClass);
+      if (list) list.push(row);
+      else classRows.set(copyClass, [row]);
+    });
+    for (const [copyClass, rows] of classRows) if (rows.length > 1) this.classLanguages.set(copyClass, Int32Array.from(new Set(rows.map((row) => langCodes[row]))));
+    const sums = new Float64Array(facts.facts.length);
+    facts.group.forEach((group, row) => (sums[group] += globalRank(facts.ids[row])));
+    this.groupRank = Float64Array.from(facts.group, (group) => sums[group]);
+    this.groupRankScale = rankScale(Array.from(facts.members.keys(), (group) => sums[group]));
+  }
+
+  /** The group's languages with their pages, best first (none for a page alone). */
+  languages(group: number): readonly LanguageRows[] {
+    return this.languagesOf.get(group) ?? NO_LANGUAGES;
+  }
+
+  /** Is the row, or a copy of it, stored in this language (a `lang` column code)? */
+  hasLanguage(row: number, code: number): boolean {
+    if (this.facts.columns.lang.codes[row] === code) return true;
+    const codes = this.classLanguages.get(this.facts.copyClass[row]);
+    return codes !== undefined && codes.includes(code);
+  }
+
+  /** The group's best page per language, alphabetical by language. */
+  alternates(group: number): ReadonlyArray<{ url: string; lang: string }> {
+    let list = this.alternatesCache.get(group);
+    if (!list) {
+      list = this.languages(group).map((language) => ({ url: this.facts.facts[language.rows[0]].url, lang: language.lang }));
+      this.alternatesCache.set(group, list);
+    }
+    return list;
+  }
+}
+
+/** Copies of one language, best first: URL names the language, higher local PageRank, shorter URL. */
+function orderCopies(facts: PageFacts, rows: readonly number[], code: number, localRank: (id: number) => number): number[] {
+  const keyed = rows.map((row) => ({ row, names: facts.urlLanguage[row] === code ? 1 : 0, rank: localRank(facts.ids[row]), url: facts.facts[row].url }));
+  keyed.sort((a, b) => b.names - a.names || b.rank - a.rank || a.url.length - b.url.length || a.url.localeCompare(b.url));
+  return keyed.map((k) => k.row);
+}
+
+/**
+ * Groups candidates in rank order. `preferred` are `lang` column codes in order of preference
+ * (requested, then the visitor's, then the query's).
+ */
+export function groupCandidates<C extends GroupCandidate>(table: GroupTable, candidates: readonly C[], preferred: readonly number[]): Array<HitGroup<C>> {
+  const facts = table.facts;
   const order: Array<{ key: number; members: C[] }> = [];
   const byKey = new Map<number, C[]>();
   for (const candidate of candidates) {
@@ -50,48 +145,69 @@ export function groupCandidates<C extends GroupCandidate>(
       order.push({ key, members: list });
     }
   }
-  return order.map(({ key, members }) => (key < 0 ? { shown: members[0], url: '', duplicates: [], alternates: [] } : makeGroup(facts, key, members, preferred, localRank)));
+  return order.map(({ key, members }) => (key < 0 ? { shown: members[0], matched: members, url: '', row: -1, duplicates: [], alternates: [] } : makeGroup(table, key, members, preferred)));
 }
 
-function makeGroup<C extends GroupCandidate>(facts: PageFacts, key: number, matched: C[], preferred: readonly string[], localRank: (id: number) => number): HitGroup<C> {
-  const langOf = (id: number) => facts.facts[facts.rowOf(id)].lang;
+function makeGroup<C extends GroupCandidate>(table: GroupTable, group: number, matched: readonly C[], preferred: readonly number[]): HitGroup<C> {
+  const facts = table.facts;
+  const codes = facts.columns.lang.codes;
   let shown = matched[0];
-  for (const lang of preferred) {
-    const match = matched.find((candidate) => langOf(candidate.id) === lang);
-    if (match) {
-      shown = match;
-      break;
+  let code = codes[facts.rowOf(shown.id)];
+  choice: for (const wanted of preferred) {
+    // A page written in the language, else a copy of a matched page stored in it (the same text).
+    for (const candidate of matched) {
+      if (codes[facts.rowOf(candidate.id)] === wanted) {
+        shown = candidate;
+        code = wanted;
+        break choice;
+      }
+    }
+    for (const candidate of matched) {
+      if (table.hasLanguage(facts.rowOf(candidate.id), wanted)) {
+        shown = candidate;
+        code = wanted;
+        break choice;
+      }
     }
   }
-  const lang = langOf(shown.id);
-  const rows = facts.members.get(key) ?? [facts.rowOf(shown.id)];
-  const byLanguage = new Map<string, number[]>();
-  for (const row of rows) {
-    const rowLang = facts.facts[row].lang;
-    const list = byLanguage.get(rowLang);
-    if (list) list.push(row);
-    else byLanguage.set(rowLang, [row]);
+  const languages = table.languages(group);
+  const lang = facts.columns.lang.values[code];
+  const own = languages.find((language) => language.code === code);
+  if (!own) {
+    const row = facts.rowOf(shown.id);
+    return { shown, matched, url: facts.facts[row].url, row, lang, duplicates: [], alternates: [] };
   }
-  const copies = preferredCopies(facts, byLanguage.get(lang) ?? [], lang, localRank);
-  const alternates: Array<{ url: string; lang: string }> = [];
-  for (const [otherLang, otherRows] of [...byLanguage].sort((a, b) => a[0].localeCompare(b[0]))) {
-    if (otherLang === lang) continue;
-    alternates.push({ url: facts.facts[preferredCopies(facts, otherRows, otherLang, localRank)[0]].url, lang: otherLang });
-  }
-  const url = copies.length > 0 ? facts.facts[copies[0]].url : facts.facts[facts.rowOf(shown.id)].url;
-  return { shown, url, lang, duplicates: copies.slice(1).map((row) => facts.facts[row].url), alternates };
+  const duplicates: string[] = [];
+  for (let i = 1; i < own.rows.length; i++) duplicates.push(facts.facts[own.rows[i]].url);
+  const alternates = table.alternates(group).filter((alternate) => alternate.lang !== lang);
+  return { shown, matched, url: facts.facts[own.rows[0]].url, row: own.rows[0], lang, duplicates, alternates };
 }
 
-/** Copies of one language, best first: URL names the language, higher local PageRank, shorter URL. */
-export function preferredCopies(facts: PageFacts, rows: readonly number[], lang: string, localRank: (id: number) => number): number[] {
-  return [...rows].sort((a, b) => {
-    const urlA = facts.facts[a].url;
-    const urlB = facts.facts[b].url;
-    const namesA = urlNamesLanguage(urlA, lang) ? 1 : 0;
-    const namesB = urlNamesLanguage(urlB, lang) ? 1 : 0;
-    if (namesA !== namesB) return namesB - namesA;
-    const rankDifference = localRank(facts.ids[b]) - localRank(facts.ids[a]);
-    if (rankDifference !== 0) return rankDifference;
-    return urlA.length - urlB.length || urlA.localeCompare(urlB);
+/**
+ * Orders groups so that those shown in one of the visitor's languages (`lang` codes) come ahead
+ * of equal matches in other languages: a group's key is its best candidate's score, times
+ * `otherLanguageWeight` when that candidate is not (nor a copy of it) in one of those languages.
+ * Stable: equal keys keep the rank order. Groups before `fixed` (best bets) stay where they are.
+ */
+export function preferVisitorLanguages<C extends GroupCandidate & { score: number }>(
+  table: GroupTable,
+  groups: Array<HitGroup<C>>,
+  visitor: readonly number[],
+  otherLanguageWeight: number,
+  fixed: number,
+): Array<HitGroup<C>> {
+  if (visitor.length === 0) return groups;
+  const facts = table.facts;
+  const keyed = groups.slice(fixed).map((group, position) => {
+    let key = -Infinity;
+    for (const candidate of group.matched) {
+      const row = facts.rowOf(candidate.id);
+      const inVisitorLanguage = row >= 0 && visitor.some((code) => table.hasLanguage(row, code));
+      const value = inVisitorLanguage ? candidate.score : candidate.score * otherLanguageWeight;
+      if (value > key) key = value;
+    }
+    return { group, key, position };
   });
+  keyed.sort((a, b) => b.key - a.key || a.position - b.position);
+  return [...groups.slice(0, fixed), ...keyed.map((k) => k.group)];
 }

@@ -34,6 +34,8 @@ export interface PageFact {
   indexed: boolean;
   /** Pages this one is a copy of (duplicateOf, canonical) or a translation of (alternates), by URL. */
   related: string[];
+  /** Of `related`, the pages this one is a copy of (the same text): duplicateOf and canonical. */
+  copies?: string[];
 }
 
 // Two letters, with a region or script (`en`, `pt-br`, `zh_Hans`): three-letter segments are
@@ -118,6 +120,20 @@ export function breadcrumbSection(trail: readonly BreadcrumbRecord[] | undefined
   return undefined;
 }
 
+/** The primary subtag a URL names (`/de/…`, `/pt-br/…`, the page's own `/fil/…`, `?lang=de`, `?hl=de`), or undefined. */
+export function languageOfUrl(url: string, pageLang?: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const first = parsed.pathname.split('/').find((s) => s !== '') ?? '';
+  if (isLanguageSegment(first, pageLang)) return first.toLowerCase().split(/[-_]/)[0];
+  const param = (parsed.searchParams.get('lang') ?? parsed.searchParams.get('hl') ?? '').toLowerCase().split(/[-_]/)[0];
+  return /^[a-z]{2,3}$/.test(param) ? param : undefined;
+}
+
 /** Does the URL's path name this language (`/en/…`, `/en-gb/…`, `?lang=en`)? */
 export function urlNamesLanguage(url: string, lang: string): boolean {
   try {
@@ -144,6 +160,7 @@ export function pageFact(page: FactsPage, urlOf: (id: number) => string | undefi
     if (original) related.push(original);
   }
   if (page.canonical && page.canonical !== page.url) related.push(page.canonical);
+  const copies = related.slice();
   for (const alternate of page.alternates ?? []) if (alternate.url !== page.url) related.push(alternate.url);
   const header = page.lastModified ? Date.parse(page.lastModified) : NaN;
   const lang = primaryLanguage(page.lang);
@@ -156,6 +173,7 @@ export function pageFact(page: FactsPage, urlOf: (id: number) => string | undefi
     date: typeof page.sitemapLastmod === 'number' && Number.isFinite(page.sitemapLastmod) ? page.sitemapLastmod : header,
     indexed: isIndexablePage(page),
     related,
+    copies,
   };
 }
 
@@ -178,6 +196,10 @@ export class PageFacts {
   readonly members: Map<number, number[]>;
   /** Group → how many rows it has (0 for a row that is not a group's smallest). */
   readonly groupSize: Int32Array;
+  /** Row → its copy class: the smallest row of the pages joined by copies alone (the same text). */
+  readonly copyClass: Int32Array;
+  /** Row → the language its URL names (`/de/…`, `?lang=de`), as a `lang` column code; -1 for none. */
+  readonly urlLanguage: Int32Array;
   /** Row of each page id (-1: none); ids are the store's, dense from 0. */
   private readonly rowOfId: Int32Array;
   private rowOfUrl: Map<string, number> | undefined;
@@ -194,7 +216,12 @@ export class PageFacts {
       type: column(this.facts, (f) => f.type),
     };
     this.dates = Float64Array.from(this.facts, (f) => f.date);
-    this.group = groupRows(this.facts);
+    this.group = groupRows(this.facts, (fact) => fact.related);
+    this.copyClass = groupRows(this.facts, (fact) => fact.copies ?? []);
+    this.urlLanguage = Int32Array.from(this.facts, (fact) => {
+      const named = languageOfUrl(fact.url, fact.lang);
+      return named === undefined ? -1 : (this.columns.lang.codeOf.get(named) ?? -1);
+    });
     this.members = new Map();
     this.groupSize = new Int32Array(this.facts.length);
     this.group.forEach((g, row) => {
@@ -265,7 +292,7 @@ function column(facts: readonly PageFact[], valueOf: (fact: PageFact) => string)
 }
 
 /** Joins rows related by URL (union–find); each row's group is the smallest row of its set. */
-function groupRows(facts: readonly PageFact[]): Int32Array {
+function groupRows(facts: readonly PageFact[], relatedOf: (fact: PageFact) => readonly string[]): Int32Array {
   const parent = Int32Array.from(facts, (_, row) => row);
   const find = (row: number): number => {
     while (parent[row] !== row) {
@@ -277,7 +304,7 @@ function groupRows(facts: readonly PageFact[]): Int32Array {
   const rowOfUrl = new Map<string, number>();
   facts.forEach((fact, row) => rowOfUrl.set(fact.url, row));
   facts.forEach((fact, row) => {
-    for (const url of fact.related) {
+    for (const url of relatedOf(fact)) {
       const other = rowOfUrl.get(url);
       if (other === undefined) continue;
       const a = find(row);

@@ -11,9 +11,9 @@ import { checkLanguage } from '../text-index/languages.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
 import { blendScore, rankScale, type BlendMode, type BlendParts, type RankScale } from './blend.ts';
 import { compileFilters, countResults, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
-import { groupCandidates, type HitGroup } from './hit-groups.ts';
+import { GroupTable, groupCandidates, preferVisitorLanguages, type HitGroup } from './hit-groups.ts';
 import { languageOfSitePage, PageFacts } from './page-facts.ts';
-import { queryLanguages } from './query-language.ts';
+import { queryLanguages, writtenLanguage } from './query-language.ts';
 import { SuggestIndex, type Suggestion } from '../suggest/suggest-index.ts';
 import { bestBetUrls, EMPTY_SEARCH_SETTINGS, synonymVariants, type SearchSettings } from './search-settings.ts';
 
@@ -136,7 +136,14 @@ export interface SearchEngineOptions {
   weight: number;
   /** Text candidates re-ranked per query (default 500). */
   candidates?: number;
+  /**
+   * A match in none of the visitor's languages (nor copied into one) is ordered as if its score
+   * were this share of it (default 0.5): the visitor's language first among equal matches.
+   */
+  otherLanguageWeight?: number;
 }
+
+const DEFAULT_OTHER_LANGUAGE_WEIGHT = 0.5;
 
 /** A text match with its rank values and score. */
 interface Candidate {
@@ -154,6 +161,8 @@ const NO_PARTS: BlendParts = { text: 0, link: 0, score: 0 };
 export class SearchEngine implements SearchService {
   private ranks: RankSnapshot;
   private facts = PageFacts.empty();
+  /** Groups of copies and translations for the current facts and ranks (rebuilt when either changes). */
+  private groups: GroupTable;
   private settings: SearchSettings = EMPTY_SEARCH_SETTINGS;
   /** Pages the admin removed from results, by URL (a URL the crawl finds later is kept out too). */
   private removedUrls: readonly string[] = [];
@@ -165,6 +174,12 @@ export class SearchEngine implements SearchService {
     private readonly options: SearchEngineOptions,
   ) {
     this.ranks = ranks;
+    this.groups = this.groupTable();
+  }
+
+  private groupTable(): GroupTable {
+    const { local, global } = this.ranks;
+    return new GroupTable(this.facts, (id) => local.get(id) ?? 0, (id) => global.get(id) ?? 0);
   }
 
   get rankVersion(): number {
@@ -195,6 +210,7 @@ export class SearchEngine implements SearchService {
   /** Switches to new rank vectors (one assignment: atomic for queries). */
   setRanks(ranks: RankSnapshot): void {
     this.ranks = ranks;
+    this.groups = this.groupTable();
   }
 
   languageOfPage(url: string): string | undefined {
@@ -204,6 +220,7 @@ export class SearchEngine implements SearchService {
   /** Switches to new page facts (languages, sections, copies, translations). */
   setFacts(facts: PageFacts): void {
     this.facts = facts;
+    this.groups = this.groupTable();
   }
 
   /** Switches to new best bets and synonyms. */
@@ -228,7 +245,7 @@ export class SearchEngine implements SearchService {
 
   async search(query: EngineQuery): Promise<EngineResult> {
     const started = performance.now();
-    const { ranks, facts, settings } = this;
+    const { ranks, facts, settings, groups: table } = this;
     const removed = this.removedIds(facts);
     const wanted = query.page * query.size;
     const pool = Math.max(this.options.candidates ?? 500, wanted);
@@ -250,7 +267,9 @@ export class SearchEngine implements SearchService {
     const candidateOf = (hit: SearchHit): Candidate => {
       const global = ranks.global.get(hit.id) ?? 0;
       const local = ranks.local.get(hit.id) ?? 0;
-      const parts = blendScore({ textScore: hit.score, bestTextScore: best, rank: global }, ranks.globalScale, blend, weight);
+      // Copies and translations share one link-based rank: their group's (summed over its pages).
+      const row = table.facts.rowOf(hit.id);
+      const parts = row >= 0 ? blendScore({ textScore: hit.score, bestTextScore: best, rank: table.groupRank[row] }, table.groupRankScale, blend, weight) : blendScore({ textScore: hit.score, bestTextScore: best, rank: global }, ranks.globalScale, blend, weight);
       const score = query.rank === 'blend' ? parts.score : query.rank === 'text' ? hit.score : query.rank === 'global' ? global : local;
       return { id: hit.id, hit, global, local, parts, score };
     };
@@ -264,10 +283,10 @@ export class SearchEngine implements SearchService {
     // Best bets obey the filters like every result (a chip's count is the total its click gives).
     const bets = this.bestBetIds(query.q, removed);
     const pinned = this.pinned(bets.filter(accept), candidates, candidateOf);
-    // Which translation a hit shows: the requested language, the visitor's, then the query's own.
-    const preferred = [...(query.lang ?? []), ...(query.visitorLanguages ?? [])].map((lang) => lang.toLowerCase());
-    preferred.push(...queryLanguages(query.q, textHits));
-    const groups = groupCandidates(facts, [...pinned, ...candidates], preferred, (id) => ranks.local.get(id) ?? 0);
+    // Which translation a hit shows: the requested language, the visitor's (else the one the query is written in), then the query's own.
+    const { visitor, preferred } = languagePreferences(facts, query, textHits);
+    let groups = groupCandidates(table, [...pinned, ...candidates], preferred);
+    if (query.sort !== 'date') groups = preferVisitorLanguages(table, groups, visitor, this.options.otherLanguageWeight ?? DEFAULT_OTHER_LANGUAGE_WEIGHT, pinned.length);
     const { total, facets } = countResults(facts, filters, bets.length > 0 ? [...new Set([...matched, ...bets])] : matched, (row) => removed.has(facts.ids[row]));
     const slice = groups.slice((query.page - 1) * query.size, wanted);
     const passages = await this.index.passages(slice.map((group) => group.shown.hit));
@@ -352,7 +371,7 @@ export class SearchEngine implements SearchService {
       const { id, hit, global, local, parts, score } = group.shown;
       const passage = passages.get(id);
       const doc = passage?.document;
-      const row = this.facts.rowOf(id);
+      const row = group.row >= 0 ? group.row : this.facts.rowOf(id);
       const fact = row >= 0 ? this.facts.facts[row] : undefined;
       const result: EngineHit = {
         id,
@@ -386,6 +405,7 @@ export class SearchEngine implements SearchService {
           textNormalised: parts.text,
           linkPart: parts.link,
           globalPageRank: global,
+          groupGlobalPageRank: row >= 0 && this.groups.facts === this.facts ? this.groups.groupRank[row] : global,
           localPageRank: local,
           rankVersion: ranks.version,
           matchedTerms: hit.matchedTerms.join(' '),
@@ -394,6 +414,24 @@ export class SearchEngine implements SearchService {
       return result;
     });
   }
+}
+
+/**
+ * The languages a query's hits prefer, as `lang` column codes: `visitor` — the requested ones,
+ * the visitor's (chosen on the site, then Accept-Language), else the one the query is written in
+ * when it tells — ranks matches in them first; `preferred` adds the languages whose analyses
+ * matched most of the query, to choose which translation a hit shows.
+ */
+function languagePreferences(facts: PageFacts, query: EngineQuery, textHits: readonly SearchHit[]): { visitor: number[]; preferred: number[] } {
+  const codeOf = facts.columns.lang.codeOf;
+  const codes = (languages: readonly string[]) => [...new Set(languages.flatMap((lang) => codeOf.get(lang.trim().toLowerCase()) ?? []))];
+  const chosen = [...(query.lang ?? []), ...(query.visitorLanguages ?? [])];
+  if ((query.visitorLanguages ?? []).length === 0) {
+    const written = writtenLanguage(query.q, (lang) => codeOf.has(lang));
+    if (written !== undefined) chosen.push(written);
+  }
+  const visitor = codes(chosen);
+  return { visitor, preferred: codes([...chosen, ...queryLanguages(query.q, textHits)]) };
 }
 
 /** The query with each unknown word replaced by the word its correction matched, as a page writes it. */

@@ -13,7 +13,8 @@ export interface FieldPostings {
   tf: Uint16Array;
   /** Posting p's token ordinals are positions[positionOffsets[p] .. positionOffsets[p+1]]. */
   positionOffsets: Int32Array;
-  positions: Uint16Array;
+  /** 16 bits while every position of the field fits (most segments), 32 when a long page needs them. */
+  positions: Uint16Array | Uint32Array;
   /** Field length (indexed terms, stop words excluded) per document ordinal. */
   lengths: Uint32Array;
 }

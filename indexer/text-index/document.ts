@@ -40,8 +40,13 @@ export const INDEX_FIELDS = [
 export type IndexFieldName = (typeof INDEX_FIELDS)[number]['name'];
 export const FIELD_NAMES: readonly IndexFieldName[] = INDEX_FIELDS.map((field) => field.name);
 
-/** Page text beyond this is neither indexed nor stored (search engines cap indexed text too). */
-export const DEFAULT_MAX_TEXT_CHARS = 20_000;
+/**
+ * Page text beyond this is neither indexed nor stored. Whole pages are indexed: a reference page
+ * of 300 KB is normal (the largest text of the Rust, PostgreSQL, Django and Sphinx documentation
+ * is under 1 M characters); the cap is a guard against hostile pages (a 50 MB body), well above
+ * any real page's text. It was 20,000 characters, which cut a fifth of a documentation site.
+ */
+export const DEFAULT_MAX_TEXT_CHARS = 2_000_000;
 
 /** The flat record lunr's builder reads: one string per field, `ref` the page id. */
 export interface LunrFieldRecord {

@@ -30,7 +30,7 @@ export function buildPostings(name: string, documents: readonly TextDocument[], 
         }
         out.term.push(id);
         out.doc.push(ordinal);
-        out.position.push(Math.min(positions[i], MAX_U16));
+        out.position.push(positions[i]);
       }
       lengths[f][ordinal] = terms.length;
     });
@@ -75,7 +75,10 @@ function groupPostings(occ: { term: number[]; doc: number[]; position: number[] 
   for (let t = 0; t < termCount; t++) start[t + 1] += start[t];
   const next = start.slice(0, termCount);
   const sortedDoc = new Int32Array(n);
-  const positions = new Uint16Array(n);
+  let widest = 0;
+  for (let i = 0; i < n; i++) if (occ.position[i] > widest) widest = occ.position[i];
+  // Whole pages: a body of more than 65,536 words needs 32-bit positions (phrases and passages past that word).
+  const positions = widest > MAX_U16 ? new Uint32Array(n) : new Uint16Array(n);
   for (let i = 0; i < n; i++) {
     const at = next[rank[occ.term[i]]]++;
     sortedDoc[at] = occ.doc[i];

@@ -25,6 +25,8 @@ interface PostingsHeader {
   /** Written words whose terms differ (files written before them: none; prefixes then match terms only). */
   surfaces?: string[];
   surfaceTermCount?: number;
+  /** Bytes per position of each field (files written before 32-bit positions: 2). */
+  positionBytes?: number[];
 }
 
 type FieldArray = FieldPostings[(typeof FIELD_ARRAYS)[number]];
@@ -42,6 +44,7 @@ export function encodePostings(segment: CompactSegment, docOffsets: readonly num
     docLangs: segment.docLangs,
     surfaces: segment.surfaces.words,
     surfaceTermCount: segment.surfaces.termIds.length,
+    positionBytes: segment.fields.map((field) => field.positions.BYTES_PER_ELEMENT),
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
   const arrays: ArrayBufferView[] = [
@@ -87,12 +90,12 @@ export function decodePostings(bytes: Uint8Array, source: string): { postings: C
     return array;
   };
   const docIds = take(Int32Array, header.docCount);
-  const fields = header.fields.map(([offsets, docs, tf, positionOffsets, positions, lengths]) => ({
+  const fields = header.fields.map(([offsets, docs, tf, positionOffsets, positions, lengths], f) => ({
     offsets: take(Int32Array, offsets),
     docs: take(Int32Array, docs),
     tf: take(Uint16Array, tf),
     positionOffsets: take(Int32Array, positionOffsets),
-    positions: take(Uint16Array, positions),
+    positions: header.positionBytes?.[f] === 4 ? take(Uint32Array, positions) : take(Uint16Array, positions),
     lengths: take(Uint32Array, lengths),
   }));
   let surfaces = noSurfaceWords();

@@ -232,7 +232,7 @@ function phraseOccurs(field: FieldPostings, phrase: readonly PhraseWord[], posti
   return false;
 }
 
-function hasPosition(positions: Uint16Array, from: number, to: number, wanted: number): boolean {
+function hasPosition(positions: Uint16Array | Uint32Array, from: number, to: number, wanted: number): boolean {
   for (let i = from; i < to; i++) {
     if (positions[i] === wanted) return true;
     if (positions[i] > wanted) return false;

@@ -22,6 +22,11 @@ export interface AnalyzedField {
 export type AnalyzedDocument = AnalyzedField[] & { checkpoints?: number[]; surfaces?: Map<string, string> };
 
 export const CHECKPOINT_WORDS = 32;
+/**
+ * Checkpoints kept per body: a whole reference page (300k words) would store ten thousand, read
+ * with its line on every hit; thinned to this many, a snippet tokenises a few hundred words at most.
+ */
+export const MAX_CHECKPOINTS = 1_024;
 const BODY = FIELD_NAMES.indexOf('body');
 
 /** Every field is analysed in the document's language. */
@@ -52,7 +57,17 @@ export function analyzeDocument(doc: TextDocument): AnalyzedDocument {
     forEachToken(text, lang, visit, f === BODY ? { from: 0, firstIndex: 0, until: Infinity, onChunk } : undefined);
     return { terms, positions };
   });
-  analyzed.checkpoints = checkpoints;
+  analyzed.checkpoints = thinCheckpoints(checkpoints);
   analyzed.surfaces = surfaces;
   return analyzed;
+}
+
+/** Every k-th [ordinal, offset] pair, so that at most MAX_CHECKPOINTS remain (the first always). */
+export function thinCheckpoints(pairs: number[]): number[] {
+  const count = pairs.length / 2;
+  if (count <= MAX_CHECKPOINTS) return pairs;
+  const step = Math.ceil(count / MAX_CHECKPOINTS);
+  const kept: number[] = [];
+  for (let i = 0; i < count; i += step) kept.push(pairs[2 * i], pairs[2 * i + 1]);
+  return kept;
 }

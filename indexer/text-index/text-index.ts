@@ -28,8 +28,13 @@ export interface TextIndexOptions {
   maxSegmentDocs?: number;
   /** Worker threads building segments (default: min(2, cores)); 0 builds on the calling thread. */
   workers?: number;
-  /** Characters of page text indexed and stored (default 20,000). */
+  /** Characters of page text indexed and stored (default 2,000,000: whole pages, see document.ts). */
   maxTextChars?: number;
+  /**
+   * Characters of text per segment (default 16 M): with whole pages, a thousand long pages would
+   * make a segment whose analysis holds gigabytes; a segment closes at whichever bound comes first.
+   */
+  maxSegmentChars?: number;
   mergePolicy?: Partial<Omit<MergePolicyOptions, 'maxSegmentDocs'>>;
   /** Run the merge policy after every update (default true). */
   autoMerge?: boolean;
@@ -61,6 +66,8 @@ export interface MergeReport {
   segmentsAfter: number;
 }
 
+const DEFAULT_MAX_SEGMENT_CHARS = 16_000_000;
+
 const SEGMENT_FILE = /^(seg-\d+)\.(lunr\.json|postings\.bin|docs\.jsonl)$/;
 
 export class TextIndex {
@@ -68,6 +75,7 @@ export class TextIndex {
   private readonly pool: SegmentBuilderPool;
   private readonly maxSegmentDocs: number;
   private readonly maxTextChars: number;
+  private readonly maxSegmentChars: number;
   private readonly mergePolicy: MergePolicyOptions;
   private readonly autoMerge: boolean;
   private nextSegmentNumber: number;
@@ -84,6 +92,7 @@ export class TextIndex {
     this.nextSegmentNumber = nextSegmentNumber;
     this.maxSegmentDocs = Math.max(1, Math.floor(options.maxSegmentDocs ?? DEFAULT_MERGE_POLICY.maxSegmentDocs));
     this.maxTextChars = options.maxTextChars ?? DEFAULT_MAX_TEXT_CHARS;
+    this.maxSegmentChars = Math.max(1, options.maxSegmentChars ?? DEFAULT_MAX_SEGMENT_CHARS);
     this.mergePolicy = { ...DEFAULT_MERGE_POLICY, ...options.mergePolicy, maxSegmentDocs: this.maxSegmentDocs };
     this.autoMerge = options.autoMerge ?? true;
     this.pool = new SegmentBuilderPool(options.workers);
@@ -185,10 +194,12 @@ export class TextIndex {
       const deletions = new Map<number, number[]>();
       const chunkOf = new Map<number, number>();
       let chunk = new Map<number, TextDocument>();
+      let chunkChars = 0;
       const flush = () => {
         if (chunk.size === 0) return;
         built.push(this.pool.build(this.directory, this.newSegmentName(), [...chunk.values()]));
         chunk = new Map();
+        chunkChars = 0;
       };
       try {
         for await (const raw of documents) {
@@ -200,7 +211,8 @@ export class TextIndex {
           }
           chunkOf.set(doc.id, built.length);
           chunk.set(doc.id, doc);
-          if (chunk.size >= this.maxSegmentDocs) {
+          chunkChars += doc.text.length;
+          if (chunk.size >= this.maxSegmentDocs || chunkChars >= this.maxSegmentChars) {
             flush();
             // Bound the documents in flight: wait for the oldest build when workers are all busy.
             const inFlight = Math.max(1, this.pool.size) + 1;
@@ -235,9 +247,7 @@ export class TextIndex {
       const built: StoredSegment[] = [];
       try {
         const jobs: Array<Promise<StoredSegment>> = [];
-        for (let i = 0; i < docs.length; i += this.maxSegmentDocs) {
-          jobs.push(this.pool.build(this.directory, this.newSegmentName(), docs.slice(i, i + this.maxSegmentDocs)));
-        }
+        for (const group of this.segmentGroups(docs)) jobs.push(this.pool.build(this.directory, this.newSegmentName(), group));
         built.push(...(await Promise.all(jobs)));
       } catch (error) {
         await this.removeSegmentFiles(built.map((s) => s.postings.name));
@@ -325,6 +335,24 @@ export class TextIndex {
     for (const name of names) {
       for (const suffix of SEGMENT_FILE_SUFFIXES) await rm(join(this.directory, `${name}${suffix}`), { force: true });
     }
+  }
+
+  /** Documents cut into segments of at most maxSegmentDocs documents and about maxSegmentChars characters. */
+  private segmentGroups(docs: readonly TextDocument[]): TextDocument[][] {
+    const groups: TextDocument[][] = [];
+    let group: TextDocument[] = [];
+    let chars = 0;
+    for (const doc of docs) {
+      group.push(doc);
+      chars += doc.text.length;
+      if (group.length >= this.maxSegmentDocs || chars >= this.maxSegmentChars) {
+        groups.push(group);
+        group = [];
+        chars = 0;
+      }
+    }
+    if (group.length > 0) groups.push(group);
+    return groups;
   }
 
   private newSegmentName(): string {
