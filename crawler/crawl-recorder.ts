@@ -182,6 +182,7 @@ export class CrawlRecorder {
           // Global pages are fetched for their links only (never shown in results).
           text: pageRole === 'local' ? outcome.page.content.text : undefined,
           sections: pageRole === 'local' && outcome.page.content.sections.length > 0 ? outcome.page.content.sections : undefined,
+          definitions: pageRole === 'local' && (outcome.page.content.definitions?.length ?? 0) > 0 ? outcome.page.content.definitions : undefined,
           description: outcome.page.description ?? undefined,
           // Language and translations matter for pages that are searched: local ones.
           ...(pageRole === 'local' ? this.languageFields(outcome, context.sitemapAlternates) : {}),

@@ -24,6 +24,7 @@
  */
 import { QuoteType, Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 import { isTrailContainer, MarkupTrailReader, resolveTrail, trailFromJsonLd, MAX_JSON_LD_CHARS, type Crumb, type RawCrumb } from './breadcrumb.ts';
+import { DefinitionReader, pageQualifier } from './definitions.ts';
 import { mainContent, type ContentRegion, type HeadingMark, type MainContent } from './main-content.ts';
 import { linkResolver, resolveLink } from './url.ts';
 
@@ -236,6 +237,10 @@ interface RegionFrame {
   links: number;
   linkChars: number;
   id: string | undefined;
+  /** Its id or class names site chrome (a hint, weighed against its text when it closes). */
+  chromeName?: boolean;
+  /** Headings inside it: a block of links with headings is a section of content (an index, signatures), not a menu. */
+  headings?: number;
 }
 
 const BOILERPLATE_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search']);
@@ -249,6 +254,12 @@ const DENSITY_BLOCKS = new Set(['div', 'ul', 'ol', 'table', 'section', 'td', 'dl
  */
 const LINK_LIST_MIN_LINKS = 10;
 const LINK_LIST_MIN_SHARE = 0.5;
+/**
+ * A block named like chrome (`menu`, `footer`, `sidebar`…) is chrome when it is short or made of
+ * links; a long block of prose under such a name is content (a docs section `id="menus"`).
+ */
+const CHROME_NAME_MAX_PROSE = 400;
+const CHROME_NAME_MIN_LINK_SHARE = 0.3;
 
 class PageBuilder implements TokenizerCallbacks {
   // The stack of open elements (html, head and body are implied and not on it).
@@ -295,6 +306,7 @@ class PageBuilder implements TokenizerCallbacks {
   /** The JSON-LD script being read: its depth and text so far (null when too long). */
   #jsonLd: { depth: number; parts: string[] | null; chars: number } | null = null;
   #jsonLdTrail: RawCrumb[] | null = null;
+  readonly #definitions = new DefinitionReader();
 
   constructor(
     private readonly html: string,
@@ -339,7 +351,7 @@ class PageBuilder implements TokenizerCallbacks {
       description: this.#description,
       language: lang !== '' ? lang : this.#contentLanguage,
       alternates: this.#alternateUrls(resolve),
-      content: mainContent(fullText, this.#bodyHidden ? [] : this.#regions, this.#bodyHidden ? [] : marks),
+      content: mainContent(fullText, this.#bodyHidden ? [] : this.#regions, this.#bodyHidden ? [] : marks, this.#bodyHidden ? [] : this.#definitions.definitions(pageQualifier(headings.find((h) => h.level === 1)?.text))),
       breadcrumb: resolveTrail(this.#jsonLdTrail ?? this.#trail.trail ?? [], resolve),
     };
   }
@@ -456,6 +468,7 @@ class PageBuilder implements TokenizerCallbacks {
     if (this.#isHidden(name) || (flags & INVISIBLE) !== 0) flags |= HIDES;
     this.#elementData(name);
     const depth = this.#names.length;
+    if (this.#hidden === 0 && (flags & (HIDES | IN_HEAD)) === 0) this.#definitionCandidate(name, depth, flags, closed);
     if (name === 'a') {
       const pending = this.#headings[this.#headings.length - 1];
       if (pending !== undefined && pending.anchor === undefined && this.#collectors.includes(pending.collector)) pending.anchor = this.#attr(A_ID) ?? this.#attr(A_NAME);
@@ -474,6 +487,7 @@ class PageBuilder implements TokenizerCallbacks {
       }
       return;
     }
+    if ((flags & HEADING) !== 0) for (const frame of this.#frames) if (frame !== null) frame.headings = (frame.headings ?? 0) + 1;
     if ((flags & HEADING) !== 0 && name.charCodeAt(1) <= 0x33 /* h1–h3 */) {
       this.#headings.push({ level: (name.charCodeAt(1) - 0x30) as 1 | 2 | 3, collector: this.#collector(depth, flags, false), start: this.#text.nextStart, anchor: this.#attr(A_ID) ?? this.#sectionAnchor() });
     } else if (name === 'title' && this.#title === null) {
@@ -492,6 +506,15 @@ class PageBuilder implements TokenizerCallbacks {
     else if (name === 'table') this.#tables++;
     else if (name === 'select') this.#selects++;
     if ((flags & RAW) !== 0) this.#raw = name;
+  }
+
+  /** Anchored elements, and the headings and terms an empty anchor just before may name (definitions.ts). */
+  #definitionCandidate(name: string, depth: number, flags: number, closed: boolean): void {
+    const id = this.#attr(A_ID) ?? (name === 'a' ? this.#attr(A_NAME) : undefined);
+    const naming = DefinitionReader.wantsText(name);
+    if (id === undefined && (!naming || name === 'a')) return;
+    const collector = naming && !closed ? this.#collector(depth, flags, false) : null;
+    this.#definitions.add(name, id ?? null, this.#text.nextStart, collector === null ? null : () => collector.text.toString());
   }
 
   /** Breadcrumbs: a trail's container or crumbs, a JSON-LD script. */
@@ -811,14 +834,16 @@ class PageBuilder implements TokenizerCallbacks {
     else if (name === 'article') kind = 'article';
     else if (name === 'aside' || (role !== undefined && BOILERPLATE_ROLES.has(role))) kind = 'boilerplate';
     else if ((name === 'header' || name === 'footer') && this.#sectioning === 0) kind = 'boilerplate';
-    else if (BANNER_NAMES.test(this.#attr(A_ID) ?? '') || BANNER_NAMES.test(this.#attr(A_CLASS) ?? '')) kind = 'boilerplate';
-    else if (DENSITY_BLOCKS.has(name)) kind = 'block';
+    const chromeName = kind === null && (BANNER_NAMES.test(this.#attr(A_ID) ?? '') || BANNER_NAMES.test(this.#attr(A_CLASS) ?? ''));
+    if (kind === null && (chromeName || DENSITY_BLOCKS.has(name))) kind = 'block';
     const id = this.#attr(A_ID);
     // An element with an id is kept too: a heading inside may take it as its section's anchor.
     if (kind === null && id === undefined) return null;
     if (kind === 'main' || kind === 'article') this.#sectioning++;
     this.#openFrames++;
-    return { kind: kind ?? 'block', start: this.#text.nextStart, links: 0, linkChars: 0, id };
+    const frame: RegionFrame = { kind: kind ?? 'block', start: this.#text.nextStart, links: 0, linkChars: 0, id };
+    if (chromeName) frame.chromeName = true;
+    return frame;
   }
 
   #closeFrame(frame: RegionFrame): void {
@@ -830,9 +855,12 @@ class PageBuilder implements TokenizerCallbacks {
       return;
     }
     const length = end - frame.start;
-    if (frame.links >= LINK_LIST_MIN_LINKS && frame.linkChars >= length * LINK_LIST_MIN_SHARE) {
-      this.#regions.push({ kind: 'boilerplate', start: frame.start, end });
-    }
+    const linkShare = length > 0 ? frame.linkChars / length : 0;
+    // Blocks that hold headings are sections (an index of settings, rustdoc signatures), never a menu by density alone.
+    const sectioned = (frame.headings ?? 0) > 0;
+    const linkList = !sectioned && frame.links >= LINK_LIST_MIN_LINKS && linkShare >= LINK_LIST_MIN_SHARE;
+    const chrome = frame.chromeName === true && ((!sectioned && length - frame.linkChars <= CHROME_NAME_MAX_PROSE) || linkShare >= CHROME_NAME_MIN_LINK_SHARE);
+    if (linkList || chrome) this.#regions.push({ kind: 'boilerplate', start: frame.start, end });
   }
 
   #countLink(): void {

@@ -138,15 +138,19 @@ class XmlSitemapReader implements SitemapReader {
   #error: string | undefined;
   #entry: { loc: string; lastmod: string; alternates?: SitemapAlternate[] } | undefined;
   #field: 'loc' | 'lastmod' | undefined;
+  /** Where the last start tag ended (a close at the same place is a self-closing element's). */
+  #openedAt = -1;
 
   constructor(private readonly maxUrls: number) {
     this.#parser = new Parser(
       {
         onopentag: (name, attributes) => {
+          this.#openedAt = this.#parser.endIndex;
           this.#open(localName(name));
           if (this.#entry && this.#stack.length === 3) this.#alternate(localName(name), attributes);
         },
-        onclosetag: (name, isImplied) => this.#close(localName(name), isImplied),
+        // A self-closing element (`<xhtml:link … />`) is closed "implied" at the end of its own tag.
+        onclosetag: (name, isImplied) => this.#close(localName(name), isImplied && this.#parser.endIndex !== this.#openedAt),
         ontext: (text) => {
           if (this.#entry && this.#field) this.#entry[this.#field] += text;
         },

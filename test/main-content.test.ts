@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseHtml } from '../crawler/html.ts';
 import { mainContent } from '../crawler/main-content.ts';
 import { debianDocs, readDoc } from './helpers/debian-docs.ts';
@@ -53,7 +55,7 @@ describe('main content', () => {
   it('merges regions and maps heading offsets (pure function)', () => {
     const full = 'MENU Title body text FOOT';
     const result = mainContent(full, [{ kind: 'boilerplate', start: 0, end: 5 }, { kind: 'boilerplate', start: 21, end: 25 }], [{ text: 'Title', start: 5, anchor: 't' }, { text: 'Menu', start: 0 }]);
-    expect(result).toEqual({ text: 'Title body text', headings: ['Title'], sections: [{ heading: 'Title', anchor: 't', start: 0 }] });
+    expect(result).toEqual({ text: 'Title body text', headings: ['Title'], sections: [{ heading: 'Title', anchor: 't', start: 0 }], definitions: [] });
   });
 });
 
@@ -69,5 +71,73 @@ describe.skipIf(debian.length === 0)('main content of the Debian Reference', () 
         expect(section.anchor, `${doc.path}: ${section.heading}`).toBeTruthy();
       }
     }
+  });
+});
+
+// Shapes where the old rules dropped real content: names taken as verdicts, articles taken as the page.
+describe('main content that keeps content', () => {
+  const prose = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `The ${topic} paragraph ${i} explains how the program behaves.`).join(' ');
+
+  it('keeps a documentation section whose id names menus (a hint weighed against its prose)', () => {
+    const html = `<div class="document"><div class="body" role="main"><section id="usage"><h1>Usage</h1><p>${prose('usage', 4)}</p>
+      <section id="menus"><h2>Menus</h2><p>The File menu opens and saves documents. ${prose('menu', 8)}</p><p>See <a href="/edit">Edit</a>.</p></section>
+      <section id="keys"><h2>Keys</h2><p>${prose('keys', 3)}</p></section></section></div></div>
+      <div class="sphinxsidebar" role="navigation">${menu(15)}</div>`;
+    const { content } = parseHtml(html, PAGE);
+    expect(content.text).toContain('The File menu opens and saves documents.');
+    expect(content.headings).toEqual(['Usage', 'Menus', 'Keys']);
+    expect(content.sections.map((s) => s.anchor)).toEqual(['usage', 'menus', 'keys']);
+    expect(content.text).not.toContain('Page 3');
+  });
+
+  it('still drops short or link-made blocks named like chrome (footer, menu, cookie notice)', () => {
+    const html = `<div id="main-menu"><a href="/a">Home</a> <a href="/b">Docs</a></div><div class="cookie-notice">We use cookies to improve the site.</div>
+      <div class="content"><h1>Title</h1><p>${prose('body', 5)}</p></div><div class="site-footer">© Example 2024 · <a href="/legal">Legal</a></div>`;
+    const { content } = parseHtml(html, PAGE);
+    expect(content.text.startsWith('Title The body paragraph 0')).toBe(true);
+    expect(content.text).not.toMatch(/cookies|Legal|Docs/);
+  });
+
+  it('keeps the module summary and description around several <article> entries (no <main>)', () => {
+    const fn = (name: string) => `<article class="function"><h3 id="${name}-2">${name}(Tab, Key)</h3><p>${prose(name, 2)}</p></article>`;
+    const html = `<div id="leftnav">${menu(30)}</div><div id="content"><h1>ets</h1><p class="summary">Built-in term storage.</p>
+      <h2 id="description">Description</h2><p>This module is an interface to the Erlang built-in term storage BIFs. ${prose('description', 3)}</p>
+      <h2 id="exports">Exports</h2>${fn('insert')}${fn('lookup')}${fn('select_replace')}</div>`;
+    const { content } = parseHtml(html, PAGE);
+    expect(content.text).toContain('Built-in term storage.');
+    expect(content.text).toContain('This module is an interface to the Erlang built-in term storage BIFs.');
+    expect(content.text).toContain('select_replace(Tab, Key)');
+    expect(content.headings).toEqual(['ets', 'Description', 'Exports', 'insert(Tab, Key)', 'lookup(Tab, Key)', 'select_replace(Tab, Key)']);
+    expect(content.text).not.toContain('Page 3');
+  });
+
+  it('keeps signature blocks of links that carry headings (rustdoc), not only their descriptions', () => {
+    const link = (t: string) => `<a href="/${t}">${t}</a>`;
+    const sig = (name: string) => `<section id="method.${name}" class="method"><a href="#method.${name}" class="anchor"></a><h4 class="code-header">pub fn ${link(name)}(${link('a')}: ${link('usize')}, ${link('b')}: ${link('Vec')}&lt;${link('T')}, ${link('Global')}&gt;) -&gt; ${link('Option')}&lt;${link('Ordering')}&gt; ${link('source')}</h4></section><div class="docblock"><p>${prose(name, 1)}</p></div>`;
+    const { content } = parseHtml(`<main><h1>Struct Vec</h1>${sig('with_capacity')}${sig('push')}</main>`, PAGE);
+    expect(content.text).toContain('pub fn with_capacity(a: usize');
+    expect((content.definitions ?? []).map((d) => d.anchor)).toEqual(['method.with_capacity', 'method.push']);
+  });
+});
+
+const DOC = '/usr/share/doc';
+// Every heading of a page's body stays in its main text, on real documentation of several generators.
+describe.skipIf(!existsSync(`${DOC}/sphinx-doc/html`) || !existsSync(`${DOC}/postgresql-doc-15/html`) || !existsSync(`${DOC}/rust-doc/html`))('no section of real documentation is lost', () => {
+  it.each([
+    'sphinx-doc/html/usage/configuration.html',
+    'sphinx-doc/html/usage/restructuredtext/directives.html',
+    'python-django-doc/html/ref/settings.html',
+    'python-django-doc/html/topics/db/queries.html',
+    'postgresql-doc-15/html/runtime-config-resource.html',
+    'postgresql-doc-15/html/sql-createtable.html',
+    'rust-doc/html/std/vec/struct.Vec.html',
+    'rust-doc/html/book/ch08-01-vectors.html',
+  ])('%s keeps every heading and definition of its body', (path) => {
+    const page = parseHtml(readFileSync(join(DOC, path), 'utf8'), `http://docs.test/${path}`);
+    const main = page.content;
+    // Headings outside the main text may only be chrome: navigation, sidebars, "Table of Contents".
+    const lost = page.headings.filter((h) => !main.headings.includes(h.text) && !/contents|navigation|this page|search|quick search|related|previous|next|settings|help|keyboard|last update|^the rust programming language$/i.test(h.text));
+    expect(lost, lost.map((h) => h.text).join(' | ')).toEqual([]);
+    expect(main.text.length / page.text.length).toBeGreaterThan(0.9);
   });
 });

@@ -23,13 +23,13 @@ describe('query parsing', () => {
     const parsed = parseUserQuery("the +comet -moon title:galileo's tele* orbit~1 star^4");
     const summary = parsed.clauses.map((c) => (c.kind === 'term' ? `${c.presence}:${c.terms.join('|')}:${c.fields.length}:${c.boost}:${c.pattern}` : 'phrase'));
     expect(summary).toEqual([
-      'required:comet:4:1:false',
-      'prohibited:moon:4:1:false',
+      'required:comet:5:1:false',
+      'prohibited:moon:5:1:false',
       'required:galileo:1:1:false',
-      'required:s:4:1:false',
-      'required:tele*:4:1:true',
-      'required:orbit:4:1:true',
-      'required:star:4:4:false',
+      'required:s:5:1:false',
+      'required:tele*:5:1:true',
+      'required:orbit:5:1:true',
+      'required:star:5:4:false',
     ]);
     // Excluding a plain word stays an exclusion after relaxing.
     expect(relaxQuery(parsed).clauses[1].presence).toBe('prohibited');
@@ -44,11 +44,11 @@ describe('query parsing', () => {
           [{ term: 'univers', offset: 0 }, { term: 'chicago', offset: 2 }],
           [{ term: 'university', offset: 0 }, { term: 'of', offset: 1 }, { term: 'chicago', offset: 2 }],
         ],
-        fields: [0, 1, 2, 3],
+        fields: [0, 1, 2, 3, 4],
         presence: 'required',
       },
-      { kind: 'phrase', variants: [[{ term: 'star', offset: 0 }, { term: 'parti', offset: 1 }], [{ term: 'star', offset: 0 }, { term: 'party', offset: 1 }]], fields: [0, 1, 2, 3], presence: 'prohibited' },
-      { kind: 'term', terms: ['telescop', 'telescopes'], pattern: false, fields: [0, 1, 2, 3], boost: 1, presence: 'required', defaulted: false },
+      { kind: 'phrase', variants: [[{ term: 'star', offset: 0 }, { term: 'parti', offset: 1 }], [{ term: 'star', offset: 0 }, { term: 'party', offset: 1 }]], fields: [0, 1, 2, 3, 4], presence: 'prohibited' },
+      { kind: 'term', terms: ['telescop', 'telescopes'], pattern: false, fields: [0, 1, 2, 3, 4], boost: 1, presence: 'required', defaulted: false },
     ]);
     // An unbalanced quote is ignored rather than an error.
     expect(parseUserQuery('"comet tail').clauses).toHaveLength(2);

@@ -5,6 +5,7 @@
  */
 import type { TextIndex } from '../text-index/text-index.ts';
 import { QuerySyntaxError } from '../text-index/errors.ts';
+import { QueryBudget, type QueryNotice } from '../text-index/query-budget.ts';
 import type { SearchHit } from '../text-index/scorer.ts';
 import { termWord } from '../text-index/expansion.ts';
 import { checkLanguage } from '../text-index/languages.ts';
@@ -93,6 +94,10 @@ export interface EngineResult {
   hits: EngineHit[];
   /** Per filter dimension, value → results (as `total` counts them), each dimension ignoring its own filter. */
   facets: FacetCounts;
+  /** What the search changed or left out of the query, with a code each (query-budget.ts); absent when nothing. */
+  notices?: QueryNotice[];
+  /** True when a limit of the query's work budget was reached: some matching pages may be missing. */
+  partial?: true;
 }
 
 /** Rank values per page id: the latest estimate and the local PageRank. */
@@ -261,7 +266,8 @@ export class SearchEngine implements SearchService {
       return row >= 0 && rowPasses(facts, filters, row);
     };
 
-    const { hits: textHits, matched, corrections } = this.textMatches(query.q, Math.min(pool, 1000), accept, settings);
+    const budget = new QueryBudget();
+    const { hits: textHits, matched, corrections } = this.textMatches(query.q, Math.min(pool, 1000), accept, settings, budget);
     const best = textHits.reduce((max, h) => Math.max(max, h.score), 0);
     const { blend, weight } = this.options;
     const candidateOf = (hit: SearchHit): Candidate => {
@@ -294,21 +300,23 @@ export class SearchEngine implements SearchService {
     const result: EngineResult = { query: query.q, total, page: query.page, size: query.size, tookMs: Math.round((performance.now() - started) * 100) / 100, hits, facets };
     const corrected = correctedQuery(query.q, corrections, [...passages.values()]);
     if (corrected !== undefined) result.correctedQuery = corrected;
+    if (budget.notices.length > 0) result.notices = budget.notices;
+    if (budget.partial) result.partial = true;
     return result;
   }
 
   /** Text hits of the query and of its synonym spellings (best score per page), and every match. */
-  private textMatches(q: string, limit: number, accept: (id: number) => boolean, settings: SearchSettings) {
+  private textMatches(q: string, limit: number, accept: (id: number) => boolean, settings: SearchSettings, budget: QueryBudget) {
     const variants = synonymVariants(q, settings.synonyms);
     const collected: number[] = [];
-    const first = this.index.search(variants[0], { offset: 0, limit, accept, collect: collected });
+    const first = this.index.search(variants[0], { offset: 0, limit, accept, collect: collected, budget });
     if (variants.length === 1) return { hits: first.hits, terms: first.terms, matched: collected, corrections: first.corrections };
     const byId = new Map(first.hits.map((hit) => [hit.id, hit]));
     const terms = new Set(first.terms);
     for (const variant of variants.slice(1)) {
       let result;
       try {
-        result = this.index.search(variant, { offset: 0, limit, accept, collect: collected });
+        result = this.index.search(variant, { offset: 0, limit, accept, collect: collected, budget });
       } catch (error) {
         // A synonym that makes the query unreadable is skipped; the query itself was readable.
         if (error instanceof QuerySyntaxError) continue;

@@ -51,6 +51,8 @@ export interface PageRecord {
   breadcrumb?: BreadcrumbRecord[];
   /** Headings of `text`: their text, their `id` anchor, and the offset in `text` where each section starts (a PDF: where each page starts, anchor `page=N`). */
   sections?: PageSection[];
+  /** Identifiers the page defines (crawler/definitions.ts): name, anchor, offset in `text`. */
+  definitions?: Array<{ name: string; anchor: string; start: number }>;
   etag?: string;
   lastModified?: string;
   canonical?: string;

@@ -12,6 +12,11 @@ export async function buildAndWriteSegment(directory: string, name: string, docu
   const analyzed = sorted.map(analyzeDocument);
   const postings = buildPostings(name, sorted, analyzed);
   // Stored with each document: where to start tokenising for a snippet (segment-analysis.ts).
-  const stored = sorted.map((doc, i) => (analyzed[i].checkpoints?.length ? { ...doc, checkpoints: analyzed[i].checkpoints } : doc));
+  // And where each definition starts, as a word position (passage.ts).
+  const stored = sorted.map((doc, i) => {
+    const { checkpoints, definitionPositions } = analyzed[i];
+    if (!checkpoints?.length && !definitionPositions) return doc;
+    return { ...doc, ...(checkpoints?.length ? { checkpoints } : {}), ...(definitionPositions ? { definitionPositions } : {}) };
+  });
   return writeSegment(directory, postings, stored);
 }

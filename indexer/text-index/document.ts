@@ -21,6 +21,16 @@ export interface TextDocument {
   sections?: TextSection[];
   /** Last modification, ms since the epoch. */
   lastModified?: number;
+  /** Identifiers the page defines, with their anchors and start offsets in `text` (ascending). */
+  definitions?: TextDefinition[];
+}
+
+/** An identifier a page defines (crawler/definitions.ts): indexed in the `definitions` field, linked by its anchor. */
+export interface TextDefinition {
+  /** Qualified name as the page's anchor gives it (`decimal.getcontext`, `std::vec::Vec::push`). */
+  name: string;
+  anchor?: string;
+  start: number;
 }
 
 export interface TextSection {
@@ -35,6 +45,8 @@ export const INDEX_FIELDS = [
   { name: 'headings', boost: 3 },
   { name: 'body', boost: 1 },
   { name: 'url', boost: 2 },
+  // Identifiers the page defines: as strong a sign as a heading or the title (docs/search.md).
+  { name: 'definitions', boost: 6 },
 ] as const;
 
 export type IndexFieldName = (typeof INDEX_FIELDS)[number]['name'];
@@ -55,6 +67,7 @@ export interface LunrFieldRecord {
   headings: string;
   body: string;
   url: string;
+  definitions: string;
 }
 
 // Parts of a URL that say nothing about the page.
@@ -92,7 +105,47 @@ export function normalizeDocument(doc: TextDocument, maxTextChars = DEFAULT_MAX_
   if (typeof doc.lastModified === 'number' && Number.isFinite(doc.lastModified)) normalized.lastModified = doc.lastModified;
   const sections = normalizeSections(doc.sections, text.length);
   if (sections.length > 0) normalized.sections = sections;
+  const definitions = normalizeDefinitions(doc.definitions, text.length);
+  if (definitions.length > 0) normalized.definitions = definitions;
   return normalized;
+}
+
+/** Definitions a document may carry (the crawler keeps as many per page). */
+export const MAX_DEFINITIONS = 2_000;
+const MAX_DEFINITION_CHARS = 200;
+
+/** Definitions inside the (capped) text, ascending, at most MAX_DEFINITIONS; malformed ones are dropped. */
+function normalizeDefinitions(definitions: unknown, textLength: number): TextDefinition[] {
+  if (!Array.isArray(definitions)) return [];
+  const kept: TextDefinition[] = [];
+  for (const definition of definitions as TextDefinition[]) {
+    if (kept.length >= MAX_DEFINITIONS) break;
+    if (definition === null || typeof definition !== 'object') continue;
+    const name = String(definition.name ?? '').trim();
+    const start = Number(definition.start);
+    if (name === '' || name.length > MAX_DEFINITION_CHARS || !Number.isInteger(start) || start < 0 || start > textLength) continue;
+    const entry: TextDefinition = { name, start };
+    if (typeof definition.anchor === 'string' && definition.anchor !== '') entry.anchor = definition.anchor;
+    kept.push(entry);
+  }
+  return kept.sort((a, b) => a.start - b.start);
+}
+
+/** A qualified name's suffixes, longest first (`a.b.c` → `a.b.c`, `b.c`, `c`): a query may name it from any level. */
+export function qualifiedSuffixes(name: string): string[] {
+  const suffixes = [name];
+  const joiner = /::|\.|#|:/g;
+  for (let match = joiner.exec(name); match !== null; match = joiner.exec(name)) {
+    const rest = name.slice(match.index + match[0].length);
+    if (rest !== '') suffixes.push(rest);
+  }
+  return suffixes;
+}
+
+/** The `definitions` field: each name, then its shorter suffixes, one per line. */
+export function definitionsText(definitions: readonly TextDefinition[] | undefined): string {
+  if (!definitions || definitions.length === 0) return '';
+  return definitions.map((d) => qualifiedSuffixes(d.name).join(' ')).join('\n');
 }
 
 /** Sections inside the (capped) text, in ascending order; malformed ones are dropped. */
@@ -126,5 +179,6 @@ export function toLunrFields(doc: TextDocument): LunrFieldRecord {
     headings: doc.headings.join('\n'),
     body: doc.text,
     url: urlWords(doc.url),
+    definitions: definitionsText(doc.definitions),
   };
 }

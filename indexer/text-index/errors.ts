@@ -8,6 +8,16 @@ export class QuerySyntaxError extends Error {
   }
 }
 
+/** A query longer than the text index reads (query-budget.ts): a 400 with its own code. */
+export class QueryTooLongError extends QuerySyntaxError {
+  readonly code = 'LSE_QUERY_TOO_LONG';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'QueryTooLongError';
+  }
+}
+
 /** A segment file or the manifest on disk is missing, unreadable or inconsistent. */
 export class IndexCorruptError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {

@@ -6,9 +6,9 @@
  * matched). The passage names the section it lies in (the nearest heading before it), and starts
  * no earlier than that section.
  */
-import { forEachToken, type AnalyzedToken } from './analysis.ts';
+import { analyzeText, forEachToken, type AnalyzedToken } from './analysis.ts';
 import { findPosting, termNumber, type CompactSegment } from './compact-segment.ts';
-import { FIELD_NAMES } from './document.ts';
+import { FIELD_NAMES, qualifiedSuffixes, type TextDefinition } from './document.ts';
 import { analysisLanguage } from './languages.ts';
 import { escapeHtml } from './snippet.ts';
 import { checkpointsOf, type BodyWindow, type Checkpoint, type DocumentHead, type WindowRequest } from './stored-documents.ts';
@@ -29,6 +29,7 @@ export interface HitPassage {
 }
 
 const BODY = FIELD_NAMES.indexOf('body');
+const DEFINITIONS = FIELD_NAMES.indexOf('definitions');
 /** Words a passage spans when choosing where the terms stand closest. */
 const WINDOW_WORDS = 24;
 
@@ -174,4 +175,44 @@ function sectionAt(head: DocumentHead, offset: number): { heading: string; ancho
     found = section;
   }
   return found;
+}
+
+/**
+ * The definition a hit matched, when its terms are in the page's `definitions` field: the one
+ * whose name holds the most of them (then the query's first term, which is its word as typed
+ * before any stemmed alternative; then the shortest name), with the body position where it
+ * starts. The hit's passage and section link go there (`#anchor`), not to the best body passage.
+ */
+export function matchedDefinition(segment: CompactSegment, ordinal: number, head: DocumentHead, terms: readonly string[]): { definition: TextDefinition; position: number } | null {
+  const definitions = head.definitions;
+  const positions = head.definitionPositions;
+  if (!definitions || definitions.length === 0 || !positions || positions.length !== definitions.length) return null;
+  const field = segment.fields[DEFINITIONS];
+  const wanted = terms.filter((term) => {
+    const t = termNumber(segment, term);
+    return t >= 0 && findPosting(field.docs, field.offsets[t], field.offsets[t + 1], ordinal) >= 0;
+  });
+  if (wanted.length === 0) return null;
+  const lang = analysisLanguage(head.lang);
+  // Stems and identifier parts are written inside the name: a substring test spares analysing every name.
+  const plain = wanted.map((term) => term.replace(/^[a-z]{2}:/, ''));
+  let best = -1;
+  let bestCount = 0;
+  let bestFirst = Infinity;
+  let bestLength = Infinity;
+  definitions.forEach((definition, k) => {
+    const lower = definition.name.toLowerCase();
+    if (!plain.some((term) => lower.includes(term))) return;
+    const own = new Set(analyzeText(qualifiedSuffixes(definition.name).join(' '), lang).map((token) => token.term));
+    const count = wanted.filter((term) => own.has(term)).length;
+    const first = wanted.findIndex((term) => own.has(term));
+    if (count === 0) return;
+    if (count > bestCount || (count === bestCount && (first < bestFirst || (first === bestFirst && definition.name.length < bestLength)))) {
+      best = k;
+      bestCount = count;
+      bestFirst = first;
+      bestLength = definition.name.length;
+    }
+  });
+  return best < 0 ? null : { definition: definitions[best], position: positions[best] };
 }

@@ -6,6 +6,7 @@
  * Arrays are little-endian (checked on write and read).
  */
 import { noSurfaceWords, type CompactSegment, type FieldPostings } from './compact-segment.ts';
+import { FIELD_NAMES } from './document.ts';
 import { IndexCorruptError } from './errors.ts';
 import { DEFAULT_LANGUAGE } from './languages.ts';
 
@@ -90,7 +91,7 @@ export function decodePostings(bytes: Uint8Array, source: string): { postings: C
     return array;
   };
   const docIds = take(Int32Array, header.docCount);
-  const fields = header.fields.map(([offsets, docs, tf, positionOffsets, positions, lengths], f) => ({
+  const fields: FieldPostings[] = header.fields.map(([offsets, docs, tf, positionOffsets, positions, lengths], f) => ({
     offsets: take(Int32Array, offsets),
     docs: take(Int32Array, docs),
     tf: take(Uint16Array, tf),
@@ -98,6 +99,8 @@ export function decodePostings(bytes: Uint8Array, source: string): { postings: C
     positions: header.positionBytes?.[f] === 4 ? take(Uint32Array, positions) : take(Uint16Array, positions),
     lengths: take(Uint32Array, lengths),
   }));
+  // Files written before a field existed (`definitions`): that field is empty.
+  while (fields.length < FIELD_NAMES.length) fields.push(emptyField(header.terms.length, header.docCount));
   let surfaces = noSurfaceWords();
   if (Array.isArray(header.surfaces) && typeof header.surfaceTermCount === 'number') {
     const offsets = take(Int32Array, header.surfaces.length + 1);
@@ -106,4 +109,8 @@ export function decodePostings(bytes: Uint8Array, source: string): { postings: C
   }
   const docLangs = Array.isArray(header.docLangs) && header.docLangs.length === header.docCount ? header.docLangs.map(String) : new Array<string>(header.docCount).fill(DEFAULT_LANGUAGE);
   return { postings: { name: header.name, docIds, terms: header.terms, fields, docLangs, surfaces }, docOffsets: Float64Array.from(header.docOffsets) };
+}
+
+function emptyField(termCount: number, docCount: number): FieldPostings {
+  return { offsets: new Int32Array(termCount + 1), docs: new Int32Array(0), tf: new Uint16Array(0), positionOffsets: new Int32Array(1), positions: new Uint16Array(0), lengths: new Uint32Array(docCount) };
 }

@@ -11,10 +11,11 @@
  */
 import lunr from 'lunr';
 import { FIELD_NAMES } from './document.ts';
-import { QuerySyntaxError } from './errors.ts';
+import { QuerySyntaxError, QueryTooLongError } from './errors.ts';
 import { analyzeQueryWord, analyzeQueryPattern, analyzePhrase, type PhraseWord } from './query-analysis.ts';
 import { DEFAULT_LANGUAGE } from './languages.ts';
 import { isSegmentedScript } from './analysis.ts';
+import { MAX_EDIT_DISTANCE, MAX_QUERY_CHARS, MAX_QUERY_WORDS, QueryBudget } from './query-budget.ts';
 
 export type Presence = 'optional' | 'required' | 'prohibited';
 export type MatchMode = 'all' | 'any';
@@ -85,8 +86,9 @@ const ALL_FIELDS = FIELD_NAMES.map((_, i) => i);
  * Parses a query, analysing its words in `languages` (analysis languages: those of the index's
  * pages, or the one the searcher asked for; English by default).
  */
-export function parseUserQuery(input: string, mode: MatchMode = 'all', languages: readonly string[] = [DEFAULT_LANGUAGE]): ParsedQuery {
+export function parseUserQuery(input: string, mode: MatchMode = 'all', languages: readonly string[] = [DEFAULT_LANGUAGE], budget = new QueryBudget()): ParsedQuery {
   if (typeof input !== 'string' || input.trim() === '') throw new QuerySyntaxError('empty query');
+  if (input.length > MAX_QUERY_CHARS) throw new QueryTooLongError(`the query has ${input.length.toLocaleString('en')} characters; at most ${MAX_QUERY_CHARS.toLocaleString('en')} are read`);
   const clauses: QueryClause[] = [];
   const rest = input.replace(PHRASE, (_match, operator: string, field: string | undefined, phrase: string) => {
     const clause = phraseClause(phrase, operator === '-' ? 'prohibited' : 'required', field, languages);
@@ -94,7 +96,8 @@ export function parseUserQuery(input: string, mode: MatchMode = 'all', languages
     return ' ';
   });
   const lunrText = rest.replace(/"/g, ' ').replace(NOT_WORD_OR_SYNTAX, ' ').trim();
-  if (lunrText !== '') clauses.push(...lunrClauses(lunrText, mode, languages));
+  if (lunrText !== '') clauses.push(...lunrClauses(lunrText, mode, languages, budget));
+  keepWordLimit(clauses, budget);
   if (clauses.length > 0 && clauses.every((clause) => clause.presence === 'prohibited')) {
     throw new QuerySyntaxError('the query only excludes words: add a word to look for');
   }
@@ -120,7 +123,32 @@ function phraseClause(text: string, presence: 'required' | 'prohibited', field: 
   return { kind: 'phrase', variants, fields, presence };
 }
 
-function lunrClauses(text: string, mode: MatchMode, languages: readonly string[]): QueryClause[] {
+/**
+ * Keeps the first {@link MAX_QUERY_WORDS} words (a phrase counts its words; a longer phrase is cut):
+ * the rest are ignored, and the answer says so.
+ */
+function keepWordLimit(clauses: QueryClause[], budget: QueryBudget): void {
+  let words = 0;
+  for (let i = 0; i < clauses.length; i++) {
+    const clause = clauses[i];
+    const size = clause.kind === 'phrase' ? Math.max(...clause.variants.map((words) => words.length)) : 1;
+    if (words + size <= MAX_QUERY_WORDS) {
+      words += size;
+      continue;
+    }
+    const room = MAX_QUERY_WORDS - words;
+    const ignored = clauses.length - i;
+    if (clause.kind === 'phrase' && room >= 2) {
+      clause.variants = clause.variants.map((variant) => variant.slice(0, room));
+      i++;
+    }
+    clauses.splice(i);
+    budget.limitReached('LSE_QUERY_WORD_LIMIT', `only the first ${MAX_QUERY_WORDS} words of the query were searched (${ignored} more ${ignored === 1 ? 'was' : 'were'} ignored)`);
+    return;
+  }
+}
+
+function lunrClauses(text: string, mode: MatchMode, languages: readonly string[], budget: QueryBudget): QueryClause[] {
   const query = new lunr.Query([...FIELD_NAMES]);
   try {
     new QueryParser(text, query).parse();
@@ -135,6 +163,10 @@ function lunrClauses(text: string, mode: MatchMode, languages: readonly string[]
     const fields = fieldNumbers(raw.fields);
     const boost = Number.isFinite(raw.boost) && raw.boost > 0 ? raw.boost : 1;
     const fuzzy = raw.editDistance !== undefined && raw.editDistance > 0;
+    if (fuzzy && raw.editDistance! > MAX_EDIT_DISTANCE) {
+      budget.notice('LSE_QUERY_EDIT_DISTANCE_CAPPED', `an edit distance above ${MAX_EDIT_DISTANCE} (${raw.term}~${raw.editDistance}) was searched as ${MAX_EDIT_DISTANCE}`);
+      raw.editDistance = MAX_EDIT_DISTANCE;
+    }
     if (!raw.usePipeline || fuzzy) {
       // Wildcards are matched unstemmed (as lunr does); fuzzy terms are stemmed first.
       const patterns = analyzeQueryPattern(raw.term, raw.usePipeline, languages);

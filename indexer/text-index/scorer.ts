@@ -12,15 +12,18 @@
  * The presence rules are lunr's too: a required clause must match in one of its fields, a
  * prohibited one excludes, and a document must match at least one non-prohibited term.
  */
-import lunr from 'lunr';
 import { findPosting, termNumber, type CompactSegment, type FieldPostings } from './compact-segment.ts';
 import { INDEX_FIELDS } from './document.ts';
 import { expandClause } from './expansion.ts';
 import { isNamespacedTerm } from './languages.ts';
 import type { ParsedQuery, QueryClause } from './query-parser.ts';
 import type { PhraseWord } from './query-analysis.ts';
+import { MAX_PATTERN_TERMS, QueryBudget, type QueryNotice, type QueryWork } from './query-budget.ts';
 import type { LiveSegment, SegmentSet } from './segment-set.ts';
-import { lowerBound, prefixRange } from './sorted-strings.ts';
+import { prefixRange } from './sorted-strings.ts';
+import { forEachTermMatchingGlob, forEachTermWithinEdits } from './term-walk.ts';
+
+export { withinEdits } from './term-walk.ts';
 
 export interface SearchHit {
   /** The page id. */
@@ -64,6 +67,8 @@ interface ResolvedClause {
   terms: string[];
   /** Terms that weigh less than the clause's boost (typo and prefix expansions). */
   termWeights?: Map<string, number>;
+  /** Terms the query did not name: a pattern's matches, typo and prefix expansions. */
+  expanded?: Set<string>;
   correction?: { typed: string; term: string };
   fields: number[];
   boost: number;
@@ -73,9 +78,10 @@ interface ResolvedClause {
   impossible: boolean;
 }
 
-export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page): RankedHits {
-  const stats = new CollectionTerms(set);
+export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, budget = new QueryBudget()): RankedHits {
+  const stats = new CollectionTerms(set, budget);
   const clauses = query.clauses.map((clause) => resolveClause(stats, clause));
+  keepExpansionsWithinBudget(stats, clauses);
   const positive = clauses.filter((clause) => clause.presence !== 'prohibited');
   const termsLookedFor = [...new Set(positive.flatMap((clause) => clause.terms))];
   const corrections = clauses.flatMap((clause) => (clause.correction ? [clause.correction] : []));
@@ -96,6 +102,7 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page): R
   for (let f = 0; f < FIELD_COUNT; f++) magnitude[f] = Math.sqrt(magnitude[f]);
 
   const scoredTerms = [...queryWeights].map(([term, weights]) => ({ term, weights, idf: lunrIdf(set.documentCount, stats.documentFrequency(term)) }));
+  for (const { term } of scoredTerms) budget.work.scoredPostings += stats.documentFrequency(term);
   const averageLengths = Float64Array.from(set.fieldLengthSums, (sum) => sum / set.documentCount);
   const required = clauses.filter((clause) => clause.presence === 'required');
   const prohibited = clauses.filter((clause) => clause.presence === 'prohibited');
@@ -255,9 +262,16 @@ function resolveClause(stats: CollectionTerms, clause: QueryClause): ResolvedCla
     return { presence: clause.presence, terms, fields: clause.fields, boost: clause.boost ?? 1, phrases: variants.length > 0 ? variants : null, impossible };
   }
   if (clause.pattern) {
-    const terms = [...new Set(clause.terms.flatMap((pattern) => stats.expand(pattern, clause.editDistance)))].sort();
+    const found = new Map<string, number>();
+    for (const pattern of clause.terms) for (const [term, count] of stats.expand(pattern, clause.editDistance)) found.set(term, (found.get(term) ?? 0) + count);
+    let candidates = [...found.keys()];
+    if (candidates.length > MAX_PATTERN_TERMS) {
+      stats.budget.limitReached('LSE_QUERY_EXPANSION_LIMIT', `a wildcard or fuzzy word matched ${candidates.length.toLocaleString('en')} terms; the ${MAX_PATTERN_TERMS} most frequent were searched`);
+      candidates = candidates.sort((a, b) => found.get(b)! - found.get(a)! || (a < b ? -1 : 1)).slice(0, MAX_PATTERN_TERMS);
+    }
+    const terms = candidates.filter((term) => stats.documentFrequency(term) > 0).sort();
     const impossible = terms.length === 0 && clause.presence === 'required';
-    return { presence: clause.presence, terms, fields: clause.fields, boost: clause.boost, phrases: null, impossible };
+    return { presence: clause.presence, terms, expanded: new Set(terms), fields: clause.fields, boost: clause.boost, phrases: null, impossible };
   }
   // A word's terms are alternatives (one per language): a required word none of whose terms is in the index leaves nothing to match.
   const present = clause.terms.filter((term) => stats.documentFrequency(term) > 0);
@@ -267,16 +281,54 @@ function resolveClause(stats: CollectionTerms, clause: QueryClause): ResolvedCla
   const resolved: ResolvedClause = { presence: clause.presence, terms: present, fields: clause.fields, boost: clause.boost, phrases: null, impossible };
   if (expansion) {
     resolved.termWeights = expansion.weights;
+    resolved.expanded = new Set(expansion.weights.keys());
     if (expansion.correction) resolved.correction = expansion.correction;
   }
   return resolved;
 }
 
-/** Document frequencies over the live documents of all segments, and wildcard expansion. */
-class CollectionTerms {
+/**
+ * Drops expanded terms past the search's postings allowance (the query's own terms are always
+ * scored): the lightest-weighted expansions first, then the most frequent, so the most terms
+ * still count.
+ */
+function keepExpansionsWithinBudget(stats: CollectionTerms, clauses: ResolvedClause[]): void {
+  const budget = stats.budget;
+  const expansions: Array<{ term: string; weight: number; postings: number }> = [];
+  const seen = new Set<string>();
+  for (const clause of clauses) {
+    if (clause.presence === 'prohibited') continue;
+    for (const term of clause.expanded ?? []) {
+      if (seen.has(term)) continue;
+      seen.add(term);
+      expansions.push({ term, weight: clause.boost * (clause.termWeights?.get(term) ?? 1), postings: stats.documentFrequency(term) });
+    }
+  }
+  expansions.sort((a, b) => b.weight - a.weight || a.postings - b.postings);
+  let spent = 0;
+  const dropped = new Set<string>();
+  for (const { term, postings } of expansions) {
+    if (spent + postings > budget.maxExpansionPostings) dropped.add(term);
+    else spent += postings;
+  }
+  budget.work.expandedTerms += expansions.length - dropped.size;
+  if (dropped.size === 0) return;
+  budget.limitReached('LSE_QUERY_POSTINGS_LIMIT', `${dropped.size.toLocaleString('en')} expanded terms were left out: scoring them would read more than ${budget.maxExpansionPostings.toLocaleString('en')} postings`);
+  for (const clause of clauses) {
+    if (!clause.expanded || clause.presence === 'prohibited') continue;
+    clause.terms = clause.terms.filter((term) => !dropped.has(term));
+    if (clause.presence === 'required' && clause.terms.length === 0 && clause.phrases === null) clause.impossible = true;
+  }
+}
+
+/** Document frequencies over the live documents of all segments, and expansions within the search's budget. */
+export class CollectionTerms {
   private readonly frequencies = new Map<string, number>();
 
-  constructor(private readonly set: SegmentSet) {}
+  constructor(
+    private readonly set: SegmentSet,
+    readonly budget: QueryBudget,
+  ) {}
 
   documentFrequency(term: string): number {
     let df = this.frequencies.get(term);
@@ -287,109 +339,82 @@ class CollectionTerms {
     return df;
   }
 
-  /** Terms of the collection matching a wildcard pattern or within an edit distance (lunr's TokenSet). */
-  expand(pattern: string, editDistance: number | undefined): string[] {
-    const clause = { term: pattern, ...(editDistance !== undefined ? { editDistance } : {}) } as unknown as lunr.Query.Clause;
-    const wanted = TokenSets.fromClause(clause);
-    const found = new Set<string>();
-    for (const segment of this.set.segments) {
-      for (const term of tokenSetOf(segment.stored.postings).intersect(wanted).toArray()) found.add(term);
-    }
-    // A pattern stays in its language's namespace (`de:haus~1` must not reach `da:haus`).
+  /**
+   * Terms of the collection matching a wildcard pattern, or within an edit distance of a fuzzy
+   * word, each with its postings (deleted pages counted). A pattern stays in its language's
+   * namespace (`de:haus~1` must not reach `da:haus`); a plain one keeps to English and neutral terms.
+   */
+  expand(pattern: string, editDistance: number | undefined): Map<string, number> {
+    const found = new Map<string, number>();
     const namespaced = isNamespacedTerm(pattern);
-    const prefix = pattern.slice(0, 3);
-    return [...found].filter((term) => (namespaced ? term.startsWith(prefix) : !isNamespacedTerm(term)) && this.documentFrequency(term) > 0).sort();
+    for (const segment of this.set.segments) {
+      const postings = segment.stored.postings;
+      const add = (t: number) => found.set(postings.terms[t], (found.get(postings.terms[t]) ?? 0) + postingCount(postings, t));
+      if (editDistance === undefined || pattern.includes('*')) forEachTermMatchingGlob(postings.terms, pattern, !namespaced, this.budget, add);
+      else {
+        const [from, to] = namespaced ? prefixRange(postings.terms, pattern.slice(0, 3)) : [0, postings.terms.length];
+        forEachTermWithinEdits(postings.terms, from, to, pattern, editDistance, !namespaced, this.budget, add);
+      }
+      if (!this.budget.scansLeft) break;
+    }
+    return found;
   }
 
   /**
    * Terms of the collection that begin with `prefix`, or whose words as written begin with it (a
-   * range of each segment's sorted terms and of its sorted written words). A namespaced prefix
-   * (`de:instal`) keeps to its language's terms, a plain one to English and neutral terms.
+   * range of each segment's sorted terms and of its sorted written words), with their postings.
+   * A namespaced prefix (`de:instal`) keeps to its language's terms, a plain one to English and
+   * neutral terms.
    */
-  startingWith(prefix: string): string[] {
-    const found = new Set<string>();
+  startingWith(prefix: string): Map<string, number> {
+    const found = new Map<string, number>();
     const namespace = isNamespacedTerm(prefix) ? prefix.slice(0, 3) : '';
     const written = prefix.slice(namespace.length);
+    const budget = this.budget;
     for (const segment of this.set.segments) {
-      const { terms, surfaces } = segment.stored.postings;
-      forEachTermStartingWith(terms, prefix, (term) => found.add(term));
-      forEachIndexStartingWith(surfaces.words, written, (s) => {
+      const postings = segment.stored.postings;
+      const { terms, surfaces } = postings;
+      const add = (t: number) => found.set(terms[t], (found.get(terms[t]) ?? 0) + postingCount(postings, t));
+      const [from, to] = prefixRange(terms, prefix);
+      for (let t = from; t < to && budget.scan(); t++) if (namespace !== '' || !isNamespacedTerm(terms[t])) add(t);
+      const [first, last] = prefixRange(surfaces.words, written);
+      for (let s = first; s < last && budget.scan(); s++) {
         for (let i = surfaces.offsets[s]; i < surfaces.offsets[s + 1]; i++) {
-          const term = terms[surfaces.termIds[i]];
-          if (namespace !== '' ? term.startsWith(namespace) : !isNamespacedTerm(term)) found.add(term);
+          const t = surfaces.termIds[i];
+          if (namespace !== '' ? terms[t].startsWith(namespace) : !isNamespacedTerm(terms[t])) add(t);
         }
-      });
+      }
+      if (!budget.scansLeft) break;
     }
-    return [...found].filter((term) => this.documentFrequency(term) > 0);
+    return found;
   }
 
   /**
    * Terms within `distance` edits of `term` (a swap of neighbours is one edit) that share its
-   * first letter: the scan covers one range of each segment's sorted terms, not all of them.
+   * first letter, with their postings: the walk covers one range of each segment's sorted terms.
    */
-  near(term: string, distance: number): string[] {
+  near(term: string, distance: number): Map<string, number> {
     const namespaced = isNamespacedTerm(term);
     const head = namespaced ? term.slice(0, 4) : term.slice(0, 1);
-    const found = new Set<string>();
-    const visit = (candidate: string) => {
-      if (candidate !== term && Math.abs(candidate.length - term.length) <= distance && withinEdits(term, candidate, distance)) found.add(candidate);
-    };
+    const found = new Map<string, number>();
     for (const segment of this.set.segments) {
-      const { terms } = segment.stored.postings;
-      // A plain term's range (`d…`) also holds whole languages' terms (`da:…`, `de:…`): skipped, not scanned.
-      if (namespaced) forEachTermStartingWith(terms, head, visit);
-      else forEachPlainTermStartingWith(terms, head, visit);
+      const postings = segment.stored.postings;
+      const [from, to] = prefixRange(postings.terms, head);
+      forEachTermWithinEdits(postings.terms, from, to, term, distance, !namespaced, this.budget, (t) => {
+        const candidate = postings.terms[t];
+        if (candidate !== term) found.set(candidate, (found.get(candidate) ?? 0) + postingCount(postings, t));
+      });
+      if (!this.budget.scansLeft) break;
     }
-    return [...found].filter((candidate) => this.documentFrequency(candidate) > 0);
+    return found;
   }
 }
 
-function forEachTermStartingWith(terms: readonly string[], prefix: string, visit: (term: string) => void): void {
-  forEachIndexStartingWith(terms, prefix, (i) => visit(terms[i]));
-}
-
-/** Like forEachTermStartingWith, leaving out the namespaced terms, a language's block at a time. */
-function forEachPlainTermStartingWith(terms: readonly string[], prefix: string, visit: (term: string) => void): void {
-  const [from, to] = prefixRange(terms, prefix);
-  for (let i = from; i < to; ) {
-    const term = terms[i];
-    if (isNamespacedTerm(term)) {
-      // `;` follows `:`: the first term past the namespace `xx:`.
-      i = lowerBound(terms, `${term.slice(0, 2)};`, i);
-      continue;
-    }
-    visit(term);
-    i++;
-  }
-}
-
-/** Visits the index of every string of a sorted list that begins with `prefix`. */
-function forEachIndexStartingWith(sorted: readonly string[], prefix: string, visit: (index: number) => void): void {
-  const [from, to] = prefixRange(sorted, prefix);
-  for (let i = from; i < to; i++) visit(i);
-}
-
-/** Optimal string alignment distance ≤ max (insertions, deletions, substitutions, adjacent swaps). */
-export function withinEdits(a: string, b: string, max: number): boolean {
-  const n = a.length;
-  const m = b.length;
-  let previous2 = new Int32Array(m + 1);
-  let previous = Int32Array.from({ length: m + 1 }, (_, j) => j);
-  let current = new Int32Array(m + 1);
-  for (let i = 1; i <= n; i++) {
-    current[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= m; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      let value = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) value = Math.min(value, previous2[j - 2] + 1);
-      current[j] = value;
-      if (value < rowMin) rowMin = value;
-    }
-    if (rowMin > max) return false;
-    [previous2, previous, current] = [previous, current, previous2];
-  }
-  return previous[m] <= max;
+/** A term's postings over every field of a segment (deleted pages included). */
+function postingCount(segment: CompactSegment, t: number): number {
+  let count = 0;
+  for (const field of segment.fields) count += field.offsets[t + 1] - field.offsets[t];
+  return count;
 }
 
 /** lunr counts a document once per field that has the term. */
@@ -405,23 +430,6 @@ function segmentFrequency(segment: LiveSegment, term: string): number {
     else for (let p = from; p < to; p++) df += segment.deleted[field.docs[p]] ? 0 : 1;
   }
   return df;
-}
-
-// lunr.TokenSet's static constructors exist at run time but @types/lunr omits them.
-const TokenSets = lunr.TokenSet as unknown as {
-  fromClause(clause: lunr.Query.Clause): lunr.TokenSet;
-  fromArray(sortedTerms: string[]): lunr.TokenSet;
-};
-
-// Token sets are built only for wildcard and fuzzy queries, once per segment.
-const tokenSets = new WeakMap<CompactSegment, lunr.TokenSet>();
-function tokenSetOf(segment: CompactSegment): lunr.TokenSet {
-  let set = tokenSets.get(segment);
-  if (!set) {
-    set = TokenSets.fromArray(segment.terms);
-    tokenSets.set(segment, set);
-  }
-  return set;
 }
 
 interface TopHit {

@@ -6,6 +6,7 @@
  */
 import { QuerySyntaxError } from './errors.ts';
 import { analysisLanguage, checkLanguage } from './languages.ts';
+import { QueryBudget, type QueryNotice, type QueryWork } from './query-budget.ts';
 import { parseUserQuery, relaxQuery, type MatchMode, type ParsedQuery } from './query-parser.ts';
 import { executeQuery, type RankedHits } from './scorer.ts';
 import type { SegmentSet } from './segment-set.ts';
@@ -29,6 +30,11 @@ export interface SearchOptions {
    * as lunr would.
    */
   tolerance?: boolean;
+  /**
+   * The work allowance of the request this search belongs to (query-budget.ts): share one between
+   * the searches of one request (synonym spellings) so that the request as a whole is bounded.
+   */
+  budget?: QueryBudget;
 }
 
 export interface SearchResult extends RankedHits {
@@ -37,6 +43,11 @@ export interface SearchResult extends RankedHits {
   /** How the words were combined to produce these hits. */
   matchMode: MatchMode;
   generation: number;
+  /** Limits the query reached and other changes to what it asked for (the request's, when shared). */
+  notices: QueryNotice[];
+  /** Pages may be missing because a limit of the work budget was reached. */
+  partial: boolean;
+  work: QueryWork;
 }
 
 export const MAX_LIMIT = 1_000;
@@ -46,16 +57,19 @@ export function searchSnapshot(set: SegmentSet, queryText: string, options: Sear
   const limit = options.limit ?? 10;
   if (!Number.isInteger(offset) || offset < 0) throw new QuerySyntaxError(`offset must be a non-negative integer, got ${offset}`);
   if (!Number.isInteger(limit) || limit < 0 || limit > MAX_LIMIT) throw new QuerySyntaxError(`limit must be an integer from 0 to ${MAX_LIMIT}, got ${limit}`);
-  let parsed = parseUserQuery(queryText, options.mode ?? 'all', queryLanguages(set, options.lang));
+  const budget = options.budget ?? new QueryBudget();
+  let parsed = parseUserQuery(queryText, options.mode ?? 'all', queryLanguages(set, options.lang), budget);
   if (options.tolerance === false) parsed = withoutTolerance(parsed);
   const page = { offset, limit, accept: options.accept, collect: options.collect };
-  const result = executeQuery(set, parsed, page);
+  const result = executeQuery(set, parsed, page, budget);
   const plainWords = parsed.clauses.filter((clause) => clause.kind === 'term' && clause.defaulted).length;
+  const spent = { notices: budget.notices, partial: budget.partial, work: budget.work };
   // The fallback depends on the words alone: a filter that leaves nothing does not relax the query.
   if (parsed.mode === 'all' && result.unfilteredTotal === 0 && plainWords >= 2) {
-    return { ...executeQuery(set, relaxQuery(parsed), page), offset, limit, matchMode: 'any', generation: set.generation };
+    const relaxed = executeQuery(set, relaxQuery(parsed), page, budget);
+    return { ...relaxed, offset, limit, matchMode: 'any', generation: set.generation, ...spent, partial: budget.partial };
   }
-  return { ...result, offset, limit, matchMode: parsed.mode, generation: set.generation };
+  return { ...result, offset, limit, matchMode: parsed.mode, generation: set.generation, ...spent, partial: budget.partial };
 }
 
 /** The analysis languages a query is analysed in: the one asked for, else those of the index's pages. */

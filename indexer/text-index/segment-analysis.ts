@@ -19,7 +19,7 @@ export interface AnalyzedField {
  * body, one every {@link CHECKPOINT_WORDS} words, so a snippet can tokenise from near a match
  * instead of from the start of the page.
  */
-export type AnalyzedDocument = AnalyzedField[] & { checkpoints?: number[]; surfaces?: Map<string, string> };
+export type AnalyzedDocument = AnalyzedField[] & { checkpoints?: number[]; surfaces?: Map<string, string>; definitionPositions?: number[] };
 
 export const CHECKPOINT_WORDS = 32;
 /**
@@ -42,11 +42,18 @@ export function analyzeDocument(doc: TextDocument): AnalyzedDocument {
   };
   // Written word → term, for words whose term differs (prefixes match words as written).
   const surfaces = new Map<string, string>();
+  // The body word where each definition starts (a hit on a definition shows the passage there).
+  const definitions = doc.definitions ?? [];
+  const definitionPositions: number[] = [];
+  const onBodyToken = (start: number, index: number) => {
+    while (definitionPositions.length < definitions.length && definitions[definitionPositions.length].start <= start) definitionPositions.push(index);
+  };
   const analyzed: AnalyzedDocument = FIELD_NAMES.map((field, f) => {
     const terms: string[] = [];
     const positions: number[] = [];
     const text = fields[field];
     const visit = (term: string | null, start: number, length: number, index: number) => {
+      if (f === BODY) onBodyToken(start, index);
       if (term === null) return;
       terms.push(term);
       positions.push(index);
@@ -58,6 +65,11 @@ export function analyzeDocument(doc: TextDocument): AnalyzedDocument {
     return { terms, positions };
   });
   analyzed.checkpoints = thinCheckpoints(checkpoints);
+  if (definitions.length > 0) {
+    const last = Math.max(0, (analyzed[BODY].positions.at(-1) ?? 0));
+    while (definitionPositions.length < definitions.length) definitionPositions.push(last);
+    analyzed.definitionPositions = definitionPositions;
+  }
   analyzed.surfaces = surfaces;
   return analyzed;
 }

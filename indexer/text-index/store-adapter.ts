@@ -24,6 +24,7 @@ export function pageToDocument(id: number, page: PageRecord): TextDocument {
   const type = (page as { type?: unknown }).type;
   if (typeof type === 'string') doc.type = type;
   if (page.sections !== undefined && page.sections.length > 0) doc.sections = page.sections;
+  if (page.definitions !== undefined && page.definitions.length > 0) doc.definitions = page.definitions;
   const modified = page.lastModified === undefined ? NaN : Date.parse(page.lastModified);
   if (Number.isFinite(modified)) doc.lastModified = modified;
   return doc;

@@ -28,7 +28,7 @@ export const documentsFilePath = (directory: string, name: string) => join(direc
 export const textFilePath = (directory: string, name: string) => join(directory, `${name}.text.bin`);
 
 /** A document as the builder hands it over: with its body's checkpoints as [word ordinal, character offset] pairs. */
-export type DocumentToStore = TextDocument & { checkpoints?: number[] };
+export type DocumentToStore = TextDocument & { checkpoints?: number[]; definitionPositions?: number[] };
 
 /** A stored line: the document without its body (`text` only in lines of the earlier layout). */
 export type DocumentHead = Omit<TextDocument, 'text'> & {
@@ -37,6 +37,8 @@ export type DocumentHead = Omit<TextDocument, 'text'> & {
   body?: [number, number, number];
   /** Triples [ordinal, char, byte] (pairs [ordinal, char] in lines of the earlier layout). */
   checkpoints?: number[];
+  /** The body word position of each definition (parallel to `definitions`). */
+  definitionPositions?: number[];
 };
 
 /** Part of a body: its text from character `charStart`, the word ordinal there, and the body's length. */
@@ -188,7 +190,7 @@ export function publicDocument(head: DocumentHead, body: string): TextDocument {
 
 /** The document's fields but its body. */
 export function documentFields(head: DocumentHead): Omit<TextDocument, 'text'> {
-  const { body: _body, checkpoints: _checkpoints, text: _text, ...fields } = head;
+  const { body: _body, checkpoints: _checkpoints, text: _text, definitionPositions: _positions, ...fields } = head;
   return fields;
 }
 

@@ -14,7 +14,7 @@ import { DEFAULT_MERGE_POLICY, selectMerges, type MergePolicyOptions } from './m
 import { searchSnapshot, type SearchOptions, type SearchResult } from './search.ts';
 import { SegmentBuilderPool } from './segment-builder-pool.ts';
 import { readSegment, SEGMENT_FILE_SUFFIXES, type StoredSegment } from './segment-files.ts';
-import { bestPosition, bodyPositions, hitPassage, passageWindow, type HitPassage, type PassageOptions } from './passage.ts';
+import { bestPosition, bodyPositions, hitPassage, matchedDefinition, passageWindow, type HitPassage, type PassageOptions } from './passage.ts';
 import { documentFields, readAllStoredDocuments, readBodyWindows, readDocumentHeads, readStoredDocuments } from './stored-documents.ts';
 import type { SearchHit } from './scorer.ts';
 import { deletedIds, IndexHandle, liveCount, makeSegmentSet, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
@@ -166,10 +166,19 @@ export class TextIndex {
     for (const [segment, wanted] of bySegment) {
       const { postings, docOffsets } = segment.stored;
       const heads = await readDocumentHeads(this.directory, postings.name, docOffsets, wanted.map((w) => w.ordinal));
-      const best = wanted.map(({ hit, ordinal }) => bestPosition(bodyPositions(postings, ordinal, hit.matchedTerms)));
+      // A hit on a definition shows it and links to its anchor; others, where their terms stand closest.
+      const defined = wanted.map(({ hit, ordinal }, i) => matchedDefinition(postings, ordinal, heads[i], hit.matchedTerms));
+      const best = wanted.map(({ hit, ordinal }, i) => defined[i]?.position ?? bestPosition(bodyPositions(postings, ordinal, hit.matchedTerms)));
       const windows = await readBodyWindows(this.directory, postings.name, heads.map((head, i) => ({ head, ...passageWindow(head, best[i], options) })));
       wanted.forEach(({ hit }, i) => {
-        result.set(hit.id, { ...hitPassage(heads[i], windows[i], hit.matchedTerms, best[i], options), document: documentFields(heads[i]) });
+        const passage = hitPassage(heads[i], windows[i], hit.matchedTerms, best[i], options);
+        const definition = defined[i]?.definition;
+        if (definition) {
+          passage.sectionHeading = definition.name;
+          if (definition.anchor) passage.sectionAnchor = definition.anchor;
+          else delete passage.sectionAnchor;
+        }
+        result.set(hit.id, { ...passage, document: documentFields(heads[i]) });
       });
     }
     return result;

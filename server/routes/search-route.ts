@@ -83,7 +83,7 @@ export function registerSearchRoute(app: FastifyInstance, search: SearchService,
       result = await search.search(query);
     } catch (error) {
       if (error instanceof UnknownLanguageError) return reply.code(400).send({ statusCode: 400, code: error.code, error: 'Bad Request', message: error.message, supported: error.supported });
-      if (error instanceof QuerySyntaxError) return reply.code(400).send({ statusCode: 400, code: 'LSE_QUERY_SYNTAX', error: 'Bad Request', message: error.message });
+      if (error instanceof QuerySyntaxError) return reply.code(400).send({ statusCode: 400, code: 'code' in error ? error.code : 'LSE_QUERY_SYNTAX', error: 'Bad Request', message: error.message });
       throw error;
     }
     onAnswer?.(query, result);
