@@ -33,14 +33,17 @@ describe('blended ranking', () => {
     expect(even.median).toBeCloseTo(0.055, 12);
     expect(saturatedRank(0.055, even)).toBeCloseTo(0.5, 12);
     expect(saturatedRank(0, even)).toBe(0);
-    expect(blendScore({ textScore: 6, bestTextScore: 8, rank: 0.055 }, even, 'saturating', 0.2)).toEqual({ score: 0.75 + 0.1, text: 0.75, link: 0.5 });
+    const parts = blendScore({ textScore: 6, bestTextScore: 8, rank: 0.055 }, even, 'saturating', 0.2);
+    expect(parts.text).toBe(0.75);
+    expect(parts.link).toBeCloseTo(0.5, 12);
+    expect(parts.score).toBeCloseTo(0.8 * 0.75 + 0.2 * 0.5, 12);
   });
 
   it('saturating: a hub gains at most w/2 over a median page, so it cannot pass a clearly better match', () => {
     const w = 0.2;
     const hub = blendScore({ textScore: 7, bestTextScore: 10, rank: 1e6 }, scale, 'saturating', w);
     const median = blendScore({ textScore: 10, bestTextScore: 10, rank: scale.median }, scale, 'saturating', w);
-    expect(hub.score - hub.text).toBeLessThan(w);
+    expect(hub.score - (1 - w) * hub.text).toBeLessThan(w);
     expect(median.score).toBeGreaterThan(hub.score);
     // Between pages that match alike, the better linked one comes first.
     const better = blendScore({ textScore: 10, bestTextScore: 10, rank: 0.1 }, scale, 'saturating', w);

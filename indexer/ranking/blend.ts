@@ -9,10 +9,10 @@
  *   and largest (a page at the median of the collection gets about 0.5).
  * - `multiplicative`: `t · (r / r̄)^w`, the rank as a prior on relevance (`r̄` the collection mean),
  *   so `w = 0` is text only and a page ten times the mean is boosted by 10^w.
- * - `saturating`: `t + w · r / (r + r̃)`, the rank as query-independent evidence added to the text
- *   score through a saturating function (`r̃` the collection median, where it gives w/2): a page
- *   far below the median loses up to `w/2`, a hub far above gains at most `w/2`, so the few pages
- *   every page links to (contents, indexes) cannot outrank a page that matches far better.
+ * - `saturating`: `(1 − w)·t + w · r / (r + r̃)`, the rank as query-independent evidence added to
+ *   the text score through a saturating function (`r̃` the collection median, where it gives 1/2):
+ *   a hub far above the median gains at most `w/2` over a median page, so the few pages every page
+ *   links to (contents, indexes) cannot outrank a page that matches far better.
  */
 
 export const BLEND_MODES = ['log-linear', 'multiplicative', 'saturating'] as const;
@@ -87,7 +87,7 @@ export function blendScore(input: BlendInput, scale: RankScale, mode: BlendMode,
   }
   if (mode === 'saturating') {
     const link = saturatedRank(input.rank, scale);
-    return { score: text + weight * link, text, link };
+    return { score: (1 - weight) * text + weight * link, text, link };
   }
   const relative = scale.mean > 0 && input.rank > 0 ? input.rank / scale.mean : 1;
   const link = relative ** weight;
