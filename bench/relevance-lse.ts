@@ -97,11 +97,14 @@ export async function crawlAndIndex(site: DocSite, port: number): Promise<LseSit
   }
 }
 
-/** The top 10 result URLs of a query (none when the engine refuses it, as the API's 400 would). */
-export async function lseTop10(engine: SearchEngine, q: string, rank: RankMode): Promise<string[]> {
+/**
+ * The top 10 results of a query, each as its URL and the URLs of the copies it stands for (none
+ * when the engine refuses the query, as the API's 400 would).
+ */
+export async function lseTop10(engine: SearchEngine, q: string, rank: RankMode): Promise<string[][]> {
   try {
     const result = await engine.search({ q, page: 1, size: 10, rank, explain: false });
-    return result.hits.map((hit) => hit.url);
+    return result.hits.map((hit) => [hit.url, ...(hit.duplicates ?? [])]);
   } catch (error) {
     if (error instanceof QuerySyntaxError || error instanceof SearchRequestError) return [];
     throw error;

@@ -11,14 +11,17 @@ export interface Effectiveness {
   success10: number;
 }
 
-/** Rank (1-based) of the first relevant path among `ranked`, or 0 when none is in the top 10. */
-export function firstRelevantRank(ranked: readonly string[], relevant: readonly string[]): number {
+/** A result: its path, or its paths when it stands for copies of one page (a result lists its copies). */
+export type RankedResult = string | readonly string[];
+
+/** Rank (1-based) of the first relevant result among `ranked`, or 0 when none is in the top 10. */
+export function firstRelevantRank(ranked: readonly RankedResult[], relevant: readonly string[]): number {
   const wanted = new Set(relevant);
-  const at = ranked.slice(0, 10).findIndex((path) => wanted.has(path));
+  const at = ranked.slice(0, 10).findIndex((result) => (typeof result === 'string' ? wanted.has(result) : result.some((path) => wanted.has(path))));
   return at + 1;
 }
 
-export function effectiveness(queries: readonly JudgedQuery[], rankedPaths: ReadonlyArray<readonly string[]>): Effectiveness {
+export function effectiveness(queries: readonly JudgedQuery[], rankedPaths: ReadonlyArray<readonly RankedResult[]>): Effectiveness {
   let mrr = 0;
   let at1 = 0;
   let at10 = 0;

@@ -52,17 +52,17 @@ async function peerEffectiveness(bench: BenchContext, site: DocSite, lse: LseSit
 
 async function lseEffectiveness(site: DocSite, engine: SearchEngine, queries: readonly JudgedQuery[], rank: RankMode): Promise<Effectiveness> {
   const base = siteUrl(site, '/');
-  const ranked: string[][] = [];
-  for (const query of queries) ranked.push((await lseTop10(engine, query.query, rank)).flatMap((url) => sitePath(url, base) ?? []));
+  const ranked: string[][][] = [];
+  for (const query of queries) ranked.push((await lseTop10(engine, query.query, rank)).map((urls) => urls.flatMap((url) => sitePath(url, base) ?? [])));
   return effectiveness(queries, ranked);
 }
 
 /** The blends the sweep measures: text alone, then each form at a few weights. */
 const SWEEP: ReadonlyArray<{ blend: BlendMode; weight: number } | 'text'> = [
   'text',
-  ...[0.1, 0.2, 0.3, 0.5, 0.6].map((weight) => ({ blend: 'log-linear' as const, weight })),
+  ...[0.1, 0.3, 0.4, 0.5, 0.6].map((weight) => ({ blend: 'log-linear' as const, weight })),
   ...[0.1, 0.2, 0.3, 0.4, 0.5, 0.7].map((weight) => ({ blend: 'multiplicative' as const, weight })),
-  ...[0.1, 0.2, 0.3, 0.5, 0.6].map((weight) => ({ blend: 'saturating' as const, weight })),
+  ...[0.1, 0.3, 0.5, 0.6, 0.7, 0.8].map((weight) => ({ blend: 'saturating' as const, weight })),
 ];
 
 /** MRR@10 of each blend of the sweep on one site. */
