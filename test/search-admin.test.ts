@@ -82,6 +82,19 @@ describe('search analytics', () => {
     expect(await analytics()).toEqual(before);
   });
 
+  it('records identifier queries and queries read as plain words like any other', async () => {
+    const before = await analytics();
+    for (const q of ['lists:keyfind', 'note: ssh', 'library^x', 'gen_server:call/3']) {
+      const response = await search(`q=${encodeURIComponent(q)}`);
+      expect(response.statusCode, q).toBe(200);
+      if (q === 'library^x') expect(response.json().notices).toEqual([{ code: 'LSE_QUERY_SYNTAX_FALLBACK', message: expect.any(String) }]);
+    }
+    const after = await analytics();
+    expect(after.searches).toBe(before.searches + 4);
+    const recorded = [...after.topQueries, ...after.zeroResultQueries].map((entry: { query: string }) => entry.query);
+    for (const q of ['lists:keyfind', 'note: ssh', 'library^x', 'gen_server:call/3']) expect(recorded).toContain(q);
+  });
+
   it('masks e-mail addresses and long digit runs', () => {
     expect(analyticsQuery('  Mail  A.B@uni.example  about  4111 1111 1111 1111 in 2026 ')).toBe('mail [email] about [number] in 2026');
     expect(analyticsQuery('room 12345')).toBe('room [number]');

@@ -43,6 +43,24 @@ describe('the suggestion index', () => {
     expect(index.suggest('zzz', 4)).toEqual([]);
   });
 
+  it('completes identifiers the pages write, whole, and never makes one up', async () => {
+    const code: SuggestSource[] = [
+      { id: 1, url: 'http://x.example/gen_server', title: 'gen_server', headings: [], text: 'Use gen_server:call/3 instead of a general, generated or generic loop. ets:insert/2 stores.' },
+      { id: 2, url: 'http://x.example/general', title: 'General notes', headings: [], text: 'General rules, generated files, generic code; use this instead of that. The generator.' },
+    ];
+    const index = await SuggestIndex.build(code, () => 0.1);
+    const terms = (typed: string) => index.suggest(typed, 8).filter((s) => s.kind === 'term').map((s) => s.text);
+    expect(terms('gen_s')[0]).toBe('gen_server');
+    expect(terms('gen_server:')).toEqual(['gen_server:call/3']);
+    expect(terms('ets:ins')).toEqual(['ets:insert/2']);
+    expect(terms('ets:ins')).not.toContain('ets:instead');
+    expect(terms('see ets:ins')).toEqual(['see ets:insert/2']);
+    // A plain prefix: the words first, by how many pages use them.
+    expect(terms('gen').slice(0, 3)).toEqual(['general', 'generated', 'generic']);
+    // Identifiers are words by their parts too.
+    expect(surfaceWords('Use gen_server:call/3')).toEqual(['use', 'gen_server:call/3', 'gen', 'server', 'call']);
+  });
+
   it('finds the prefix range exactly as a linear scan does', () => {
     const words = [...new Set(PAGES.flatMap((p) => surfaceWords(`${p.title} ${p.text}`)))].sort();
     for (const prefix of ['t', 'te', 'tel', 'telescope', 'm', 'mü', 'z', '', 'a']) {

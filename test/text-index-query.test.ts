@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { QuerySyntaxError } from '../indexer/text-index/errors.ts';
 import { selectMerges } from '../indexer/text-index/merge-policy.ts';
 import { parseUserQuery, relaxQuery } from '../indexer/text-index/query-parser.ts';
+import { QueryBudget } from '../indexer/text-index/query-budget.ts';
 import { escapeHtml, snippet } from '../indexer/text-index/snippet.ts';
 import { isIndexablePage, pageToDocument } from '../indexer/text-index/store-adapter.ts';
 import { urlWords } from '../indexer/text-index/document.ts';
@@ -57,18 +58,56 @@ describe('query parsing', () => {
   it.each([
     ['', /empty query/],
     ['   \t ', /empty query/],
-    ['foo:bar', /unrecognised field 'foo'/],
-    ['title:', /expecting term/],
     ['-moon -"star party"', /only excludes/],
-    ['comet^x', /boost/],
-    ['comet~x', /edit distance/],
   ])('rejects %j with a QuerySyntaxError', (query, message) => {
     expect(() => parseUserQuery(query)).toThrow(QuerySyntaxError);
     expect(() => parseUserQuery(query)).toThrow(message);
   });
 
-  it('a query of stop words only is valid and looks for nothing', () => {
-    expect(parseUserQuery('the and of').clauses).toEqual([]);
+  it.each([
+    ['comet^x', ['comet', 'x'], /boost/],
+    ['comet~x', ['comet', 'x'], /edit distance/],
+    ['+-comet', ['comet'], /.+/],
+  ])('reads %j, which lunr cannot parse, as plain words with a notice', (query, words, message) => {
+    const budget = new QueryBudget();
+    const parsed = parseUserQuery(query, 'all', ['en'], budget);
+    expect(parsed.clauses.map((c) => c.kind === 'term' && c.terms[0])).toEqual(words);
+    expect(budget.notices).toEqual([{ code: 'LSE_QUERY_SYNTAX_FALLBACK', message: expect.stringMatching(message) }]);
+  });
+
+  it('reads an unknown `word:` as text and a field name in any case as a field', () => {
+    const terms = (query: string) => parseUserQuery(query).clauses.map((c) => (c.kind === 'term' ? `${c.terms[0]}:${c.fields.length}` : 'phrase'));
+    expect(terms('note: ssh')).toEqual(['note:4', 'ssh:4']);
+    expect(terms('foo:bar')).toEqual(['foo:bar:4']);
+    expect(terms('title:comet')).toEqual(['comet:1']);
+    expect(terms('Title:comet')).toEqual(['comet:1']);
+    expect(terms('title:')).toEqual(['titl:4']);
+    expect(terms('todo:"star party"')).toEqual(['phrase', 'todo:4']);
+  });
+
+  it('searches identifiers whole and by their parts', () => {
+    const identifier = (query: string) => {
+      const [clause] = parseUserQuery(query, 'all', ['en']).clauses;
+      return clause.kind === 'term' ? { whole: clause.terms, parts: clause.parts } : clause;
+    };
+    expect(identifier('lists:keyfind')).toEqual({ whole: ['lists:keyfind'], parts: [['list', 'lists'], ['keyfind']] });
+    expect(identifier('ets:insert')).toEqual({ whole: ['ets:insert'], parts: [['et', 'ets'], ['insert']] });
+    expect(identifier('std::vector')).toEqual({ whole: ['std::vector'], parts: [['std'], ['vector']] });
+    expect(identifier('gen_server:call/3')).toMatchObject({ whole: expect.arrayContaining(['gen_server:call/3']), parts: [expect.arrayContaining(['gen_server']), ['call'], ['3']] });
+    expect(identifier('Date#parse')).toMatchObject({ whole: expect.arrayContaining(['date#parse']), parts: [['date'], ['pars', 'parse']] });
+    expect(identifier('os.path.join')).toEqual({ whole: ['os.path.join'], parts: [['os'], ['path'], ['join']] });
+    // A URL: its host and path words, all of them.
+    expect(identifier('https://docs.example.org/lists.html#keyfind')).toEqual({ whole: [], parts: [['doc', 'docs'], ['exampl', 'example'], ['org'], ['list', 'lists']] });
+    // Operators stay with the identifier.
+    expect(parseUserQuery('-ets:insert comet').clauses.map((c) => c.presence)).toEqual(['prohibited', 'required']);
+  });
+
+  it('searches a query of stop words only as written', () => {
+    expect(parseUserQuery('If').clauses).toMatchObject([{ kind: 'term', terms: ['if'], presence: 'required' }]);
+    expect(parseUserQuery('the who').clauses.map((c) => c.kind === 'term' && c.terms)).toEqual([['the'], ['who']]);
+    expect(parseUserQuery('"the who"').clauses).toMatchObject([{ kind: 'phrase', variants: [[{ term: 'the', offset: 0 }, { term: 'who', offset: 1 }]] }]);
+    // With another word, stop words are still dropped.
+    expect(parseUserQuery('the telescope').clauses).toHaveLength(1);
   });
 });
 

@@ -1,7 +1,10 @@
 /**
  * Suggestions as you type: completions of the last word from the words the pages use (as
  * written, lowercased — not stems: a visitor types "telesc" and expects "telescope", not
- * "telescop"), and page titles. A word is worth the sum over the pages that use it of
+ * "telescop"), and page titles. Identifiers (`gen_server`, `ets:insert`, `os.path.join`,
+ * `std::vector`) are words whole, as the text index reads them (analysis.ts), and by their parts:
+ * `gen_s` completes to `gen_server`, and `ets:ins` only to identifiers the pages write, never to
+ * `ets:` + some other word. When the typed word looks like code, identifiers come first. A word is worth the sum over the pages that use it of
  * ½ + its page's position on the global-PageRank log scale (how many pages use it, weighted by
  * how important they are); a title is worth its page's position.
  *
@@ -31,16 +34,39 @@ export interface Suggestion {
 export const SUGGEST_TEXT_CHARS = 2000;
 /** Past this many title postings for a prefix, titles are walked best first instead. */
 const TITLE_UNION_LIMIT = 4000;
-const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
+/** A word, or an identifier with the joiners the text index keeps (`_`, `.`, `::`, `:`, `/`, `#`). */
+const WORD = /[\p{L}\p{N}_][\p{L}\p{N}\p{M}_'’-]*(?:(?:\.|::|:|\/|#)[\p{L}\p{N}\p{M}_][\p{L}\p{N}\p{M}_'’-]*)*/gu;
+const PARTS = /[\p{L}\p{N}][\p{L}\p{N}\p{M}'’-]*/gu;
+/** The word being typed at the end of the input, joiners and all (`ets:` waits for its function). */
+const TYPED_WORD = /[\p{L}\p{N}_][\p{L}\p{N}\p{M}_'’\-.:/#]*$/u;
+const JOINED = /[_.:/#]/;
+const MAX_WORD = 40;
+const MAX_IDENTIFIER = 80;
 
-/** Lowercased words of a text, 2 to 40 characters, trailing apostrophes and hyphens dropped. */
+/**
+ * Lowercased words of a text, 2 to 40 characters (identifiers up to 80), trailing apostrophes and
+ * hyphens dropped; an identifier gives its whole, then its parts.
+ */
 export function surfaceWords(text: string): string[] {
   const words: string[] = [];
   for (const match of text.matchAll(WORD)) {
-    const word = match[0].replace(/['’-]+$/, '').toLowerCase();
-    if (word.length >= 2 && word.length <= 40) words.push(word);
+    const written = match[0].replace(/['’-]+$/, '').replace(/^_+|_+$/g, '');
+    if (isIdentifier(written)) {
+      if (written.length <= MAX_IDENTIFIER) words.push(written.toLowerCase());
+      for (const part of written.matchAll(PARTS)) addWord(words, part[0]);
+    } else addWord(words, written);
   }
   return words;
+}
+
+function addWord(words: string[], written: string): void {
+  const word = written.replace(/['’-]+$/, '').toLowerCase();
+  if (word.length >= 2 && word.length <= MAX_WORD) words.push(word);
+}
+
+/** Joined by `_`, `.`, `::`, `:`, `/` or `#`, or written in camelCase. */
+function isIdentifier(word: string): boolean {
+  return JOINED.test(word) || /\p{Ll}\p{Lu}/u.test(word);
 }
 
 const isStopWord = (word: string) => lunr.stopWordFilter(new lunr.Token(word, {})) === undefined;
@@ -105,33 +131,35 @@ export class SuggestIndex {
    * as a prefix).
    */
   suggest(typed: string, limit = 8): Suggestion[] {
-    const words = surfaceWords(typed);
-    const endsWithSpace = /\s$/.test(typed);
-    if (words.length === 0 || endsWithSpace) return [];
-    const prefix = words[words.length - 1];
-    const before = typed.slice(0, typed.toLowerCase().lastIndexOf(prefix)).replace(/\s+/g, ' ').trimStart();
+    const last = TYPED_WORD.exec(typed);
+    if (last === null) return [];
+    const written = last[0].replace(/['’]+$/, '');
+    const prefix = written.toLowerCase();
+    const words = [...surfaceWords(typed.slice(0, last.index)), prefix];
+    const before = typed.slice(0, last.index).replace(/\s+/g, ' ').trimStart();
     const termLimit = Math.max(1, Math.ceil(limit / 2));
-    const termSuggestions = this.completions(prefix, termLimit + 1)
+    const termSuggestions = this.completions(prefix, termLimit + 1, isIdentifier(written))
       .filter((term) => term !== prefix || words.length > 1)
       .slice(0, termLimit)
       .map((term): Suggestion => ({ text: `${before}${term}`, kind: 'term' }));
-    const titleSuggestions = this.matchingTitles(words.slice(0, -1), prefix, limit - termSuggestions.length).map(
+    const titleSuggestions = this.matchingTitles(words.slice(0, -1), prefix.replace(/[_.:/#]+$/, ''), limit - termSuggestions.length).map(
       (title): Suggestion => ({ text: title.title, kind: 'title', url: title.url }),
     );
     return [...termSuggestions, ...titleSuggestions];
   }
 
-  /** Words starting with the prefix, best first. */
-  private completions(prefix: string, limit: number): string[] {
+  /** Words starting with the prefix, best first (identifiers first when the prefix is code). */
+  private completions(prefix: string, limit: number, codeFirst: boolean): string[] {
     const [from, to] = prefixRange(this.terms, prefix);
+    const rank = (i: number) => (codeFirst && JOINED.test(this.terms[i]) ? 1e12 : 0) + this.termScores[i];
     const best: number[] = [];
     for (let i = from; i < to; i++) {
       if (best.length < limit) {
         best.push(i);
-        best.sort((a, b) => this.termScores[b] - this.termScores[a]);
-      } else if (this.termScores[i] > this.termScores[best[best.length - 1]]) {
+        best.sort((a, b) => rank(b) - rank(a));
+      } else if (rank(i) > rank(best[best.length - 1])) {
         best[best.length - 1] = i;
-        best.sort((a, b) => this.termScores[b] - this.termScores[a]);
+        best.sort((a, b) => rank(b) - rank(a));
       }
     }
     return best.map((i) => this.terms[i]);

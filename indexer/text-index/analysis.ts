@@ -2,9 +2,12 @@
  * Text analysis shared by indexing, querying and snippets: one function turns a text in a
  * language into index terms with their offsets and word positions.
  *
- * - Words are runs of letters, digits and marks. A run joined by `_`, `.` or `::`, or written in
- *   camelCase (`mod_rewrite`, `os.path.join`, `RewriteRule`), is an identifier: it is indexed
- *   whole (lower-cased, unstemmed) and by its parts, so both find it.
+ * - Words are runs of letters, digits and marks. A run joined by `_`, `.`, `::`, `:`, `/` or `#`,
+ *   or written in camelCase (`mod_rewrite`, `os.path.join`, `RewriteRule`, `std::vector`,
+ *   `lists:keyfind`, `gen_server:call/3`, `Date#parse`), is an identifier: it is indexed whole
+ *   (lower-cased, unstemmed), by each of its compound segments between the other joiners
+ *   (`gen_server` in `gen_server:call/3`) and by its parts; a part is indexed both stemmed and as
+ *   written (`ets` in `ets:new` stays `ets`, not only the stem `et`), so every form finds it.
  * - Han, kana and Hangul runs become overlapping character bigrams (a lone character stays one
  *   term): a word is found inside the longer runs that hold it (`설정파일` in `주설정파일에서`),
  *   which a dictionary segmenter misses whenever it cuts the run differently on the page and in
@@ -26,7 +29,9 @@ export interface AnalyzedToken {
 }
 
 /** A chunk of word characters, with the joiners identifiers use. */
-const CHUNK = /[\p{L}\p{N}\p{M}_]+(?:(?:\.|::)[\p{L}\p{N}\p{M}_]+)*/gu;
+const CHUNK = /[\p{L}\p{N}\p{M}_]+(?:(?:\.|::|:|\/|#)[\p{L}\p{N}\p{M}_]+)*/gu;
+/** Joiners between an identifier's segments (`_` and camelCase join the parts within one). */
+const SEGMENT_JOINER = /::|[.:/#]/;
 /** Characters written without spaces between words: Han, kana (with the prolonged-sound mark), Hangul. */
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆]/u;
 const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー々〆]+/gu;
@@ -121,24 +126,63 @@ function hasCamelCase(word: string): boolean {
 
 /** A chunk with joiners, camelCase, CJK or Thai: its parts (and whole), from word ordinal `index`. */
 function visitChunk(chunk: string, at: number, lang: string, index: number, visit: TokenVisitor): number {
+  const parts = chunkParts(chunk, at);
+  const scripted = parts.some((part) => CJK.test(part.text) || THAI.test(part.text));
+  if (scripted || parts.length < 2) {
+    for (const part of parts) index = visitPart(part.text, part.start, lang, index, visit);
+    return index;
+  }
+  // An identifier: the whole (without leading or trailing underscores), its compound segments, then the parts.
+  const whole = chunk.replace(/^_+|_+$/g, '');
+  visit(whole.toLowerCase(), at + chunk.indexOf(whole), whole.length, index);
+  const segments = SEGMENT_JOINER.test(chunk) ? compoundSegments(chunk, at) : [];
+  let segment = 0;
+  for (const part of parts) {
+    while (segment < segments.length && segments[segment].start + segments[segment].text.length <= part.start) segment++;
+    const compound = segments[segment];
+    if (compound !== undefined && compound.start === part.start) visit(compound.text.toLowerCase(), compound.start, compound.text.length, index);
+    const lower = part.text.toLowerCase();
+    const term = wordTerm(lower, lang);
+    visit(term, part.start, part.text.length, index);
+    // The part as written too, when its term is a stem: `ets` in `ets:new` must not only be `et`.
+    if (term !== null && term !== lower) visit(lower, part.start, part.text.length, index);
+    index++;
+  }
+  return index;
+}
+
+/** The parts of a chunk: runs of letters and digits, cut further at camelCase boundaries. */
+function chunkParts(chunk: string, at: number): Array<{ text: string; start: number }> {
   const parts: Array<{ text: string; start: number }> = [];
   PART.lastIndex = 0;
   for (let part = PART.exec(chunk); part !== null; part = PART.exec(chunk)) {
-    // Within a part, camelCase boundaries cut it further.
     let offset = 0;
     for (const piece of part[0].split(CAMEL)) {
       parts.push({ text: piece, start: at + part.index + offset });
       offset += piece.length;
     }
   }
-  const scripted = parts.some((part) => CJK.test(part.text) || THAI.test(part.text));
-  if (!scripted && parts.length > 1) {
-    // An identifier: the whole (without leading or trailing underscores), then the parts.
-    const whole = chunk.replace(/^_+|_+$/g, '');
-    visit(whole.toLowerCase(), at + chunk.indexOf(whole), whole.length, index);
+  return parts;
+}
+
+/** The segments of an identifier between `.`, `::`, `:`, `/` and `#` that are identifiers themselves (`gen_server`). */
+function compoundSegments(chunk: string, at: number): Array<{ text: string; start: number }> {
+  const segments: Array<{ text: string; start: number }> = [];
+  let offset = 0;
+  for (const piece of chunk.split(SEGMENT_JOINER)) {
+    const start = chunk.indexOf(piece, offset);
+    offset = start + piece.length;
+    const trimmed = piece.replace(/^_+|_+$/g, '');
+    if (trimmed !== '' && chunkParts(trimmed, 0).length > 1) segments.push({ text: trimmed, start: at + start + piece.indexOf(trimmed) });
   }
-  for (const part of parts) index = visitPart(part.text, part.start, lang, index, visit);
-  return index;
+  return segments;
+}
+
+/** The written parts of an identifier's segments (`gen_server:call/3` → gen_server, call, 3), or its parts when it has one segment. */
+export function identifierPieces(word: string): string[] {
+  const pieces = word.split(SEGMENT_JOINER).map((piece) => piece.replace(/^_+|_+$/g, '')).filter((piece) => piece !== '');
+  if (pieces.length > 1) return pieces;
+  return chunkParts(word, 0).map((part) => part.text);
 }
 
 /** A part of a chunk: a plain word, or runs of CJK / Thai / other letters within it. */

@@ -4,7 +4,7 @@
  * wholes, CJK bigrams, Thai words and pages of unknown language are indexed neutrally). A page
  * matches through its own language's term only, since stemmed terms carry their language.
  */
-import { analyzeText, scriptOf, wordTerm, type AnalyzedToken } from './analysis.ts';
+import { analyzeText, identifierPieces, scriptOf, wordTerm, type AnalyzedToken } from './analysis.ts';
 import { hasStemmer, isStopWord, languageWritesScript, NEUTRAL_LANGUAGE, termPrefix } from './languages.ts';
 
 export interface PhraseWord {
@@ -13,7 +13,11 @@ export interface PhraseWord {
   offset: number;
 }
 
-export type QueryWord = { kind: 'term'; terms: string[] } | { kind: 'phrase'; variants: PhraseWord[][] };
+/**
+ * A word's alternative terms; an identifier (`ets:insert`, `os.path.join`) also has `parts`, each
+ * with its alternatives: a page matches with the whole, or with every part.
+ */
+export type QueryWord = { kind: 'term'; terms: string[]; parts?: string[][] } | { kind: 'phrase'; variants: PhraseWord[][] };
 
 /** The analysis languages a word is analysed in: the stemmed ones of its script, then the neutral one. */
 export function wordLanguages(word: string, languages: readonly string[]): string[] {
@@ -28,11 +32,13 @@ export function analyzeQueryWord(raw: string, languages: readonly string[]): Que
   const lower = raw.toLowerCase();
   const terms = new Set<string>();
   const variants: PhraseWord[][] = [];
+  let identifier = false;
   for (const lang of langs) {
     const tokens = analyzeText(raw, lang);
     const whole = identifierWhole(raw, tokens);
     if (whole !== null) {
       // An identifier: found by its whole as pages write it, or as one word of the page's language.
+      identifier = true;
       terms.add(whole);
       const asWord = wordTerm(whole, lang);
       if (asWord !== null) terms.add(asWord);
@@ -46,8 +52,25 @@ export function analyzeQueryWord(raw: string, languages: readonly string[]): Que
       terms.add(words[0].term);
     } else variants.push(words);
   }
-  if (variants.length === 0) return terms.size === 0 ? null : { kind: 'term', terms: [...terms] };
+  if (variants.length === 0) {
+    if (terms.size === 0) return null;
+    const parts = identifier ? identifierParts(raw, languages) : null;
+    return parts === null ? { kind: 'term', terms: [...terms] } : { kind: 'term', terms: [...terms], parts };
+  }
   return { kind: 'phrase', variants: uniqueVariants(variants) };
+}
+
+/**
+ * An identifier's parts with their alternatives (`gen_server:call/3` → gen_server, call, 3;
+ * `mod_rewrite` → mod, rewrite), stop words left out; null when fewer than two remain.
+ */
+function identifierParts(raw: string, languages: readonly string[]): string[][] | null {
+  const parts: string[][] = [];
+  for (const piece of identifierPieces(raw)) {
+    const word = analyzeQueryWord(piece, languages);
+    if (word?.kind === 'term') parts.push(word.terms);
+  }
+  return parts.length >= 2 ? parts : null;
 }
 
 /** A quoted phrase in each of its languages (a variant per language; empty when only stop words). */

@@ -10,10 +10,11 @@
  *   fields: …"); an empty query and one with only excluded words are errors too.
  */
 import lunr from 'lunr';
-import { FIELD_NAMES } from './document.ts';
+import { FIELD_NAMES, urlWords } from './document.ts';
 import { QuerySyntaxError, QueryTooLongError } from './errors.ts';
 import { analyzeQueryWord, analyzeQueryPattern, analyzePhrase, type PhraseWord } from './query-analysis.ts';
-import { DEFAULT_LANGUAGE } from './languages.ts';
+import { DEFAULT_LANGUAGE, NEUTRAL_LANGUAGE } from './languages.ts';
+import { setAsideCode, setAsideWord, type SetAside } from './query-text.ts';
 import { isSegmentedScript } from './analysis.ts';
 import { MAX_EDIT_DISTANCE, MAX_QUERY_CHARS, MAX_QUERY_WORDS, QueryBudget } from './query-budget.ts';
 
@@ -43,6 +44,11 @@ export interface TermClause {
   typed?: string;
   /** The query's last word: it also matches as an unstemmed prefix, one pattern per language. */
   prefixPatterns?: string[];
+  /**
+   * An identifier's parts (`ets:insert` → ets, insert), each with its alternatives: a page matches
+   * with one of `terms` (the whole) or with every part (written apart, as in `ets` … `insert/2`).
+   */
+  parts?: string[][];
 }
 
 export interface PhraseClause {
@@ -78,7 +84,7 @@ const QueryParser = (lunr as unknown as { QueryParser: new (text: string, query:
 const PHRASE = /([+-]?)(?:([\p{L}\p{N}_]+):)?"([^"]*)"/gu;
 // Everything that is neither a word character nor lunr syntax separates words.
 // `_` and `.` stay: they join identifiers (`mod_rewrite`, `os.path.join`), which analysis keeps whole.
-const NOT_WORD_OR_SYNTAX = /[^\p{L}\p{N}\p{M}_.\s+\-:*~^]/gu;
+const NOT_WORD_OR_SYNTAX = /[^\p{L}\p{N}\p{M}_.\s+\-:*~^\uE000]/gu;
 
 const ALL_FIELDS = FIELD_NAMES.map((_, i) => i);
 
@@ -91,14 +97,21 @@ export function parseUserQuery(input: string, mode: MatchMode = 'all', languages
   if (input.length > MAX_QUERY_CHARS) throw new QueryTooLongError(`the query has ${input.length.toLocaleString('en')} characters; at most ${MAX_QUERY_CHARS.toLocaleString('en')} are read`);
   const clauses: QueryClause[] = [];
   const rest = input.replace(PHRASE, (_match, operator: string, field: string | undefined, phrase: string) => {
-    const clause = phraseClause(phrase, operator === '-' ? 'prohibited' : 'required', field, languages);
+    // `note:"…"` names no field: the word is text.
+    const known = field === undefined || (FIELD_NAMES as readonly string[]).includes(field.toLowerCase());
+    const clause = phraseClause(phrase, operator === '-' ? 'prohibited' : 'required', known ? field : undefined, languages);
     if (clause) clauses.push(clause);
-    return ' ';
+    return known ? ' ' : ` ${field} `;
   });
-  const lunrText = rest.replace(/"/g, ' ').replace(NOT_WORD_OR_SYNTAX, ' ').trim();
-  if (lunrText !== '') clauses.push(...lunrClauses(lunrText, mode, languages, budget));
+  const { text: readable, words: setAside } = setAsideCode(rest.replace(/"/g, ' '));
+  const lunrText = readable.replace(NOT_WORD_OR_SYNTAX, ' ').trim();
+  const words = lunrText === '' ? { clauses: [], stopWords: [] } : lunrClauses(lunrText, mode, languages, budget, setAside);
+  clauses.push(...words.clauses);
+  // A query of stop words only (`If`, `the who`) searches them: titles and headings index them as written.
+  if (!clauses.some((clause) => clause.presence !== 'prohibited')) clauses.push(...words.stopWords);
   keepWordLimit(clauses, budget);
-  if (clauses.length > 0 && clauses.every((clause) => clause.presence === 'prohibited')) {
+  if (clauses.length === 0) throw new QuerySyntaxError('the query has no words to search');
+  if (clauses.every((clause) => clause.presence === 'prohibited')) {
     throw new QuerySyntaxError('the query only excludes words: add a word to look for');
   }
   return { clauses, mode };
@@ -114,7 +127,9 @@ function fieldNumbers(names: readonly string[]): number[] {
 
 function phraseClause(text: string, presence: 'required' | 'prohibited', field: string | undefined, languages: readonly string[]): QueryClause | null {
   const fields = field === undefined ? ALL_FIELDS : fieldNumbers([field.toLowerCase()]);
-  const variants = analyzePhrase(text, languages);
+  let variants = analyzePhrase(text, languages);
+  // A phrase of stop words only (`"the who"`) is searched as written, as titles and headings index it.
+  if (variants.length === 0) variants = analyzePhrase(text, [NEUTRAL_LANGUAGE]);
   if (variants.length === 0) return null;
   if (variants.every((words) => words.length === 1)) {
     // One indexed word: a plain term (required like any quoted text, whatever the mode).
@@ -148,21 +163,31 @@ function keepWordLimit(clauses: QueryClause[], budget: QueryBudget): void {
   }
 }
 
-function lunrClauses(text: string, mode: MatchMode, languages: readonly string[], budget: QueryBudget): QueryClause[] {
-  const query = new lunr.Query([...FIELD_NAMES]);
-  try {
-    new QueryParser(text, query).parse();
-  } catch (error) {
-    if (error instanceof lunr.QueryParseError) throw new QuerySyntaxError(error.message, { cause: error });
-    throw error;
-  }
+interface WordClauses {
+  clauses: QueryClause[];
+  /** Stop words of the query, as terms: searched when the query has nothing else. */
+  stopWords: TermClause[];
+}
+
+function lunrClauses(text: string, mode: MatchMode, languages: readonly string[], budget: QueryBudget, setAside: readonly SetAside[]): WordClauses {
+  const parsed = parseLunr(text, budget);
   const clauses: QueryClause[] = [];
-  for (const raw of query.clauses as unknown as LunrParsedClause[]) {
+  const stopWords: TermClause[] = [];
+  let lastClause: QueryClause | undefined;
+  for (const raw of parsed) {
+    lastClause = undefined;
     const presence = presenceOf(raw.presence, mode);
     const defaulted = raw.presence === undefined || raw.presence === lunr.Query.presence.OPTIONAL;
     const fields = fieldNumbers(raw.fields);
     const boost = Number.isFinite(raw.boost) && raw.boost > 0 ? raw.boost : 1;
     const fuzzy = raw.editDistance !== undefined && raw.editDistance > 0;
+    const aside = setAsideWord(raw.term, setAside);
+    if (aside !== null) {
+      const wildcard = raw.term.endsWith('*');
+      lastClause = setAsideClause(aside, wildcard, { fields, boost, presence, defaulted }, languages) ?? undefined;
+      if (lastClause) clauses.push(lastClause);
+      continue;
+    }
     if (fuzzy && raw.editDistance! > MAX_EDIT_DISTANCE) {
       budget.notice('LSE_QUERY_EDIT_DISTANCE_CAPPED', `an edit distance above ${MAX_EDIT_DISTANCE} (${raw.term}~${raw.editDistance}) was searched as ${MAX_EDIT_DISTANCE}`);
       raw.editDistance = MAX_EDIT_DISTANCE;
@@ -175,21 +200,67 @@ function lunrClauses(text: string, mode: MatchMode, languages: readonly string[]
       continue;
     }
     const word = analyzeQueryWord(raw.term, languages);
-    // A stop word is not in the index: drop it rather than require the impossible.
-    if (word === null) continue;
+    if (word === null) {
+      // A stop word is not in the index's body text: dropped, unless the query has nothing else.
+      const asWritten = analyzeQueryWord(raw.term, [NEUTRAL_LANGUAGE]);
+      if (asWritten?.kind === 'term') stopWords.push({ kind: 'term', terms: asWritten.terms, pattern: false, fields, boost, presence, defaulted });
+      continue;
+    }
     if (word.kind === 'term') {
       const clause: TermClause = { kind: 'term', terms: word.terms, pattern: false, fields, boost, presence, defaulted };
+      if (word.parts) clause.parts = word.parts;
       if (defaulted && !isSegmentedScript(raw.term)) clause.typed = raw.term.toLowerCase();
-      clauses.push(clause);
+      clauses.push((lastClause = clause));
     } else clauses.push({ kind: 'phrase', variants: word.variants, fields, presence, defaulted, boost });
   }
   // Search as you type: the last word, when it is the input's last word too, also matches as a prefix.
-  const last = clauses[clauses.length - 1];
-  const lastRaw = (query.clauses as unknown as LunrParsedClause[]).at(-1);
-  if (last?.kind === 'term' && last.typed !== undefined && lastRaw !== undefined && text.toLowerCase().endsWith(lastRaw.term.toLowerCase()) && last.typed.length >= MIN_PREFIX) {
-    last.prefixPatterns = analyzeQueryPattern(`${last.typed}*`, false, languages);
+  const lastRaw = parsed.at(-1);
+  if (lastClause?.kind === 'term' && lastClause.typed !== undefined && lastRaw !== undefined && text.toLowerCase().endsWith(lastRaw.term.toLowerCase()) && lastClause.typed.length >= MIN_PREFIX) {
+    lastClause.prefixPatterns = analyzeQueryPattern(`${lastClause.typed}*`, false, languages);
   }
-  return clauses;
+  return { clauses, stopWords };
+}
+
+/**
+ * lunr's parse of the words; a query lunr cannot read (`comet^x`, `title:`, `a~b`) is read again
+ * as plain words, and the answer says so.
+ */
+function parseLunr(text: string, budget: QueryBudget): LunrParsedClause[] {
+  try {
+    const query = new lunr.Query([...FIELD_NAMES]);
+    new QueryParser(text, query).parse();
+    return query.clauses as unknown as LunrParsedClause[];
+  } catch (error) {
+    if (!(error instanceof lunr.QueryParseError)) throw error;
+    budget.notice('LSE_QUERY_SYNTAX_FALLBACK', `${error.message}: the query was searched as plain words`);
+    const plain = text.replace(/[+\-:~^*]/g, ' ').trim();
+    if (plain === '') return [];
+    const query = new lunr.Query([...FIELD_NAMES]);
+    new QueryParser(plain, query).parse();
+    return query.clauses as unknown as LunrParsedClause[];
+  }
+}
+
+/** The clause of an identifier or URL that lunr's parser would have cut. */
+function setAsideClause(word: SetAside, wildcard: boolean, clause: Pick<TermClause, 'fields' | 'boost' | 'presence' | 'defaulted'>, languages: readonly string[]): TermClause | null {
+  if (word.kind === 'url') {
+    // A URL: its host and path words, all of them (the page's URL field holds the same words).
+    const parts = urlWords(word.text)
+      .split(' ')
+      .flatMap((part) => {
+        const analyzed = part === '' ? null : analyzeQueryWord(part, languages);
+        return analyzed?.kind === 'term' ? [analyzed.terms] : [];
+      });
+    if (parts.length === 0) return null;
+    return parts.length === 1 ? { kind: 'term', terms: parts[0], pattern: false, ...clause } : { kind: 'term', terms: [], parts, pattern: false, ...clause };
+  }
+  if (wildcard) return { kind: 'term', terms: analyzeQueryPattern(`${word.text}*`, false, languages), pattern: true, ...clause };
+  const analyzed = analyzeQueryWord(word.text, languages);
+  if (analyzed?.kind !== 'term') return null;
+  const result: TermClause = { kind: 'term', terms: analyzed.terms, pattern: false, ...clause };
+  if (analyzed.parts) result.parts = analyzed.parts;
+  if (clause.defaulted) result.typed = word.text.toLowerCase();
+  return result;
 }
 
 /** Shorter last words are not expanded as prefixes (too many words start with them). */

@@ -69,6 +69,8 @@ interface ResolvedClause {
   termWeights?: Map<string, number>;
   /** Terms the query did not name: a pattern's matches, typo and prefix expansions. */
   expanded?: Set<string>;
+  /** An identifier's parts present in the collection: a page with every part matches too. */
+  parts?: string[][];
   correction?: { typed: string; term: string };
   fields: number[];
   boost: number;
@@ -83,14 +85,14 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
   const clauses = query.clauses.map((clause) => resolveClause(stats, clause));
   keepExpansionsWithinBudget(stats, clauses);
   const positive = clauses.filter((clause) => clause.presence !== 'prohibited');
-  const termsLookedFor = [...new Set(positive.flatMap((clause) => clause.terms))];
+  const termsLookedFor = [...new Set(positive.flatMap((clause) => scoredTermsOf(clause)))];
   const corrections = clauses.flatMap((clause) => (clause.correction ? [clause.correction] : []));
   if (clauses.some((clause) => clause.impossible) || set.documentCount === 0) return { hits: [], total: 0, unfilteredTotal: 0, terms: termsLookedFor, corrections };
 
   // Query vectors per field (lunr adds a clause's boost for every term and field it names).
   const queryWeights = new Map<string, Float64Array>();
   for (const clause of positive) {
-    for (const term of clause.terms) {
+    for (const term of scoredTermsOf(clause)) {
       let weights = queryWeights.get(term);
       if (!weights) queryWeights.set(term, (weights = new Float64Array(FIELD_COUNT)));
       const boost = clause.boost * (clause.termWeights?.get(term) ?? 1);
@@ -153,6 +155,11 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
   return { hits, total, unfilteredTotal, terms: termsLookedFor, corrections };
 }
 
+/** The terms a clause scores with: its own (an identifier's whole, expansions) and its parts'. */
+function scoredTermsOf(clause: ResolvedClause): string[] {
+  return clause.parts ? [...clause.terms, ...clause.parts.flat()] : clause.terms;
+}
+
 /** lunr's idf: log(1 + |(N − df + ½) / (df + ½)|). */
 function lunrIdf(documentCount: number, documentFrequency: number): number {
   return Math.log(1 + Math.abs((documentCount - documentFrequency + 0.5) / (documentFrequency + 0.5)));
@@ -195,10 +202,25 @@ function markClauseMatches(segment: CompactSegment, clause: ResolvedClause, mark
     for (const words of clause.phrases) forEachPhraseMatch(segment, words, clause.fields, (d) => (marks[d] = 1));
     return;
   }
-  for (const term of clause.terms) {
+  markTerms(segment, clause.terms, clause.fields, marks);
+  if (!clause.parts) return;
+  // An identifier written apart: every part somewhere in the page.
+  const n = segment.docIds.length;
+  const counts = new Uint16Array(n);
+  const seen = new Uint8Array(n);
+  for (const alternatives of clause.parts) {
+    seen.fill(0);
+    markTerms(segment, alternatives, clause.fields, seen);
+    for (let d = 0; d < n; d++) counts[d] += seen[d];
+  }
+  for (let d = 0; d < n; d++) if (counts[d] === clause.parts.length) marks[d] = 1;
+}
+
+function markTerms(segment: CompactSegment, terms: readonly string[], fields: readonly number[], marks: Uint8Array): void {
+  for (const term of terms) {
     const t = termNumber(segment, term);
     if (t < 0) continue;
-    for (const f of clause.fields) {
+    for (const f of fields) {
       const { offsets, docs } = segment.fields[f];
       for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) marks[docs[p]] = 1;
     }
@@ -277,8 +299,11 @@ function resolveClause(stats: CollectionTerms, clause: QueryClause): ResolvedCla
   const present = clause.terms.filter((term) => stats.documentFrequency(term) > 0);
   const expansion = clause.presence === 'prohibited' ? null : expandClause(stats, clause);
   if (expansion) present.push(...expansion.weights.keys());
-  const impossible = clause.presence === 'required' && present.length === 0;
+  const parts = clause.parts?.map((alternatives) => alternatives.filter((term) => stats.documentFrequency(term) > 0));
+  const partsPresent = parts !== undefined && parts.every((alternatives) => alternatives.length > 0);
+  const impossible = clause.presence === 'required' && present.length === 0 && !partsPresent;
   const resolved: ResolvedClause = { presence: clause.presence, terms: present, fields: clause.fields, boost: clause.boost, phrases: null, impossible };
+  if (partsPresent) resolved.parts = parts;
   if (expansion) {
     resolved.termWeights = expansion.weights;
     resolved.expanded = new Set(expansion.weights.keys());
@@ -317,7 +342,7 @@ function keepExpansionsWithinBudget(stats: CollectionTerms, clauses: ResolvedCla
   for (const clause of clauses) {
     if (!clause.expanded || clause.presence === 'prohibited') continue;
     clause.terms = clause.terms.filter((term) => !dropped.has(term));
-    if (clause.presence === 'required' && clause.terms.length === 0 && clause.phrases === null) clause.impossible = true;
+    if (clause.presence === 'required' && clause.terms.length === 0 && clause.phrases === null && !clause.parts) clause.impossible = true;
   }
 }
 

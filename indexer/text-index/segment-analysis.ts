@@ -28,6 +28,8 @@ export const CHECKPOINT_WORDS = 32;
  */
 export const MAX_CHECKPOINTS = 1_024;
 const BODY = FIELD_NAMES.indexOf('body');
+/** Fields whose stop words are indexed as written: a title or heading may be only stop words (`If`, `The Who`). */
+const STOP_WORD_FIELDS = new Set([FIELD_NAMES.indexOf('title'), FIELD_NAMES.indexOf('headings')]);
 
 /** Every field is analysed in the document's language. */
 export function analyzeDocument(doc: TextDocument): AnalyzedDocument {
@@ -52,9 +54,13 @@ export function analyzeDocument(doc: TextDocument): AnalyzedDocument {
     const terms: string[] = [];
     const positions: number[] = [];
     const text = fields[field];
+    const keepStopWords = STOP_WORD_FIELDS.has(f);
     const visit = (term: string | null, start: number, length: number, index: number) => {
       if (f === BODY) onBodyToken(start, index);
-      if (term === null) return;
+      if (term === null) {
+        if (!keepStopWords) return;
+        term = text.slice(start, start + length).toLowerCase();
+      }
       terms.push(term);
       positions.push(index);
       if (term.length === length && text.startsWith(term, start)) return;
