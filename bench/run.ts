@@ -69,6 +69,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./search-http.bench.ts')).searchHttpBenchmarks,
     about: 'the search API over HTTP: 1,200 long multilingual pages (snippet cost, size 10) and 100k synthetic pages: requests/s and latency (autocannon)',
   },
+  'whole-pages': {
+    load: async () => (await import('./whole-pages.bench.ts')).wholePagesBenchmarks,
+    about: 'whole pages: the 150 biggest HTML pages of the installed Rust/PostgreSQL/Django/Sphinx docs, 20,000-character cap vs whole (build, RSS, disk, search and passages p50/p99)',
+  },
   multilingual: {
     load: async () => (await import('./multilingual.bench.ts')).multilingualBenchmarks,
     about: 'recall per language on the Debian documentation in 11 languages (sampled words, CJK included)',

@@ -54,11 +54,11 @@ export const FIELD_NAMES: readonly IndexFieldName[] = INDEX_FIELDS.map((field) =
 
 /**
  * Page text beyond this is neither indexed nor stored. Whole pages are indexed: a reference page
- * of 300 KB is normal (the largest text of the Rust, PostgreSQL, Django and Sphinx documentation
- * is under 1 M characters); the cap is a guard against hostile pages (a 50 MB body), well above
- * any real page's text. It was 20,000 characters, which cut a fifth of a documentation site.
+ * of 300 KB is normal, and the longest text in the Rust, PostgreSQL, Django and Sphinx
+ * documentation is 2.7 M characters (a source listing); the cap is a guard against hostile pages
+ * and documents (a 50 MB body, a PDF that inflates), above any real page's text. It was 20,000 characters, which cut a fifth of a documentation site.
  */
-export const DEFAULT_MAX_TEXT_CHARS = 2_000_000;
+export const DEFAULT_MAX_TEXT_CHARS = 4_000_000;
 
 /** The flat record lunr's builder reads: one string per field, `ref` the page id. */
 export interface LunrFieldRecord {

@@ -11,7 +11,7 @@ import { findPosting, termNumber, type CompactSegment } from './compact-segment.
 import { FIELD_NAMES, qualifiedSuffixes, type TextDefinition } from './document.ts';
 import { analysisLanguage } from './languages.ts';
 import { escapeHtml } from './snippet.ts';
-import { checkpointsOf, type BodyWindow, type Checkpoint, type DocumentHead, type WindowRequest } from './stored-documents.ts';
+import { checkpointsOf, type BodyWindow, type Checkpoint, type DocumentHead, type StoredDefinitions, type WindowRequest } from './stored-documents.ts';
 
 export interface PassageOptions {
   /** Target length in characters of page text (default 200). */
@@ -177,23 +177,26 @@ function sectionAt(head: DocumentHead, offset: number): { heading: string; ancho
   return found;
 }
 
+/** The hit's terms that its page has in the `definitions` field (postings only, no I/O). */
+export function definitionTerms(segment: CompactSegment, ordinal: number, terms: readonly string[]): string[] {
+  const field = segment.fields[DEFINITIONS];
+  return terms.filter((term) => {
+    const t = termNumber(segment, term);
+    return t >= 0 && findPosting(field.docs, field.offsets[t], field.offsets[t + 1], ordinal) >= 0;
+  });
+}
+
 /**
- * The definition a hit matched, when its terms are in the page's `definitions` field: the one
+ * The definition a hit matched (`wanted`: its terms in the page's `definitions` field): the one
  * whose name holds the most of them (then the query's first term, which is its word as typed
  * before any stemmed alternative; then the shortest name), with the body position where it
  * starts. The hit's passage and section link go there (`#anchor`), not to the best body passage.
  */
-export function matchedDefinition(segment: CompactSegment, ordinal: number, head: DocumentHead, terms: readonly string[]): { definition: TextDefinition; position: number } | null {
-  const definitions = head.definitions;
-  const positions = head.definitionPositions;
-  if (!definitions || definitions.length === 0 || !positions || positions.length !== definitions.length) return null;
-  const field = segment.fields[DEFINITIONS];
-  const wanted = terms.filter((term) => {
-    const t = termNumber(segment, term);
-    return t >= 0 && findPosting(field.docs, field.offsets[t], field.offsets[t + 1], ordinal) >= 0;
-  });
-  if (wanted.length === 0) return null;
-  const lang = analysisLanguage(head.lang);
+export function matchedDefinition(stored: StoredDefinitions | null, wanted: readonly string[], lang: string | undefined): { definition: TextDefinition; position: number } | null {
+  if (stored === null || wanted.length === 0) return null;
+  const { definitions, positions } = stored;
+  if (positions.length !== definitions.length) return null;
+  const analysis = analysisLanguage(lang);
   // Stems and identifier parts are written inside the name: a substring test spares analysing every name.
   const plain = wanted.map((term) => term.replace(/^[a-z]{2}:/, ''));
   let best = -1;
@@ -203,7 +206,7 @@ export function matchedDefinition(segment: CompactSegment, ordinal: number, head
   definitions.forEach((definition, k) => {
     const lower = definition.name.toLowerCase();
     if (!plain.some((term) => lower.includes(term))) return;
-    const own = new Set(analyzeText(qualifiedSuffixes(definition.name).join(' '), lang).map((token) => token.term));
+    const own = new Set(analyzeText(qualifiedSuffixes(definition.name).join(' '), analysis).map((token) => token.term));
     const count = wanted.filter((term) => own.has(term)).length;
     const first = wanted.findIndex((term) => own.has(term));
     if (count === 0) return;

@@ -15,6 +15,9 @@
  * take microseconds each, where every asynchronous read is a round trip through libuv's thread
  * pool that costs more than the read itself on a busy machine.
  *
+ * A document's definitions (up to 2,000 names) follow its body in the text file, read only for a
+ * hit that matched one (`defined` in the line).
+ *
  * Segments written before this layout keep the body as `text` in the line and checkpoints as
  * [ordinal, offset] pairs; they are read as they are (and rewritten by the next merge).
  */
@@ -37,9 +40,21 @@ export type DocumentHead = Omit<TextDocument, 'text'> & {
   body?: [number, number, number];
   /** Triples [ordinal, char, byte] (pairs [ordinal, char] in lines of the earlier layout). */
   checkpoints?: number[];
-  /** The body word position of each definition (parallel to `definitions`). */
+  /** The body word position of each definition (parallel to `definitions`; in lines of an earlier layout). */
   definitionPositions?: number[];
+  /**
+   * Where the definitions and their positions lie in the text file, after the body: byte offset
+   * and length of a JSON `{ definitions, positions }`. Kept out of the line, which every hit reads:
+   * a reference page defines up to 2,000 names, and a hit needs them only when it matched one.
+   */
+  defined?: [number, number];
 };
+
+/** A document's definitions with the body word position where each starts (parallel arrays). */
+export interface StoredDefinitions {
+  definitions: NonNullable<TextDocument['definitions']>;
+  positions: number[];
+}
 
 /** Part of a body: its text from character `charStart`, the word ordinal there, and the body's length. */
 export interface BodyWindow {
@@ -69,13 +84,20 @@ export function encodeDocuments(documents: readonly DocumentToStore[]): { lines:
   const textChunks: Uint8Array[] = [];
   let textBytes = 0;
   for (const doc of documents) {
-    const { text, checkpoints, ...rest } = doc;
+    const { text, checkpoints, definitions, definitionPositions, ...rest } = doc;
     const body = encoder.encode(text);
     const head: DocumentHead = { ...rest, body: [textBytes, body.length, text.length] };
     if (checkpoints && checkpoints.length > 0) head.checkpoints = withByteOffsets(text, checkpoints);
-    lineChunks.push(encoder.encode(`${JSON.stringify(head)}\n`));
     textChunks.push(body);
     textBytes += body.length;
+    if (definitions && definitions.length > 0) {
+      const stored: StoredDefinitions = { definitions, positions: definitionPositions ?? [] };
+      const bytes = encoder.encode(JSON.stringify(stored));
+      head.defined = [textBytes, bytes.length];
+      textChunks.push(bytes);
+      textBytes += bytes.length;
+    }
+    lineChunks.push(encoder.encode(`${JSON.stringify(head)}\n`));
   }
   return { lines: concat(lineChunks), offsets: offsetsOf(lineChunks), texts: concat(textChunks) };
 }
@@ -135,7 +157,33 @@ export function checkpointsOf(head: DocumentHead): Checkpoints {
 export async function readStoredDocuments(directory: string, name: string, docOffsets: ArrayLike<number>, ordinals: readonly number[]): Promise<TextDocument[]> {
   const heads = await readDocumentHeads(directory, name, docOffsets, ordinals);
   const windows = await readBodyWindows(directory, name, heads.map((head) => ({ head, checkpoint: { index: 0, char: 0, byte: 0 } })));
-  return heads.map((head, i) => publicDocument(head, windows[i].text));
+  const defined = readDefinitions(directory, name, heads);
+  return heads.map((head, i) => publicDocument(head, windows[i].text, defined[i]));
+}
+
+/** The stored definitions of each head (null when it has none), read from the text file. */
+export function readDefinitions(directory: string, name: string, heads: readonly DocumentHead[]): Array<StoredDefinitions | null> {
+  const found: Array<StoredDefinitions | null> = heads.map((head) => (head.definitions ? { definitions: head.definitions, positions: head.definitionPositions ?? [] } : null));
+  if (!heads.some((head) => head.defined)) return found;
+  withFile(textFilePath(directory, name), `the texts of segment ${name}`, (fd) => {
+    const decoder = new TextDecoder();
+    heads.forEach((head, i) => {
+      if (!head.defined) return;
+      const [at, bytes] = head.defined;
+      found[i] = parseDefinitions(decoder.decode(readExactly(fd, at, bytes, name)), name);
+    });
+  });
+  return found;
+}
+
+function parseDefinitions(json: string, name: string): StoredDefinitions {
+  try {
+    const parsed = JSON.parse(json) as StoredDefinitions;
+    if (Array.isArray(parsed.definitions) && Array.isArray(parsed.positions)) return parsed;
+  } catch {
+    // Reported below.
+  }
+  throw new IndexCorruptError(`the definitions of a document of segment ${name} are unreadable`);
 }
 
 /** The stored lines at the given ordinals (one positioned read each). */
@@ -183,14 +231,16 @@ export async function readBodyWindows(directory: string, name: string, requests:
   return windows;
 }
 
-/** The document as it was indexed, from its head and whole body. */
-export function publicDocument(head: DocumentHead, body: string): TextDocument {
-  return { ...documentFields(head), text: body };
+/** The document as it was indexed, from its head, whole body and definitions. */
+export function publicDocument(head: DocumentHead, body: string, defined: StoredDefinitions | null = null): TextDocument {
+  const doc: TextDocument = { ...documentFields(head), text: body };
+  if (defined && defined.definitions.length > 0) doc.definitions = defined.definitions;
+  return doc;
 }
 
 /** The document's fields but its body. */
 export function documentFields(head: DocumentHead): Omit<TextDocument, 'text'> {
-  const { body: _body, checkpoints: _checkpoints, text: _text, definitionPositions: _positions, ...fields } = head;
+  const { body: _body, checkpoints: _checkpoints, text: _text, definitionPositions: _positions, defined: _defined, ...fields } = head;
   return fields;
 }
 
@@ -206,7 +256,13 @@ export async function readAllStoredDocuments(directory: string, name: string): P
     if (!head.body) return publicDocument(head, head.text ?? '');
     const [at, bytes] = head.body;
     if (!texts || at + bytes > texts.length) throw new IndexCorruptError(`the texts of segment ${name} are truncated`);
-    return publicDocument(head, decoder.decode(texts.subarray(at, at + bytes)));
+    let defined: StoredDefinitions | null = null;
+    if (head.defined) {
+      const [from, length] = head.defined;
+      if (from + length > texts.length) throw new IndexCorruptError(`the texts of segment ${name} are truncated`);
+      defined = parseDefinitions(decoder.decode(texts.subarray(from, from + length)), name);
+    }
+    return publicDocument(head, decoder.decode(texts.subarray(at, at + bytes)), defined);
   });
 }
 

@@ -14,8 +14,8 @@ import { DEFAULT_MERGE_POLICY, selectMerges, type MergePolicyOptions } from './m
 import { searchSnapshot, type SearchOptions, type SearchResult } from './search.ts';
 import { SegmentBuilderPool } from './segment-builder-pool.ts';
 import { readSegment, SEGMENT_FILE_SUFFIXES, type StoredSegment } from './segment-files.ts';
-import { bestPosition, bodyPositions, hitPassage, matchedDefinition, passageWindow, type HitPassage, type PassageOptions } from './passage.ts';
-import { documentFields, readAllStoredDocuments, readBodyWindows, readDocumentHeads, readStoredDocuments } from './stored-documents.ts';
+import { bestPosition, bodyPositions, definitionTerms, hitPassage, matchedDefinition, passageWindow, type HitPassage, type PassageOptions } from './passage.ts';
+import { documentFields, readAllStoredDocuments, readBodyWindows, readDefinitions, readDocumentHeads, readStoredDocuments, type DocumentHead } from './stored-documents.ts';
 import type { SearchHit } from './scorer.ts';
 import { deletedIds, IndexHandle, liveCount, makeSegmentSet, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
 
@@ -28,7 +28,7 @@ export interface TextIndexOptions {
   maxSegmentDocs?: number;
   /** Worker threads building segments (default: min(2, cores)); 0 builds on the calling thread. */
   workers?: number;
-  /** Characters of page text indexed and stored (default 2,000,000: whole pages, see document.ts). */
+  /** Characters of page text indexed and stored (default 4,000,000: whole pages, see document.ts). */
   maxTextChars?: number;
   /**
    * Characters of text per segment (default 16 M): with whole pages, a thousand long pages would
@@ -167,7 +167,10 @@ export class TextIndex {
       const { postings, docOffsets } = segment.stored;
       const heads = await readDocumentHeads(this.directory, postings.name, docOffsets, wanted.map((w) => w.ordinal));
       // A hit on a definition shows it and links to its anchor; others, where their terms stand closest.
-      const defined = wanted.map(({ hit, ordinal }, i) => matchedDefinition(postings, ordinal, heads[i], hit.matchedTerms));
+      const inDefinitions = wanted.map(({ hit, ordinal }) => definitionTerms(postings, ordinal, hit.matchedTerms));
+      // Read only for hits that matched a definition.
+      const stored = readDefinitions(this.directory, postings.name, heads.map((head, i): DocumentHead => (inDefinitions[i].length > 0 ? head : { ...head, defined: undefined, definitions: undefined })));
+      const defined = wanted.map((_, i) => matchedDefinition(stored[i], inDefinitions[i], heads[i].lang));
       const best = wanted.map(({ hit, ordinal }, i) => defined[i]?.position ?? bestPosition(bodyPositions(postings, ordinal, hit.matchedTerms)));
       const windows = await readBodyWindows(this.directory, postings.name, heads.map((head, i) => ({ head, ...passageWindow(head, best[i], options) })));
       wanted.forEach(({ hit }, i) => {
