@@ -60,9 +60,10 @@ async function lseEffectiveness(site: DocSite, engine: SearchEngine, queries: re
 /** The blends the sweep measures: text alone, then each form at a few weights. */
 const SWEEP: ReadonlyArray<{ blend: BlendMode; weight: number } | 'text'> = [
   'text',
-  ...[0.1, 0.3, 0.4, 0.5, 0.6].map((weight) => ({ blend: 'log-linear' as const, weight })),
-  ...[0.1, 0.2, 0.3, 0.4, 0.5, 0.7].map((weight) => ({ blend: 'multiplicative' as const, weight })),
-  ...[0.1, 0.3, 0.5, 0.6, 0.7, 0.8].map((weight) => ({ blend: 'saturating' as const, weight })),
+  ...[0.1, 0.2, 0.3, 0.4].map((weight) => ({ blend: 'log-linear' as const, weight })),
+  ...[0.1, 0.2, 0.3].map((weight) => ({ blend: 'multiplicative' as const, weight })),
+  ...[0.1, 0.3, 0.5].map((weight) => ({ blend: 'saturating' as const, weight })),
+  ...[0.1, 0.2, 0.3, 0.5, 0.6, 0.7, 0.8, 1].map((weight) => ({ blend: 'prior' as const, weight })),
 ];
 
 /** MRR@10 of each blend of the sweep on one site. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { blendScore, logRankPosition, rankScale, saturatedRank } from '../indexer/ranking/blend.ts';
+import { rankingSettingsSchema } from '../config/schema.ts';
+import { blendScore, logRankPosition, logRankPrior, rankScale, saturatedRank } from '../indexer/ranking/blend.ts';
 
 describe('blended ranking', () => {
   const scale = rankScale([0.001, 0.01, 0.1, 0.889]);
@@ -49,5 +50,34 @@ describe('blended ranking', () => {
     const better = blendScore({ textScore: 10, bestTextScore: 10, rank: 0.1 }, scale, 'saturating', w);
     const worse = blendScore({ textScore: 10, bestTextScore: 10, rank: 0.01 }, scale, 'saturating', w);
     expect(better.score).toBeGreaterThan(worse.score);
+  });
+
+  it('prior: ln(r / median) added to the raw text score, so strong matches move less', () => {
+    const even = rankScale([0.001, 0.01, 0.1, 0.889]);
+    expect(logRankPrior(even.median, even)).toBe(0);
+    expect(logRankPrior(0, even)).toBe(0);
+    expect(logRankPrior(even.median * Math.E, even)).toBeCloseTo(1, 12);
+    const parts = blendScore({ textScore: 12, bestTextScore: 16, rank: even.median * Math.E ** 2 }, even, 'prior', 0.5);
+    expect(parts.text).toBe(0.75);
+    expect(parts.link).toBeCloseTo(2, 12);
+    expect(parts.score).toBeCloseTo(13, 12);
+    // The same ratio of text scores and the same ranks: on a weak match (scores ÷ 10) the hub
+    // comes first, on a strong one the better match stays first.
+    const order = (factor: number) => {
+      const leaf = blendScore({ textScore: 10 * factor, bestTextScore: 10 * factor, rank: even.median / 10 }, even, 'prior', 0.5).score;
+      const hub = blendScore({ textScore: 8 * factor, bestTextScore: 10 * factor, rank: even.median * 10 }, even, 'prior', 0.5).score;
+      return leaf > hub ? 'leaf' : 'hub';
+    };
+    expect(order(0.1)).toBe('hub');
+    expect(order(3)).toBe('leaf');
+  });
+
+  it('defaults to the prior at weight 0.7, the blend chosen on the judged documentation sets', () => {
+    expect(rankingSettingsSchema.parse({})).toEqual({ blend: 'prior', weight: 0.7 });
+    // A page e times the median rank gains 0.7 of a BM25 point; one at the median, nothing.
+    const even = rankScale([0.001, 0.01, 0.1, 0.889]);
+    const { blend, weight } = rankingSettingsSchema.parse({});
+    expect(blendScore({ textScore: 5, bestTextScore: 9, rank: even.median * Math.E }, even, blend, weight).score).toBeCloseTo(5.7, 12);
+    expect(blendScore({ textScore: 5, bestTextScore: 9, rank: even.median }, even, blend, weight).score).toBe(5);
   });
 });

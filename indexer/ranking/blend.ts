@@ -13,9 +13,14 @@
  *   the text score through a saturating function (`r̃` the collection median, where it gives 1/2):
  *   a hub far above the median gains at most `w/2` over a median page, so the few pages every page
  *   links to (contents, indexes) cannot outrank a page that matches far better.
+ * - `prior` (the default, weight 0.7): `s + w · ln(r / r̃)` on the query's own text score `s` (BM25,
+ *   not divided by the best): a log-PageRank prior added to the relevance score, as
+ *   query-independent evidence is added to BM25. The text scale is the query's, so a query
+ *   matching rare words strongly (an identifier) is moved less by the rank than one made of
+ *   common words. Of the four, it alone improved on text alone without losing on any judged set.
  */
 
-export const BLEND_MODES = ['log-linear', 'multiplicative', 'saturating'] as const;
+export const BLEND_MODES = ['log-linear', 'multiplicative', 'saturating', 'prior'] as const;
 export type BlendMode = (typeof BLEND_MODES)[number];
 
 /** The collection-wide facts the blend needs about the rank vector. */
@@ -61,7 +66,7 @@ export interface BlendParts {
   score: number;
   /** Text score divided by the best of the query. */
   text: number;
-  /** The link part as used by the mode: ρ for log-linear, (r/r̄)^w for multiplicative, r/(r + r̃) for saturating. */
+  /** The link part as used by the mode: ρ for log-linear, (r/r̄)^w for multiplicative, r/(r + r̃) for saturating, ln(r/r̃) for prior. */
   link: number;
 }
 
@@ -78,12 +83,22 @@ export function saturatedRank(rank: number, scale: RankScale): number {
   return rank / (rank + scale.median);
 }
 
+/** `ln(r / r̃)`: 0 at the collection's median, and for a page whose rank is unknown. */
+export function logRankPrior(rank: number, scale: RankScale): number {
+  if (!(rank > 0) || !(scale.median > 0)) return 0;
+  return Math.log(rank / scale.median);
+}
+
 export function blendScore(input: BlendInput, scale: RankScale, mode: BlendMode, weight: number): BlendParts {
   if (!(weight >= 0 && weight <= 1)) throw new RangeError(`blend weight must be in [0, 1], got ${weight}`);
   const text = input.bestTextScore > 0 ? input.textScore / input.bestTextScore : 0;
   if (mode === 'log-linear') {
     const link = logRankPosition(input.rank, scale);
     return { score: (1 - weight) * text + weight * link, text, link };
+  }
+  if (mode === 'prior') {
+    const link = logRankPrior(input.rank, scale);
+    return { score: input.textScore + weight * link, text, link };
   }
   if (mode === 'saturating') {
     const link = saturatedRank(input.rank, scale);
