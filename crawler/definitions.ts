@@ -80,23 +80,22 @@ export class DefinitionReader {
   definitions(qualifier: string | null): DefinitionMark[] {
     const seen = new Set<string>();
     const found: DefinitionMark[] = [];
-    let unnamed: Candidate | null = null;
+    // An anchor that named nothing and has no text (Doxygen's hashed `<a id>`): the heading or term right after it may name it.
+    let emptyAnchor: string | null = null;
     for (const candidate of this.#candidates) {
       let name: string | null;
       let anchor: string;
       if (candidate.id === null) {
-        // Named by its text, linked by the empty anchor before it.
-        if (unnamed === null || unnamed.id === null) continue;
+        if (emptyAnchor === null) continue;
         name = bounded(nameFromText(candidate.text?.() ?? '', candidate.tag === 'dt'));
-        anchor = unnamed.id;
+        anchor = emptyAnchor;
+        emptyAnchor = null;
       } else {
         const text = candidate.text?.() ?? '';
         name = definitionName(candidate.tag, candidate.id, text, qualifier);
         anchor = candidate.id;
-        unnamed = name === null && text.trim() === '' ? candidate : null;
-        if (name === null) continue;
+        emptyAnchor = name === null && text.trim() === '' ? candidate.id : null;
       }
-      unnamed = candidate.id === null ? null : unnamed;
       if (name === null || seen.has(name)) continue;
       seen.add(name);
       found.push({ name, anchor, start: candidate.start });

@@ -255,8 +255,9 @@ const DENSITY_BLOCKS = new Set(['div', 'ul', 'ol', 'table', 'section', 'td', 'dl
 const LINK_LIST_MIN_LINKS = 10;
 const LINK_LIST_MIN_SHARE = 0.5;
 /**
- * A block named like chrome (`menu`, `footer`, `sidebar`…) is chrome when it is short or made of
- * links; a long block of prose under such a name is content (a docs section `id="menus"`).
+ * A block named like chrome (`menu`, `footer`, `sidebar`…) is chrome when it is made of links, or
+ * short and without headings; prose or a headed section under such a name is content (a docs
+ * section `id="menus"`, Django's setting `csrf-cookie-name`).
  */
 const CHROME_NAME_MAX_PROSE = 400;
 const CHROME_NAME_MIN_LINK_SHARE = 0.3;

@@ -89,3 +89,30 @@ describe('whole pages', () => {
     }
   });
 });
+
+describe('whole documents', () => {
+  it('finds a word on page 97 of a 98-page PDF and links to that page', async () => {
+    const pages = Array.from({ length: 98 }, (_, p) => `Page ${p + 1}. ${'The application manual describes its processes and tables in detail. '.repeat(40)}${p === 96 ? 'The snapshot_isolation option is explained here.' : ''}`);
+    const sections: NonNullable<TextDocument['sections']> = [];
+    let text = '';
+    pages.forEach((content, p) => {
+      if (text !== '') text += ' ';
+      sections.push({ heading: `Page ${p + 1}`, anchor: `page=${p + 1}`, start: text.length });
+      text += content;
+    });
+    expect(text.length).toBeGreaterThan(250_000);
+    const dir = await mkdtemp(join(tmpdir(), 'lse-whole-pdf-'));
+    const index = await TextIndex.open(dir, { workers: 0 });
+    try {
+      await index.rebuild([{ id: 1, url: 'http://docs.test/manual.pdf', host: 'docs.test', title: 'Manual', headings: [], text, lang: 'en', type: 'pdf', sections }]);
+      const hits = index.search('snapshot_isolation').hits;
+      expect(hits.map((hit) => hit.id)).toEqual([1]);
+      const passage = (await index.passages(hits)).get(1)!;
+      expect(passage.sectionAnchor).toBe('page=97');
+      expect(passage.snippet).toContain('<mark>snapshot_isolation</mark>');
+    } finally {
+      await index.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
