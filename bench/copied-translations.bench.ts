@@ -7,9 +7,12 @@
  * engine's CPU per search, and how many of the top hits are in the visitor's language.
  */
 import autocannon from 'autocannon';
+import { seededRandom } from '../indexer/seeded-random.ts';
+import { SearchEngine, type EngineQuery } from '../indexer/ranking/search-engine.ts';
+import type { GroupRank } from '../indexer/ranking/hit-groups.ts';
 import type { BenchContext } from './run.ts';
 import { debianDocs } from '../test/helpers/debian-docs.ts';
-import { copiedTranslationsSite, serveSite } from '../test/helpers/copied-translations-site.ts';
+import { copiedTranslationsSite, serveSite, type CopiedTranslationsSite } from '../test/helpers/copied-translations-site.ts';
 import { crawlAndServe } from '../test/helpers/crawled-site.ts';
 
 const HOST = 'docs.copies.test';
@@ -50,6 +53,8 @@ export async function copiedTranslationsBenchmarks(bench: BenchContext): Promise
   const crawled = await crawlAndServe({ host: HOST, served: served.url });
   const crawlSeconds = (performance.now() - started) / 1000;
   try {
+    if (bench.wants('group-rank')) await groupRankCase(bench, site, crawled);
+    if (!bench.wants('http')) return;
     const english = await englishFirst(crawled.url);
     const inProcess = await searchInProcess(crawled.engine, 5);
     const rows: Array<Array<string | number>> = [['size', 'requests/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx']];
@@ -100,4 +105,44 @@ async function searchInProcess(engine: { search: (query: { q: string; page: numb
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.floor(q * (times.length - 1))];
   return { cpuMs: (used.user + used.system) / 1000 / times.length, p50: at(0.5), p99: at(0.99) };
+}
+
+/**
+ * Known-item queries: three words in a row from an English page (its middle), searched by an
+ * English visitor; a query is answered when a hit of the top 10 is the page (or a copy of it).
+ * MRR@10 by text alone and with the blend, its link rank per page, the group's best or the
+ * group's sum.
+ */
+async function groupRankCase(bench: BenchContext, site: CopiedTranslationsSite, crawled: Awaited<ReturnType<typeof crawlAndServe>>): Promise<void> {
+  const random = seededRandom(5);
+  const queries: Array<{ q: string; key: string }> = [];
+  for (const page of site.pages.values()) {
+    if (page.kind !== 'original' || page.key === 'index') continue;
+    const words = (/<p>([^<]*)<\/p>/.exec(page.html.slice(page.html.length / 2))?.[1] ?? '').split(/\s+/).filter((w) => /^[a-z]{3,}$/i.test(w));
+    if (words.length < 6) continue;
+    const at = Math.floor(random() * (words.length - 3));
+    queries.push({ q: words.slice(at, at + 3).join(' '), key: page.key });
+  }
+  const keyOf = (url: string) => new URL(url).pathname.split('/').slice(2).join('/').replace(/\.html$/, '');
+  const ranks = crawled.engine.currentRanks;
+  const measure = async (engine: SearchEngine, rank: EngineQuery['rank']) => {
+    let reciprocal = 0;
+    let first = 0;
+    for (const { q, key } of queries) {
+      const result = await engine.search({ q, page: 1, size: 10, rank, explain: false, visitorLanguages: ['en'] });
+      const at = result.hits.findIndex((hit) => keyOf(hit.url) === key);
+      if (at >= 0) reciprocal += 1 / (at + 1);
+      if (at === 0) first++;
+    }
+    return [(reciprocal / queries.length).toFixed(3), (first / queries.length).toFixed(3)];
+  };
+  const rows: Array<Array<string | number>> = [['ranking', 'MRR@10', 'success@1']];
+  rows.push(['text only', ...(await measure(crawled.engine, 'text'))]);
+  for (const groupRank of ['page', 'max', 'sum'] as GroupRank[]) {
+    const engine = new SearchEngine(crawled.index, ranks, { blend: 'log-linear', weight: 0.3, groupRank });
+    engine.setFacts(crawled.engine.pageFacts);
+    rows.push([`blend, link rank of the ${groupRank === 'page' ? 'page' : `group (${groupRank})`}`, ...(await measure(engine, 'blend'))]);
+  }
+  bench.heading(`known-item queries on the copied-translations site: ${queries.length} three-word phrases of English pages, English visitor`);
+  bench.table(rows);
 }

@@ -200,6 +200,8 @@ export const searchSettingsSchema = z
     analyticsRetentionDays: z.number().int().min(1).max(3650).default(90),
     /** Searches and clicks recorded per day at most: a flood past it is counted, not stored. */
     analyticsMaxRecordsPerDay: z.number().int().min(100).max(10_000_000).default(100_000),
+    /** Matches in none of the visitor's languages are ordered as if their score were this share of it (1: no preference). */
+    otherLanguageWeight: z.number().min(0).max(1).default(0.5),
   })
   .strict();
 

@@ -94,3 +94,23 @@ describe('one link-based rank per group of copies and translations', () => {
     expect(idOf('/en/mod/redirect.html')).toBe(original.id);
   });
 });
+
+describe("the visitor's language first among equal matches", () => {
+  it('orders matches in none of the visitor’s languages as if their score were a share of it', async () => {
+    const order = async (otherLanguageWeight: number) => {
+      const ids = PAGES.map((_, id) => id);
+      const ranks = PAGES.map((page) => page.rank);
+      const weighted = new SearchEngine(index, rankSnapshot(1, ids, ranks, ranks), { blend: 'log-linear', weight: 0.3, otherLanguageWeight });
+      weighted.setFacts(engine.pageFacts);
+      const result = await weighted.search({ q: 'Redirect', page: 1, size: 10, rank: 'blend', explain: false, visitorLanguages: ['fr'] });
+      return result.hits.map((hit) => hit.url.replace(SITE, ''));
+    };
+    // The group with a French page shows it; the English-only pages follow the French ones when
+    // the weight is small, and a much better English match stays above a weak French one at 0.5.
+    const strong = await order(0.1);
+    expect(strong[0]).toBe('/fr/mod/redirect.html');
+    expect(strong.slice(1, 3).sort()).toEqual(['/fr/index.html', '/fr/vhosts/index.html']);
+    const none = await order(1);
+    expect(none.indexOf('/en/vhosts/redirect.html')).toBeLessThan(none.indexOf('/fr/vhosts/index.html'));
+  });
+});

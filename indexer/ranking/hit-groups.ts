@@ -43,6 +43,13 @@ interface LanguageRows {
 const NO_LANGUAGES: readonly LanguageRows[] = [];
 
 /**
+ * How a group's pages share a link-based rank: `sum` (the default: as one page with all their
+ * links, which a canonical URL gathers), `max` (the best linked of them), or `page` (each its own,
+ * as before groups shared one; for comparison).
+ */
+export type GroupRank = 'sum' | 'max' | 'page';
+
+/**
  * The groups of a page table as the search shows them, for one local and one global rank
  * vector: per group, its languages (alphabetical) with their pages best first; per row, the
  * languages its copy class is stored in; per row, the summed global PageRank of its group (copies
@@ -54,15 +61,16 @@ export class GroupTable {
   /** Copy class (its smallest row) → language codes stored in it; only classes of several rows. */
   private readonly classLanguages = new Map<number, Int32Array>();
   private readonly alternatesCache = new Map<number, Array<{ url: string; lang: string }>>();
-  /** Row → the summed global PageRank of its group. */
+  /** Row → the global PageRank of its group (summed over its pages, see {@link GroupRank}). */
   readonly groupRank: Float64Array;
-  /** Scale of the groups' summed ranks (the blend's log scale). */
+  /** Scale of the groups' ranks (the blend's log scale). */
   readonly groupRankScale: RankScale;
 
   constructor(
     readonly facts: PageFacts,
     localRank: (id: number) => number,
     globalRank: (id: number) => number,
+    combine: GroupRank = 'sum',
   ) {
     const langCodes = facts.columns.lang.codes;
     const langValues = facts.columns.lang.values;
@@ -86,10 +94,13 @@ export class GroupTable {
       else classRows.set(copyClass, [row]);
     });
     for (const [copyClass, rows] of classRows) if (rows.length > 1) this.classLanguages.set(copyClass, Int32Array.from(new Set(rows.map((row) => langCodes[row]))));
-    const sums = new Float64Array(facts.facts.length);
-    facts.group.forEach((group, row) => (sums[group] += globalRank(facts.ids[row])));
-    this.groupRank = Float64Array.from(facts.group, (group) => sums[group]);
-    this.groupRankScale = rankScale(Array.from(facts.members.keys(), (group) => sums[group]));
+    const combined = new Float64Array(facts.facts.length);
+    facts.group.forEach((group, row) => {
+      const rank = globalRank(facts.ids[row]);
+      combined[group] = combine === 'sum' ? combined[group] + rank : Math.max(combined[group], rank);
+    });
+    this.groupRank = combine === 'page' ? Float64Array.from(facts.ids, (id) => globalRank(id)) : Float64Array.from(facts.group, (group) => combined[group]);
+    this.groupRankScale = combine === 'page' ? rankScale(this.groupRank) : rankScale(Array.from(facts.members.keys(), (group) => combined[group]));
   }
 
   /** The group's languages with their pages, best first (none for a page alone). */
@@ -116,24 +127,28 @@ export class GroupTable {
 }
 
 /** Copies of one language, best first: URL names the language, higher local PageRank, shorter URL. */
-function orderCopies(facts: PageFacts, rows: readonly number[], code: number, localRank: (id: number) => number): number[] {
+function orderCopies(facts: PageFacts, rows: readonly number[], code: number, localRank: (id: number) => number): readonly number[] {
+  if (rows.length === 1) return rows;
   const keyed = rows.map((row) => ({ row, names: facts.urlLanguage[row] === code ? 1 : 0, rank: localRank(facts.ids[row]), url: facts.facts[row].url }));
   keyed.sort((a, b) => b.names - a.names || b.rank - a.rank || a.url.length - b.url.length || a.url.localeCompare(b.url));
   return keyed.map((k) => k.row);
 }
 
-/**
- * Groups candidates in rank order. `preferred` are `lang` column codes in order of preference
- * (requested, then the visitor's, then the query's).
- */
-export function groupCandidates<C extends GroupCandidate>(table: GroupTable, candidates: readonly C[], preferred: readonly number[]): Array<HitGroup<C>> {
+/** The candidates of one group, in rank order (`key`: the group, -1 for a page outside the table). */
+export interface CandidateGroup<C extends GroupCandidate> {
+  key: number;
+  matched: C[];
+}
+
+/** Groups candidates in rank order: each group at the place of its best ranked candidate. */
+export function groupCandidates<C extends GroupCandidate>(table: GroupTable, candidates: readonly C[]): Array<CandidateGroup<C>> {
   const facts = table.facts;
-  const order: Array<{ key: number; members: C[] }> = [];
+  const order: Array<CandidateGroup<C>> = [];
   const byKey = new Map<number, C[]>();
   for (const candidate of candidates) {
     const row = facts.rowOf(candidate.id);
     if (row < 0) {
-      order.push({ key: -1, members: [candidate] });
+      order.push({ key: -1, matched: [candidate] });
       continue;
     }
     const key = facts.group[row];
@@ -142,13 +157,20 @@ export function groupCandidates<C extends GroupCandidate>(table: GroupTable, can
     else {
       const list = [candidate];
       byKey.set(key, list);
-      order.push({ key, members: list });
+      order.push({ key, matched: list });
     }
   }
-  return order.map(({ key, members }) => (key < 0 ? { shown: members[0], matched: members, url: '', row: -1, duplicates: [], alternates: [] } : makeGroup(table, key, members, preferred)));
+  return order;
 }
 
-function makeGroup<C extends GroupCandidate>(table: GroupTable, group: number, matched: readonly C[], preferred: readonly number[]): HitGroup<C> {
+/**
+ * The hit a group makes: which candidate and which page of the group are shown, with the
+ * group's other pages. `preferred` are `lang` column codes in order of preference (requested,
+ * then the visitor's, then the query's). Called for the groups of the page of results only.
+ */
+export function showGroup<C extends GroupCandidate>(table: GroupTable, group: CandidateGroup<C>, preferred: readonly number[]): HitGroup<C> {
+  const matched = group.matched;
+  if (group.key < 0) return { shown: matched[0], matched, url: '', row: -1, duplicates: [], alternates: [] };
   const facts = table.facts;
   const codes = facts.columns.lang.codes;
   let shown = matched[0];
@@ -170,16 +192,15 @@ function makeGroup<C extends GroupCandidate>(table: GroupTable, group: number, m
       }
     }
   }
-  const languages = table.languages(group);
   const lang = facts.columns.lang.values[code];
-  const own = languages.find((language) => language.code === code);
+  const own = table.languages(group.key).find((language) => language.code === code);
   if (!own) {
     const row = facts.rowOf(shown.id);
     return { shown, matched, url: facts.facts[row].url, row, lang, duplicates: [], alternates: [] };
   }
   const duplicates: string[] = [];
   for (let i = 1; i < own.rows.length; i++) duplicates.push(facts.facts[own.rows[i]].url);
-  const alternates = table.alternates(group).filter((alternate) => alternate.lang !== lang);
+  const alternates = table.alternates(group.key).filter((alternate) => alternate.lang !== lang);
   return { shown, matched, url: facts.facts[own.rows[0]].url, row: own.rows[0], lang, duplicates, alternates };
 }
 
@@ -191,11 +212,11 @@ function makeGroup<C extends GroupCandidate>(table: GroupTable, group: number, m
  */
 export function preferVisitorLanguages<C extends GroupCandidate & { score: number }>(
   table: GroupTable,
-  groups: Array<HitGroup<C>>,
+  groups: Array<CandidateGroup<C>>,
   visitor: readonly number[],
   otherLanguageWeight: number,
   fixed: number,
-): Array<HitGroup<C>> {
+): Array<CandidateGroup<C>> {
   if (visitor.length === 0) return groups;
   const facts = table.facts;
   const keyed = groups.slice(fixed).map((group, position) => {

@@ -12,7 +12,7 @@ import { checkLanguage } from '../text-index/languages.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
 import { blendScore, rankScale, type BlendMode, type BlendParts, type RankScale } from './blend.ts';
 import { compileFilters, countResults, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
-import { GroupTable, groupCandidates, preferVisitorLanguages, type HitGroup } from './hit-groups.ts';
+import { GroupTable, groupCandidates, preferVisitorLanguages, showGroup, type GroupRank, type HitGroup } from './hit-groups.ts';
 import { languageOfSitePage, PageFacts } from './page-facts.ts';
 import { queryLanguages, writtenLanguage } from './query-language.ts';
 import { SuggestIndex, type Suggestion } from '../suggest/suggest-index.ts';
@@ -146,6 +146,8 @@ export interface SearchEngineOptions {
    * were this share of it (default 0.5): the visitor's language first among equal matches.
    */
   otherLanguageWeight?: number;
+  /** How copies and translations share their link-based rank (default `sum`). */
+  groupRank?: GroupRank;
 }
 
 const DEFAULT_OTHER_LANGUAGE_WEIGHT = 0.5;
@@ -184,7 +186,7 @@ export class SearchEngine implements SearchService {
 
   private groupTable(): GroupTable {
     const { local, global } = this.ranks;
-    return new GroupTable(this.facts, (id) => local.get(id) ?? 0, (id) => global.get(id) ?? 0);
+    return new GroupTable(this.facts, (id) => local.get(id) ?? 0, (id) => global.get(id) ?? 0, this.options.groupRank);
   }
 
   get rankVersion(): number {
@@ -290,11 +292,15 @@ export class SearchEngine implements SearchService {
     const bets = this.bestBetIds(query.q, removed);
     const pinned = this.pinned(bets.filter(accept), candidates, candidateOf);
     // Which translation a hit shows: the requested language, the visitor's (else the one the query is written in), then the query's own.
-    const { visitor, preferred } = languagePreferences(facts, query, textHits);
-    let groups = groupCandidates(table, [...pinned, ...candidates], preferred);
-    if (query.sort !== 'date') groups = preferVisitorLanguages(table, groups, visitor, this.options.otherLanguageWeight ?? DEFAULT_OTHER_LANGUAGE_WEIGHT, pinned.length);
+    const visitor = visitorLanguages(facts, query);
+    let groups = groupCandidates(table, [...pinned, ...candidates]);
+    if (query.sort !== 'date') {
+      const fixed = groups.findIndex((group) => !group.matched[0].recommended);
+      groups = preferVisitorLanguages(table, groups, visitor, this.options.otherLanguageWeight ?? DEFAULT_OTHER_LANGUAGE_WEIGHT, fixed < 0 ? groups.length : fixed);
+    }
     const { total, facets } = countResults(facts, filters, bets.length > 0 ? [...new Set([...matched, ...bets])] : matched, (row) => removed.has(facts.ids[row]));
-    const slice = groups.slice((query.page - 1) * query.size, wanted);
+    const preferred = [...visitor, ...languageCodes(facts, queryLanguages(query.q, textHits))];
+    const slice = groups.slice((query.page - 1) * query.size, wanted).map((group) => showGroup(table, group, preferred));
     const passages = await this.index.passages(slice.map((group) => group.shown.hit));
     const hits = this.renderHits(slice, passages, query);
     const result: EngineResult = { query: query.q, total, page: query.page, size: query.size, tookMs: Math.round((performance.now() - started) * 100) / 100, hits, facets };
@@ -424,22 +430,25 @@ export class SearchEngine implements SearchService {
   }
 }
 
-/**
- * The languages a query's hits prefer, as `lang` column codes: `visitor` — the requested ones,
- * the visitor's (chosen on the site, then Accept-Language), else the one the query is written in
- * when it tells — ranks matches in them first; `preferred` adds the languages whose analyses
- * matched most of the query, to choose which translation a hit shows.
- */
-function languagePreferences(facts: PageFacts, query: EngineQuery, textHits: readonly SearchHit[]): { visitor: number[]; preferred: number[] } {
+/** `lang` column codes of languages (those the site has pages in), without repeats. */
+function languageCodes(facts: PageFacts, languages: readonly string[]): number[] {
   const codeOf = facts.columns.lang.codeOf;
-  const codes = (languages: readonly string[]) => [...new Set(languages.flatMap((lang) => codeOf.get(lang.trim().toLowerCase()) ?? []))];
+  return [...new Set(languages.flatMap((lang) => codeOf.get(lang.trim().toLowerCase()) ?? []))];
+}
+
+/**
+ * The visitor's languages, as `lang` column codes, whose matches rank first and whose pages a
+ * hit shows: the requested ones, the visitor's (chosen on the site, then Accept-Language), else
+ * the one the query is written in when it tells. The languages whose analyses matched most of
+ * the query follow them only to choose which translation a hit shows.
+ */
+function visitorLanguages(facts: PageFacts, query: EngineQuery): number[] {
   const chosen = [...(query.lang ?? []), ...(query.visitorLanguages ?? [])];
   if ((query.visitorLanguages ?? []).length === 0) {
-    const written = writtenLanguage(query.q, (lang) => codeOf.has(lang));
+    const written = writtenLanguage(query.q, (lang) => facts.columns.lang.codeOf.has(lang));
     if (written !== undefined) chosen.push(written);
   }
-  const visitor = codes(chosen);
-  return { visitor, preferred: codes([...chosen, ...queryLanguages(query.q, textHits)]) };
+  return languageCodes(facts, chosen);
 }
 
 /** The query with each unknown word replaced by the word its correction matched, as a page writes it. */

@@ -113,7 +113,7 @@ export function generatedAdminToken(): string {
  */
 export async function serveStore(store: CrawlStore, settings: Settings, options: ServeOptions): Promise<Serving> {
   const textIndex = options.index ?? (await openOrRebuildIndex(store, settings));
-  const engine = new SearchEngine(textIndex, await loadRankSnapshot(store), { blend: settings.ranking.blend, weight: settings.ranking.weight });
+  const engine = new SearchEngine(textIndex, await loadRankSnapshot(store), { blend: settings.ranking.blend, weight: settings.ranking.weight, otherLanguageWeight: settings.search.otherLanguageWeight });
   await loadSearchData(engine, store);
   const stack = options.stack ?? createCrawlStack(store, settings.crawler);
   // Local pages: by the URL scope it was crawled with, or (topic crawls, or nothing remembered)
