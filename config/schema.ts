@@ -178,12 +178,12 @@ export const indexSettingsSchema = z
 export const rankingSettingsSchema = z
   .object({
     /**
-     * How text relevance and global PageRank combine (indexer/ranking/blend.ts). `prior` 0.7 was
+     * How text relevance and global PageRank combine (indexer/ranking/blend.ts). `prior` 0.5 was
      * chosen on judged documentation queries (`npm run bench -- relevance/sweep`, docs/search.md).
      */
     blend: z.enum(['log-linear', 'multiplicative', 'saturating', 'prior']).default('prior'),
     /** Weight of the link-based part (0 = text only; for the normalised forms 1 = rank only). */
-    weight: z.number().min(0).max(1).default(0.7),
+    weight: z.number().min(0).max(1).default(0.5),
   })
   .strict();
 

@@ -13,7 +13,7 @@
  *   the text score through a saturating function (`r̃` the collection median, where it gives 1/2):
  *   a hub far above the median gains at most `w/2` over a median page, so the few pages every page
  *   links to (contents, indexes) cannot outrank a page that matches far better.
- * - `prior` (the default, weight 0.7): `s + w · ln(r / r̃)` on the query's own text score `s` (BM25,
+ * - `prior` (the default, weight 0.5): `s + w · ln(r / r̃)` on the query's own text score `s` (BM25,
  *   not divided by the best): a log-PageRank prior added to the relevance score, as
  *   query-independent evidence is added to BM25. The text scale is the query's, so a query
  *   matching rare words strongly (an identifier) is moved less by the rank than one made of
