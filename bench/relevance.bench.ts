@@ -9,6 +9,7 @@
  *   npm run bench -- relevance/django        one site
  *   npm run bench -- relevance/sweep         the blend sweep (all sites, lse only)
  */
+import { loadavg } from 'node:os';
 import type { BenchContext } from './run.ts';
 import { crawlAndIndex, lseTop10, type LseSite } from './relevance-lse.ts';
 import { effectiveness, formatEffectiveness, sitePath, type Effectiveness } from './relevance-metrics.ts';
@@ -127,5 +128,6 @@ export async function relevanceBenchmarks(bench: BenchContext): Promise<void> {
   }
   bench.heading('MRR@10 / success@1 / success@10 on judged known-item queries (the sites\' own indexes)');
   bench.table(rows);
+  bench.note(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(', ')}`);
   if (sweeps.size > 0) printSweep(bench, installed, sweeps);
 }
