@@ -230,10 +230,13 @@ export const indexSettingsSchema = z
 
 export const rankingSettingsSchema = z
   .object({
-    /** How text relevance and global PageRank combine. */
-    blend: z.enum(['log-linear', 'multiplicative']).default('log-linear'),
-    /** Weight of the link-based part (0 = text only, 1 = rank only). */
-    weight: z.number().min(0).max(1).default(0.3),
+    /**
+     * How text relevance and global PageRank combine (indexer/ranking/blend.ts). `prior` 0.5 was
+     * chosen on judged documentation queries (`npm run bench -- relevance/sweep`, docs/search.md).
+     */
+    blend: z.enum(['log-linear', 'multiplicative', 'saturating', 'prior']).default('prior'),
+    /** Weight of the link-based part (0 = text only; for the normalised forms 1 = rank only). */
+    weight: z.number().min(0).max(1).default(0.5),
   })
   .strict();
 

@@ -46,5 +46,11 @@ function formula(rank, blend, weight, text, link, score) {
   if (blend === 'multiplicative') {
     return `Score = text ${formatNumber(text)} × (PageRank ÷ site mean)^${formatNumber(weight)} ${formatNumber(link)} = ${formatNumber(score)}`;
   }
+  if (blend === 'prior') {
+    return `Score = text score + ${formatNumber(weight)} × ln(PageRank ÷ site median) ${formatNumber(link)} = ${formatNumber(score)}`;
+  }
+  if (blend === 'saturating') {
+    return `Score = ${formatNumber(1 - weight)} × text ${formatNumber(text)} + ${formatNumber(weight)} × PageRank ÷ (PageRank + site median) ${formatNumber(link)} = ${formatNumber(score)}`;
+  }
   return `Score = ${formatNumber(1 - weight)} × text ${formatNumber(text)} + ${formatNumber(weight)} × global PageRank ${formatNumber(link)} = ${formatNumber(score)}`;
 }
