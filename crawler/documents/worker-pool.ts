@@ -61,6 +61,8 @@ interface Slot {
 }
 
 const ENTRY = fileURLToPath(new URL('./parse-process.mjs', import.meta.url));
+/** The exit code of a parsing process whose shell could not set its memory limit. */
+const NO_LIMIT_EXIT = 97;
 /** How V8 and the C++ runtime say they could not allocate, on stderr before the process ends. */
 const OUT_OF_MEMORY = /out of memory|allocation failed|std::bad_alloc|Cannot allocate/i;
 
@@ -108,7 +110,8 @@ export class DocumentPool {
     const dataKb = (memoryMb + STARTUP_MB) * 1024;
     // The limits are set by the shell that then becomes the process (exec), so they bind it from
     // its first instruction and it cannot raise them; no core file of a process that dies of them.
-    const child = spawn('/bin/sh', ['-c', `ulimit -c 0 && ulimit -d ${dataKb} && exec "$0" "$@"`, process.execPath, ENTRY, String(memoryMb)], {
+    const script = `ulimit -c 0; ulimit -d ${dataKb} || exit ${NO_LIMIT_EXIT}; exec "$0" "$@"`;
+    const child = spawn('/bin/sh', ['-c', script, process.execPath, ENTRY, String(memoryMb)], {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       serialization: 'advanced',
     });
@@ -148,7 +151,12 @@ export class DocumentPool {
     child.on('exit', (code, signal) => {
       // stderr may still hold the last words of the process: read them once it is closed.
       const died = () => {
-        void this.#retire(slot, slot.saidOutOfMemory ? this.#memoryError() : new DocumentError('ELSE_DOCUMENT_WORKER', `the parser stopped (${signal ?? `exit code ${code}`})`));
+        const reason = slot.saidOutOfMemory
+          ? this.#memoryError()
+          : code === NO_LIMIT_EXIT
+            ? new DocumentError('ELSE_DOCUMENT_WORKER', `the parsing process could not be given its ${dataKb} KB data-size limit (ulimit -d): documents are not read without it`)
+            : new DocumentError('ELSE_DOCUMENT_WORKER', `the parser stopped (${signal ?? `exit code ${code}`})`);
+        void this.#retire(slot, reason);
       };
       if (child.stderr!.closed) died();
       else child.stderr!.once('close', died);
