@@ -124,7 +124,7 @@ async function startDemoWebProcess(): Promise<{ child: ChildProcess; port: numbe
 }
 
 /** Starts a server process that prints `on http://127.0.0.1:PORT` when it listens. */
-async function startServerProcess(args: readonly string[]): Promise<{ child: ChildProcess; port: number }> {
+export async function startServerProcess(args: readonly string[]): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise<number>((resolvePort, reject) => {
     let output = '';

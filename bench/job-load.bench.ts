@@ -27,6 +27,7 @@ import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { rememberCrawlerSettings } from '../server/cli/crawl-setup.ts';
 import { serveStore, type Serving } from '../server/cli/serve-command.ts';
 import type { BenchContext } from './run.ts';
+import { startServerProcess } from './crawl.bench.ts';
 import { DOCS_HOST } from './docs-site.ts';
 
 const repoRoot = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -156,22 +157,6 @@ async function searchLoad(url: string): Promise<{ stop(): Promise<LoadFigures> }
       return JSON.parse(output.trim().split('\n').pop()!) as LoadFigures;
     },
   };
-}
-
-async function startServerProcess(args: readonly string[]): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolvePort, reject) => {
-    let output = '';
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (chunk: string) => {
-      output += chunk;
-      const match = /on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (match) resolvePort(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited (code ${code}) before listening: ${output}`)));
-  });
-  child.stdout!.resume();
-  return { child, port };
 }
 
 const sleep = (ms: number) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));

@@ -3,21 +3,20 @@
  * small site gone is held by the removal guard; the page shows why and applies it on request.
  * Skipped, with a message, where /usr/bin/chromium is not installed.
  */
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../config/load-settings.ts';
 import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { rememberCrawlerSettings } from '../server/cli/crawl-setup.ts';
 import { buildIndex, serveStore, type Serving } from '../server/cli/serve-command.ts';
+import { hasChromium, launchChromium, CHROMIUM } from './helpers/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`held index browser test skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
 const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-output');
 const TOKEN = 'held-index-admin-token-0123456789';
@@ -55,7 +54,7 @@ describe.skipIf(!hasChromium)('held index changes on the admin page', () => {
     for (const letter of 'abc') pages.delete(`/${letter}`);
     heldJob = serving.runner.submitRecrawl({ budget: 20, policy: 'uniform' });
     await serving.runner.idle();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

@@ -4,22 +4,21 @@
  * (the previous ranks stay); the admin page shows the reasons, no "recorded no iteration" beside
  * "5 of 5", and the past-rounds axis has distinct labels. Headless Chromium; skipped without it.
  */
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../config/load-settings.ts';
 import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { rememberCrawlerSettings } from '../server/cli/crawl-setup.ts';
 import { buildIndex, serveStore, type Serving } from '../server/cli/serve-command.ts';
 import type { RoundStatus } from '../server/jobs/estimation-round.ts';
+import { hasChromium, launchChromium, CHROMIUM } from './helpers/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`round browser test skipped: ${CHROMIUM} not found`);
 const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-output');
 const TOKEN = 'round-unreachable-token-0123456789';
@@ -59,7 +58,7 @@ describe('a round where no outside host resolves', () => {
     const id = serving.runner.submitRound({ selector: 'default', iterations: 5, pagesPerIteration: 2 });
     await serving.runner.idle();
     round = (await serving.runner.round(id))!;
-    if (hasChromium) browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+    if (hasChromium) browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

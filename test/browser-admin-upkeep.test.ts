@@ -5,13 +5,13 @@
  * legend has the bars' colours; a zero-result query made with filters shows them.
  * Skipped, with a message, where /usr/bin/chromium is not installed.
  */
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../config/load-settings.ts';
 import type { Settings } from '../config/schema.ts';
@@ -19,9 +19,8 @@ import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { rememberCrawlerSettings } from '../server/cli/crawl-setup.ts';
 import { buildIndex, serveStore, type Serving } from '../server/cli/serve-command.ts';
 import { SCHEDULE_EDITS_KEY } from '../server/routes/admin-site-routes.ts';
+import { hasChromium, launchChromium, CHROMIUM } from './helpers/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`admin upkeep browser test skipped: ${CHROMIUM} not found`);
 const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-output');
 const TOKEN = 'admin-upkeep-test-token-0123456789';
@@ -60,7 +59,7 @@ describe.skipIf(!hasChromium)('the admin page\'s upkeep', () => {
     await serving.runner.idle();
     // Searches the analytics record: one found pages, two found nothing, one of them with filters.
     for (const q of ['about', 'qqqzzz', 'zzzqqq&sort=date', 'zzzqqq&sort=date']) await fetch(`${serving.url}/api/search?q=${q}`);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 }, colorScheme: 'light' });
     page.on('pageerror', (error) => problems.push(error.message));
     await page.goto(`${serving.url}/admin`);

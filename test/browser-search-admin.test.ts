@@ -4,16 +4,15 @@
  * shown first on the search page, removing and inspecting a URL, and axe-core on both pages (no
  * serious or critical violation). Screenshots in test-output/.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAdminSite, type AdminSite } from './helpers/admin-site.ts';
+import { hasChromium, launchChromium } from './helpers/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-output');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
@@ -42,7 +41,7 @@ describe.skipIf(!hasChromium)(`the search admin panels in Chromium${hasChromium 
 
   beforeAll(async () => {
     site = await buildAdminSite({ pages: 150 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+    browser = await launchChromium();
     // The CSP allows only the site's own scripts: axe-core is injected past it (bypassCSP) in this test only.
     page = await browser.newPage({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     page.on('pageerror', (error) => problems.push(error.message));

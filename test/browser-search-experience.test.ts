@@ -4,15 +4,14 @@
  * translations as one hit, suggestions chosen with the keyboard, a section link that lands on its
  * heading. Screenshots in test-output/.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildMultilingualSite, HANDBOOK_HTML, HANDBOOK_PATH, SITE, type MultilingualSite } from './helpers/multilingual-site.ts';
+import { hasChromium, launchChromium } from './helpers/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-output');
 
 describe.skipIf(!hasChromium)(`the search experience in Chromium${hasChromium ? '' : ' (skipped: no chromium)'}`, () => {
@@ -22,7 +21,7 @@ describe.skipIf(!hasChromium)(`the search experience in Chromium${hasChromium ? 
 
   beforeAll(async () => {
     site = await buildMultilingualSite({ listen: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -4,15 +4,14 @@
  * refused, the right one signs in and the same search shows its results.
  * Skipped, with a message, where /usr/bin/chromium is not installed.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEARCH_TOKEN, crawlAndServe, startPrivateSite, type Served } from './helpers/private-site.ts';
+import { hasChromium, launchChromium, CHROMIUM } from './helpers/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`search sign-in browser test skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
 const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-output');
 
@@ -24,7 +23,7 @@ describe.skipIf(!hasChromium)('signing in on the search page', () => {
   beforeAll(async () => {
     site = await startPrivateSite();
     served = await crawlAndServe(site.port, 'intranet.test', true);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

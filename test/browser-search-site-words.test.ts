@@ -4,12 +4,12 @@
  * note never claims outside pages were crawled when none were; and a word no page has is named
  * ("No page has kubernetes; showing results for …"). Headless Chromium; skipped without it.
  */
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRankSnapshot, SearchEngine } from '../indexer/ranking/search-engine.ts';
 import { loadSearchData } from '../indexer/ranking/search-data.ts';
@@ -17,9 +17,8 @@ import { buildApp } from '../server/app.ts';
 import { SearchAnalytics } from '../server/search-admin/analytics.ts';
 import { SiteWordsSource } from '../server/search-admin/site-words.ts';
 import { buildDemoDataDir, type DemoDataDir } from './helpers/demo-data-dir.ts';
+import { hasChromium, launchChromium, CHROMIUM } from './helpers/chromium.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 if (!hasChromium) console.warn(`site words browser test skipped: ${CHROMIUM} not found`);
 const outputDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'test-output');
 
@@ -31,7 +30,7 @@ describe.skipIf(!hasChromium)('a search page with the site\'s own words', () => 
   beforeAll(async () => {
     // The university site crawled and indexed, no estimation round: no page outside it was fetched.
     data = await buildDemoDataDir({ pages: 200 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
