@@ -34,6 +34,8 @@ export interface BatchFetchOptions {
   /** Collects why pages were not stored, per host. */
   diagnosis?: CrawlDiagnosis;
   now?: () => number;
+  /** Translations a sitemap names for a page (re-crawls), stored with it. */
+  sitemapAlternatesOf?: (url: string) => ReadonlyArray<{ url: string; hreflang: string }> | undefined;
 }
 
 
@@ -74,7 +76,8 @@ export async function fetchAndRecord(deps: BatchFetchDeps, urls: readonly string
     const outcome = slot.outcome;
     const cause = options.diagnosis ? causeOf(outcome, robots.peek(new URL(url).origin)) : undefined;
     if (cause) options.diagnosis!.add(host, url, cause);
-    results.set(url, recorder.record(outcome, { id, depth: previous?.depth ?? 0, role: options.role ?? 'global', previous, now: now() }));
+    const sitemapAlternates = options.sitemapAlternatesOf?.(url);
+    results.set(url, recorder.record(outcome, { id, depth: previous?.depth ?? 0, role: options.role ?? 'global', previous, now: now(), ...(sitemapAlternates ? { sitemapAlternates } : {}) }));
     await recorder.flush();
   };
 

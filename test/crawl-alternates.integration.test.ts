@@ -5,7 +5,12 @@
  * English page stores its German translation, and a search shows each pair as one hit.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSettings } from '../config/load-settings.ts';
+import { parseScope } from '../crawler/scope.ts';
 import type { EngineResult } from '../indexer/ranking/search-engine.ts';
+import type { PageRecord } from '../indexer/store/crawl-store.ts';
+import { createCrawlStack } from '../server/cli/crawl-setup.ts';
+import { runRecrawl } from '../server/jobs/recrawl.ts';
 import { serveSite, type ServedSite } from './helpers/copied-translations-site.ts';
 import { crawlAndServe, type CrawledSite } from './helpers/crawled-site.ts';
 
@@ -94,5 +99,32 @@ describe('translations named by rel=alternate hreflang, whichever way', () => {
     expect(hits.length, JSON.stringify(result.hits.map((h) => h.url))).toBe(1);
     expect(hits[0].url).toBe(`http://${HOST}/en/${way}.html`);
     expect(hits[0].alternates).toEqual([{ url: `http://${HOST}/de/${way}.html`, lang: 'de' }]);
+  });
+});
+
+describe('a re-crawl', () => {
+  it('stores the translations the sitemap names with the pages it revisits', async () => {
+    const { store } = crawled;
+    const urls = (['en', 'de'] as const).map((lang) => `http://${HOST}/${lang}/sitemap.html`);
+    // As stored before translations were kept: only the sitemap names them, so the re-crawl must read them there.
+    const batch = store.batch();
+    for (const url of urls) {
+      const id = store.idOf(url)!;
+      const { alternates: _dropped, ...page } = (await store.getPage(id))!;
+      batch.putPage(id, page as PageRecord);
+    }
+    await batch.commit();
+    const settings = loadSettings({ env: {}, overrides: { dataDir: store.directory, crawler: { resolve: { [`${HOST}:80`]: `127.0.0.1:${new URL(served.url).port}` }, allowPrivateNetworks: true, delaySeconds: 0 } } });
+    const stack = createCrawlStack(store, settings.crawler);
+    try {
+      const result = await runRecrawl({ store, stack, scope: parseScope(`host:${HOST}`), concurrency: 2, sitemaps: {} }, { budget: 100, policy: 'uniform' });
+      expect(result.visited).toBeGreaterThanOrEqual(urls.length);
+    } finally {
+      await stack.close();
+    }
+    for (const [i, url] of urls.entries()) {
+      const page = (await store.getPage(store.idOf(url)!))!;
+      expect(page.alternates, url).toEqual([{ url: urls[1 - i], lang: i === 0 ? 'de' : 'en' }]);
+    }
   });
 });

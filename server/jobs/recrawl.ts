@@ -16,7 +16,7 @@ import { CrawlDiagnosis, type HostDiagnosis } from '../../crawler/crawl-diagnosi
 import { CrawlRecorder } from '../../crawler/crawl-recorder.ts';
 import { planRevisits, type RevisitPolicy } from '../../crawler/revisit-policy.ts';
 import type { Scope } from '../../crawler/scope.ts';
-import { discoverFromSitemaps, type SitemapBudget, type SitemapReport } from '../../crawler/sitemap-discovery.ts';
+import { discoverFromSitemaps, type SitemapBudget, type SitemapDiscovery, type SitemapReport } from '../../crawler/sitemap-discovery.ts';
 import type { CrawlStore, PageRecord, WriteBatch } from '../../indexer/store/crawl-store.ts';
 import { recrawlSettingsSchema, type RecrawlSettings } from '../../config/schema.ts';
 import { normalizeUrl } from '../../crawler/url.ts';
@@ -142,6 +142,7 @@ export async function runRecrawl(
     conditional: true,
     mayFollow: (url) => (scope.isLocal(url) ? true : 'out-of-scope'),
     now: context.now,
+    sitemapAlternatesOf: (url) => fromSitemaps?.alternates.get(url),
   });
   const result: RecrawlResult = { visited: 0, changed: 0, unchanged: 0, gone: 0, errors: 0, newPages: fromSitemaps?.queued ?? 0, updatedIds: [], removedIds: [] };
   const causes = diagnosis.report();
@@ -227,7 +228,7 @@ async function readSitemaps(
   now: number,
   signal: AbortSignal | undefined,
   failed: ReadonlySet<number>,
-): Promise<{ newer: number[]; queued: number; relisted: number[]; report: SitemapReport }> {
+): Promise<{ newer: number[]; queued: number; relisted: number[]; report: SitemapReport; alternates: SitemapDiscovery['alternates'] }> {
   const { store, stack } = context;
   const origins = new Set<string>();
   for (const page of revisitable.values()) origins.add(new URL(page.url).origin);
@@ -263,5 +264,5 @@ async function readSitemaps(
   // The visits read the stored lastmod (the change-rate estimate counts it): commit before them.
   await frontier.commit();
   newer.sort((a, b) => b.lastmod - a.lastmod || a.id - b.id);
-  return { newer: newer.map((n) => n.id), queued, relisted, report: found.report };
+  return { newer: newer.map((n) => n.id), queued, relisted, report: found.report, alternates: found.alternates };
 }
