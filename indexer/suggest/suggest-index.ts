@@ -64,9 +64,21 @@ function addWord(words: string[], written: string): void {
   if (word.length >= 2 && word.length <= MAX_WORD) words.push(word);
 }
 
+const CAMEL_CASE = /\p{Ll}\p{Lu}/u;
+
 /** Joined by `_`, `.`, `::`, `:`, `/` or `#`, or written in camelCase. */
 function isIdentifier(word: string): boolean {
-  return JOINED.test(word) || /\p{Ll}\p{Lu}/u.test(word);
+  if (JOINED.test(word)) return true;
+  // ASCII words (nearly all of them) are read by code; others by the Unicode expression.
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code > 127) return CAMEL_CASE.test(word);
+    if (code >= 65 && code <= 90 && i > 0) {
+      const before = word.charCodeAt(i - 1);
+      if (before >= 97 && before <= 122) return true;
+    }
+  }
+  return false;
 }
 
 const isStopWord = (word: string) => lunr.stopWordFilter(new lunr.Token(word, {})) === undefined;
@@ -101,10 +113,12 @@ export class SuggestIndex {
     for (const { source, rank } of collected) {
       const position = logRankPosition(rank, rankScaleOfPages);
       const words = new Set(surfaceWords(`${source.title}\n${source.headings.join('\n')}\n${source.text}`));
-      for (const word of words) if (!isStopWord(word)) scores.set(word, (scores.get(word) ?? 0) + 0.5 + position);
+      for (const word of words) scores.set(word, (scores.get(word) ?? 0) + 0.5 + position);
       const title = source.title.replace(/\s+/g, ' ').trim();
       if (title !== '') titles.push({ title, words: surfaceWords(title), url: source.url, score: position });
     }
+    // Stop words are dropped once per distinct word, not once per page that uses them.
+    for (const word of scores.keys()) if (isStopWord(word)) scores.delete(word);
     const terms = [...scores.keys()].sort();
     titles.sort((a, b) => b.score - a.score || a.title.localeCompare(b.title));
     const postings = new Map<string, number[]>();
