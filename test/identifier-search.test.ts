@@ -24,8 +24,6 @@ const PAGES: TextDocument[] = [
   page(8, 'Date', 'Date#parse reads a string and returns the number of milliseconds since the epoch.'),
   page(9, 'Storage terms', 'Terms are stored here and there, with a term in every storage.'),
   page(10, 'Calls', 'Servers answer calls; a call waits for a server. General servers are generic.'),
-  page(11, 'runs', 'The table the scheduler keeps its entries in.'),
-  page(12, 'Run', 'Run the job: a run is a run of a job, and every run runs once.'),
 ];
 
 let dir: string;
@@ -77,15 +75,8 @@ describe('identifier queries', () => {
     // Without prefixes (which find `ets:insert/2` too): the part `ets` is indexed as written.
     for (const hits of [ids('ets'), index.search('ets', { tolerance: false }).hits.map((hit) => hit.id)]) {
       expect(hits.indexOf(1)).toBeGreaterThanOrEqual(0);
-      expect(hits.indexOf(1), JSON.stringify(hits)).toBeLessThan(hits.indexOf(2));
+      expect(hits.indexOf(1)).toBeLessThan(hits.indexOf(2));
     }
-  });
-
-  it('ranks a page titled with the word as written above pages that share its stem', () => {
-    expect(ids('runs')[0]).toBe(11);
-    expect(ids('run')[0]).toBe(12);
-    // Scores as lunr's again without tolerance: the stem alone decides.
-    expect(index.search('runs', { tolerance: false }).hits[0].id).toBe(12);
   });
 
   it('searches a query of stop words only', () => {

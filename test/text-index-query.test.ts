@@ -11,10 +11,10 @@ import type { PageRecord } from '../indexer/store/crawl-store.ts';
 describe('query parsing', () => {
   it('requires every plain word in "all" mode and none in "any" mode', () => {
     const all = parseUserQuery('Astronomy telescopes');
-    // A word's terms: its English stem, the word itself (the neutral analysis of pages whose language is unknown), and the word as a title writes it.
+    // A word's terms: its English stem, and the word itself (the neutral analysis of pages whose language is unknown).
     expect(all.clauses.map((c) => c.kind === 'term' && [c.terms, c.presence])).toEqual([
-      [['astronomi', 'astronomy', '=astronomy'], 'required'],
-      [['telescop', 'telescopes', '=telescopes'], 'required'],
+      [['astronomi', 'astronomy'], 'required'],
+      [['telescop', 'telescopes'], 'required'],
     ]);
     expect(relaxQuery(all).clauses.every((c) => c.presence === 'optional')).toBe(true);
     expect(parseUserQuery('astronomy telescopes', 'any').clauses.every((c) => c.presence === 'optional')).toBe(true);
@@ -22,8 +22,7 @@ describe('query parsing', () => {
 
   it('keeps lunr operators, drops stop words and splits on punctuation', () => {
     const parsed = parseUserQuery("the +comet -moon title:galileo's tele* orbit~1 star^4");
-    // (Without the title words as written, `=comet`: see the test of identifiers.)
-    const summary = parsed.clauses.map((c) => (c.kind === 'term' ? `${c.presence}:${c.terms.filter((t) => !t.startsWith('=')).join('|')}:${c.fields.length}:${c.boost}:${c.pattern}` : 'phrase'));
+    const summary = parsed.clauses.map((c) => (c.kind === 'term' ? `${c.presence}:${c.terms.join('|')}:${c.fields.length}:${c.boost}:${c.pattern}` : 'phrase'));
     expect(summary).toEqual([
       'required:comet:5:1:false',
       'prohibited:moon:5:1:false',
@@ -89,11 +88,8 @@ describe('query parsing', () => {
   it('searches identifiers whole and by their parts', () => {
     const identifier = (query: string) => {
       const [clause] = parseUserQuery(query, 'all', ['en']).clauses;
-      // Each part also matches a title that writes it (`=keyfind`): left out here, checked below.
-      const written = (terms: string[]) => terms.filter((term) => !term.startsWith('='));
-      return clause.kind === 'term' ? { whole: clause.terms, parts: clause.parts?.map(written) } : clause;
+      return clause.kind === 'term' ? { whole: clause.terms, parts: clause.parts } : clause;
     };
-    expect(parseUserQuery('ets:insert').clauses[0]).toMatchObject({ parts: [['et', 'ets', '=ets'], ['insert', '=insert']] });
     expect(identifier('lists:keyfind')).toEqual({ whole: ['lists:keyfind'], parts: [['list', 'lists'], ['keyfind']] });
     expect(identifier('ets:insert')).toEqual({ whole: ['ets:insert'], parts: [['et', 'ets'], ['insert']] });
     expect(identifier('std::vector')).toEqual({ whole: ['std::vector'], parts: [['std'], ['vector']] });
@@ -107,8 +103,8 @@ describe('query parsing', () => {
   });
 
   it('searches a query of stop words only as written', () => {
-    expect(parseUserQuery('If').clauses).toMatchObject([{ kind: 'term', terms: ['if', '=if'], presence: 'required' }]);
-    expect(parseUserQuery('the who').clauses.map((c) => c.kind === 'term' && c.terms)).toEqual([['the', '=the'], ['who', '=who']]);
+    expect(parseUserQuery('If').clauses).toMatchObject([{ kind: 'term', terms: ['if'], presence: 'required' }]);
+    expect(parseUserQuery('the who').clauses.map((c) => c.kind === 'term' && c.terms)).toEqual([['the'], ['who']]);
     expect(parseUserQuery('"the who"').clauses).toMatchObject([{ kind: 'phrase', variants: [[{ term: 'the', offset: 0 }, { term: 'who', offset: 1 }]] }]);
     // With another word, stop words are still dropped.
     expect(parseUserQuery('the telescope').clauses).toHaveLength(1);

@@ -230,17 +230,6 @@ function visitBigrams(run: string, at: number, index: number, visit: TokenVisito
   return index;
 }
 
-/**
- * The term of a title word as written, beside its stem (`=ets` beside `et`): a query word matches
- * it exactly, so a page titled with the word ranks above pages whose words share its stem. `=`
- * sorts before letters and never starts another term.
- */
-export function writtenTerm(word: string): string {
-  return `${WRITTEN_MARK}${word}`;
-}
-
-export const WRITTEN_MARK = '=';
-
 /** Whether a text holds characters analysed as CJK bigrams or Thai words (no typo tolerance for them). */
 export function isSegmentedScript(text: string): boolean {
   return CJK.test(text) || THAI.test(text);

@@ -28,9 +28,6 @@ export interface BuiltLunrSegment {
 const NO_METADATA = Object.freeze({});
 const termTokenizer = ((terms: string[]) => terms.map((term) => new lunr.Token(term, NO_METADATA))) as unknown as typeof lunr.tokenizer;
 
-/** lunr's own terms: title words as written (`=ets`, analysis.ts) are the index's addition, which lunr never had. */
-const lunrTerms = (terms: readonly string[]) => terms.filter((term) => !term.startsWith('='));
-
 /**
  * Builds a lunr index over documents (normalised, unique ids, ascending) and their analysed fields.
  * The serialised pipeline is lunr's English search pipeline (stop-word filter, stemmer), so
@@ -42,7 +39,7 @@ export function buildLunrSegment(sorted: readonly TextDocument[], analyzed: read
   builder.tokenizer = termTokenizer;
   builder.searchPipeline.add(lunr.stopWordFilter, lunr.stemmer);
   builder.ref('ref');
-  INDEX_FIELDS.forEach((field, f) => builder.field(field.name, { boost: field.boost, extractor: (record: object) => lunrTerms((record as { fields: AnalyzedDocument }).fields[f].terms) }));
+  INDEX_FIELDS.forEach((field, f) => builder.field(field.name, { boost: field.boost, extractor: (record: object) => (record as { fields: AnalyzedDocument }).fields[f].terms }));
   sorted.forEach((doc, ordinal) => builder.add({ ref: String(doc.id), fields: analyzed[ordinal] }));
   const index = builder.build();
   return { docIds: sorted.map((doc) => doc.id), lunr: index.toJSON() as unknown as LunrIndexJson };

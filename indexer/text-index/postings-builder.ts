@@ -32,8 +32,7 @@ export function buildPostings(name: string, documents: readonly TextDocument[], 
         out.doc.push(ordinal);
         out.position.push(positions[i]);
       }
-      // Title words as written (`=ets` beside `et`, analysis.ts) sit beside their stems: not counted twice.
-      lengths[f][ordinal] = terms.length - countWritten(terms);
+      lengths[f][ordinal] = terms.length;
     });
   });
   // Terms in code-unit order, as lunr's JSON lists them.
@@ -44,12 +43,6 @@ export function buildPostings(name: string, documents: readonly TextDocument[], 
   const docLangs = documents.map((doc) => doc.lang ?? DEFAULT_LANGUAGE);
   const surfaces = surfaceWords(analyzed, termIds, rank);
   return { name, docIds: Int32Array.from(documents, (doc) => doc.id), terms: order.map((id) => termList[id]), fields, docLangs, surfaces };
-}
-
-function countWritten(terms: readonly string[]): number {
-  let count = 0;
-  for (const term of terms) if (term.charCodeAt(0) === 0x3d /* = */) count++;
-  return count;
 }
 
 /** The segment's written words (sorted) with the numbers of the terms they index. */

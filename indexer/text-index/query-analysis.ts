@@ -4,7 +4,7 @@
  * wholes, CJK bigrams, Thai words and pages of unknown language are indexed neutrally). A page
  * matches through its own language's term only, since stemmed terms carry their language.
  */
-import { analyzeText, identifierPieces, scriptOf, wordTerm, writtenTerm, type AnalyzedToken } from './analysis.ts';
+import { analyzeText, identifierPieces, scriptOf, wordTerm, type AnalyzedToken } from './analysis.ts';
 import { hasStemmer, isStopWord, languageWritesScript, NEUTRAL_LANGUAGE, termPrefix } from './languages.ts';
 
 export interface PhraseWord {
@@ -54,8 +54,6 @@ export function analyzeQueryWord(raw: string, languages: readonly string[]): Que
   }
   if (variants.length === 0) {
     if (terms.size === 0) return null;
-    // A word also matches titles that write it exactly (`ets`, where the stem is `et`).
-    if (!identifier) terms.add(writtenTerm(lower));
     const parts = identifier ? identifierParts(raw, languages) : null;
     return parts === null ? { kind: 'term', terms: [...terms] } : { kind: 'term', terms: [...terms], parts };
   }

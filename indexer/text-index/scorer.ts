@@ -14,7 +14,6 @@
  */
 import { findPosting, termNumber, type CompactSegment, type FieldPostings } from './compact-segment.ts';
 import { INDEX_FIELDS } from './document.ts';
-import { WRITTEN_MARK } from './analysis.ts';
 import { expandClause } from './expansion.ts';
 import { isNamespacedTerm } from './languages.ts';
 import type { ParsedQuery, QueryClause } from './query-parser.ts';
@@ -232,10 +231,8 @@ function markTerms(segment: CompactSegment, terms: readonly string[], fields: re
   }
 }
 
-/** The query's terms in a page; a title word as written (`=ets`) is its stem's double, not a term of its own. */
 function matchedTermsOf(segment: CompactSegment, ordinal: number, terms: readonly string[]): string[] {
   return terms.filter((term) => {
-    if (term.startsWith(WRITTEN_MARK)) return false;
     const t = termNumber(segment, term);
     return t >= 0 && segment.fields.some((field) => findPosting(field.docs, field.offsets[t], field.offsets[t + 1], ordinal) >= 0);
   });

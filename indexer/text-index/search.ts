@@ -4,7 +4,6 @@
  * the words optional (`matchMode: 'any'`), so a typo or an absent word degrades to partial matches
  * instead of an empty page.
  */
-import { WRITTEN_MARK } from './analysis.ts';
 import { QuerySyntaxError } from './errors.ts';
 import { analysisLanguage, checkLanguage } from './languages.ts';
 import { QueryBudget, type QueryNotice, type QueryWork } from './query-budget.ts';
@@ -90,11 +89,6 @@ export function queryLanguages(set: SegmentSet, lang: string | undefined): strin
   return languages.size === 0 ? [analysisLanguage(undefined)] : [...languages];
 }
 
-/** Without typos, prefixes and exact title words: the query lunr would run. */
 function withoutTolerance(parsed: ParsedQuery): ParsedQuery {
-  const lunrTerms = (terms: string[]) => terms.filter((term) => !term.startsWith(WRITTEN_MARK));
-  return {
-    ...parsed,
-    clauses: parsed.clauses.map((clause) => (clause.kind === 'term' ? { ...clause, terms: clause.pattern ? clause.terms : lunrTerms(clause.terms), typed: undefined, prefixPatterns: undefined } : clause)),
-  };
+  return { ...parsed, clauses: parsed.clauses.map((clause) => (clause.kind === 'term' ? { ...clause, typed: undefined, prefixPatterns: undefined } : clause)) };
 }

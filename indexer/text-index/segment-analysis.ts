@@ -3,7 +3,7 @@
  * read by both builders: the lunr builder gets the terms with an empty index pipeline, the
  * postings builder gets terms and positions. Analysing twice cost a fifth of the build.
  */
-import { forEachToken, isSegmentedScript, writtenTerm } from './analysis.ts';
+import { forEachToken, isSegmentedScript } from './analysis.ts';
 import { analysisLanguage } from './languages.ts';
 import { FIELD_NAMES, toLunrFields, type TextDocument } from './document.ts';
 
@@ -30,7 +30,6 @@ export const MAX_CHECKPOINTS = 1_024;
 const BODY = FIELD_NAMES.indexOf('body');
 /** Fields whose stop words are indexed as written: a title or heading may be only stop words (`If`, `The Who`). */
 const STOP_WORD_FIELDS = new Set([FIELD_NAMES.indexOf('title'), FIELD_NAMES.indexOf('headings')]);
-const TITLE = FIELD_NAMES.indexOf('title');
 
 /** Every field is analysed in the document's language. */
 export function analyzeDocument(doc: TextDocument): AnalyzedDocument {
@@ -64,11 +63,6 @@ export function analyzeDocument(doc: TextDocument): AnalyzedDocument {
       }
       terms.push(term);
       positions.push(index);
-      // A title word is also indexed as written: `ets` titles the ets module, whose stem is `et`.
-      if (f === TITLE && !isSegmentedScript(term)) {
-        terms.push(writtenTerm(text.slice(start, start + length).toLowerCase()));
-        positions.push(index);
-      }
       if (term.length === length && text.startsWith(term, start)) return;
       const surface = text.slice(start, start + length).toLowerCase();
       if (surface !== term && !surfaces.has(surface) && !isSegmentedScript(surface)) surfaces.set(surface, term);

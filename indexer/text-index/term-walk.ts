@@ -11,11 +11,7 @@
  *   prefix, each term tested by a linear glob match (no backtracking regular expression).
  * Namespaced terms (`de:haus`) are skipped a language block at a time when `plainOnly`.
  */
-import { WRITTEN_MARK } from './analysis.ts';
 import { isNamespacedTerm } from './languages.ts';
-
-/** The first string past every term that starts with the written mark `=` (`>` follows `=`). */
-const WRITTEN_END = '>';
 import type { QueryBudget } from './query-budget.ts';
 import { lowerBound, prefixRange } from './sorted-strings.ts';
 
@@ -39,11 +35,6 @@ export function forEachTermWithinEdits(
     if (plainOnly && isNamespacedTerm(term)) {
       // `;` follows `:`: the first term past the namespace `xx:`.
       i = lowerBound(sorted, `${term.slice(0, 2)};`, i + 1);
-      continue;
-    }
-    if (term.startsWith(WRITTEN_MARK)) {
-      // Title words as written (analysis.ts): the stems beside them are walked.
-      i = lowerBound(sorted, WRITTEN_END, i + 1);
       continue;
     }
     let depth = Math.min(valid, commonPrefixLength(previous, term));
@@ -77,10 +68,6 @@ export function forEachTermMatchingGlob(sorted: readonly string[], pattern: stri
     const term = sorted[i];
     if (plainOnly && isNamespacedTerm(term)) {
       i = lowerBound(sorted, `${term.slice(0, 2)};`, i + 1);
-      continue;
-    }
-    if (term.startsWith(WRITTEN_MARK) && !pattern.startsWith(WRITTEN_MARK)) {
-      i = lowerBound(sorted, WRITTEN_END, i + 1);
       continue;
     }
     if (globMatches(pattern, term)) visit(i);
