@@ -33,8 +33,7 @@ export function forEachTermWithinEdits(
     if (!budget.scan()) return;
     const term = sorted[i];
     if (plainOnly && isNamespacedTerm(term)) {
-      // `;` follows `:`: the first term past the namespace `xx:`.
-      i = lowerBound(sorted, `${term.slice(0, 2)};`, i + 1);
+      i = pastNamespace(sorted, term, i);
       continue;
     }
     let depth = Math.min(valid, commonPrefixLength(previous, term));
@@ -58,6 +57,11 @@ export function forEachTermWithinEdits(
   }
 }
 
+/** The index of the first term past the namespace (`xx:`) of `term`, at `i`: `;` sorts right after `:`. */
+function pastNamespace(sorted: readonly string[], term: string, i: number): number {
+  return lowerBound(sorted, `${term.slice(0, 2)};`, i + 1);
+}
+
 /** Visits the index of each term matching a wildcard pattern (`*` any run of characters). */
 export function forEachTermMatchingGlob(sorted: readonly string[], pattern: string, plainOnly: boolean, budget: QueryBudget, visit: (index: number) => void): void {
   const star = pattern.indexOf('*');
@@ -67,7 +71,7 @@ export function forEachTermMatchingGlob(sorted: readonly string[], pattern: stri
     if (!budget.scan()) return;
     const term = sorted[i];
     if (plainOnly && isNamespacedTerm(term)) {
-      i = lowerBound(sorted, `${term.slice(0, 2)};`, i + 1);
+      i = pastNamespace(sorted, term, i);
       continue;
     }
     if (globMatches(pattern, term)) visit(i);
