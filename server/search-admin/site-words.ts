@@ -6,6 +6,7 @@
  */
 import type { Settings } from '../../config/schema.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import { SUPERGRAPH_RANKS } from '../jobs/round-start.ts';
 import type { SearchAnalytics } from './analytics.ts';
 
 /** Examples offered: at most this many, from the last this many days of searches. */
@@ -30,11 +31,14 @@ export class SiteWordsSource {
     private readonly analytics: SearchAnalytics | undefined,
   ) {}
 
-  /** Counts the pages outside the site again (at start and after each job). */
+  /**
+   * The pages outside the site in the newest round's graph (at start and after each job): read
+   * from that round's stored supergraph ranks, not from a pass over every stored page.
+   */
   async refresh(): Promise<void> {
-    let outside = 0;
-    for await (const [, page] of this.store.pages()) if (page.role === 'global' && page.state === 'fetched') outside++;
-    this.outsidePages = outside;
+    const supergraph = await this.store.latestRanks(SUPERGRAPH_RANKS);
+    const localCount = supergraph?.info?.localCount;
+    this.outsidePages = supergraph && typeof localCount === 'number' ? Math.max(0, supergraph.ids.length - localCount) : 0;
   }
 
   words(): SiteWords {
