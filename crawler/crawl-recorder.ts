@@ -80,6 +80,8 @@ export class CrawlRecorder {
   private readonly fingerprints = new Map<string, number>();
   private readonly nearIndex = new NearDuplicateIndex();
   private readonly sketches = new Map<number, MinHashSketch>();
+  /** The first heading of each sketched page's main text (pages that title a different item are not copies). */
+  private readonly leads = new Map<number, string>();
   private readonly urlChecks = new Map<string, UrlCheck>();
   readonly rejected: Partial<Record<UrlRejection, number>> = {};
 
@@ -93,23 +95,30 @@ export class CrawlRecorder {
   /** Remembers a stored original page (not a duplicate) for duplicate detection. */
   knowPage(id: number, page: PageRecord): void {
     if (page.fingerprint && !this.fingerprints.has(page.fingerprint)) this.fingerprints.set(page.fingerprint, id);
-    if (page.role === 'local' && page.text) this.addSketch(id, pageWords(page.title ?? '', page.text));
+    if (page.role === 'local' && page.text) this.addSketch(id, pageWords(page.title ?? '', page.text), leadOf(page.headings));
   }
 
-  /** Near duplicates: the earliest stored local page whose shingles resemble this text enough. */
-  private nearDuplicateOf(id: number, normalized: string): number | undefined {
+  /**
+   * Near duplicates: the earliest stored local page whose shingles resemble this text enough and
+   * whose main text opens with the same heading. Reference pages of one generator share most of
+   * their text (rustdoc's iterator adapters each list the ~75 provided methods of `Iterator`)
+   * while each defines another item, named in its first heading; copies keep that heading.
+   */
+  private nearDuplicateOf(id: number, normalized: string, lead: string | undefined): number | undefined {
     const sketch = sketchOf(normalized);
     const threshold = this.options.nearDuplicateThreshold ?? 0.9;
     for (const other of this.nearIndex.candidates(sketch)) {
-      if (other !== id && resemblance(sketch, this.sketches.get(other)!) >= threshold) return other;
+      if (other === id || !sameLead(lead, this.leads.get(other))) continue;
+      if (resemblance(sketch, this.sketches.get(other)!) >= threshold) return other;
     }
     // Only originals join the index, so later pages are matched against them.
-    this.addSketch(id, normalized, sketch);
+    this.addSketch(id, normalized, lead, sketch);
     return undefined;
   }
 
-  private addSketch(id: number, normalized: string, sketch?: MinHashSketch): void {
+  private addSketch(id: number, normalized: string, lead: string | undefined, sketch?: MinHashSketch): void {
     if (this.sketches.has(id)) return;
+    if (lead !== undefined) this.leads.set(id, lead);
     const computed = sketch ?? sketchOf(normalized);
     this.nearIndex.add(id, computed);
     // Resemblance reads the minima only; the LSH bins live on in the index's buckets.
@@ -170,7 +179,7 @@ export class CrawlRecorder {
         let duplicateOf = twin !== undefined && twin !== contentId ? twin : undefined;
         if (duplicateOf === undefined) {
           this.fingerprints.set(outcome.fingerprint, contentId);
-          if (pageRole === 'local') duplicateOf = this.nearDuplicateOf(contentId, outcome.normalizedText);
+          if (pageRole === 'local') duplicateOf = this.nearDuplicateOf(contentId, outcome.normalizedText, leadOf(outcome.page.content.headings));
         }
         const canonicalCheck = outcome.page.canonical ? normalizeUrl(outcome.page.canonical, this.options.urlRules) : undefined;
         const canonical = canonicalCheck?.ok && canonicalCheck.url !== outcome.finalUrl ? canonicalCheck.url : undefined;
@@ -320,6 +329,17 @@ function sitemapSaysChanged(previous: PageRecord, lastmod: number | undefined, n
 }
 
 /** The sketch of a page's normalised words (see pageWords), from their opening. */
+/** The first heading of a page's main text, compared without case or spacing. */
+function leadOf(headings: readonly string[] | undefined): string | undefined {
+  const first = headings?.[0]?.replace(/\s+/g, ' ').trim().toLowerCase();
+  return first ? first : undefined;
+}
+
+/** Pages may be copies unless both open with a heading and the headings differ. */
+function sameLead(a: string | undefined, b: string | undefined): boolean {
+  return a === undefined || b === undefined || a === b;
+}
+
 function sketchOf(normalized: string): MinHashSketch {
   if (normalized.length <= SKETCH_TEXT_LIMIT) return sketchNormalized(normalized);
   // Cut at a word boundary, so no shingle ends in half a word.

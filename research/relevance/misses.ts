@@ -1,0 +1,60 @@
+/**
+ * lse's misses on the relevance benchmark's judged sets (bench/relevance*.ts), for diagnosis:
+ * each query lse does not answer first, with the judged page(s), lse's top 3 (path and title),
+ * and the rank Pagefind gives the judged page on the same pages. Output goes to stdout; it is
+ * regenerated, never committed.
+ *
+ *   node bin/run-ts.js research/relevance/misses.ts postgresql [rust-std ...] [--no-pagefind]
+ */
+import { crawlAndIndex, type LseSite } from '../../bench/relevance-lse.ts';
+import { firstRelevantRank, sitePath } from '../../bench/relevance-metrics.ts';
+import { buildPagefind, pagefindAvailable, pagefindTop10, startPeers } from '../../bench/relevance-peers.ts';
+import { DOC_SITES, serveSites, siteInstalled, siteQueries, siteUrl } from '../../bench/relevance-sites.ts';
+import { rankingSettingsSchema } from '../../config/schema.ts';
+
+const args = process.argv.slice(2);
+const withPagefind = !args.includes('--no-pagefind');
+const sites = DOC_SITES.filter((site) => args.includes(site.name) && siteInstalled(site));
+const server = await serveSites(sites);
+const peers = withPagefind ? await startPeers(server.port) : undefined;
+const defaults = rankingSettingsSchema.parse({});
+try {
+  for (const site of sites) {
+    const queries = siteQueries(site);
+    const base = siteUrl(site, '/');
+    let lse: LseSite | undefined;
+    try {
+      lse = await crawlAndIndex(site, server.port);
+      const engine = lse.engine(defaults.blend, defaults.weight);
+      let pagefindRanks: number[] = [];
+      if (peers?.browser && !(await pagefindAvailable())) {
+        const paths = lse.indexedUrls().flatMap((url) => sitePath(url, base) ?? []);
+        const built = await buildPagefind(site, paths, server);
+        try {
+          const ranked = await pagefindTop10(peers.browser, site, queries.map((q) => q.query));
+          pagefindRanks = ranked.map((urls, i) => firstRelevantRank(urls.flatMap((url) => sitePath(url, base) ?? []), queries[i].relevant));
+        } finally {
+          built.remove();
+        }
+      }
+      let misses = 0;
+      console.log(`# ${site.name}: ${queries.length} queries, ${lse.pages} pages`);
+      for (const [i, query] of queries.entries()) {
+        const result = await engine.search({ q: query.query, page: 1, size: 10, rank: 'blend', explain: false }).catch((error: Error) => ({ hits: [], error }));
+        const ranked = result.hits.map((hit) => [hit.url, ...(hit.duplicates ?? [])].flatMap((url) => sitePath(url, base) ?? []));
+        const rank = firstRelevantRank(ranked, query.relevant);
+        if (rank === 1) continue;
+        misses++;
+        console.log(`\n[${rank === 0 ? 'miss' : `rank ${rank}`}] ${JSON.stringify(query.query)}  pagefind: ${pagefindRanks[i] ?? '-'}`);
+        console.log(`  judged: ${query.relevant.join(' ')}`);
+        for (const hit of result.hits.slice(0, 3)) console.log(`  lse: ${sitePath(hit.url, base) ?? hit.url}${new URL(hit.url).hash}  "${hit.title}"`);
+      }
+      console.log(`\n# ${site.name}: ${misses} of ${queries.length} not first`);
+    } finally {
+      await lse?.close();
+    }
+  }
+} finally {
+  await peers?.close();
+  await server.close();
+}
