@@ -27,6 +27,17 @@ const MAX_ID_CHARS = 300;
 
 /** Elements whose own text may name what they define (when the id does not). */
 const NAMING_ELEMENTS = new Set(['dt', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'a']);
+/**
+ * Inline code marked as a name of a kind (DocBook's `<code class="function">btrim</code>` and
+ * `<code class="envar">`): it names what an empty index anchor just before it defines (a function
+ * table's entry), never on its own (the same markup marks every mention).
+ */
+const CODE_ELEMENTS = new Set(['code', 'tt', 'span']);
+const NAME_CLASSES = /(?:^|\s)(?:function|envar|varname|command|methodname|classname|structname|symbol)(?:\s|$)/;
+/** A command named in capitals (`ALTER DOMAIN`, `SELECT INTO`): what a reference page's heading after an index anchor defines. */
+const COMMAND = /^[A-Z][A-Z0-9_]*(?: [A-Z][A-Z0-9_]*){0,4}$/;
+/** rustdoc's and Javadoc's kinds, before the item a page's top heading names (`Primitive Type i16`, `Class String`). */
+const ITEM_KINDS = /^(?:Primitive Type|Keyword|Struct|Enum|Trait|Union|Macro|Type Definition|Type Alias|Attribute Macro|Derive Macro|Trait Alias|(?:Enum |Record |Annotation )?(?:Class|Interface)|Annotation Type|Record) ([\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*)(?=$|[^\p{L}\p{N}_$.])/u;
 
 /** Prefixes generators put before a name: Sphinx domains and Django's std roles, rustdoc's item kinds. */
 const NAME_PREFIXES = /^(?:module-|envvar-|std-[a-z]+-|c\.|js\.|confval-|directive-(?!option-)|role-)/;
@@ -57,8 +68,14 @@ export class DefinitionReader {
   readonly #candidates: Candidate[] = [];
 
   /** Whether the parser should collect the text of this element, and offer it without an id. */
-  static wantsText(tag: string): boolean {
-    return NAMING_ELEMENTS.has(tag);
+  static wantsText(tag: string, className?: string): boolean {
+    return NAMING_ELEMENTS.has(tag) || isNameCode(tag, className);
+  }
+
+  /** Whether an element without an id starting at `start` may be named by the anchor just before it. */
+  followsAnchor(start: number): boolean {
+    const last = this.#candidates[this.#candidates.length - 1];
+    return last !== undefined && last.id !== null && start - last.start <= ANCHOR_REACH;
   }
 
   /** An element with an `id` (or an `<a name>`), or a heading or dt without one, starting at `start` in the page's text. */
@@ -78,26 +95,28 @@ export class DefinitionReader {
 
   /**
    * The definitions, first of each name, at most MAX_DEFINITIONS. `top` is the page's first top
-   * heading: when it names an item by its path (rustdoc's `Struct std::vec::Vec`), the page
-   * defines that item (no anchor: the page itself), and its members are the item's (`Vec::push`).
+   * heading: when it names an item (rustdoc's `Struct std::vec::Vec` or `Primitive Type i16`,
+   * Javadoc's `Class String`), the page defines that item (no anchor: the page itself), and its
+   * members are the item's (`Vec::push`, `String.charAt`).
    */
   definitions(top: { text: string; start: number } | null): DefinitionMark[] {
     const seen = new Set<string>();
     const found: DefinitionMark[] = [];
-    const path = pageQualifier(top?.text);
-    if (path !== null && top !== null) {
-      found.push({ name: path, anchor: '', start: top.start });
-      seen.add(path);
+    const item = pageItem(top?.text);
+    if (item !== null && top !== null) {
+      found.push({ name: item.name, anchor: '', start: top.start });
+      seen.add(item.name);
     }
-    const qualifier = path === null ? null : path.slice(path.lastIndexOf('::') + 2);
+    const qualifier = item === null ? null : { name: item.qualifier, joiner: item.joiner };
     // An anchor that named nothing and has no text (Doxygen's hashed `<a id>`): the heading or term right after it may name it.
     let emptyAnchor: string | null = null;
     for (const candidate of this.#candidates) {
       let name: string | null;
       let anchor: string;
+      let names: string[] = [];
       if (candidate.id === null) {
         if (emptyAnchor === null) continue;
-        name = bounded(nameFromText(candidate.text?.() ?? '', candidate.tag === 'dt'));
+        name = bounded(unanchoredName(candidate.tag, candidate.text?.() ?? ''));
         anchor = emptyAnchor;
         emptyAnchor = null;
       } else {
@@ -105,10 +124,15 @@ export class DefinitionReader {
         name = definitionName(candidate.tag, candidate.id, text, qualifier);
         anchor = candidate.id;
         emptyAnchor = name === null && text.trim() === '' ? candidate.id : null;
+        // A term listing several names (`autovacuum_vacuum_threshold, toast.autovacuum_vacuum_threshold (integer)`).
+        if (name === null && candidate.tag === 'dt') names = listedNames(text);
       }
-      if (name === null || seen.has(name)) continue;
-      seen.add(name);
-      found.push({ name, anchor, start: candidate.start });
+      if (name !== null) names = [name];
+      for (const each of names) {
+        if (seen.has(each) || found.length >= MAX_DEFINITIONS) continue;
+        seen.add(each);
+        found.push({ name: each, anchor, start: candidate.start });
+      }
       if (found.length >= MAX_DEFINITIONS) break;
     }
     return found;
@@ -116,7 +140,13 @@ export class DefinitionReader {
 }
 
 /** The name an anchored element defines, or null when it defines none. */
-export function definitionName(tag: string, id: string, text: string, qualifier: string | null = null): string | null {
+/** The item whose members a page's ids name, and how a member joins it (`Vec::push`, `String.charAt`). */
+export interface Qualifier {
+  name: string;
+  joiner: '::' | '.';
+}
+
+export function definitionName(tag: string, id: string, text: string, qualifier: Qualifier | null = null): string | null {
   const fromId = nameFromId(id, text, qualifier);
   if (fromId !== null) return bounded(fromId);
   if (!NAMING_ELEMENTS.has(tag) || text === '') return null;
@@ -126,14 +156,17 @@ export function definitionName(tag: string, id: string, text: string, qualifier:
   return bounded(nameFromText(text, tag === 'dt'));
 }
 
-function nameFromId(id: string, text: string, qualifier: string | null): string | null {
+function nameFromId(id: string, text: string, qualifier: Qualifier | null): string | null {
   if (TEXT_PREFIXES.test(id) || LAYOUT_IDS.test(id) || GENERATED_ID.test(id)) return null;
   const member = MEMBER_PREFIXES.exec(id);
   if (member) {
     // rustdoc numbers repeated members (`method.try_from-1`).
     const name = withoutParameters(id.slice(member[0].length)).replace(/-\d+$/, '');
-    return qualifier ? `${qualifier}::${name}` : name;
+    return qualifier ? `${qualifier.name}::${name}` : name;
   }
+  // Javadoc's members: `equals(java.lang.Object)`, Java 8's `equals-java.lang.Object-`, of the page's class.
+  const javaMethod = /^([\p{L}_$][\p{L}\p{N}_$]*)(?:\(.*\)|-.*-)$/u.exec(safeDecode(id));
+  if (javaMethod && qualifier?.joiner === '.') return `${qualifier.name}.${javaMethod[1]}`;
   const prefix = NAME_PREFIXES.exec(id);
   if (prefix) {
     const name = withoutParameters(id.slice(prefix[0].length));
@@ -143,14 +176,20 @@ function nameFromId(id: string, text: string, qualifier: string | null): string 
   if (/\s/.test(name)) return null;
   // The id is the name the element shows (`<a id="ProxyPass">ProxyPass</a>`).
   const shown = firstIdentifier(text);
-  if (shown !== null && withoutParameters(name) === shown) return shown;
+  // A Javadoc field (`<section id="CASE_INSENSITIVE_ORDER"><h3>CASE_INSENSITIVE_ORDER</h3>`) is its class's.
+  if (shown !== null && withoutParameters(name) === shown) return memberOf(shown, qualifier);
   // Java 8's Javadoc: `substring-int-int-` (a slug never ends with a hyphen).
   if (/^[\p{L}_$][\p{L}\p{N}_$]*-.*-$/u.test(name)) return withoutParameters(name);
   if (!CODE_LIKE.test(name) || !/[\p{L}]/u.test(name)) return null;
   // A heading's slug (`appending-to-a-string-with-push_str`) names no identifier.
   if (name.includes('-') && /^[\p{Ll}\p{N}_-]+$/u.test(name)) return null;
   name = withoutParameters(name);
-  return /^[\p{L}_$][\p{L}\p{N}_$.:#-]*$/u.test(name) && !/--/.test(name) ? name : null;
+  return /^[\p{L}_$][\p{L}\p{N}_$.:#-]*$/u.test(name) && !/--/.test(name) ? memberOf(name, qualifier) : null;
+}
+
+/** A bare name on a Javadoc class page is a member of the class (`CASE_INSENSITIVE_ORDER` → `String.CASE_INSENSITIVE_ORDER`). */
+function memberOf(name: string, qualifier: Qualifier | null): string {
+  return qualifier?.joiner === '.' && /^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(name) ? `${qualifier.name}.${name}` : name;
 }
 
 /** `charAt(int)` → `charAt`; Java 8's `charAt-int-` → `charAt`. */
@@ -208,9 +247,42 @@ function safeDecode(id: string): string {
   }
 }
 
-/** A page's item for rustdoc-style member ids: the `a::b::C` path in its first top heading. */
-export function pageQualifier(firstHeading: string | undefined): string | null {
+/** What an element without an id names when an empty anchor just before it marks a definition. */
+function unanchoredName(tag: string, text: string): string | null {
+  const clean = cleanText(text);
+  // DocBook's function tables: `<a class="indexterm"></a> <code class="function">btrim</code> ( string text … )`.
+  if (CODE_ELEMENTS.has(tag)) return new RegExp(`^${IDENTIFIER.source}$`, 'u').test(clean) ? clean : null;
+  // DocBook's reference pages: `<a class="indexterm"></a><h2>ALTER DOMAIN</h2>`.
+  if (tag !== 'dt' && tag !== 'a' && COMMAND.test(clean)) return clean;
+  return nameFromText(text, tag === 'dt');
+}
+
+function isNameCode(tag: string, className: string | undefined): boolean {
+  return className !== undefined && CODE_ELEMENTS.has(tag) && NAME_CLASSES.test(className);
+}
+
+/** The names a term lists before its parenthesis, when each is an identifier and one at least is code-like. */
+function listedNames(text: string): string[] {
+  const clean = cleanText(text);
+  const paren = clean.indexOf('(');
+  const parts = (paren > 0 ? clean.slice(0, paren) : clean).split(',').map((part) => part.trim());
+  if (parts.length < 2 || parts.length > 8) return [];
+  const whole = new RegExp(`^${IDENTIFIER.source}$`, 'u');
+  if (!parts.every((part) => whole.test(part)) || !parts.some((part) => CODE_LIKE.test(part))) return [];
+  return parts.filter((part) => part.length <= MAX_NAME_CHARS);
+}
+
+/**
+ * The item a page defines, from its first top heading: an `a::b::C` path (rustdoc, whose members
+ * are qualified by the last part, `Vec::push`), or a kind and a name (`Primitive Type i16`,
+ * Javadoc's `Class String`, whose members are `String.charAt`).
+ */
+export function pageItem(firstHeading: string | undefined): { name: string; qualifier: string; joiner: '::' | '.' } | null {
   if (firstHeading === undefined) return null;
   const path = /[\p{L}_][\p{L}\p{N}_]*(?:::[\p{L}_][\p{L}\p{N}_]*)+/u.exec(firstHeading);
-  return path ? path[0] : null;
+  if (path) return { name: path[0], qualifier: path[0].slice(path[0].lastIndexOf('::') + 2), joiner: '::' };
+  const kind = ITEM_KINDS.exec(cleanText(firstHeading));
+  if (!kind) return null;
+  const java = /^(?:Class|Interface|Enum Class|Record Class|Annotation Interface|Annotation Type) /.test(kind[0]) || kind[1].includes('.');
+  return { name: kind[1], qualifier: kind[1], joiner: java ? '.' : '::' };
 }

@@ -529,8 +529,8 @@ class PageBuilder implements TokenizerCallbacks {
   /** Anchored elements, and the headings and terms an empty anchor just before may name (definitions.ts). */
   #definitionCandidate(name: string, depth: number, flags: number, closed: boolean): void {
     const id = this.#attr(A_ID) ?? (name === 'a' ? this.#attr(A_NAME) : undefined);
-    const naming = DefinitionReader.wantsText(name);
-    if (id === undefined && (!naming || name === 'a')) return;
+    const naming = DefinitionReader.wantsText(name, this.#attr(A_CLASS));
+    if (id === undefined && (!naming || name === 'a' || !this.#definitions.followsAnchor(this.#text.nextStart))) return;
     const collector = naming && !closed ? this.#collector(depth, flags, false) : null;
     this.#definitions.add(name, id ?? null, this.#text.nextStart, collector === null ? null : () => collector.text.toString());
   }

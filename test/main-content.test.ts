@@ -116,7 +116,8 @@ describe('main content that keeps content', () => {
     const sig = (name: string) => `<section id="method.${name}" class="method"><a href="#method.${name}" class="anchor"></a><h4 class="code-header">pub fn ${link(name)}(${link('a')}: ${link('usize')}, ${link('b')}: ${link('Vec')}&lt;${link('T')}, ${link('Global')}&gt;) -&gt; ${link('Option')}&lt;${link('Ordering')}&gt; ${link('source')}</h4></section><div class="docblock"><p>${prose(name, 1)}</p></div>`;
     const { content } = parseHtml(`<main><h1>Struct Vec</h1>${sig('with_capacity')}${sig('push')}</main>`, PAGE);
     expect(content.text).toContain('pub fn with_capacity(a: usize');
-    expect((content.definitions ?? []).map((d) => d.anchor)).toEqual(['method.with_capacity', 'method.push']);
+    // The page itself defines its item (no anchor), then its members.
+    expect((content.definitions ?? []).map((d) => d.anchor)).toEqual(['', 'method.with_capacity', 'method.push']);
   });
 });
 
