@@ -105,7 +105,8 @@ export function docbookIndexEntries(html: string): Entry[] {
       .each((_, sub) => {
         const subTerm = termOf(sub);
         const subHrefs = $(sub).children('a.indexterm[href]').toArray().map((a) => $(a).attr('href')!);
-        if (subTerm && subHrefs.length > 0) entries.push({ query: `${term} ${subTerm}`, hrefs: subHrefs });
+        // `autovacuum_freeze_max_age` › `configuration parameter` is typed `autovacuum_freeze_max_age`, as the one-line form is.
+        if (subTerm && subHrefs.length > 0) entries.push({ query: subTerm === 'configuration parameter' ? term : `${term} ${subTerm}`, hrefs: subHrefs });
       });
   });
   return entries;
