@@ -7,7 +7,7 @@
  *   node bin/run-ts.js research/relevance/misses.ts postgresql [rust-std ...] [--no-pagefind]
  */
 import { crawlAndIndex, type LseSite } from '../../bench/relevance-lse.ts';
-import { firstRelevantRank, sitePath } from '../../bench/relevance-metrics.ts';
+import { effectiveness, firstRelevantRank, formatEffectiveness, sitePath } from '../../bench/relevance-metrics.ts';
 import { buildPagefind, pagefindAvailable, pagefindTop10, startPeers } from '../../bench/relevance-peers.ts';
 import { DOC_SITES, serveSites, siteInstalled, siteQueries, siteUrl } from '../../bench/relevance-sites.ts';
 import { rankingSettingsSchema } from '../../config/schema.ts';
@@ -38,10 +38,12 @@ try {
         }
       }
       let misses = 0;
+      const lseRanked: string[][][] = [];
       console.log(`# ${site.name}: ${queries.length} queries, ${lse.pages} pages`);
       for (const [i, query] of queries.entries()) {
         const result = await engine.search({ q: query.query, page: 1, size: 10, rank: 'blend', explain: false }).catch((error: Error) => ({ hits: [], error }));
         const ranked = result.hits.map((hit) => [hit.url, ...(hit.duplicates ?? [])].flatMap((url) => sitePath(url, base) ?? []));
+        lseRanked.push(ranked);
         const rank = firstRelevantRank(ranked, query.relevant);
         if (rank === 1) continue;
         misses++;
@@ -50,6 +52,8 @@ try {
         for (const hit of result.hits.slice(0, 3)) console.log(`  lse: ${sitePath(hit.url, base) ?? hit.url}${new URL(hit.url).hash}  "${hit.title}"`);
       }
       console.log(`\n# ${site.name}: ${misses} of ${queries.length} not first`);
+      const pagefind = pagefindRanks.length === 0 ? undefined : effectiveness(queries, pagefindRanks.map((rank, i) => (rank === 0 ? [] : [...Array(rank - 1).fill(''), queries[i].relevant[0]])));
+      console.log(`# ${site.name}: MRR@10 / success@1 / success@10: lse ${formatEffectiveness(effectiveness(queries, lseRanked))}, Pagefind ${formatEffectiveness(pagefind)}`);
     } finally {
       await lse?.close();
     }
