@@ -852,7 +852,9 @@ class PageBuilder implements TokenizerCallbacks {
     else if (name === 'article') kind = 'article';
     else if (name === 'aside' || (role !== undefined && BOILERPLATE_ROLES.has(role))) kind = 'boilerplate';
     else if ((name === 'header' || name === 'footer') && this.#sectioning === 0) kind = 'boilerplate';
-    const chromeName = kind === null && (BANNER_NAMES.test(this.#attr(A_ID) ?? '') || BANNER_NAMES.test(this.#attr(A_CLASS) ?? ''));
+    // A heading is the body's structure whatever its id (MkDocs' `<h2 id="navigation">`): the block around it decides.
+    const heading = (this.#tagFlags & HEADING) !== 0;
+    const chromeName = kind === null && !heading && (BANNER_NAMES.test(this.#attr(A_ID) ?? '') || BANNER_NAMES.test(this.#attr(A_CLASS) ?? ''));
     if (kind === null && (chromeName || DENSITY_BLOCKS.has(name))) kind = 'block';
     const id = this.#attr(A_ID);
     // An element with an id is kept too: a heading inside may take it as its section's anchor.
