@@ -92,7 +92,8 @@ export function mainContent(fullText: string, regions: readonly ContentRegion[],
   const pieceOf = pieceFinder(pieces);
   for (const heading of headings) {
     const piece = pieceOf(heading.start);
-    if (!piece) continue;
+    // A heading whose text the page's text does not show there was never shown (rustdoc's sidebar).
+    if (!piece || !shownAt(fullText, heading)) continue;
     inMain.push(heading.text);
     const section: PageSectionMark = { heading: heading.text, start: piece.at + Math.max(0, heading.start - piece.from) };
     if (heading.anchor) section.anchor = heading.anchor;
@@ -104,6 +105,13 @@ export function mainContent(fullText: string, regions: readonly ContentRegion[],
     if (piece) defined.push({ name: definition.name, anchor: definition.anchor, start: piece.at + Math.max(0, definition.start - piece.from) });
   }
   return { text, headings: inMain, sections, definitions: defined };
+}
+
+/** Whether the full text shows the heading's opening at its offset (give or take the space before it). */
+function shownAt(fullText: string, heading: HeadingMark): boolean {
+  const opening = heading.text.slice(0, 16);
+  const at = fullText.indexOf(opening, heading.start);
+  return at >= 0 && at <= heading.start + 2;
 }
 
 type Piece = { from: number; to: number; at: number };

@@ -11,6 +11,7 @@ import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
 import { createCrawlStack } from '../server/cli/crawl-setup.ts';
 
 const ITER = '/usr/share/doc/rust-doc/html/std/iter';
+const read = (path: string) => (existsSync(`${ITER}/../${path}`) ? readFileSync(`${ITER}/../${path}`, 'utf8') : '');
 
 // rustdoc's iterator adapters share ~90 % of their word shingles (each lists the provided methods
 // of `Iterator`), yet each defines its own item: they are pages, not copies of one another.
@@ -20,10 +21,13 @@ describe.skipIf(!existsSync(`${ITER}/struct.Skip.html`))('near duplicates of rea
   const pages = new Map<string, PageRecord>();
   const skip = existsSync(`${ITER}/struct.Skip.html`) ? readFileSync(`${ITER}/struct.Skip.html`, 'utf8') : '';
   const files: Record<string, string> = {
-    '/std/iter/index.html': '<html><body><main><h1>iter</h1><a href="struct.Skip.html">Skip</a> <a href="struct.Filter.html">Filter</a> <a href="struct.Inspect.html">Inspect</a> <a href="skip-mirror.html">mirror</a></main></body></html>',
+    '/std/iter/index.html': '<html><body><main><h1>iter</h1><a href="struct.Skip.html">Skip</a> <a href="struct.Filter.html">Filter</a> <a href="struct.Inspect.html">Inspect</a> <a href="skip-mirror.html">mirror</a> <a href="hash-set-union.html">hash_set::Union</a> <a href="btree-set-union.html">btree_set::Union</a></main></body></html>',
     '/std/iter/struct.Skip.html': skip,
     '/std/iter/struct.Filter.html': existsSync(`${ITER}/struct.Filter.html`) ? readFileSync(`${ITER}/struct.Filter.html`, 'utf8') : '',
     '/std/iter/struct.Inspect.html': existsSync(`${ITER}/struct.Inspect.html`) ? readFileSync(`${ITER}/struct.Inspect.html`, 'utf8') : '',
+    // Two items of one name in two modules: their sidebars both open with `Union`, their bodies with their paths.
+    '/std/iter/hash-set-union.html': read('collections/hash_set/struct.Union.html'),
+    '/std/iter/btree-set-union.html': read('collections/btree_set/struct.Union.html'),
     // A copy of a page elsewhere, with one line more, is still its near duplicate.
     '/std/iter/skip-mirror.html': skip.replace('<section id="main-content" class="content">', '<section id="main-content" class="content"><p>Mirrored from the official documentation.</p>'),
   };
@@ -55,6 +59,8 @@ describe.skipIf(!existsSync(`${ITER}/struct.Skip.html`))('near duplicates of rea
     expect(pages.get('/std/iter/struct.Filter.html')?.duplicateOf).toBeUndefined();
     expect(pages.get('/std/iter/struct.Inspect.html')?.duplicateOf).toBeUndefined();
     expect(pages.get('/std/iter/struct.Filter.html')?.text).toContain('Filter');
+    expect(pages.get('/std/iter/hash-set-union.html')?.duplicateOf).toBeUndefined();
+    expect(pages.get('/std/iter/btree-set-union.html')?.duplicateOf).toBeUndefined();
     const mirror = pages.get('/std/iter/skip-mirror.html');
     expect(mirror?.state).toBe('fetched');
     expect(mirror?.duplicateOf).toBeDefined();

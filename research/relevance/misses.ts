@@ -39,6 +39,23 @@ try {
       }
       let misses = 0;
       const lseRanked: string[][][] = [];
+      // What each page defines and is titled, and which pages the crawl kept only as copies of another.
+      const pages = new Map<string, { title: string; defines: Set<string>; copy: boolean }>();
+      for await (const [, page] of lse.store.pages()) {
+        const path = sitePath(page.url, base);
+        if (path === undefined || page.state !== 'fetched') continue;
+        pages.set(path, { title: (page.title ?? '').toLowerCase(), defines: new Set((page.definitions ?? []).map((d) => d.name.toLowerCase())), copy: page.duplicateOf !== undefined });
+      }
+      const causes = new Map<string, number>();
+      const causeOf = (query: string, relevant: readonly string[]): string => {
+        const q = query.toLowerCase();
+        const judged = relevant.map((path) => pages.get(path));
+        if (judged.every((page) => page === undefined)) return 'judged page not crawled';
+        if (judged.some((page) => page?.copy)) return 'judged page kept as a copy of another';
+        if (judged.some((page) => page !== undefined && [...page.defines].some((name) => name === q || name.endsWith(`::${q}`) || name.endsWith(`.${q}`)))) return 'judged page defines it, outranked';
+        if (judged.some((page) => page !== undefined && page.title.replace(/^[\d.]+\s+|\s+-\s+rust$/g, '').replace(/ in [\w:]+$/, '') === q)) return 'judged page titled so, outranked';
+        return 'concept or mention: the judged page does not define it';
+      };
       console.log(`# ${site.name}: ${queries.length} queries, ${lse.pages} pages`);
       for (const [i, query] of queries.entries()) {
         const result = await engine.search({ q: query.query, page: 1, size: 10, rank: 'blend', explain: false }).catch((error: Error) => ({ hits: [], error }));
@@ -47,11 +64,14 @@ try {
         const rank = firstRelevantRank(ranked, query.relevant);
         if (rank === 1) continue;
         misses++;
-        console.log(`\n[${rank === 0 ? 'miss' : `rank ${rank}`}] ${JSON.stringify(query.query)}  pagefind: ${pagefindRanks[i] ?? '-'}`);
+        const cause = causeOf(query.query, query.relevant);
+        causes.set(cause, (causes.get(cause) ?? 0) + 1);
+        console.log(`\n[${rank === 0 ? 'miss' : `rank ${rank}`}] ${JSON.stringify(query.query)}  pagefind: ${pagefindRanks[i] ?? '-'}  (${cause})`);
         console.log(`  judged: ${query.relevant.join(' ')}`);
         for (const hit of result.hits.slice(0, 3)) console.log(`  lse: ${sitePath(hit.url, base) ?? hit.url}${new URL(hit.url).hash}  "${hit.title}"`);
       }
       console.log(`\n# ${site.name}: ${misses} of ${queries.length} not first`);
+      for (const [cause, count] of [...causes].sort((a, b) => b[1] - a[1])) console.log(`#   ${count}  ${cause}`);
       const pagefind = pagefindRanks.length === 0 ? undefined : effectiveness(queries, pagefindRanks.map((rank, i) => (rank === 0 ? [] : [...Array(rank - 1).fill(''), queries[i].relevant[0]])));
       console.log(`# ${site.name}: MRR@10 / success@1 / success@10: lse ${formatEffectiveness(effectiveness(queries, lseRanked))}, Pagefind ${formatEffectiveness(pagefind)}`);
     } finally {
