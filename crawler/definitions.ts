@@ -6,8 +6,12 @@
  * over `shared_buffers`, Doxygen `<a id="a3f…">` before its member's heading, Apache
  * `<a name="ProxyPass" id="ProxyPass">`. The parser (html.ts) hands every anchored element here
  * with the text of the short ones (dt, headings, anchors); the name comes from the id when the id
- * is an identifier, else from that text when it names one. Ids that are not identifiers —
- * generated ones (`id3`, `section-3`, `id-1.5.8.10`), hashes, layout (`toc`, `main-content`) and
+ * is an identifier, else from that text when it names one. An empty anchor (DocBook's index
+ * anchors) names the element right after it: inline code marked as a name
+ * (`<code class="function">btrim</code>`), a heading in capitals (`ALTER DOMAIN`), a Doxygen
+ * heading. A top heading that names an item (`Struct std::vec::Vec`, `Primitive Type i16`,
+ * `Class String`) makes the page define it, and its members the item's. Ids that are not
+ * identifiers — generated ones (`id3`, `section-3`, `id-1.5.8.10`), hashes, layout (`toc`, `main-content`) and
  * heading slugs (`getting-started`) — name nothing.
  */
 
@@ -50,6 +54,7 @@ const GENERATED_ID = /^s-|^[a-z]*(?:[-_.]?\d+)+(?:[-_.][\d.]+)*$|^[a-z]+[-_][\d.
 /** Code-like: joiners, brackets, underscores or an inner capital. */
 const CODE_LIKE = /[._:#$()/<>~[\]]|\p{Ll}\p{Lu}|_/u;
 const IDENTIFIER = /[\p{L}_$][\p{L}\p{N}_$]*(?:(?:\.|::|#|:)[\p{L}_$][\p{L}\p{N}_$]*)*/gu;
+const WHOLE_IDENTIFIER = new RegExp(`^${IDENTIFIER.source}$`, 'u');
 
 interface Candidate {
   tag: string;
@@ -251,7 +256,7 @@ function safeDecode(id: string): string {
 function unanchoredName(tag: string, text: string): string | null {
   const clean = cleanText(text);
   // DocBook's function tables: `<a class="indexterm"></a> <code class="function">btrim</code> ( string text … )`.
-  if (CODE_ELEMENTS.has(tag)) return new RegExp(`^${IDENTIFIER.source}$`, 'u').test(clean) ? clean : null;
+  if (CODE_ELEMENTS.has(tag)) return WHOLE_IDENTIFIER.test(clean) ? clean : null;
   // DocBook's reference pages: `<a class="indexterm"></a><h2>ALTER DOMAIN</h2>`.
   if (tag !== 'dt' && tag !== 'a' && COMMAND.test(clean)) return clean;
   return nameFromText(text, tag === 'dt');
@@ -267,8 +272,7 @@ function listedNames(text: string): string[] {
   const paren = clean.indexOf('(');
   const parts = (paren > 0 ? clean.slice(0, paren) : clean).split(',').map((part) => part.trim());
   if (parts.length < 2 || parts.length > 8) return [];
-  const whole = new RegExp(`^${IDENTIFIER.source}$`, 'u');
-  if (!parts.every((part) => whole.test(part)) || !parts.some((part) => CODE_LIKE.test(part))) return [];
+  if (!parts.every((part) => WHOLE_IDENTIFIER.test(part)) || !parts.some((part) => CODE_LIKE.test(part))) return [];
   return parts.filter((part) => part.length <= MAX_NAME_CHARS);
 }
 
