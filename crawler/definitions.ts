@@ -77,6 +77,11 @@ export class DefinitionReader {
     return NAMING_ELEMENTS.has(tag) || isNameCode(tag, className);
   }
 
+  /** Whether an element without an id starting at `start` is a candidate: a term, or named by the anchor just before it. */
+  acceptsUnanchored(tag: string, start: number): boolean {
+    return tag === 'dt' || this.followsAnchor(start);
+  }
+
   /** Whether an element without an id starting at `start` may be named by the anchor just before it. */
   followsAnchor(start: number): boolean {
     const last = this.#candidates[this.#candidates.length - 1];
@@ -88,8 +93,8 @@ export class DefinitionReader {
     // Bounded before naming: a page of a million empty anchors keeps only a few thousand candidates.
     if (this.#candidates.length >= MAX_DEFINITIONS * 4) return;
     if (id === null) {
-      const last = this.#candidates[this.#candidates.length - 1];
-      if (last === undefined || last.id === null || start - last.start > ANCHOR_REACH) return;
+      // A term without an id may hold the index anchor that names it (`<dt>ssl_cipher() returns text <a class="indexterm">`).
+      if (!this.followsAnchor(start) && tag !== 'dt') return;
       this.#candidates.push({ tag, id: null, start, text });
       return;
     }
@@ -115,12 +120,17 @@ export class DefinitionReader {
     const qualifier = item === null ? null : { name: item.qualifier, joiner: item.joiner };
     // An anchor that named nothing and has no text (Doxygen's hashed `<a id>`): the heading or term right after it may name it.
     let emptyAnchor: string | null = null;
+    // A term without an id, whose text an empty anchor inside it may name (DocBook's contrib function lists).
+    let openTerm: { start: number; text: string } | null = null;
     for (const candidate of this.#candidates) {
       let name: string | null;
       let anchor: string;
       let names: string[] = [];
       if (candidate.id === null) {
-        if (emptyAnchor === null) continue;
+        if (emptyAnchor === null) {
+          if (candidate.tag === 'dt') openTerm = { start: candidate.start, text: candidate.text?.() ?? '' };
+          continue;
+        }
         name = bounded(unanchoredName(candidate.tag, candidate.text?.() ?? ''));
         anchor = emptyAnchor;
         emptyAnchor = null;
@@ -129,6 +139,11 @@ export class DefinitionReader {
         name = definitionName(candidate.tag, candidate.id, text, qualifier);
         anchor = candidate.id;
         emptyAnchor = name === null && text.trim() === '' ? candidate.id : null;
+        if (emptyAnchor !== null && openTerm !== null && candidate.start <= openTerm.start + openTerm.text.length + 1) {
+          name = bounded(nameFromText(openTerm.text, true));
+          if (name !== null) emptyAnchor = null;
+        }
+        openTerm = null;
         // A term listing several names (`autovacuum_vacuum_threshold, toast.autovacuum_vacuum_threshold (integer)`).
         if (name === null && candidate.tag === 'dt') names = listedNames(text);
       }
@@ -144,13 +159,13 @@ export class DefinitionReader {
   }
 }
 
-/** The name an anchored element defines, or null when it defines none. */
 /** The item whose members a page's ids name, and how a member joins it (`Vec::push`, `String.charAt`). */
 export interface Qualifier {
   name: string;
   joiner: '::' | '.';
 }
 
+/** The name an anchored element defines, or null when it defines none. */
 export function definitionName(tag: string, id: string, text: string, qualifier: Qualifier | null = null): string | null {
   const fromId = nameFromId(id, text, qualifier);
   if (fromId !== null) return bounded(fromId);

@@ -530,7 +530,7 @@ class PageBuilder implements TokenizerCallbacks {
   #definitionCandidate(name: string, depth: number, flags: number, closed: boolean): void {
     const id = this.#attr(A_ID) ?? (name === 'a' ? this.#attr(A_NAME) : undefined);
     const naming = DefinitionReader.wantsText(name, this.#attr(A_CLASS));
-    if (id === undefined && (!naming || name === 'a' || !this.#definitions.followsAnchor(this.#text.nextStart))) return;
+    if (id === undefined && (!naming || name === 'a' || !this.#definitions.acceptsUnanchored(name, this.#text.nextStart))) return;
     const collector = naming && !closed ? this.#collector(depth, flags, false) : null;
     this.#definitions.add(name, id ?? null, this.#text.nextStart, collector === null ? null : () => collector.text.toString());
   }

@@ -59,6 +59,9 @@ describe.skipIf(!existsSync(`${DOC}/rust-doc/html`) || !existsSync(`${DOC}/postg
     const createTable = realDefs('postgresql-doc-15/html/sql-createtable.html');
     expect(createTable).toContain('autovacuum_vacuum_threshold#RELOPTION-AUTOVACUUM-VACUUM-THRESHOLD');
     expect(createTable).toContain('toast.autovacuum_vacuum_threshold#RELOPTION-AUTOVACUUM-VACUUM-THRESHOLD');
+    // A term that holds its index anchor after the name (`<dt>ssl_cipher() returns text <a class="indexterm">`).
+    expect(realDefs('postgresql-doc-15/html/sslinfo.html')).toContain('ssl_cipher#id-1.11.7.51.6.2.3.1.2');
+    expect(realDefs('postgresql-doc-15/html/intarray.html').map((d) => d.split('#')[0])).toEqual(expect.arrayContaining(['sort', 'sort_desc', 'uniq']));
     // Mentions in prose after an index anchor name nothing.
     expect(realDefs('postgresql-doc-15/html/creating-cluster.html').map((d) => d.split('#')[0])).not.toContain('PGDATA');
   });
