@@ -331,7 +331,8 @@ function sitemapSaysChanged(previous: PageRecord, lastmod: number | undefined, n
 /** The sketch of a page's normalised words (see pageWords), from their opening. */
 /** The first heading of a page's main text, compared without case or spacing. */
 function leadOf(headings: readonly string[] | undefined): string | undefined {
-  const first = headings?.[0]?.replace(/\s+/g, ' ').trim().toLowerCase();
+  // Its opening is enough to tell two items apart, and bounds what a million pages keep.
+  const first = headings?.[0]?.slice(0, 200).replace(/\s+/g, ' ').trim().toLowerCase();
   return first ? first : undefined;
 }
 
