@@ -23,6 +23,7 @@ import type { LiveSegment, SegmentSet } from './segment-set.ts';
 import { prefixRange } from './sorted-strings.ts';
 import { forEachTermMatchingGlob, forEachTermWithinEdits } from './term-walk.ts';
 import { forEachPhraseMatch } from './phrase-match.ts';
+import { addExactNameBonus, DEFINITIONS_FIELD, exactNameTerms } from './exact-name.ts';
 
 export { withinEdits } from './term-walk.ts';
 
@@ -112,6 +113,9 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
   const averageLengths = Float64Array.from(set.fieldLengthSums, (sum) => sum / set.documentCount);
   const required = clauses.filter((clause) => clause.presence === 'required');
   const prohibited = clauses.filter((clause) => clause.presence === 'prohibited');
+  // A page that defines the whole query ranks above any page that only mentions it (exact-name.ts).
+  const exactNames = exactNameTerms(clauses);
+  const exactNameBonus = exactNames.length > 0 ? scoreBound(scoredTerms, magnitude) : 0;
 
   const top = new TopHits(page.offset + page.limit);
   let total = 0;
@@ -131,6 +135,8 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
         addFieldScores(postings.fields[f], t, weights[f] / magnitude[f], idf, FIELD_BOOSTS[f], averageLengths[f], segment.deleted, scores, matched);
       }
     }
+    const exactTerms = exactNames.map((term) => termNumber(postings, term)).filter((t) => t >= 0);
+    addExactNameBonus(postings.fields[DEFINITIONS_FIELD], exactTerms, exactNameBonus, segment.deleted, scores);
     const requiredMarks = required.map((clause) => clauseMatches(postings, clause, budget));
     const excluded = prohibited.length > 0 ? new Uint8Array(n) : null;
     for (const clause of prohibited) markClauseMatches(postings, clause, excluded!, budget);
@@ -162,6 +168,15 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
 /** The terms a clause scores with: its own (an identifier's whole, expansions) and its parts'. */
 function scoredTermsOf(clause: ResolvedClause): string[] {
   return clause.parts ? [...clause.terms, ...clause.parts.flat()] : clause.terms;
+}
+
+/** More than any page's score for the query: each term's weight at the limit of BM25's term frequency, in every field it is looked for. */
+function scoreBound(scoredTerms: ReadonlyArray<{ weights: Float64Array; idf: number }>, magnitude: Float64Array): number {
+  let bound = 0;
+  for (const { weights, idf } of scoredTerms) {
+    for (let f = 0; f < FIELD_COUNT; f++) if (weights[f] > 0) bound += (weights[f] / magnitude[f]) * (Math.ceil(idf * (K1 + 1) * FIELD_BOOSTS[f] * 1000) / 1000);
+  }
+  return bound;
 }
 
 /** lunr's idf: log(1 + |(N − df + ½) / (df + ½)|). */
