@@ -1,54 +1,81 @@
 /**
- * An exact name ranks first. When the whole query is one word or identifier and a page defines
- * it — its `definitions` field holds the query's own term: a definition's name, or the last
- * parts of a qualified one (`getcontext` of `decimal.getcontext`), as Sphinx's object index
- * matches a full or last-part name — the page's score is raised by a bound on any page's text
- * score for the query. Every such page then ranks above every page that only mentions the name
- * (a module's source listing, a release note), and the pages of the tier keep their order by
- * text score. The bound is a per-query constant known before any posting is read, so the tier is
- * an ordinary additive term for top-k pruning: its upper bound is the bonus itself.
+ * An exact name ranks first, as Sphinx's search puts its object index above full-text hits.
+ *
+ * At indexing, each name a page defines and the name its title gives (the title before the
+ * site's suffix: `json` of `json — JSON encoder and decoder — Python 3.12`) become exact-name
+ * terms: the name in lower case behind a mark analysis never puts in a term, so no query word
+ * meets it — {@link EXACT_NAME_MARK} for a whole name (a definition's qualified name, a title),
+ * {@link LAST_PARTS_MARK} for the last parts of a qualified one (`getcontext` of
+ * `decimal.getcontext`; Sphinx's object search matches a last-part name too). A part of a name
+ * is not a name: `version` is not an exact name of `VersionRequirementError`, although the
+ * definitions field holds it as a word.
+ *
+ * At search, a query typed without operators is one name. A page defining it whole gets twice a
+ * bound on any page's text score for the query; a page defining it as the last parts of a
+ * qualified name, or titled by it, gets the bound once (the two add up). Pages defining the name
+ * thus rank above pages that define something ending in it or are titled by it, which rank above
+ * pages that only mention it (a module's source listing, a release note); within a tier the text
+ * score orders them. The bonus is a per-query constant known before any posting is read, so it is an
+ * ordinary additive term for top-k pruning, its own upper bound.
  */
-import { FIELD_NAMES } from './document.ts';
+import { FIELD_NAMES, qualifiedSuffixes, type TextDocument } from './document.ts';
 import type { FieldPostings } from './compact-segment.ts';
 
+export const EXACT_NAME_MARK = '=';
+export const LAST_PARTS_MARK = '<';
+export const TITLE_FIELD = FIELD_NAMES.indexOf('title');
 export const DEFINITIONS_FIELD = FIELD_NAMES.indexOf('definitions');
+/** Multiples of the score bound a page gets for the query as its title, as a name it defines, as the last parts of one. */
+export const TITLE_TIER = 1;
+export const DEFINITION_TIER = 2;
+export const LAST_PARTS_TIER = 1;
 
-/** What the tier needs of a resolved clause. */
-export interface ExactNameClause {
-  presence: 'optional' | 'required' | 'prohibited';
-  terms: readonly string[];
-  /** Terms the query did not name (expansions): never an exact name. */
-  expanded?: ReadonlySet<string>;
-  phrases: unknown;
-  fields: readonly number[];
+/** The exact-name term of a name or a query (`=os.path.join`, `=format file`), or null when it has no word. */
+export function exactNameTerm(name: string): string | null {
+  const normalized = name.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
+  return /[\p{L}\p{N}]/u.test(normalized) ? EXACT_NAME_MARK + normalized : null;
 }
 
-/**
- * The query's own terms when the query names one thing (a single word or identifier, searched in
- * the definitions field), else an empty list: no tier.
- */
-export function exactNameTerms(clauses: readonly ExactNameClause[]): string[] {
-  const positive = clauses.filter((clause) => clause.presence !== 'prohibited');
-  if (positive.length !== 1) return [];
-  const [clause] = positive;
-  if (clause.phrases !== null || !clause.fields.includes(DEFINITIONS_FIELD)) return [];
-  return clause.terms.filter((term) => !clause.expanded?.has(term));
+/** A title's own name: the part before a site's suffix (` — Sphinx documentation`, ` | Site`, ` - Apache HTTP Server`). */
+export function titleName(title: string): string {
+  return title.split(/\s+[—–|-]\s+/)[0];
 }
 
-/**
- * Adds `bonus` to the score of every page whose definitions hold one of `terms` (once per page,
- * however many of the terms it holds).
- */
-export function addExactNameBonus(field: FieldPostings, termNumbers: readonly number[], bonus: number, deleted: Uint8Array | null, scores: Float64Array): void {
-  if (termNumbers.length === 0) return;
-  const raised = termNumbers.length > 1 ? new Uint8Array(scores.length) : null;
+/** The exact-name terms of a document's title field and of its definitions field. */
+export function documentExactNames(doc: TextDocument): { title: string[]; definitions: string[] } {
+  const title = exactNameTerm(titleName(doc.title));
+  const whole = new Set<string>();
+  const lastParts = new Set<string>();
+  for (const definition of doc.definitions ?? []) {
+    const [name, ...suffixes] = qualifiedSuffixes(definition.name).map(exactNameTerm);
+    if (name !== null) whole.add(name);
+    for (const suffix of suffixes) if (suffix !== null) lastParts.add(suffix);
+  }
+  const definitions = [...whole];
+  for (const term of lastParts) if (!whole.has(term)) definitions.push(LAST_PARTS_MARK + term.slice(EXACT_NAME_MARK.length));
+  return { title: title === null ? [] : [title], definitions };
+}
+
+/** The term of a name's last-parts match, from its exact-name term. */
+export function lastPartsTerm(exactName: string): string {
+  return LAST_PARTS_MARK + exactName.slice(EXACT_NAME_MARK.length);
+}
+
+/** Query syntax that makes a query more than a name: operators, fields, boosts, patterns, phrases. */
+const QUERY_SYNTAX = /(?:^|\s)[+-]|[~^*"]|(?:^|\s)[\p{L}]+:(?!:)/u;
+
+/** The exact-name term of a query typed as a name (no operators), else undefined. */
+export function queryExactName(input: string): string | undefined {
+  if (QUERY_SYNTAX.test(input)) return undefined;
+  return exactNameTerm(input) ?? undefined;
+}
+
+/** Adds `bonus` to the score of every page holding term number `t` in `field` (one posting per page). */
+export function addExactNameBonus(field: FieldPostings, t: number, bonus: number, deleted: Uint8Array | null, scores: Float64Array): void {
+  if (t < 0 || bonus === 0) return;
   const { offsets, docs } = field;
-  for (const t of termNumbers) {
-    for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
-      const d = docs[p];
-      if ((deleted !== null && deleted[d]) || (raised !== null && raised[d])) continue;
-      if (raised !== null) raised[d] = 1;
-      scores[d] += bonus;
-    }
+  for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
+    const d = docs[p];
+    if (deleted === null || !deleted[d]) scores[d] += bonus;
   }
 }

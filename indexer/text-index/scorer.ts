@@ -23,7 +23,7 @@ import type { LiveSegment, SegmentSet } from './segment-set.ts';
 import { prefixRange } from './sorted-strings.ts';
 import { forEachTermMatchingGlob, forEachTermWithinEdits } from './term-walk.ts';
 import { forEachPhraseMatch } from './phrase-match.ts';
-import { addExactNameBonus, DEFINITIONS_FIELD, exactNameTerms } from './exact-name.ts';
+import { addExactNameBonus, DEFINITION_TIER, DEFINITIONS_FIELD, LAST_PARTS_TIER, lastPartsTerm, TITLE_FIELD, TITLE_TIER } from './exact-name.ts';
 
 export { withinEdits } from './term-walk.ts';
 
@@ -114,8 +114,7 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
   const required = clauses.filter((clause) => clause.presence === 'required');
   const prohibited = clauses.filter((clause) => clause.presence === 'prohibited');
   // A page that defines the whole query ranks above any page that only mentions it (exact-name.ts).
-  const exactNames = exactNameTerms(clauses);
-  const exactNameBonus = exactNames.length > 0 ? scoreBound(scoredTerms, magnitude) : 0;
+  const exactNameBonus = query.exactName !== undefined ? scoreBound(scoredTerms, magnitude) : 0;
 
   const top = new TopHits(page.offset + page.limit);
   let total = 0;
@@ -135,8 +134,12 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
         addFieldScores(postings.fields[f], t, weights[f] / magnitude[f], idf, FIELD_BOOSTS[f], averageLengths[f], segment.deleted, scores, matched);
       }
     }
-    const exactTerms = exactNames.map((term) => termNumber(postings, term)).filter((t) => t >= 0);
-    addExactNameBonus(postings.fields[DEFINITIONS_FIELD], exactTerms, exactNameBonus, segment.deleted, scores);
+    if (query.exactName !== undefined) {
+      const t = termNumber(postings, query.exactName);
+      addExactNameBonus(postings.fields[TITLE_FIELD], t, TITLE_TIER * exactNameBonus, segment.deleted, scores);
+      addExactNameBonus(postings.fields[DEFINITIONS_FIELD], t, DEFINITION_TIER * exactNameBonus, segment.deleted, scores);
+      addExactNameBonus(postings.fields[DEFINITIONS_FIELD], termNumber(postings, lastPartsTerm(query.exactName)), LAST_PARTS_TIER * exactNameBonus, segment.deleted, scores);
+    }
     const requiredMarks = required.map((clause) => clauseMatches(postings, clause, budget));
     const excluded = prohibited.length > 0 ? new Uint8Array(n) : null;
     for (const clause of prohibited) markClauseMatches(postings, clause, excluded!, budget);
