@@ -14,6 +14,7 @@ import { loadSearchData } from '../indexer/ranking/search-data.ts';
 import { loadRankSnapshot, SearchEngine } from '../indexer/ranking/search-engine.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
 import { documentExactNames, queryExactName, titleName } from '../indexer/text-index/exact-name.ts';
+import { setAsideCode } from '../indexer/text-index/query-text.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 import { serveSite, type ServedSite } from './helpers/copied-translations-site.ts';
 import { crawlAndServe, type CrawledSite } from './helpers/crawled-site.ts';
@@ -79,6 +80,14 @@ describe.skipIf(!existsSync(`${DOC}/${SPHINX}`) || !existsSync(`${DOC}/${DJANGO}
     ['intersects', 'ref/contrib/gis/geoquerysets.html'],
   ])('%s gives %s first', (query, expected) => {
     expect(first(query)).toBe(expected);
+  });
+
+  it('reads a command-line option as a word to find, not one to exclude', () => {
+    expect(setAsideCode('sphinx-build -D').text).toBe('sphinx-build D');
+    expect(setAsideCode('makemigrations --check').text).toBe('makemigrations check');
+    expect(setAsideCode('json -dumps').text).toBe('json -dumps');
+    expect(first('sphinx-build -D')).toBe('man/sphinx-build.html');
+    expect(first('sphinx-apidoc -H')).toBe('man/sphinx-apidoc.html');
   });
 
   it('keeps the order by text score for queries with operators', () => {
