@@ -13,7 +13,7 @@ import { parseHtml } from '../crawler/html.ts';
 import { loadSearchData } from '../indexer/ranking/search-data.ts';
 import { loadRankSnapshot, SearchEngine } from '../indexer/ranking/search-engine.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
-import { documentExactNames, queryExactName, titleName } from '../indexer/text-index/exact-name.ts';
+import { commandOptions, documentExactNames, queryExactName, titleName } from '../indexer/text-index/exact-name.ts';
 import { setAsideCode } from '../indexer/text-index/query-text.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 import { serveSite, type ServedSite } from './helpers/copied-translations-site.ts';
@@ -31,6 +31,14 @@ describe('exact-name terms', () => {
     expect(names.definitions).toEqual(['=json', '=json.dumps', '=sphinx.errors.versionrequirementerror', '<dumps', '<errors.versionrequirementerror', '<versionrequirementerror']);
     // A word inside a name is not the name.
     expect(names.definitions.some((term) => term.endsWith('version'))).toBe(false);
+  });
+
+  it("names a Sphinx command-line option with its program, as the docs' index does", () => {
+    expect(commandOptions('--tag TAGS, -t TAGS', 'cmdoption-check-tag')).toEqual([{ program: 'check', option: '--tag' }, { program: 'check', option: '-t' }]);
+    expect(commandOptions('-D setting=value', 'cmdoption-sphinx-build-D')).toEqual([{ program: 'sphinx-build', option: '-D' }]);
+    expect(commandOptions('--settings SETTINGS', 'cmdoption-settings')).toEqual([{ program: '', option: '--settings' }]);
+    expect(commandOptions('-D setting=value', 'std-setting-D')).toEqual([]);
+    expect(queryExactName('makemigrations --check')).toBe('=makemigrations --check');
   });
 
   it('reads a title before the site suffix, and a query typed without operators as one name', () => {
@@ -88,6 +96,7 @@ describe.skipIf(!existsSync(`${DOC}/${SPHINX}`) || !existsSync(`${DOC}/${DJANGO}
     expect(setAsideCode('json -dumps').text).toBe('json -dumps');
     expect(first('sphinx-build -D')).toBe('man/sphinx-build.html');
     expect(first('sphinx-apidoc -H')).toBe('man/sphinx-apidoc.html');
+    expect(first('sphinx-build -M')).toBe('man/sphinx-build.html');
   });
 
   it('keeps the order by text score for queries with operators', () => {

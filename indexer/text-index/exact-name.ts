@@ -20,6 +20,7 @@
  */
 import { FIELD_NAMES, qualifiedSuffixes, type TextDocument } from './document.ts';
 import type { FieldPostings } from './compact-segment.ts';
+import { COMMAND_OPTION } from './query-text.ts';
 
 export const EXACT_NAME_MARK = '=';
 export const LAST_PARTS_MARK = '<';
@@ -50,10 +51,33 @@ export function documentExactNames(doc: TextDocument): { title: string[]; defini
     const [name, ...suffixes] = qualifiedSuffixes(definition.name).map(exactNameTerm);
     if (name !== null) whole.add(name);
     for (const suffix of suffixes) if (suffix !== null) lastParts.add(suffix);
+    const options = commandOptions(definition.name, definition.anchor);
+    for (const { program, option } of options) {
+      whole.add(exactNameTerm(`${program} ${option}`)!);
+      if (program !== '') lastParts.add(exactNameTerm(option)!);
+    }
   }
   const definitions = [...whole];
   for (const term of lastParts) if (!whole.has(term)) definitions.push(LAST_PARTS_MARK + term.slice(EXACT_NAME_MARK.length));
   return { title: title === null ? [] : [title], definitions };
+}
+
+/**
+ * The options a Sphinx command-line option definition names, with their program: the anchor is
+ * `cmdoption-<program>-<option without dashes>` and the text lists the option's spellings
+ * (`--tag TAGS, -t TAGS` at `cmdoption-check-tag` → `check --tag`, `check -t`), so the index's
+ * `makemigrations --check` or `sphinx-build -D` is a whole name.
+ */
+export function commandOptions(text: string, anchor: string | undefined): Array<{ program: string; option: string }> {
+  if (anchor === undefined || !anchor.startsWith('cmdoption-')) return [];
+  const rest = anchor.slice('cmdoption-'.length);
+  const options = text.split(/,\s*/).map((spelling) => spelling.trim().split(/[\s=]/)[0]).filter((option) => /^--?[\p{L}\p{N}]/u.test(option));
+  const bare = (option: string) => option.replace(/^-+/, '');
+  const named = options.find((option) => rest === bare(option) || rest.endsWith(`-${bare(option)}`));
+  if (named === undefined) return [];
+  // No program (`cmdoption-settings`): the option alone.
+  const program = rest.slice(0, Math.max(0, rest.length - bare(named).length - 1));
+  return options.map((option) => ({ program, option }));
 }
 
 /** The term of a name's last-parts match, from its exact-name term. */
@@ -66,7 +90,8 @@ const QUERY_SYNTAX = /(?:^|\s)[+-]|[~^*"]|(?:^|\s)[\p{L}]+:(?!:)/u;
 
 /** The exact-name term of a query typed as a name (no operators), else undefined. */
 export function queryExactName(input: string): string | undefined {
-  if (QUERY_SYNTAX.test(input)) return undefined;
+  // A command-line option's dash is not an operator (`sphinx-build -D`).
+  if (QUERY_SYNTAX.test(input.replace(COMMAND_OPTION, 'x'))) return undefined;
   return exactNameTerm(input) ?? undefined;
 }
 

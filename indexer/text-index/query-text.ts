@@ -25,7 +25,7 @@ const DANGLING_COLON = /(?<=[\p{L}\p{N}\p{M}_]):(?=$|[^\p{L}\p{N}\p{M}_"\uE000])
 const FIELD_PREFIX = /(?<=^|[\s+\-])([\p{L}]+):/gu;
 
 /** A command-line option (`sphinx-build -D`, `makemigrations --check`): its letter or name is a word to find, not one to exclude. */
-const COMMAND_OPTION = /(?<=^|\s)(?:-([\p{L}\p{N}])(?=$|\s)|--([\p{L}\p{N}][\p{L}\p{N}_-]*))/gu;
+export const COMMAND_OPTION = /(?<=^|\s)(?:-([\p{L}\p{N}])(?=$|\s)|--([\p{L}\p{N}][\p{L}\p{N}_-]*))/gu;
 
 /**
  * Replaces identifiers and URLs with placeholders; `word:` that names no field becomes a word,
