@@ -46,7 +46,8 @@ describe('exact-name terms', () => {
     expect(titleName('Configuration — Sphinx documentation')).toBe('Configuration');
     expect(queryExactName('  Format   File ')).toBe('=format file');
     expect(queryExactName('sphinx.errors.ConfigError')).toBe('=sphinx.errors.configerror');
-    for (const query of ['+json', 'json -dumps', 'title:json', 'json~1', 'js*', '"json dumps"']) expect(queryExactName(query), query).toBeUndefined();
+    expect(queryExactName('lists:keyfind')).toBe('=lists:keyfind');
+    for (const query of ['+json', 'json -dumps', 'title:json', 'Title:json', 'x definitions:json', 'json~1', 'js*', '"json dumps"']) expect(queryExactName(query), query).toBeUndefined();
   });
 });
 

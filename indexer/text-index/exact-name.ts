@@ -86,7 +86,7 @@ export function lastPartsTerm(exactName: string): string {
 }
 
 /** Query syntax that makes a query more than a name: operators, fields, boosts, patterns, phrases. */
-const QUERY_SYNTAX = /(?:^|\s)[+-]|[~^*"]|(?:^|\s)[\p{L}]+:(?!:)/u;
+const QUERY_SYNTAX = new RegExp(`(?:^|\\s)[+-]|[~^*"]|(?:^|\\s)(?:${FIELD_NAMES.join('|')}):`, 'iu');
 
 /** The exact-name term of a query typed as a name (no operators), else undefined. */
 export function queryExactName(input: string): string | undefined {

@@ -2,7 +2,7 @@
  * The misses of lse on the relevance benchmark's judged queries (bench/relevance*.ts): every query
  * whose judged page is not first, with the judged pages, lse's top 3 and what the judged page and
  * the first hit hold of the query (a definition named exactly, a definition ending in it, a title
- * equal to it), grouped by cause. Output goes to research/results/relevance-misses/ (not committed).
+ * equal to it), grouped by cause, and the queries the blend ranks lower than text alone. Output goes to research/results/relevance-misses/ (not committed).
  *
  *   node bin/run-ts.js research/scripts/relevance-misses.ts [site ...]   (default: sphinx django)
  */
@@ -63,6 +63,7 @@ async function main(): Promise<void> {
         }
         const engine = lse.engine(defaults.blend, defaults.weight);
         const groups = new Map<string, string[]>();
+        const blendWorse: string[] = [];
         let reciprocal = 0;
         const queries = siteQueries(site);
         for (const query of queries) {
@@ -70,6 +71,9 @@ async function main(): Promise<void> {
           const paths = top.map((urls) => urls.flatMap((url) => sitePath(url, base) ?? []));
           const rank = paths.findIndex((copies) => copies.some((path) => query.relevant.includes(path)));
           if (rank >= 0) reciprocal += 1 / (rank + 1);
+          const textTop = await lseTop10(engine, query.query, 'text');
+          const textRank = textTop.findIndex((urls) => urls.some((url) => query.relevant.includes(sitePath(url, base) ?? '')));
+          if (textRank >= 0 && (rank < 0 || rank > textRank)) blendWorse.push(`${JSON.stringify(query.query)}  blend ${rank < 0 ? '>10' : rank + 1}, text ${textRank + 1}: blend first ${paths[0]?.[0]}, text first ${sitePath(textTop[0][0], base)}`);
           if (rank === 0) continue;
           const judgedHolds = [...new Set(query.relevant.flatMap((path) => holds(byPath.get(path), query.query)))];
           const firstHolds = paths[0] ? holds(byPath.get(paths[0][0]), query.query) : undefined;
@@ -85,8 +89,9 @@ async function main(): Promise<void> {
         }
         const report = [`${site.name}: ${queries.length} queries, MRR@10 ${(reciprocal / queries.length).toFixed(3)}, ${[...groups.values()].reduce((n, l) => n + l.length, 0)} not first`];
         for (const [key, list] of [...groups].sort((a, b) => b[1].length - a[1].length)) report.push('', `## ${key}: ${list.length}`, '', ...list);
+        report.push('', `## the blend ranks the judged page lower than text alone: ${blendWorse.length}`, '', ...blendWorse);
         writeFileSync(join(out, `${site.name}.txt`), report.join('\n') + '\n');
-        console.log(report[0], [...groups].map(([key, list]) => `\n  ${key}: ${list.length}`).join(''));
+        console.log(report[0], [...groups].map(([key, list]) => `\n  ${key}: ${list.length}`).join(''), `\n  blend below text: ${blendWorse.length}`);
       } finally {
         await lse.close();
       }
