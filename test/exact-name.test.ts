@@ -125,8 +125,8 @@ describe('a directive query on an Apache-style manual with copies and translatio
   });
   const firstPath = async (q: string, rank: 'blend' | 'text') => new URL((await engine.search({ q, page: 1, size: 10, rank, explain: false })).hits[0].url).pathname;
 
-  it.each(['ProxyPass', 'ProxyPassReverse', 'RewriteRule', 'Alias', 'ServerName'])('%s gives the English module page first, blended and by text alone', async (directive) => {
-    const module = { ProxyPass: 'mod_proxy', ProxyPassReverse: 'mod_proxy', RewriteRule: 'mod_rewrite', Alias: 'mod_alias', ServerName: 'core' }[directive];
+  it.each(['ProxyPass', 'ProxyPassReverse', 'RewriteRule', 'Alias', 'ServerName', 'Options', 'If'])('%s gives the English module page first, blended and by text alone', async (directive) => {
+    const module = { ProxyPass: 'mod_proxy', ProxyPassReverse: 'mod_proxy', RewriteRule: 'mod_rewrite', Alias: 'mod_alias', ServerName: 'core', Options: 'core', If: 'core' }[directive];
     expect(await firstPath(directive, 'blend')).toBe(`/en/mod/${module}.html`);
     expect(await firstPath(directive, 'text')).toBe(`/en/mod/${module}.html`);
   });

@@ -16,7 +16,8 @@ const TRANSLATED = new Set(['fr']);
 interface Module {
   name: string;
   summary: string;
-  directives: Array<{ name: string; description: string }>;
+  /** `shown`: the heading's text when it is not the name (`<If>` for the section directive If). */
+  directives: Array<{ name: string; description: string; shown?: string }>;
 }
 
 const MODULES: Module[] = [
@@ -62,6 +63,7 @@ const MODULES: Module[] = [
       { name: 'ServerName', description: 'Hostname and port that the server uses to identify itself' },
       { name: 'Include', description: 'Includes other configuration files from within the server configuration files' },
       { name: 'Options', description: 'Configures what features are available in a particular directory' },
+      { name: 'If', shown: '&lt;If&gt;', description: 'Contains directives that apply only if a condition is satisfied by a request at runtime' },
     ],
   },
 ];
@@ -116,7 +118,7 @@ function modulePage(module: Module, lang: string, random: () => number): string 
   const french = lang === 'fr';
   const words = french ? FRENCH : WORDS;
   const key = `mod/${module.name}`;
-  const sections = module.directives.map((directive) => `<div class="directive-section"><h2><a name="${directive.name}" id="${directive.name}">${directive.name}</a> <a name="${directive.name.toLowerCase()}" id="${directive.name.toLowerCase()}">${french ? 'Directive' : 'Directive'}</a></h2>
+  const sections = module.directives.map((directive) => `<div class="directive-section"><h2><a name="${directive.name}" id="${directive.name}">${directive.shown ?? directive.name}</a> <a name="${directive.name.toLowerCase()}" id="${directive.name.toLowerCase()}">${french ? 'Directive' : 'Directive'}</a></h2>
 <table class="directive"><tr><th>Description:</th><td>${french ? prose(random, words, 1) : directive.description}</td></tr><tr><th>Syntax:</th><td><code>${directive.name} [${french ? 'chemin' : 'path'}] url</code></td></tr><tr><th>Module:</th><td>${module.name}</td></tr></table>
 <p>${prose(random, words, 12, [directive.name])}</p><pre class="prettyprint">${directive.name} "/app" "http://backend.example.com/app"</pre><p>${prose(random, words, 8)}</p></div>`);
   const toc = module.directives.map((directive) => `<li><img alt="" src="../images/down.gif" /> <a href="#${directive.name.toLowerCase()}">${directive.name}</a></li>`).join('');
