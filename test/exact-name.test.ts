@@ -44,6 +44,14 @@ describe('exact-name terms', () => {
   it('reads a title before the site suffix, and a query typed without operators as one name', () => {
     expect(titleName('mod_proxy - Apache HTTP Server Version 2.4')).toBe('mod_proxy');
     expect(titleName('Configuration — Sphinx documentation')).toBe('Configuration');
+    expect(titleName('73.4. Visibility Map')).toBe('Visibility Map');
+    expect(titleName('F.36. pg_visibility')).toBe('pg_visibility');
+    expect(titleName('Chapter 37. The Information Schema')).toBe('The Information Schema');
+    expect(titleName('Appendix C. SQL Key Words')).toBe('SQL Key Words');
+    expect(titleName('2to3 — Automated Python 2 to 3 code translation')).toBe('2to3');
+    expect(titleName('ALTER DOMAIN')).toBe('ALTER DOMAIN');
+    expect(titleName('Part of the problem')).toBe('Part of the problem');
+    expect(titleName('Part II. The SQL Language')).toBe('The SQL Language');
     expect(queryExactName('  Format   File ')).toBe('=format file');
     expect(queryExactName('sphinx.errors.ConfigError')).toBe('=sphinx.errors.configerror');
     expect(queryExactName('lists:keyfind')).toBe('=lists:keyfind');

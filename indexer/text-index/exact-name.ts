@@ -37,9 +37,15 @@ export function exactNameTerm(name: string): string | null {
   return /[\p{L}\p{N}]/u.test(normalized) ? EXACT_NAME_MARK + normalized : null;
 }
 
-/** A title's own name: the part before a site's suffix (` — Sphinx documentation`, ` | Site`, ` - Apache HTTP Server`). */
+/** A manual's section number before a title (`73.4.`, `F.36.`, `Chapter 37.`, `Appendix C.`, `Part II.`). */
+const SECTION_NUMBER = /^(?:(?:Chapter|Appendix|Part|Section)\s+(?:\d+|[IVXLC]+|[A-Z])\.?|\d+(?:\.\d+)*\.|[A-Z]\.\d+(?:\.\d+)*\.?)\s+(?=\S)/u;
+
+/**
+ * A title's own name: the part before a site's suffix (` — Sphinx documentation`, ` | Site`,
+ * ` - Apache HTTP Server`), without a section number (`73.4. Visibility Map`).
+ */
 export function titleName(title: string): string {
-  return title.split(/\s+[—–|-]\s+/)[0];
+  return title.split(/\s+[—–|-]\s+/)[0].replace(SECTION_NUMBER, '');
 }
 
 /** The exact-name terms of a document's title field and of its definitions field. */
