@@ -27,6 +27,8 @@ export interface MatchedHit {
 export function queryLanguages(q: string, hits: readonly MatchedHit[]): string[] {
   const languages: string[] = [];
   for (const [script, lang] of SCRIPT_LANGUAGES) if (script.test(q)) languages.push(lang);
+  // Identifiers (`mod_rewrite`, `ProxyPass`) are written alike in every language: they tell none.
+  if (q.replace(IDENTIFIER, ' ').trim() === '') return languages;
   const termsByLanguage = new Map<string, Set<string>>();
   for (const hit of hits) {
     let terms = termsByLanguage.get(hit.lang);

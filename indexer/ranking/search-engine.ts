@@ -305,7 +305,7 @@ export class SearchEngine implements SearchService {
       groups = preferVisitorLanguages(table, groups, visitor, this.options.otherLanguageWeight ?? DEFAULT_OTHER_LANGUAGE_WEIGHT, fixed < 0 ? groups.length : fixed);
     }
     const { total, facets } = countResults(facts, filters, bets.length > 0 ? [...new Set([...matched, ...bets])] : matched, (row) => removed.has(facts.ids[row]));
-    const preferred = [...visitor, ...languageCodes(facts, queryLanguages(query.q, textHits))];
+    const preferred = [...visitor, ...languageCodes(facts, queryLanguages(query.q, textHits)), ...mainLanguage(facts)];
     const slice = groups.slice((query.page - 1) * query.size, wanted).map((group) => showGroup(table, group, preferred));
     const passages = await this.index.passages(slice.map((group) => group.shown.hit));
     const hits = this.renderHits(slice, passages, query);
@@ -444,6 +444,28 @@ export class SearchEngine implements SearchService {
 function languageCodes(facts: PageFacts, languages: readonly string[]): number[] {
   const codeOf = facts.columns.lang.codeOf;
   return [...new Set(languages.flatMap((lang) => codeOf.get(lang.trim().toLowerCase()) ?? []))];
+}
+
+const mainLanguages = new WeakMap<PageFacts, number[]>();
+
+/**
+ * The language most of the site's pages are in (as a `lang` column code; none on an empty site):
+ * a hit whose language neither the visitor nor the query tells shows the page in it, as a
+ * manual's English original rather than one of its translations.
+ */
+function mainLanguage(facts: PageFacts): number[] {
+  let main = mainLanguages.get(facts);
+  if (main !== undefined) return main;
+  const { codes, values } = facts.columns.lang;
+  const counts = new Int32Array(values.length);
+  for (const code of codes) counts[code]++;
+  let best = -1;
+  counts.forEach((count, code) => {
+    if (values[code] !== 'und' && values[code] !== '' && (best < 0 || count > counts[best])) best = code;
+  });
+  main = best < 0 ? [] : [best];
+  mainLanguages.set(facts, main);
+  return main;
 }
 
 /**

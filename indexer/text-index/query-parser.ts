@@ -14,6 +14,7 @@ import { FIELD_NAMES, urlWords } from './document.ts';
 import { QuerySyntaxError, QueryTooLongError } from './errors.ts';
 import { analyzeQueryWord, analyzeQueryPattern, analyzePhrase, type PhraseWord } from './query-analysis.ts';
 import { DEFAULT_LANGUAGE, NEUTRAL_LANGUAGE } from './languages.ts';
+import { queryExactName } from './exact-name.ts';
 import { setAsideCode, setAsideWord, type SetAside } from './query-text.ts';
 import { isSegmentedScript } from './analysis.ts';
 import { MAX_EDIT_DISTANCE, MAX_QUERY_CHARS, MAX_QUERY_WORDS, QueryBudget } from './query-budget.ts';
@@ -67,6 +68,8 @@ export type QueryClause = TermClause | PhraseClause;
 export interface ParsedQuery {
   clauses: QueryClause[];
   mode: MatchMode;
+  /** The query as one name, when typed without operators: pages defining it or titled by it rank first (exact-name.ts). */
+  exactName?: string;
 }
 
 interface LunrParsedClause {
@@ -114,7 +117,8 @@ export function parseUserQuery(input: string, mode: MatchMode = 'all', languages
   if (clauses.every((clause) => clause.presence === 'prohibited')) {
     throw new QuerySyntaxError('the query only excludes words: add a word to look for');
   }
-  return { clauses, mode };
+  const exactName = queryExactName(input);
+  return exactName === undefined ? { clauses, mode } : { clauses, mode, exactName };
 }
 
 function fieldNumbers(names: readonly string[]): number[] {
@@ -279,6 +283,7 @@ function presenceOf(lunrPresence: number | undefined, mode: MatchMode): Presence
 /** The same query in the other mode (words without an operator become optional). */
 export function relaxQuery(parsed: ParsedQuery): ParsedQuery {
   return {
+    ...parsed,
     mode: 'any',
     clauses: parsed.clauses.map((clause) => (clause.defaulted ? { ...clause, presence: 'optional' } : clause)),
   };

@@ -24,14 +24,21 @@ const URL = /(?<=^|[\s(+\-])((?:[a-z][a-z0-9+.-]*:\/\/|www\.)[^\s"<>]+)/giu;
 const DANGLING_COLON = /(?<=[\p{L}\p{N}\p{M}_]):(?=$|[^\p{L}\p{N}\p{M}_"\uE000])/gu;
 const FIELD_PREFIX = /(?<=^|[\s+\-])([\p{L}]+):/gu;
 
-/** Replaces identifiers and URLs with placeholders; `word:` that names no field becomes a word. */
+/** A command-line option (`sphinx-build -D`, `makemigrations --check`): its letter or name is a word to find, not one to exclude. */
+export const COMMAND_OPTION = /(?<=^|\s)(?:-([\p{L}\p{N}])(?=$|\s)|--([\p{L}\p{N}][\p{L}\p{N}_-]*))/gu;
+
+/**
+ * Replaces identifiers and URLs with placeholders; `word:` that names no field becomes a word,
+ * and a command-line option its letter or name.
+ */
 export function setAsideCode(text: string): { text: string; words: SetAside[] } {
   const words: SetAside[] = [];
   const placeholder = (kind: SetAside['kind'], word: string) => {
     words.push({ kind, text: word });
     return `${PLACEHOLDER}${words.length - 1}`;
   };
-  let result = text.replace(URL, (url: string) => placeholder('url', url.replace(/[.,;:!?)]+$/, '')));
+  let result = text.replace(COMMAND_OPTION, (_option: string, letter: string | undefined, name: string | undefined) => letter ?? name ?? '');
+  result = result.replace(URL, (url: string) => placeholder('url', url.replace(/[.,;:!?)]+$/, '')));
   result = result.replace(IDENTIFIER, (word: string) => {
     const colon = /^([\p{L}]+):(?!:)/u.exec(word);
     if (colon === null || !isField(colon[1])) return placeholder('identifier', word);

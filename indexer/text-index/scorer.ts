@@ -23,6 +23,7 @@ import type { LiveSegment, SegmentSet } from './segment-set.ts';
 import { prefixRange } from './sorted-strings.ts';
 import { forEachTermMatchingGlob, forEachTermWithinEdits } from './term-walk.ts';
 import { forEachPhraseMatch } from './phrase-match.ts';
+import { addExactNameBonus, DEFINITION_TIER, DEFINITIONS_FIELD, LAST_PARTS_TIER, lastPartsTerm, TITLE_FIELD, TITLE_TIER } from './exact-name.ts';
 
 export { withinEdits } from './term-walk.ts';
 
@@ -112,6 +113,8 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
   const averageLengths = Float64Array.from(set.fieldLengthSums, (sum) => sum / set.documentCount);
   const required = clauses.filter((clause) => clause.presence === 'required');
   const prohibited = clauses.filter((clause) => clause.presence === 'prohibited');
+  // A page that defines the whole query ranks above any page that only mentions it (exact-name.ts).
+  const exactNameBonus = query.exactName !== undefined ? scoreBound(scoredTerms, magnitude) : 0;
 
   const top = new TopHits(page.offset + page.limit);
   let total = 0;
@@ -130,6 +133,12 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
         if (weights[f] === 0) continue;
         addFieldScores(postings.fields[f], t, weights[f] / magnitude[f], idf, FIELD_BOOSTS[f], averageLengths[f], segment.deleted, scores, matched);
       }
+    }
+    if (query.exactName !== undefined) {
+      const t = termNumber(postings, query.exactName);
+      addExactNameBonus(postings.fields[TITLE_FIELD], t, TITLE_TIER * exactNameBonus, segment.deleted, scores);
+      addExactNameBonus(postings.fields[DEFINITIONS_FIELD], t, DEFINITION_TIER * exactNameBonus, segment.deleted, scores);
+      addExactNameBonus(postings.fields[DEFINITIONS_FIELD], termNumber(postings, lastPartsTerm(query.exactName)), LAST_PARTS_TIER * exactNameBonus, segment.deleted, scores);
     }
     const requiredMarks = required.map((clause) => clauseMatches(postings, clause, budget));
     const excluded = prohibited.length > 0 ? new Uint8Array(n) : null;
@@ -162,6 +171,15 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
 /** The terms a clause scores with: its own (an identifier's whole, expansions) and its parts'. */
 function scoredTermsOf(clause: ResolvedClause): string[] {
   return clause.parts ? [...clause.terms, ...clause.parts.flat()] : clause.terms;
+}
+
+/** More than any page's score for the query: each term's weight at the limit of BM25's term frequency, in every field it is looked for. */
+function scoreBound(scoredTerms: ReadonlyArray<{ weights: Float64Array; idf: number }>, magnitude: Float64Array): number {
+  let bound = 0;
+  for (const { weights, idf } of scoredTerms) {
+    for (let f = 0; f < FIELD_COUNT; f++) if (weights[f] > 0) bound += (weights[f] / magnitude[f]) * (Math.ceil(idf * (K1 + 1) * FIELD_BOOSTS[f] * 1000) / 1000);
+  }
+  return bound;
 }
 
 /** lunr's idf: log(1 + |(N − df + ½) / (df + ½)|). */

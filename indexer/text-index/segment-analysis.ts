@@ -6,6 +6,7 @@
 import { forEachToken, isSegmentedScript } from './analysis.ts';
 import { analysisLanguage } from './languages.ts';
 import { FIELD_NAMES, toLunrFields, type TextDocument } from './document.ts';
+import { DEFINITIONS_FIELD, documentExactNames, TITLE_FIELD } from './exact-name.ts';
 
 export interface AnalyzedField {
   /** Index terms in text order (stop words removed). */
@@ -70,6 +71,10 @@ export function analyzeDocument(doc: TextDocument): AnalyzedDocument {
     forEachToken(text, lang, visit, f === BODY ? { from: 0, firstIndex: 0, until: Infinity, onChunk } : undefined);
     return { terms, positions };
   });
+  // Exact-name terms (exact-name.ts) after the field's words, so no phrase reaches them.
+  const exactNames = documentExactNames(doc);
+  appendTerms(analyzed[TITLE_FIELD], exactNames.title);
+  appendTerms(analyzed[DEFINITIONS_FIELD], exactNames.definitions);
   analyzed.checkpoints = thinCheckpoints(checkpoints);
   if (definitions.length > 0) {
     const last = Math.max(0, (analyzed[BODY].positions.at(-1) ?? 0));
@@ -78,6 +83,14 @@ export function analyzeDocument(doc: TextDocument): AnalyzedDocument {
   }
   analyzed.surfaces = surfaces;
   return analyzed;
+}
+
+function appendTerms(field: AnalyzedField, terms: readonly string[]): void {
+  let position = (field.positions.at(-1) ?? -1) + 2;
+  for (const term of terms) {
+    field.terms.push(term);
+    field.positions.push(position++);
+  }
 }
 
 /** Every k-th [ordinal, offset] pair, so that at most MAX_CHECKPOINTS remain (the first always). */

@@ -1,0 +1,112 @@
+/**
+ * An exact name ranks first, as Sphinx's search puts its object index above full-text hits.
+ *
+ * At indexing, each name a page defines and the name its title gives (the title before the
+ * site's suffix: `json` of `json — JSON encoder and decoder — Python 3.12`) become exact-name
+ * terms: the name in lower case behind a mark analysis never puts in a term, so no query word
+ * meets it — {@link EXACT_NAME_MARK} for a whole name (a definition's qualified name, a title),
+ * {@link LAST_PARTS_MARK} for the last parts of a qualified one (`getcontext` of
+ * `decimal.getcontext`; Sphinx's object search matches a last-part name too). A part of a name
+ * is not a name: `version` is not an exact name of `VersionRequirementError`, although the
+ * definitions field holds it as a word.
+ *
+ * At search, a query typed without operators is one name. A page defining it whole gets twice a
+ * bound on any page's text score for the query; a page defining it as the last parts of a
+ * qualified name, or titled by it, gets the bound once (the two add up). Pages defining the name
+ * thus rank above pages that define something ending in it or are titled by it, which rank above
+ * pages that only mention it (a module's source listing, a release note); within a tier the text
+ * score orders them. The bonus is a per-query constant known before any posting is read, so it is an
+ * ordinary additive term for top-k pruning, its own upper bound.
+ */
+import { FIELD_NAMES, qualifiedSuffixes, type TextDocument } from './document.ts';
+import type { FieldPostings } from './compact-segment.ts';
+import { COMMAND_OPTION } from './query-text.ts';
+
+export const EXACT_NAME_MARK = '=';
+export const LAST_PARTS_MARK = '<';
+export const TITLE_FIELD = FIELD_NAMES.indexOf('title');
+export const DEFINITIONS_FIELD = FIELD_NAMES.indexOf('definitions');
+/** Multiples of the score bound a page gets for the query as its title, as a name it defines, as the last parts of one. */
+export const TITLE_TIER = 1;
+export const DEFINITION_TIER = 2;
+export const LAST_PARTS_TIER = 1;
+
+/** The exact-name term of a name or a query (`=os.path.join`, `=format file`), or null when it has no word. */
+export function exactNameTerm(name: string): string | null {
+  const normalized = name.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
+  return /[\p{L}\p{N}]/u.test(normalized) ? EXACT_NAME_MARK + normalized : null;
+}
+
+/** A manual's section number before a title (`73.4.`, `F.36.`, `Chapter 37.`, `Appendix C.`, `Part II.`). */
+const SECTION_NUMBER = /^(?:(?:Chapter|Appendix|Part|Section)\s+(?:\d+|[IVXLC]+|[A-Z])\.?|\d+(?:\.\d+)*\.|[A-Z]\.\d+(?:\.\d+)*\.?)\s+(?=\S)/u;
+
+/**
+ * A title's own name: the part before a site's suffix (` — Sphinx documentation`, ` | Site`,
+ * ` - Apache HTTP Server`), without a section number (`73.4. Visibility Map`).
+ */
+export function titleName(title: string): string {
+  return title.split(/\s+[—–|-]\s+/)[0].replace(SECTION_NUMBER, '');
+}
+
+/** The exact-name terms of a document's title field and of its definitions field. */
+export function documentExactNames(doc: TextDocument): { title: string[]; definitions: string[] } {
+  const title = exactNameTerm(titleName(doc.title));
+  const whole = new Set<string>();
+  const lastParts = new Set<string>();
+  for (const definition of doc.definitions ?? []) {
+    const [name, ...suffixes] = qualifiedSuffixes(definition.name).map(exactNameTerm);
+    if (name !== null) whole.add(name);
+    for (const suffix of suffixes) if (suffix !== null) lastParts.add(suffix);
+    const options = commandOptions(definition.name, definition.anchor);
+    for (const { program, option } of options) {
+      whole.add(exactNameTerm(`${program} ${option}`)!);
+      if (program !== '') lastParts.add(exactNameTerm(option)!);
+    }
+  }
+  const definitions = [...whole];
+  for (const term of lastParts) if (!whole.has(term)) definitions.push(LAST_PARTS_MARK + term.slice(EXACT_NAME_MARK.length));
+  return { title: title === null ? [] : [title], definitions };
+}
+
+/**
+ * The options a Sphinx command-line option definition names, with their program: the anchor is
+ * `cmdoption-<program>-<option without dashes>` and the text lists the option's spellings
+ * (`--tag TAGS, -t TAGS` at `cmdoption-check-tag` → `check --tag`, `check -t`), so the index's
+ * `makemigrations --check` or `sphinx-build -D` is a whole name.
+ */
+export function commandOptions(text: string, anchor: string | undefined): Array<{ program: string; option: string }> {
+  if (anchor === undefined || !anchor.startsWith('cmdoption-')) return [];
+  const rest = anchor.slice('cmdoption-'.length);
+  const options = text.split(/,\s*/).map((spelling) => spelling.trim().split(/[\s=]/)[0]).filter((option) => /^--?[\p{L}\p{N}]/u.test(option));
+  const bare = (option: string) => option.replace(/^-+/, '');
+  const named = options.find((option) => rest === bare(option) || rest.endsWith(`-${bare(option)}`));
+  if (named === undefined) return [];
+  // No program (`cmdoption-settings`): the option alone.
+  const program = rest.slice(0, Math.max(0, rest.length - bare(named).length - 1));
+  return options.map((option) => ({ program, option }));
+}
+
+/** The term of a name's last-parts match, from its exact-name term. */
+export function lastPartsTerm(exactName: string): string {
+  return LAST_PARTS_MARK + exactName.slice(EXACT_NAME_MARK.length);
+}
+
+/** Query syntax that makes a query more than a name: operators, fields, boosts, patterns, phrases. */
+const QUERY_SYNTAX = new RegExp(`(?:^|\\s)[+-]|[~^*"]|(?:^|\\s)(?:${FIELD_NAMES.join('|')}):`, 'iu');
+
+/** The exact-name term of a query typed as a name (no operators), else undefined. */
+export function queryExactName(input: string): string | undefined {
+  // A command-line option's dash is not an operator (`sphinx-build -D`).
+  if (QUERY_SYNTAX.test(input.replace(COMMAND_OPTION, 'x'))) return undefined;
+  return exactNameTerm(input) ?? undefined;
+}
+
+/** Adds `bonus` to the score of every page holding term number `t` in `field` (one posting per page). */
+export function addExactNameBonus(field: FieldPostings, t: number, bonus: number, deleted: Uint8Array | null, scores: Float64Array): void {
+  if (t < 0 || bonus === 0) return;
+  const { offsets, docs } = field;
+  for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
+    const d = docs[p];
+    if (deleted === null || !deleted[d]) scores[d] += bonus;
+  }
+}
