@@ -1,8 +1,8 @@
 /**
  * lse's misses on the relevance benchmark's judged sets (bench/relevance*.ts), for diagnosis:
  * each query lse does not answer first, with the judged page(s), lse's top 3 (path and title),
- * and the rank Pagefind gives the judged page on the same pages. Output goes to stdout; it is
- * regenerated, never committed.
+ * the rank Pagefind gives the judged page on the same pages, a cause for each, and the queries
+ * the blend ranks lower than text alone. Output goes to stdout; it is regenerated, never committed.
  *
  *   node bin/run-ts.js research/relevance/misses.ts postgresql [rust-std ...] [--no-pagefind]
  */
@@ -38,6 +38,7 @@ try {
         }
       }
       let misses = 0;
+      const blendBelowText: string[] = [];
       const lseRanked: string[][][] = [];
       // What each page defines and is titled, and which pages the crawl kept only as copies of another.
       const pages = new Map<string, { title: string; defines: Set<string>; copy: boolean }>();
@@ -62,6 +63,9 @@ try {
         const ranked = result.hits.map((hit) => [hit.url, ...(hit.duplicates ?? [])].flatMap((url) => sitePath(url, base) ?? []));
         lseRanked.push(ranked);
         const rank = firstRelevantRank(ranked, query.relevant);
+        const text = await engine.search({ q: query.query, page: 1, size: 10, rank: 'text', explain: false }).catch((error: Error) => ({ hits: [], error }));
+        const textRank = firstRelevantRank(text.hits.map((hit) => [hit.url, ...(hit.duplicates ?? [])].flatMap((url) => sitePath(url, base) ?? [])), query.relevant);
+        if (textRank > 0 && (rank === 0 || rank > textRank)) blendBelowText.push(`${JSON.stringify(query.query)}: blend ${rank === 0 ? '>10' : rank}, text ${textRank}`);
         if (rank === 1) continue;
         misses++;
         const cause = causeOf(query.query, query.relevant);
@@ -72,6 +76,8 @@ try {
       }
       console.log(`\n# ${site.name}: ${misses} of ${queries.length} not first`);
       for (const [cause, count] of [...causes].sort((a, b) => b[1] - a[1])) console.log(`#   ${count}  ${cause}`);
+      console.log(`# ${site.name}: the blend ranks the judged page lower than text alone on ${blendBelowText.length}`);
+      for (const line of blendBelowText) console.log(`#   ${line}`);
       const pagefind = pagefindRanks.length === 0 ? undefined : effectiveness(queries, pagefindRanks.map((rank, i) => (rank === 0 ? [] : [...Array(rank - 1).fill(''), queries[i].relevant[0]])));
       console.log(`# ${site.name}: MRR@10 / success@1 / success@10: lse ${formatEffectiveness(effectiveness(queries, lseRanked))}, Pagefind ${formatEffectiveness(pagefind)}`);
     } finally {
