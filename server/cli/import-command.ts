@@ -9,6 +9,7 @@ import type { Settings } from '../../config/schema.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { isIndexablePage, pageToDocument } from '../../indexer/text-index/store-adapter.ts';
 import type { TextDocument } from '../../indexer/text-index/document.ts';
+import { buildSuggestions } from '../../indexer/ranking/search-data.ts';
 import { advanceAppliedSequence } from '../../indexer/text-index/applied-sequence.ts';
 import { numberedLines } from '../import/jsonl-lines.ts';
 import { importPages, type ImportSummary } from '../import/page-import.ts';
@@ -78,6 +79,13 @@ export function formatImportSummary(summary: ImportSummary): string {
  * it, it now has up to the import's last write, and the next start checks no page.
  */
 export async function indexImported(store: CrawlStore, settings: Settings, changedIds: readonly number[], sequenceBefore?: number): Promise<number> {
+  const documents = await updateIndex(store, settings, changedIds, sequenceBefore);
+  // Saved with the index, so that the server starts without reading every page for them.
+  await buildSuggestions(store);
+  return documents;
+}
+
+async function updateIndex(store: CrawlStore, settings: Settings, changedIds: readonly number[], sequenceBefore?: number): Promise<number> {
   const index = await openOrRebuildIndex(store, settings);
   if (index.info().generation === 0) {
     // Nothing indexed yet: one build from the store (segments on both cores).
