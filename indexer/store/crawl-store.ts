@@ -13,6 +13,7 @@
  * - `ranks`     name/version → RankVersion   rank vectors (local PageRank, global estimates)
  * - `jobs`      id → job state    crawls, estimation rounds, re-crawls
  * - `meta`      key → JSON        settings the data directory was made with, counters
+ * - `sketches`  id → StoredSketch   near-duplicate sketch of an original local page (crawler/stored-sketch.ts)
  * - `journal`   sequence → ids    the page ids each commit wrote (see pageJournalSince)
  *
  * All writes go through {@link WriteBatch}: one atomic `batch` per commit, optionally fsynced, so
@@ -129,6 +130,13 @@ export interface ChangeRecord {
   fingerprint?: string;
 }
 
+/** A page's near-duplicate sketch, with the fingerprint of the text it was made from. */
+export interface StoredSketch {
+  fingerprint: string;
+  /** base64 of the encoded sketch (crawler/stored-sketch.ts). */
+  data: string;
+}
+
 export interface RankVersion {
   name: string;
   version: number;
@@ -177,7 +185,7 @@ export class CrawlStore {
   private readonly idToUrl: string[] = [];
   /** URLs given an id whose mapping no commit has written yet: every commit carries them. */
   private readonly unsavedUrls = new Map<string, number>();
-  private readonly subs: Record<'urls' | 'pages' | 'links' | 'frontier' | 'hosts' | 'history' | 'ranks' | 'jobs' | 'meta' | 'journal', Sub<unknown>>;
+  private readonly subs: Record<'urls' | 'pages' | 'links' | 'frontier' | 'hosts' | 'history' | 'ranks' | 'jobs' | 'meta' | 'journal' | 'sketches', Sub<unknown>>;
   /** The sequence number of the last commit that wrote pages (0: none since the journal began). */
   private pageSequence = 0;
 
@@ -197,6 +205,7 @@ export class CrawlStore {
       jobs: sub('jobs'),
       meta: sub('meta'),
       journal: sub('journal'),
+      sketches: sub('sketches'),
     };
   }
 
@@ -341,6 +350,11 @@ export class CrawlStore {
     for await (const [key, value] of this.subs.links.iterator()) yield [keyId(key), value as unknown as StoredLink[]];
   }
 
+  /** Every saved near-duplicate sketch, in id order. */
+  async *sketches(): AsyncGenerator<[number, StoredSketch]> {
+    for await (const [key, value] of this.subs.sketches.iterator()) yield [keyId(key), value as unknown as StoredSketch];
+  }
+
   async *frontier(): AsyncGenerator<[number, FrontierEntry]> {
     for await (const [key, value] of this.subs.frontier.iterator()) yield [keyId(key), value as unknown as FrontierEntry];
   }
@@ -431,6 +445,11 @@ export class WriteBatch {
 
   putLinks(id: number, links: readonly StoredLink[]): this {
     this.ops.push({ type: 'put', sublevel: this.subs.links, key: idKey(id), value: links as unknown as Json });
+    return this;
+  }
+
+  putSketch(id: number, sketch: StoredSketch): this {
+    this.ops.push({ type: 'put', sublevel: this.subs.sketches, key: idKey(id), value: sketch as unknown as Json });
     return this;
   }
 
