@@ -363,7 +363,7 @@ export class SearchEngine implements SearchService {
   /** A page shown without a text match of its own (a best bet, a date order): no score, no terms. */
   private unmatchedHit(id: number): SearchHit {
     const row = this.facts.rowOf(id);
-    return { id, score: 0, matchedTerms: [], lang: row >= 0 ? this.facts.facts[row].lang : 'und' };
+    return { id, score: 0, matchedTerms: [], lang: row >= 0 ? this.facts.langOf(row) : 'und' };
   }
 
   /** Ids of the query's best bets that are indexed and not removed, in the admin's order. */
@@ -371,7 +371,7 @@ export class SearchEngine implements SearchService {
     const ids: number[] = [];
     for (const url of bestBetUrls(this.settings, q)) {
       const id = this.facts.idOfUrl(url);
-      if (id === undefined || !this.facts.facts[this.facts.rowOf(id)].indexed || removed.has(id) || ids.includes(id)) continue;
+      if (id === undefined || !this.facts.isIndexed(this.facts.rowOf(id)) || removed.has(id) || ids.includes(id)) continue;
       ids.push(id);
     }
     return ids;
@@ -396,7 +396,7 @@ export class SearchEngine implements SearchService {
       const passage = passages.get(id);
       const doc = passage?.document;
       const row = group.row >= 0 ? group.row : this.facts.rowOf(id);
-      const fact = row >= 0 ? this.facts.facts[row] : undefined;
+      const fact = row >= 0 ? this.facts.factOf(row) : undefined;
       const result: EngineHit = {
         id,
         url: group.url || doc?.url || '',

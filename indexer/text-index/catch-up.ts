@@ -68,7 +68,7 @@ export async function catchUpWithStore(store: CrawlStore, index: TextIndex, opti
     await reindex(store, index, found.stale, options.batchSize ?? 1_000);
   }
   // Held removals are reported again at the next start, so nothing is recorded then.
-  if (report.heldRemovals === 0) {
+  if (report.heldRemovals === 0 && applied !== sequence) {
     await writeAppliedSequence(index.directory, sequence);
     await store.prunePageJournal(sequence);
   }
