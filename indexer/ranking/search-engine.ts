@@ -10,6 +10,7 @@ import type { SearchHit } from '../text-index/scorer.ts';
 import { termWord } from '../text-index/expansion.ts';
 import { checkLanguage } from '../text-index/languages.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
+import { RankColumn } from './rank-column.ts';
 import { blendScore, rankScale, type BlendMode, type BlendParts, type RankScale } from './blend.ts';
 import { compileFilters, countResults, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
 import { GroupTable, groupCandidates, preferVisitorLanguages, showGroup, type GroupRank, type HitGroup } from './hit-groups.ts';
@@ -109,21 +110,15 @@ export interface EngineResult {
 /** Rank values per page id: the latest estimate and the local PageRank. */
 export interface RankSnapshot {
   version: number;
-  global: Map<number, number>;
-  local: Map<number, number>;
+  global: RankColumn;
+  local: RankColumn;
   /** Scale of the global values (the blend's log scale). */
   globalScale: RankScale;
   localScale: RankScale;
 }
 
 export function rankSnapshot(version: number, ids: ArrayLike<number>, global: ArrayLike<number>, local: ArrayLike<number>): RankSnapshot {
-  const g = new Map<number, number>();
-  const l = new Map<number, number>();
-  for (let i = 0; i < ids.length; i++) {
-    g.set(ids[i], global[i]);
-    l.set(ids[i], local[i]);
-  }
-  return { version, global: g, local: l, globalScale: rankScale(global), localScale: rankScale(local) };
+  return { version, global: new RankColumn(ids, global), local: new RankColumn(ids, local), globalScale: rankScale(global), localScale: rankScale(local) };
 }
 
 /**
@@ -135,9 +130,8 @@ export async function loadRankSnapshot(store: CrawlStore): Promise<RankSnapshot>
   const local = (await store.latestRanks('local-current')) ?? (await store.latestRanks('local'));
   const estimate = await store.latestRanks('estimate');
   if (!local) return rankSnapshot(0, [], [], []);
-  const estimated = new Map<number, number>();
-  estimate?.ids.forEach((id, i) => estimated.set(id, estimate.values[i]));
-  const global = Array.from(local.ids, (id, i) => estimated.get(id) ?? local.values[i]);
+  const estimated = new RankColumn(estimate?.ids ?? [], estimate?.values ?? []);
+  const global = Float64Array.from(local.ids, (id, i) => estimated.get(id) ?? local.values[i]);
   return rankSnapshot(estimate?.version ?? 0, local.ids, global, local.values);
 }
 
