@@ -3,8 +3,12 @@
  * come out of union–find as one flat list per group, and a table refreshed with changes equals
  * one built from the changed facts — without a fact object kept per page.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PageFacts, type PageFact } from '../indexer/ranking/page-facts.ts';
+import { loadPageFacts, PageFacts, savePageFacts, type PageFact } from '../indexer/ranking/page-facts.ts';
+import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
 
 const fact = (n: number, fields: Partial<PageFact> = {}): PageFact => ({
   url: `http://site.test/${n % 3 === 0 ? 'de' : 'en'}/s${n % 4}/p${n}`,
@@ -76,5 +80,41 @@ describe('the page facts table', () => {
     expect(refreshed.rowOf(24)).toBe(-1);
     expect(refreshed.langOf(refreshed.rowOf(8))).toBe('fr');
     expect(refreshed.group[refreshed.rowOf(200)]).toBe(refreshed.group[refreshed.rowOf(0)]);
+  });
+
+  it('is saved with the store and loaded as it was, until a page is written', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lse-facts-'));
+    const store = await CrawlStore.open(dataDir);
+    try {
+      const page = (url: string, fields: Partial<PageRecord> = {}): PageRecord => ({ url, host: 'site.test', role: 'local', state: 'fetched', status: 200, fetchedAt: 1, depth: 0, visits: 1, changes: 0, title: url, text: `About ${url}.`, lang: 'en', ...fields });
+      let batch = store.batch();
+      const en = batch.idFor('http://site.test/en/guide/a');
+      batch.putPage(en, page('http://site.test/en/guide/a', { alternates: [{ url: 'http://site.test/de/guide/a', lang: 'de' }], lastModified: 'Tue, 03 Nov 2026 10:00:00 GMT' }));
+      batch.putPage(batch.idFor('http://site.test/de/guide/a'), page('http://site.test/de/guide/a', { lang: 'de', type: 'pdf' }));
+      batch.putPage(batch.idFor('http://site.test/en/guide/copy'), page('http://site.test/en/guide/copy', { duplicateOf: en }));
+      batch.putPage(batch.idFor('http://site.test/news/x'), page('http://site.test/news/x', { role: 'global' }));
+      await batch.commit();
+      const built = await savePageFacts(store);
+      const loaded = await loadPageFacts(store);
+      expect(loaded.size).toBe(3);
+      expect([...loaded.ids]).toEqual([...built.ids]);
+      for (let row = 0; row < built.size; row++) expect(loaded.factOf(row)).toEqual(built.factOf(row));
+      expect([...loaded.group]).toEqual([...built.group]);
+      expect([...loaded.copyClass]).toEqual([...built.copyClass]);
+      expect([...loaded.urlLanguage]).toEqual([...built.urlLanguage]);
+      expect(loaded.group[0]).toBe(loaded.group[1]);
+      // A page written since: read from the pages again (and saved again).
+      batch = store.batch();
+      batch.putPage(batch.idFor('http://site.test/en/guide/b'), page('http://site.test/en/guide/b'));
+      await batch.commit();
+      expect((await loadPageFacts(store)).size).toBe(4);
+      // A damaged file is read from the pages as well.
+      const file = join(dataDir, 'facts', 'page-facts.bin');
+      const bytes = readFileSync(file);
+      writeFileSync(file, bytes.subarray(0, bytes.byteLength - 3));
+      expect((await loadPageFacts(store)).size).toBe(4);
+    } finally {
+      await store.close();
+    }
   });
 });

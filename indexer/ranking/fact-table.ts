@@ -5,7 +5,9 @@
  * copy or translation of are one flat list with offsets. At a million pages that is tens of MB
  * where a fact object per page held hundreds.
  */
+import { join } from 'node:path';
 import type { CrawlStore } from '../store/crawl-store.ts';
+import { readColumnFile, writeColumnFile, type Column } from './column-file.ts';
 import { FACET_NAMES, languageOfUrl, pageFact, type FacetName, type PageFact } from './page-facts.ts';
 
 /** One facet dimension: its values, and each row's value as a code into them. */
@@ -43,56 +45,48 @@ export class PageFacts {
   /** Row of each page id (-1: none); ids are the store's, dense from 0. */
   private readonly rowOfId: Int32Array;
   private rowOfUrl: Map<string, number> | undefined;
+  private readonly saved: FactColumns;
 
-  /** The table of these facts (read once: no fact object is kept). */
-  constructor(records: ReadonlyMap<number, PageFact> | Iterable<[number, PageFact]>) {
-    const entries = [...records].sort((a, b) => a[0] - b[0]);
-    const facts = entries.map(([, fact]) => fact);
-    this.ids = Int32Array.from(entries, ([id]) => id);
-    this.rowOfId = new Int32Array(this.ids.length > 0 ? this.ids[this.ids.length - 1] + 1 : 0).fill(-1);
-    this.ids.forEach((id, row) => (this.rowOfId[id] = row));
-    this.urls = facts.map((f) => f.url);
-    this.indexed = Uint8Array.from(facts, (f) => (f.indexed ? 1 : 0));
+  /** The table of these facts (read once: no fact object is kept), or of saved columns. */
+  constructor(source: ReadonlyMap<number, PageFact> | Iterable<[number, PageFact]> | SavedFacts) {
+    const { columns: c, urls } = 'columns' in source ? (source as SavedFacts) : columnsOfFacts(source as Iterable<[number, PageFact]>);
+    checkColumns(c, urls);
+    this.saved = c;
+    this.ids = c.ids;
+    this.urls = urls;
+    this.indexed = c.indexed;
+    this.dates = c.dates;
     this.columns = {
-      lang: column(facts, (f) => f.lang),
-      host: column(facts, (f) => f.host),
-      section: column(facts, (f) => f.section),
-      type: column(facts, (f) => f.type),
+      lang: facetColumn(c.langValues, c.langCodes),
+      host: facetColumn(c.hostValues, c.hostCodes),
+      section: facetColumn(c.sectionValues, c.sectionCodes),
+      type: facetColumn(c.typeValues, c.typeCodes),
     };
-    this.dates = Float64Array.from(facts, (f) => f.date);
-    this.relatedStarts = new Int32Array(facts.length + 1);
-    this.copyCounts = new Uint16Array(facts.length);
-    this.related = [];
-    facts.forEach((fact, row) => {
-      const copies = fact.copies ?? [];
-      // Copies first, then the rest of `related` (translations).
-      const rest = fact.related.slice();
-      for (const copy of copies) {
-        const at = rest.indexOf(copy);
-        if (at >= 0) rest.splice(at, 1);
-      }
-      for (const url of copies) this.related.push(url);
-      for (const url of rest) this.related.push(url);
-      this.copyCounts[row] = Math.min(copies.length, 0xffff);
-      this.relatedStarts[row + 1] = this.related.length;
-    });
-    this.group = groupRows(this.urls, (row) => this.related.slice(this.relatedStarts[row], this.relatedStarts[row + 1]));
-    this.copyClass = groupRows(this.urls, (row) => this.related.slice(this.relatedStarts[row], this.relatedStarts[row] + this.copyCounts[row]));
-    this.urlLanguage = Int32Array.from(facts, (fact) => {
-      const named = languageOfUrl(fact.url, fact.lang);
-      return named === undefined ? -1 : (this.columns.lang.codeOf.get(named) ?? -1);
-    });
-    this.groupSize = new Int32Array(facts.length);
+    this.relatedStarts = c.relatedStarts;
+    this.related = c.related;
+    this.copyCounts = c.copyCounts;
+    this.group = c.group;
+    this.copyClass = c.copyClass;
+    this.urlLanguage = c.urlLanguage;
+    const rows = this.ids.length;
+    this.rowOfId = new Int32Array(rows > 0 ? this.ids[rows - 1] + 1 : 0).fill(-1);
+    this.ids.forEach((id, row) => (this.rowOfId[id] = row));
+    this.groupSize = new Int32Array(rows);
     for (const g of this.group) this.groupSize[g]++;
-    this.memberStarts = new Int32Array(facts.length);
+    this.memberStarts = new Int32Array(rows);
     let next = 0;
     this.groupSize.forEach((size, g) => {
       this.memberStarts[g] = next;
       next += size;
     });
-    this.memberRows = new Int32Array(facts.length);
-    const filled = new Int32Array(facts.length);
+    this.memberRows = new Int32Array(rows);
+    const filled = new Int32Array(rows);
     this.group.forEach((g, row) => (this.memberRows[this.memberStarts[g] + filled[g]++] = row));
+  }
+
+  /** The columns to save (the URLs are the store's, by id). */
+  toColumns(): FactColumns {
+    return this.saved;
   }
 
   static empty(): PageFacts {
@@ -176,6 +170,108 @@ export class PageFacts {
   }
 }
 
+/** The saved form of the table: every column but those derived at load (row of id, group members). */
+export interface FactColumns {
+  ids: Int32Array;
+  indexed: Uint8Array;
+  dates: Float64Array;
+  langValues: string[];
+  langCodes: Uint16Array;
+  hostValues: string[];
+  hostCodes: Uint16Array;
+  sectionValues: string[];
+  sectionCodes: Uint16Array;
+  typeValues: string[];
+  typeCodes: Uint16Array;
+  relatedStarts: Int32Array;
+  related: string[];
+  copyCounts: Uint16Array;
+  group: Int32Array;
+  copyClass: Int32Array;
+  urlLanguage: Int32Array;
+}
+
+export interface SavedFacts {
+  columns: FactColumns;
+  /** Each row's URL. */
+  urls: string[];
+}
+
+function columnsOfFacts(records: Iterable<[number, PageFact]>): SavedFacts {
+  const entries = [...records].sort((a, b) => a[0] - b[0]);
+  const facts = entries.map(([, fact]) => fact);
+  const urls = facts.map((f) => f.url);
+  const lang = column(facts, (f) => f.lang);
+  const host = column(facts, (f) => f.host);
+  const section = column(facts, (f) => f.section);
+  const type = column(facts, (f) => f.type);
+  const relatedStarts = new Int32Array(facts.length + 1);
+  const copyCounts = new Uint16Array(facts.length);
+  const related: string[] = [];
+  facts.forEach((fact, row) => {
+    const copies = fact.copies ?? [];
+    // Copies first, then the rest of `related` (translations).
+    const rest = fact.related.slice();
+    for (const copy of copies) {
+      const at = rest.indexOf(copy);
+      if (at >= 0) rest.splice(at, 1);
+    }
+    for (const url of copies) related.push(url);
+    for (const url of rest) related.push(url);
+    copyCounts[row] = Math.min(copies.length, 0xffff);
+    relatedStarts[row + 1] = related.length;
+  });
+  const langCodeOf = new Map(lang.values.map((value, code) => [value, code]));
+  return {
+    urls,
+    columns: {
+      ids: Int32Array.from(entries, ([id]) => id),
+      indexed: Uint8Array.from(facts, (f) => (f.indexed ? 1 : 0)),
+      dates: Float64Array.from(facts, (f) => f.date),
+      langValues: lang.values,
+      langCodes: lang.codes,
+      hostValues: host.values,
+      hostCodes: host.codes,
+      sectionValues: section.values,
+      sectionCodes: section.codes,
+      typeValues: type.values,
+      typeCodes: type.codes,
+      relatedStarts,
+      related,
+      copyCounts,
+      group: groupRows(urls, (row) => related.slice(relatedStarts[row], relatedStarts[row + 1])),
+      copyClass: groupRows(urls, (row) => related.slice(relatedStarts[row], relatedStarts[row] + copyCounts[row])),
+      urlLanguage: Int32Array.from(facts, (fact) => {
+        const named = languageOfUrl(fact.url, fact.lang);
+        return named === undefined ? -1 : (langCodeOf.get(named) ?? -1);
+      }),
+    },
+  };
+}
+
+/** Throws when saved columns do not fit together (a damaged file the caller then rebuilds). */
+function checkColumns(c: FactColumns, urls: readonly string[]): void {
+  const rows = c.ids.length;
+  const sameRows = [c.indexed, c.dates, c.langCodes, c.hostCodes, c.sectionCodes, c.typeCodes, c.copyCounts, c.group, c.copyClass, c.urlLanguage].every((column) => column.length === rows);
+  const ok =
+    sameRows &&
+    urls.length === rows &&
+    c.relatedStarts.length === rows + 1 &&
+    c.relatedStarts[rows] === c.related.length &&
+    c.ids.every((id, row) => id >= 0 && (row === 0 || id > c.ids[row - 1])) &&
+    c.group.every((g) => g >= 0 && g < rows) &&
+    c.copyClass.every((g) => g >= 0 && g < rows) &&
+    c.langCodes.every((code) => code < c.langValues.length) &&
+    c.hostCodes.every((code) => code < c.hostValues.length) &&
+    c.sectionCodes.every((code) => code < c.sectionValues.length) &&
+    c.typeCodes.every((code) => code < c.typeValues.length);
+  if (!ok) throw new Error('page facts: columns of inconsistent lengths or values');
+}
+
+function facetColumn(values: string[], codes: Uint16Array): FacetColumn {
+  return { values, codeOf: new Map(values.map((value, code) => [value, code])), codes };
+}
+
 function column(facts: readonly PageFact[], valueOf: (fact: PageFact) => string): FacetColumn {
   const values: string[] = [];
   const codeOf = new Map<string, number>();
@@ -221,16 +317,46 @@ function groupRows(urls: readonly string[], relatedOf: (row: number) => readonly
   return Int32Array.from(parent, (_, row) => find(row));
 }
 
-/** Reads the facts of every local page of the store; URLs are the strings of the store's URL table. */
+const FACTS_FORMAT = 'lse-page-facts/1';
+const factsFile = (store: CrawlStore) => join(store.directory, 'facts', 'page-facts.bin');
+const factsKey = (store: CrawlStore) => ({ pageSequence: store.pageWriteSequence });
+
+/**
+ * The facts of every local page of the store: the table saved when the pages were last read, if
+ * no page was written since (the store's page-write sequence is its key); else read from every
+ * page, and saved. URLs are the strings of the store's URL table.
+ */
 export async function loadPageFacts(store: CrawlStore): Promise<PageFacts> {
-  async function* rows(): AsyncGenerator<[number, PageFact]> {
-    for await (const [id, page] of store.pages()) {
-      const fact = pageFact(page, (other) => store.urlOf(other));
-      if (fact) yield [id, { ...fact, url: store.urlOf(id) ?? fact.url }];
+  const key = factsKey(store);
+  const saved = await readColumnFile(factsFile(store), FACTS_FORMAT, key);
+  if (saved.columns) {
+    try {
+      const columns = Object.fromEntries(saved.columns) as unknown as FactColumns;
+      return new PageFacts({ columns, urls: Array.from(columns.ids ?? [], (id) => store.urlOf(id) ?? '') });
+    } catch (error) {
+      saved.reason = (error as Error).message;
     }
   }
+  if (saved.reason !== 'none saved') process.stderr.write(`reading the page facts from the pages (saved ones: ${saved.reason})\n`);
+  return savePageFacts(store);
+}
+
+/** Reads the facts of every page and saves them (`lse index`, `lse import`), for the server to load. */
+export async function savePageFacts(store: CrawlStore): Promise<PageFacts> {
+  // Read before the pages: a page written during the pass makes the saved table stale, never wrong.
+  const key = factsKey(store);
+  const facts = await readPageFacts(store);
+  await writeColumnFile(factsFile(store), FACTS_FORMAT, key, facts.toColumns() as unknown as Record<string, Column>);
+  return facts;
+}
+
+/** Reads the facts of every local page of the store. */
+async function readPageFacts(store: CrawlStore): Promise<PageFacts> {
   const collected: Array<[number, PageFact]> = [];
-  for await (const row of rows()) collected.push(row);
+  for await (const [id, page] of store.pages()) {
+    const fact = pageFact(page, (other) => store.urlOf(other));
+    if (fact) collected.push([id, { ...fact, url: store.urlOf(id) ?? fact.url }]);
+  }
   return new PageFacts(collected);
 }
 

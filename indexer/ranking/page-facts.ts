@@ -178,7 +178,7 @@ export function pageFact(page: FactsPage, urlOf: (id: number) => string | undefi
   };
 }
 
-export { loadPageFacts, PageFacts, refreshPageFacts, type FacetColumn } from './fact-table.ts';
+export { loadPageFacts, PageFacts, refreshPageFacts, savePageFacts, type FacetColumn } from './fact-table.ts';
 
 /** The primary subtag a URL names (`/de/…`, `/pt-br/…`, `?lang=de`, `?hl=de`), or undefined. */
 function languageNamedBy(url: URL): string | undefined {

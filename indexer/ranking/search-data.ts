@@ -10,7 +10,7 @@ import type { CrawlStore } from '../store/crawl-store.ts';
 import { indexableDocuments } from '../text-index/store-adapter.ts';
 import { SuggestIndex } from '../suggest/suggest-index.ts';
 import { loadSuggestIndex, saveSuggestIndex, type SuggestKey } from '../suggest/suggest-file.ts';
-import { loadPageFacts, refreshPageFacts } from './page-facts.ts';
+import { loadPageFacts, refreshPageFacts, savePageFacts } from './page-facts.ts';
 import { loadRankSnapshot, type RankSnapshot, type SearchEngine } from './search-engine.ts';
 
 /** Loads facts and suggestions into the engine. */
@@ -37,6 +37,15 @@ export async function refreshSearchData(engine: SearchEngine, store: CrawlStore,
 export async function refreshRanks(engine: SearchEngine, store: CrawlStore): Promise<void> {
   engine.setRanks(await loadRankSnapshot(store));
   engine.setSuggestions(await buildSuggestions(store, engine.currentRanks));
+}
+
+/**
+ * What a server loads at start, saved when the index is built (`lse index`, `lse import`): the
+ * page facts and the suggestions.
+ */
+export async function saveSearchData(store: CrawlStore): Promise<void> {
+  await savePageFacts(store);
+  await buildSuggestions(store);
 }
 
 /** Builds the suggestions of the store's pages ranked by `ranks` (default: the stored ones) and saves them. */

@@ -9,7 +9,7 @@ import type { Settings } from '../../config/schema.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { isIndexablePage, pageToDocument } from '../../indexer/text-index/store-adapter.ts';
 import type { TextDocument } from '../../indexer/text-index/document.ts';
-import { buildSuggestions } from '../../indexer/ranking/search-data.ts';
+import { saveSearchData } from '../../indexer/ranking/search-data.ts';
 import { advanceAppliedSequence } from '../../indexer/text-index/applied-sequence.ts';
 import { numberedLines } from '../import/jsonl-lines.ts';
 import { importPages, type ImportSummary } from '../import/page-import.ts';
@@ -80,8 +80,8 @@ export function formatImportSummary(summary: ImportSummary): string {
  */
 export async function indexImported(store: CrawlStore, settings: Settings, changedIds: readonly number[], sequenceBefore?: number): Promise<number> {
   const documents = await updateIndex(store, settings, changedIds, sequenceBefore);
-  // Saved with the index, so that the server starts without reading every page for them.
-  await buildSuggestions(store);
+  // Saved with the index, so that the server starts without reading every page for its facts and suggestions.
+  await saveSearchData(store);
   return documents;
 }
 

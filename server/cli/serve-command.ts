@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Settings } from '../../config/schema.ts';
 import { loadRankSnapshot, SearchEngine } from '../../indexer/ranking/search-engine.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
-import { buildSuggestions, loadSearchData } from '../../indexer/ranking/search-data.ts';
+import { saveSearchData, loadSearchData } from '../../indexer/ranking/search-data.ts';
 import { indexableDocuments } from '../../indexer/text-index/store-adapter.ts';
 import { IndexCorruptError } from '../../indexer/text-index/errors.ts';
 import { TextIndex } from '../../indexer/text-index/text-index.ts';
@@ -75,8 +75,8 @@ export async function indexCommand(argv: string[]): Promise<number> {
     const started = performance.now();
     const { documents, index } = await buildIndex(store, settings);
     await index.close();
-    // Saved, so that the server starts without reading every page for them.
-    await buildSuggestions(store);
+    // Saved, so that the server starts without reading every page for its facts and suggestions.
+    await saveSearchData(store);
     process.stdout.write(`indexed ${documents} pages in ${((performance.now() - started) / 1000).toFixed(1)} s (${index.info().segments.length} segments)\n`);
     return 0;
   } finally {
