@@ -82,7 +82,7 @@ export async function crawlAndIndex(site: DocSite, port: number): Promise<LseSit
       pages: built.documents,
       crawlSeconds,
       indexSeconds,
-      indexedUrls: () => facts.facts.filter((fact) => fact.indexed).map((fact) => fact.url),
+      indexedUrls: () => Array.from({ length: facts.size }, (_, row) => row).filter((row) => facts.isIndexed(row)).map((row) => facts.urlOf(row)),
       engine(blend, weight) {
         // Suggestions play no part in a search: only the facts (copies, translations) are loaded.
         const engine = new SearchEngine(builtIndex, ranks, { blend, weight });

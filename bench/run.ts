@@ -65,6 +65,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./scale.bench.ts')).scaleBenchmarks,
     about: 'the product at scale: lse import + index of 100k pages (LSE_BENCH_SCALE_SIZES for 300k, 1M), lse serve start-up, search and suggest over HTTP, a 1 % update under load',
   },
+  startup: {
+    load: async () => (await import('./startup.bench.ts')).startupBenchmarks,
+    about: 'lse serve start-up by phase on 100k pushed pages (LSE_BENCH_STARTUP_SIZES): store, index, catch-up, ranks, page facts (heap), suggestions',
+  },
   'store-replay': {
     load: async () => (await import('./store-replay.bench.ts')).storeReplayBenchmarks,
     about: 'resuming a crawl without HTTP: a store of 100k pages and ~500k links (LSE_BENCH_REPLAY_SIZES for 1M), open, known pages, frontier replay: time and memory',

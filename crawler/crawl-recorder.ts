@@ -4,9 +4,10 @@
  * durably every few pages, so a killed crawl loses at most the pages of the last open batch —
  * pages that were never stored, and that a resumed crawl simply fetches.
  */
-import type { ChangeRecord, CrawlStore, PageRecord, PageRole, StoredLink, WriteBatch } from '../indexer/store/crawl-store.ts';
+import type { ChangeRecord, CrawlStore, PageRecord, PageRole, StoredLink, StoredSketch, WriteBatch } from '../indexer/store/crawl-store.ts';
 import { NearDuplicateIndex, resemblance, sketchNormalized, type MinHashSketch } from './duplicates.ts';
 import { pageWords, type PageOutcome } from './page-fetch.ts';
+import { decodeSketch, encodeSketch } from './stored-sketch.ts';
 import { languageFields } from './page-language-fields.ts';
 import { normalizeUrl, type UrlCheck, type UrlRejection, type UrlRules } from './url.ts';
 
@@ -83,6 +84,10 @@ export class CrawlRecorder {
   /** The first heading of each sketched page's main text (pages that title a different item are not copies). */
   private readonly leads = new Map<number, string>();
   private readonly urlChecks = new Map<string, UrlCheck>();
+  /** Known pages' sketches read as saved, and computed from their text (saved since). */
+  readonly knownSketches = { saved: 0, computed: 0 };
+  /** Sketches of known pages computed at resume, to be saved (saveKnownSketches). */
+  private unsavedSketches: Array<[number, StoredSketch]> = [];
   readonly rejected: Partial<Record<UrlRejection, number>> = {};
 
   constructor(
@@ -92,10 +97,38 @@ export class CrawlRecorder {
     this.batch = store.batch();
   }
 
-  /** Remembers a stored original page (not a duplicate) for duplicate detection. */
-  knowPage(id: number, page: PageRecord): void {
+  /**
+   * Remembers a stored original page (not a duplicate) for duplicate detection: with the sketch
+   * saved for it when that was made from its current text, else one computed now (and saved by
+   * saveKnownSketches).
+   */
+  knowPage(id: number, page: PageRecord, saved?: StoredSketch): void {
     if (page.fingerprint && !this.fingerprints.has(page.fingerprint)) this.fingerprints.set(page.fingerprint, id);
-    if (page.role === 'local' && page.text) this.addSketch(id, pageWords(page.title ?? '', page.text), leadOf(page.headings));
+    if (page.role !== 'local' || !page.text || this.sketches.has(id)) return;
+    const lead = leadOf(page.headings);
+    if (lead !== undefined) this.leads.set(id, lead);
+    const decoded = saved && page.fingerprint !== undefined && saved.fingerprint === page.fingerprint ? decodeSketch(saved) : undefined;
+    if (decoded && decoded.keys.length === (decoded.sketch.shingleCount === 0 ? 0 : this.nearIndex.bands) && decoded.sketch.bands === this.nearIndex.bands && decoded.sketch.rows === this.nearIndex.rows) {
+      this.nearIndex.addKeys(id, decoded.keys);
+      this.sketches.set(id, decoded.sketch);
+      this.knownSketches.saved++;
+      return;
+    }
+    const sketch = sketchOf(pageWords(page.title ?? '', page.text));
+    const keys = this.addSketch(id, sketch);
+    this.knownSketches.computed++;
+    if (page.fingerprint !== undefined) this.unsavedSketches.push([id, encodeSketch(sketch, keys, page.fingerprint)]);
+  }
+
+  /** Saves the sketches knowPage computed, so that the next resume reads them. */
+  async saveKnownSketches(): Promise<void> {
+    const unsaved = this.unsavedSketches;
+    this.unsavedSketches = [];
+    for (let start = 0; start < unsaved.length; start += 1_000) {
+      const batch = this.store.batch();
+      for (const [id, sketch] of unsaved.slice(start, start + 1_000)) batch.putSketch(id, sketch);
+      await batch.commit({ sync: false });
+    }
   }
 
   /**
@@ -104,7 +137,7 @@ export class CrawlRecorder {
    * their text (rustdoc's iterator adapters each list the ~75 provided methods of `Iterator`)
    * while each defines another item, named in its first heading; copies keep that heading.
    */
-  private nearDuplicateOf(id: number, normalized: string, lead: string | undefined): number | undefined {
+  private nearDuplicateOf(id: number, normalized: string, fingerprint: string, lead: string | undefined): number | undefined {
     const sketch = sketchOf(normalized);
     const threshold = this.options.nearDuplicateThreshold ?? 0.9;
     for (const other of this.nearIndex.candidates(sketch)) {
@@ -112,17 +145,20 @@ export class CrawlRecorder {
       if (resemblance(sketch, this.sketches.get(other)!) >= threshold) return other;
     }
     // Only originals join the index, so later pages are matched against them.
-    this.addSketch(id, normalized, lead, sketch);
+    if (lead !== undefined && !this.sketches.has(id)) this.leads.set(id, lead);
+    const keys = this.sketches.has(id) ? this.nearIndex.bandKeys(sketch) : this.addSketch(id, sketch);
+    // Saved with the page, for a resumed crawl.
+    this.batch.putSketch(id, encodeSketch(sketch, keys, fingerprint));
     return undefined;
   }
 
-  private addSketch(id: number, normalized: string, lead: string | undefined, sketch?: MinHashSketch): void {
-    if (this.sketches.has(id)) return;
-    if (lead !== undefined) this.leads.set(id, lead);
-    const computed = sketch ?? sketchOf(normalized);
-    this.nearIndex.add(id, computed);
+  /** Adds a page's sketch to the index; its band keys. */
+  private addSketch(id: number, sketch: MinHashSketch): Float64Array {
+    const keys = this.nearIndex.bandKeys(sketch);
+    this.nearIndex.addKeys(id, keys);
     // Resemblance reads the minima only; the LSH bins live on in the index's buckets.
-    this.sketches.set(id, { ...computed, bins: NO_BINS });
+    this.sketches.set(id, { ...sketch, bins: NO_BINS });
+    return keys;
   }
 
   /** Language and translations of a local page; the translations' URLs normalised as links are, so they meet the pages stored. */
@@ -179,7 +215,7 @@ export class CrawlRecorder {
         let duplicateOf = twin !== undefined && twin !== contentId ? twin : undefined;
         if (duplicateOf === undefined) {
           this.fingerprints.set(outcome.fingerprint, contentId);
-          if (pageRole === 'local') duplicateOf = this.nearDuplicateOf(contentId, outcome.normalizedText, leadOf(outcome.page.content.headings));
+          if (pageRole === 'local') duplicateOf = this.nearDuplicateOf(contentId, outcome.normalizedText, outcome.fingerprint, leadOf(outcome.page.content.headings));
         }
         const canonicalCheck = outcome.page.canonical ? normalizeUrl(outcome.page.canonical, this.options.urlRules) : undefined;
         const canonical = canonicalCheck?.ok && canonicalCheck.url !== outcome.finalUrl ? canonicalCheck.url : undefined;
@@ -328,7 +364,6 @@ function sitemapSaysChanged(previous: PageRecord, lastmod: number | undefined, n
   return lastmod !== undefined && lastmod > previous.fetchedAt && lastmod <= now;
 }
 
-/** The sketch of a page's normalised words (see pageWords), from their opening. */
 /** The first heading of a page's main text, compared without case or spacing. */
 function leadOf(headings: readonly string[] | undefined): string | undefined {
   // Its opening is enough to tell two items apart, and bounds what a million pages keep.
@@ -341,6 +376,7 @@ function sameLead(a: string | undefined, b: string | undefined): boolean {
   return a === undefined || b === undefined || a === b;
 }
 
+/** The sketch of a page's normalised words (see pageWords), from their opening. */
 function sketchOf(normalized: string): MinHashSketch {
   if (normalized.length <= SKETCH_TEXT_LIMIT) return sketchNormalized(normalized);
   // Cut at a word boundary, so no shingle ends in half a word.

@@ -50,6 +50,9 @@ export async function loadKnownPages(
   const known: KnownPages = { done: new Set(), byState: {}, depthOf: new Map(), hostPages: new Map(), storedLinks: new Map(), duplicates: 0, retry: new Map(), failed: new Map() };
   const hotPages: number[] = [];
   const hotLinks = new Map<number, DistanceLink[]>();
+  // The saved sketches, read beside the pages (both in id order).
+  const sketches = store.sketches()[Symbol.asyncIterator]();
+  let sketch = await sketches.next();
   for await (const [id, page] of store.pages()) {
     if (page.role === 'local' && (page.state === 'error' || page.state === 'gone' || page.state === 'disallowed')) {
       if ((page.state === 'error' && page.status === 0) || page.error === 'robots-unreachable') {
@@ -63,9 +66,13 @@ export async function loadKnownPages(
     known.depthOf.set(id, page.depth);
     known.byState[page.state] = (known.byState[page.state] ?? 0) + 1;
     known.hostPages.set(page.host, (known.hostPages.get(page.host) ?? 0) + 1);
-    if (page.duplicateOf === undefined) recorder.knowPage(id, page);
-    else known.duplicates++;
+    if (page.duplicateOf === undefined) {
+      while (!sketch.done && sketch.value[0] < id) sketch = await sketches.next();
+      recorder.knowPage(id, page, !sketch.done && sketch.value[0] === id ? sketch.value[1] : undefined);
+    } else known.duplicates++;
   }
+  await sketches.return(undefined);
+  await recorder.saveKnownSketches();
   for await (const [id, links] of store.allLinks()) {
     const followable = links.filter((l) => !l.nofollow && isCrawlable(store.urlOf(l.to)));
     known.storedLinks.set(id, { follow: followable.map((l) => l.to), degree: links.length });

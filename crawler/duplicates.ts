@@ -344,8 +344,14 @@ export class NearDuplicateIndex {
 
   /** Adds page `id` and returns the earlier pages it shares a band with. */
   add(id: number, sketch: MinHashSketch): number[] {
+    return this.addKeys(id, this.bandKeys(sketch));
+  }
+
+  /** {@link add} by the page's band keys (as {@link bandKeys} gives them, e.g. saved with the page). */
+  addKeys(id: number, keys: ArrayLike<number>): number[] {
     const found: number[] = [];
-    this.#forEachBand(sketch, (band, key) => {
+    for (let band = 0; band < keys.length; band++) {
+      const key = keys[band];
       const buckets = this.#buckets[band];
       const bucket = buckets.get(key);
       if (bucket === undefined) {
@@ -358,9 +364,16 @@ export class NearDuplicateIndex {
         for (const other of bucket) if (other !== id) found.push(other);
         bucket.push(id);
       }
-    });
+    }
     this.#size++;
     return ascendingDistinct(found);
+  }
+
+  /** The key of each band of a sketch's bins (none for a text without words). */
+  bandKeys(sketch: MinHashSketch): Float64Array {
+    const keys = new Float64Array(sketch.bins.length === 0 ? 0 : this.bands);
+    this.#forEachBand(sketch, (band, key) => (keys[band] = key));
+    return keys;
   }
 
   #forEachBand(sketch: MinHashSketch, visit: (band: number, key: number) => void): void {

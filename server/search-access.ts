@@ -130,7 +130,7 @@ export class PrivateContentWatch {
     this.#scanning = (async () => {
       do {
         this.#again = false;
-        this.#holds = await storeHoldsPrivatePages(this.store);
+        this.#holds = await storeHoldsPrivatePagesSaved(this.store);
       } while (this.#again);
     })().finally(() => (this.#scanning = undefined));
     return this.#scanning;
@@ -149,6 +149,21 @@ export class PrivateContentWatch {
 }
 
 /** Whether any page of the store was fetched with credentials and holds content. */
+const PRIVATE_PAGES_KEY = 'private-pages';
+
+/**
+ * {@link storeHoldsPrivatePages}, remembered in the store's meta with the page-write sequence it
+ * was read at: a server restarted with no page written since does not read every page again.
+ */
+export async function storeHoldsPrivatePagesSaved(store: CrawlStore): Promise<boolean> {
+  const sequence = store.pageWriteSequence;
+  const saved = await store.getMeta<{ sequence: number; holds: boolean }>(PRIVATE_PAGES_KEY);
+  if (saved && saved.sequence === sequence && typeof saved.holds === 'boolean') return saved.holds;
+  const holds = await storeHoldsPrivatePages(store);
+  await store.batch().putMeta(PRIVATE_PAGES_KEY, { sequence, holds }).commit({ sync: false });
+  return holds;
+}
+
 export async function storeHoldsPrivatePages(store: CrawlStore): Promise<boolean> {
   for await (const [, page] of store.pages()) if (page.private && (page.state === 'fetched' || page.state === 'not-modified')) return true;
   return false;

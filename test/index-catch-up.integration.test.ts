@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,6 +111,26 @@ describe('the index catches up with the store at start-up', () => {
       expect(index.search('pangolin').total).toBe(20);
       expect(index.search('axolotl').total).toBe(PAGES - 20);
       expect(index.info().generation).toBeGreaterThan(generation);
+    } finally {
+      await index.close();
+      await store.close();
+    }
+  });
+
+  it('compares only the pages written since the last catch-up, and all of them without its record', async () => {
+    const store = await CrawlStore.open(dataDir);
+    const index = await TextIndex.open(dataDir, { maxSegmentDocs: 100 });
+    try {
+      // Nothing written since the last start: no page is read.
+      expect(await catchUpWithStore(store, index, { maxRemovedShare: 0.1 })).toMatchObject({ fromJournal: true, checked: 0, reindexed: 0, indexable: PAGES });
+      const batch = store.batch();
+      for (let n = 50; n < 55; n++) batch.putPage(store.idOf(`http://site.test/page/${n}`)!, { ...page(n, 'wombat', 4_000), visits: 4, changes: 3 });
+      await batch.commit();
+      expect(await catchUpWithStore(store, index, { maxRemovedShare: 0.1 })).toMatchObject({ fromJournal: true, checked: 5, reindexed: 5 });
+      expect(index.search('wombat').total).toBe(5);
+      // Without the record of what the index applied, every stored page is compared.
+      rmSync(join(dataDir, 'index', 'store-sequence.json'));
+      expect(await catchUpWithStore(store, index, { maxRemovedShare: 0.1 })).toMatchObject({ fromJournal: false, checked: PAGES + 1, reindexed: 0, indexable: PAGES });
     } finally {
       await index.close();
       await store.close();

@@ -112,3 +112,34 @@ describe('CrawlStore', () => {
     await store.close();
   });
 });
+
+describe('the page journal', () => {
+  it('lists the pages written after a sequence, survives reopening, and is refused once pruned past it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lse-journal-'));
+    let store = await CrawlStore.open(dir);
+    const page = (n: number): PageRecord => ({ url: `http://j.test/${n}`, host: 'j.test', role: 'local', state: 'fetched', status: 200, fetchedAt: 1, depth: 0, visits: 1, changes: 0 });
+    expect(store.pageWriteSequence).toBe(0);
+    let batch = store.batch();
+    batch.putPage(batch.idFor('http://j.test/0'), page(0)).putPage(batch.idFor('http://j.test/1'), page(1));
+    await batch.commit();
+    // A commit without pages does not move the sequence.
+    await store.batch().putMeta('x', { a: 1 }).commit();
+    expect(store.pageWriteSequence).toBe(1);
+    batch = store.batch();
+    batch.putPage(batch.idFor('http://j.test/2'), page(2)).putPage(store.idOf('http://j.test/0')!, page(0));
+    await batch.commit();
+    await store.close();
+    store = await CrawlStore.open(dir);
+    try {
+      expect(store.pageWriteSequence).toBe(2);
+      expect(await store.pageJournalSince(0)).toEqual([0, 1, 2]);
+      expect(await store.pageJournalSince(1)).toEqual([0, 2]);
+      expect(await store.pageJournalSince(2)).toEqual([]);
+      await store.prunePageJournal(1);
+      expect(await store.pageJournalSince(0)).toBeUndefined();
+      expect(await store.pageJournalSince(1)).toEqual([0, 2]);
+    } finally {
+      await store.close();
+    }
+  });
+});

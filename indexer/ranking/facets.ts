@@ -64,7 +64,7 @@ export function countResults(facts: PageFacts, compiled: CompiledFilters, matche
   const allowed = FACET_NAMES.map((name) => compiled[name]);
   const counts = FACET_NAMES.map((name) => new Uint32Array(facts.columns[name].values.length));
   const filtering = allowed.some((a) => a !== null);
-  const chains = new GroupChains(facts.facts.length);
+  const chains = new GroupChains(facts.size);
   let total = 0;
   for (const id of matchedIds) {
     const row = facts.rowOf(id);

@@ -74,7 +74,8 @@ export class GroupTable {
   ) {
     const langCodes = facts.columns.lang.codes;
     const langValues = facts.columns.lang.values;
-    for (const [group, rows] of facts.members) {
+    for (const group of facts.groups()) {
+      const rows = facts.membersOf(group);
       if (rows.length < 2) continue;
       const byCode = new Map<number, number[]>();
       for (const row of rows) {
@@ -94,13 +95,13 @@ export class GroupTable {
       else classRows.set(copyClass, [row]);
     });
     for (const [copyClass, rows] of classRows) if (rows.length > 1) this.classLanguages.set(copyClass, Int32Array.from(new Set(rows.map((row) => langCodes[row]))));
-    const combined = new Float64Array(facts.facts.length);
+    const combined = new Float64Array(facts.size);
     facts.group.forEach((group, row) => {
       const rank = globalRank(facts.ids[row]);
       combined[group] = combine === 'sum' ? combined[group] + rank : Math.max(combined[group], rank);
     });
     this.groupRank = combine === 'page' ? Float64Array.from(facts.ids, (id) => globalRank(id)) : Float64Array.from(facts.group, (group) => combined[group]);
-    this.groupRankScale = combine === 'page' ? rankScale(this.groupRank) : rankScale(Array.from(facts.members.keys(), (group) => combined[group]));
+    this.groupRankScale = combine === 'page' ? rankScale(this.groupRank) : rankScale(Array.from(facts.groups(), (group) => combined[group]));
   }
 
   /** The group's languages with their pages, best first (none for a page alone). */
@@ -119,7 +120,7 @@ export class GroupTable {
   alternates(group: number): ReadonlyArray<{ url: string; lang: string }> {
     let list = this.alternatesCache.get(group);
     if (!list) {
-      list = this.languages(group).map((language) => ({ url: this.facts.facts[language.rows[0]].url, lang: language.lang }));
+      list = this.languages(group).map((language) => ({ url: this.facts.urlOf(language.rows[0]), lang: language.lang }));
       this.alternatesCache.set(group, list);
     }
     return list;
@@ -129,7 +130,7 @@ export class GroupTable {
 /** Copies of one language, best first: URL names the language, higher local PageRank, shorter URL. */
 function orderCopies(facts: PageFacts, rows: readonly number[], code: number, localRank: (id: number) => number): readonly number[] {
   if (rows.length === 1) return rows;
-  const keyed = rows.map((row) => ({ row, names: facts.urlLanguage[row] === code ? 1 : 0, rank: localRank(facts.ids[row]), url: facts.facts[row].url }));
+  const keyed = rows.map((row) => ({ row, names: facts.urlLanguage[row] === code ? 1 : 0, rank: localRank(facts.ids[row]), url: facts.urlOf(row) }));
   keyed.sort((a, b) => b.names - a.names || b.rank - a.rank || a.url.length - b.url.length || a.url.localeCompare(b.url));
   return keyed.map((k) => k.row);
 }
@@ -196,12 +197,12 @@ export function showGroup<C extends GroupCandidate>(table: GroupTable, group: Ca
   const own = table.languages(group.key).find((language) => language.code === code);
   if (!own) {
     const row = facts.rowOf(shown.id);
-    return { shown, matched, url: facts.facts[row].url, row, lang, duplicates: [], alternates: [] };
+    return { shown, matched, url: facts.urlOf(row), row, lang, duplicates: [], alternates: [] };
   }
   const duplicates: string[] = [];
-  for (let i = 1; i < own.rows.length; i++) duplicates.push(facts.facts[own.rows[i]].url);
+  for (let i = 1; i < own.rows.length; i++) duplicates.push(facts.urlOf(own.rows[i]));
   const alternates = table.alternates(group.key).filter((alternate) => alternate.lang !== lang);
-  return { shown, matched, url: facts.facts[own.rows[0]].url, row: own.rows[0], lang, duplicates, alternates };
+  return { shown, matched, url: facts.urlOf(own.rows[0]), row: own.rows[0], lang, duplicates, alternates };
 }
 
 /**

@@ -2,10 +2,11 @@
  * What the search needs to know about every local page besides its text: its language, host,
  * section, document type and date (the facets), whether the index holds it, and which pages are
  * copies (exact or near duplicates, canonical links) or translations (hreflang alternates) of
- * one another. Kept in memory as dictionary-coded columns so that counting facets over every
- * match of a query costs a few array reads per match.
+ * one another. Kept in memory as dictionary-coded columns (fact-table.ts) so that counting facets
+ * over every match of a query costs a few array reads per match.
  */
-import type { BreadcrumbRecord, CrawlStore, PageRecord } from '../store/crawl-store.ts';
+import type { PageFacts } from './fact-table.ts';
+import type { BreadcrumbRecord, PageRecord } from '../store/crawl-store.ts';
 import { isIndexablePage } from '../text-index/store-adapter.ts';
 
 export const FACET_NAMES = ['lang', 'host', 'section', 'type'] as const;
@@ -177,159 +178,7 @@ export function pageFact(page: FactsPage, urlOf: (id: number) => string | undefi
   };
 }
 
-/** One facet dimension: its values, and each row's value as a code into them. */
-export interface FacetColumn {
-  values: string[];
-  codeOf: Map<string, number>;
-  codes: Uint16Array;
-}
-
-/** The compiled table: one row per page, columns per facet, groups of copies and translations. */
-export class PageFacts {
-  readonly ids: Int32Array;
-  readonly facts: PageFact[];
-  readonly columns: Record<FacetName, FacetColumn>;
-  readonly dates: Float64Array;
-  /** Row → its group (the smallest row of the pages joined by copies and translations). */
-  readonly group: Int32Array;
-  /** Group → its rows. */
-  readonly members: Map<number, number[]>;
-  /** Group → how many rows it has (0 for a row that is not a group's smallest). */
-  readonly groupSize: Int32Array;
-  /** Row → its copy class: the smallest row of the pages joined by copies alone (the same text). */
-  readonly copyClass: Int32Array;
-  /** Row → the language its URL names (`/de/…`, `?lang=de`), as a `lang` column code; -1 for none. */
-  readonly urlLanguage: Int32Array;
-  /** Row of each page id (-1: none); ids are the store's, dense from 0. */
-  private readonly rowOfId: Int32Array;
-  private rowOfUrl: Map<string, number> | undefined;
-
-  constructor(readonly records: ReadonlyMap<number, PageFact>) {
-    this.ids = Int32Array.from([...records.keys()].sort((a, b) => a - b));
-    this.facts = Array.from(this.ids, (id) => records.get(id)!);
-    this.rowOfId = new Int32Array(this.ids.length > 0 ? this.ids[this.ids.length - 1] + 1 : 0).fill(-1);
-    this.ids.forEach((id, row) => (this.rowOfId[id] = row));
-    this.columns = {
-      lang: column(this.facts, (f) => f.lang),
-      host: column(this.facts, (f) => f.host),
-      section: column(this.facts, (f) => f.section),
-      type: column(this.facts, (f) => f.type),
-    };
-    this.dates = Float64Array.from(this.facts, (f) => f.date);
-    this.group = groupRows(this.facts, (fact) => fact.related);
-    this.copyClass = groupRows(this.facts, (fact) => fact.copies ?? []);
-    this.urlLanguage = Int32Array.from(this.facts, (fact) => {
-      const named = languageOfUrl(fact.url, fact.lang);
-      return named === undefined ? -1 : (this.columns.lang.codeOf.get(named) ?? -1);
-    });
-    this.members = new Map();
-    this.groupSize = new Int32Array(this.facts.length);
-    this.group.forEach((g, row) => {
-      this.groupSize[g]++;
-      const list = this.members.get(g);
-      if (list) list.push(row);
-      else this.members.set(g, [row]);
-    });
-  }
-
-  static empty(): PageFacts {
-    return new PageFacts(new Map());
-  }
-
-  idOfUrl(url: string): number | undefined {
-    if (this.rowOfUrl === undefined) {
-      this.rowOfUrl = new Map();
-      this.facts.forEach((fact, row) => this.rowOfUrl!.set(fact.url, row));
-    }
-    const row = this.rowOfUrl.get(url);
-    return row === undefined ? undefined : this.ids[row];
-  }
-
-  rowOf(id: number): number {
-    return id >= 0 && id < this.rowOfId.length ? this.rowOfId[id] : -1;
-  }
-
-  /** The table with some pages changed (a fact) or gone (undefined). */
-  withChanges(changes: Iterable<[number, PageFact | undefined]>): PageFacts {
-    const records = new Map(this.records);
-    for (const [id, fact] of changes) {
-      if (fact) records.set(id, fact);
-      else records.delete(id);
-    }
-    return new PageFacts(records);
-  }
-
-  /** Values of a facet present among indexed pages. */
-  indexedValues(name: FacetName): string[] {
-    const { values, codes } = this.columns[name];
-    const seen = new Uint8Array(values.length);
-    this.facts.forEach((fact, row) => {
-      if (fact.indexed) seen[codes[row]] = 1;
-    });
-    return values.filter((value, code) => seen[code] === 1 && value !== '').sort();
-  }
-}
-
-function column(facts: readonly PageFact[], valueOf: (fact: PageFact) => string): FacetColumn {
-  const values: string[] = [];
-  const codeOf = new Map<string, number>();
-  const codes = new Uint16Array(facts.length);
-  facts.forEach((fact, row) => {
-    const value = valueOf(fact);
-    let code = codeOf.get(value);
-    if (code === undefined) {
-      code = values.length;
-      // A 16-bit code: past 65,535 distinct values the rest share the last one.
-      if (code > 0xffff) code = 0xffff;
-      else {
-        values.push(value);
-        codeOf.set(value, code);
-      }
-    }
-    codes[row] = code;
-  });
-  return { values, codeOf, codes };
-}
-
-/** Joins rows related by URL (union–find); each row's group is the smallest row of its set. */
-function groupRows(facts: readonly PageFact[], relatedOf: (fact: PageFact) => readonly string[]): Int32Array {
-  const parent = Int32Array.from(facts, (_, row) => row);
-  const find = (row: number): number => {
-    while (parent[row] !== row) {
-      parent[row] = parent[parent[row]];
-      row = parent[row];
-    }
-    return row;
-  };
-  const rowOfUrl = new Map<string, number>();
-  facts.forEach((fact, row) => rowOfUrl.set(fact.url, row));
-  facts.forEach((fact, row) => {
-    for (const url of relatedOf(fact)) {
-      const other = rowOfUrl.get(url);
-      if (other === undefined) continue;
-      const a = find(row);
-      const b = find(other);
-      if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
-    }
-  });
-  return Int32Array.from(parent, (_, row) => find(row));
-}
-
-/** Reads the facts of every local page of the store. */
-export async function loadPageFacts(store: CrawlStore): Promise<PageFacts> {
-  const records = new Map<number, PageFact>();
-  for await (const [id, page] of store.pages()) {
-    const fact = pageFact(page, (other) => store.urlOf(other));
-    if (fact) records.set(id, fact);
-  }
-  return new PageFacts(records);
-}
-
-/** The table with the given pages read again from the store (after a crawl or a re-crawl). */
-export async function refreshPageFacts(facts: PageFacts, store: CrawlStore, ids: readonly number[]): Promise<PageFacts> {
-  const pages = await store.getPages(ids);
-  return facts.withChanges(ids.map((id, i) => [id, pages[i] ? pageFact(pages[i], (other) => store.urlOf(other)) : undefined]));
-}
+export { loadPageFacts, PageFacts, refreshPageFacts, savePageFacts, type FacetColumn } from './fact-table.ts';
 
 /** The primary subtag a URL names (`/de/…`, `/pt-br/…`, `?lang=de`, `?hl=de`), or undefined. */
 function languageNamedBy(url: URL): string | undefined {
@@ -358,7 +207,7 @@ export function languageOfSitePage(facts: PageFacts, url: string): string | unde
   for (const candidate of [href, href.endsWith('/') ? href.slice(0, -1) : `${href}/`]) {
     const id = facts.idOfUrl(candidate);
     if (id === undefined) continue;
-    const lang = facts.facts[facts.rowOf(id)].lang;
+    const lang = facts.langOf(facts.rowOf(id));
     return lang === 'und' ? undefined : lang;
   }
   if (!facts.columns.host.codeOf.has(parsed.host)) return undefined;

@@ -1,34 +1,88 @@
 /**
  * The data the search keeps in memory beside the text index: page facts (facets, copies,
- * translations) and the suggestion index. Loaded from the store when the server starts, and
- * again for the pages a crawl or re-crawl changed; the suggestions also after an estimation
- * round, as they are ranked by the global PageRank estimate.
+ * translations) and the suggestion index. Loaded when the server starts — the suggestions from
+ * the copy saved when the index or the ranks were last built (suggest-file.ts), built anew only
+ * when that copy is missing or the pages or ranks moved on — and again for the pages a crawl or
+ * re-crawl changed; the suggestions after an estimation round or local PageRank update, as they
+ * are ranked by the global PageRank estimate.
  */
 import type { CrawlStore } from '../store/crawl-store.ts';
 import { indexableDocuments } from '../text-index/store-adapter.ts';
 import { SuggestIndex } from '../suggest/suggest-index.ts';
-import { loadPageFacts, refreshPageFacts } from './page-facts.ts';
-import { loadRankSnapshot, type SearchEngine } from './search-engine.ts';
+import { loadSuggestIndex, saveSuggestIndex, type SuggestKey } from '../suggest/suggest-file.ts';
+import { loadPageFacts, refreshPageFacts, savePageFacts } from './page-facts.ts';
+import { loadRankSnapshot, type RankSnapshot, type SearchEngine } from './search-engine.ts';
 
 /** Loads facts and suggestions into the engine. */
 export async function loadSearchData(engine: SearchEngine, store: CrawlStore): Promise<void> {
   engine.setFacts(await loadPageFacts(store));
-  await rebuildSuggestions(engine, store);
+  const ranks = engine.currentRanks;
+  const saved = await loadSuggestIndex(store.directory, suggestKey(store, ranks));
+  if (saved.index) engine.setSuggestions(saved.index);
+  else {
+    process.stderr.write(`building the suggestion index (saved one: ${saved.reason})\n`);
+    engine.setSuggestions(await buildSuggestions(store, ranks));
+  }
 }
 
-/** After a crawl or re-crawl: the changed pages' facts, and the suggestions anew. */
+/**
+ * After a crawl or re-crawl: the changed pages' facts. The suggestions follow with the local
+ * PageRank that a crawl always updates next (refreshRanks).
+ */
 export async function refreshSearchData(engine: SearchEngine, store: CrawlStore, changedIds: readonly number[]): Promise<void> {
   engine.setFacts(await refreshPageFacts(engine.pageFacts, store, changedIds));
-  await rebuildSuggestions(engine, store);
 }
 
 /** After an estimation round (or a local PageRank update): the new ranks, and the suggestions ranked by them. */
 export async function refreshRanks(engine: SearchEngine, store: CrawlStore): Promise<void> {
   engine.setRanks(await loadRankSnapshot(store));
-  await rebuildSuggestions(engine, store);
+  engine.setSuggestions(await buildSuggestions(store, engine.currentRanks));
 }
 
-async function rebuildSuggestions(engine: SearchEngine, store: CrawlStore): Promise<void> {
-  const ranks = engine.currentRanks;
-  engine.setSuggestions(await SuggestIndex.build(indexableDocuments(store), (id) => ranks.global.get(id) ?? 0, ranks.globalScale));
+/**
+ * What a server loads at start, saved when the index is built (`lse index`, `lse import`): the
+ * page facts and the suggestions.
+ */
+export async function saveSearchData(store: CrawlStore): Promise<void> {
+  await savePageFacts(store);
+  await buildSuggestions(store);
+}
+
+/** Builds the suggestions of the store's pages ranked by `ranks` (default: the stored ones) and saves them. */
+export async function buildSuggestions(store: CrawlStore, ranks?: RankSnapshot): Promise<SuggestIndex> {
+  const snapshot = ranks ?? (await loadRankSnapshot(store));
+  // Read before the pages: a page written during the build makes the saved copy stale, never wrong.
+  const key = suggestKey(store, snapshot);
+  const suggestions = await SuggestIndex.build(indexableDocuments(store), (id) => snapshot.global.get(id) ?? 0, snapshot.globalScale);
+  await saveSuggestIndex(store.directory, suggestions, key);
+  return suggestions;
+}
+
+/** The state suggestions are built from: the store's page writes, and a digest of the ranks. */
+export function suggestKey(store: CrawlStore, ranks: RankSnapshot): SuggestKey {
+  return { pageSequence: store.pageWriteSequence, rankDigest: rankDigest(ranks) };
+}
+
+/** FNV-1a (and a second, independent lane) over the ids and the bits of the global values (in the snapshot's order) and its scale. */
+function rankDigest(ranks: RankSnapshot): string {
+  const bits = new Float64Array(1);
+  const words = new Uint32Array(bits.buffer);
+  let hash = 0x811c9dc5;
+  let second = 0x9747b28c;
+  const mix = (value: number) => {
+    hash = Math.imul(hash ^ (value >>> 0), 0x01000193);
+    second = Math.imul(second ^ (value >>> 0), 0x5bd1e995) ^ (second >>> 15);
+  };
+  const mixNumber = (value: number) => {
+    bits[0] = value;
+    mix(words[0]);
+    mix(words[1]);
+  };
+  for (const [id, value] of ranks.global) {
+    mix(id);
+    mixNumber(value);
+  }
+  const scale = ranks.globalScale;
+  for (const value of [scale.minLog, scale.maxLog, scale.mean, scale.median]) mixNumber(value);
+  return `${ranks.global.size}:${(hash >>> 0).toString(16)}:${(second >>> 0).toString(16)}`;
 }

@@ -10,6 +10,7 @@ import type { SearchHit } from '../text-index/scorer.ts';
 import { termWord } from '../text-index/expansion.ts';
 import { checkLanguage } from '../text-index/languages.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
+import { RankColumn } from './rank-column.ts';
 import { blendScore, rankScale, type BlendMode, type BlendParts, type RankScale } from './blend.ts';
 import { compileFilters, countResults, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
 import { GroupTable, groupCandidates, preferVisitorLanguages, showGroup, type GroupRank, type HitGroup } from './hit-groups.ts';
@@ -109,21 +110,15 @@ export interface EngineResult {
 /** Rank values per page id: the latest estimate and the local PageRank. */
 export interface RankSnapshot {
   version: number;
-  global: Map<number, number>;
-  local: Map<number, number>;
+  global: RankColumn;
+  local: RankColumn;
   /** Scale of the global values (the blend's log scale). */
   globalScale: RankScale;
   localScale: RankScale;
 }
 
 export function rankSnapshot(version: number, ids: ArrayLike<number>, global: ArrayLike<number>, local: ArrayLike<number>): RankSnapshot {
-  const g = new Map<number, number>();
-  const l = new Map<number, number>();
-  for (let i = 0; i < ids.length; i++) {
-    g.set(ids[i], global[i]);
-    l.set(ids[i], local[i]);
-  }
-  return { version, global: g, local: l, globalScale: rankScale(global), localScale: rankScale(local) };
+  return { version, global: new RankColumn(ids, global), local: new RankColumn(ids, local), globalScale: rankScale(global), localScale: rankScale(local) };
 }
 
 /**
@@ -135,9 +130,8 @@ export async function loadRankSnapshot(store: CrawlStore): Promise<RankSnapshot>
   const local = (await store.latestRanks('local-current')) ?? (await store.latestRanks('local'));
   const estimate = await store.latestRanks('estimate');
   if (!local) return rankSnapshot(0, [], [], []);
-  const estimated = new Map<number, number>();
-  estimate?.ids.forEach((id, i) => estimated.set(id, estimate.values[i]));
-  const global = Array.from(local.ids, (id, i) => estimated.get(id) ?? local.values[i]);
+  const estimated = new RankColumn(estimate?.ids ?? [], estimate?.values ?? []);
+  const global = Float64Array.from(local.ids, (id, i) => estimated.get(id) ?? local.values[i]);
   return rankSnapshot(estimate?.version ?? 0, local.ids, global, local.values);
 }
 
@@ -363,7 +357,7 @@ export class SearchEngine implements SearchService {
   /** A page shown without a text match of its own (a best bet, a date order): no score, no terms. */
   private unmatchedHit(id: number): SearchHit {
     const row = this.facts.rowOf(id);
-    return { id, score: 0, matchedTerms: [], lang: row >= 0 ? this.facts.facts[row].lang : 'und' };
+    return { id, score: 0, matchedTerms: [], lang: row >= 0 ? this.facts.langOf(row) : 'und' };
   }
 
   /** Ids of the query's best bets that are indexed and not removed, in the admin's order. */
@@ -371,7 +365,7 @@ export class SearchEngine implements SearchService {
     const ids: number[] = [];
     for (const url of bestBetUrls(this.settings, q)) {
       const id = this.facts.idOfUrl(url);
-      if (id === undefined || !this.facts.facts[this.facts.rowOf(id)].indexed || removed.has(id) || ids.includes(id)) continue;
+      if (id === undefined || !this.facts.isIndexed(this.facts.rowOf(id)) || removed.has(id) || ids.includes(id)) continue;
       ids.push(id);
     }
     return ids;
@@ -396,7 +390,7 @@ export class SearchEngine implements SearchService {
       const passage = passages.get(id);
       const doc = passage?.document;
       const row = group.row >= 0 ? group.row : this.facts.rowOf(id);
-      const fact = row >= 0 ? this.facts.facts[row] : undefined;
+      const fact = row >= 0 ? this.facts.factOf(row) : undefined;
       const result: EngineHit = {
         id,
         url: group.url || doc?.url || '',

@@ -13,6 +13,8 @@
  * - `ranks`     name/version → RankVersion   rank vectors (local PageRank, global estimates)
  * - `jobs`      id → job state    crawls, estimation rounds, re-crawls
  * - `meta`      key → JSON        settings the data directory was made with, counters
+ * - `sketches`  id → StoredSketch   near-duplicate sketch of an original local page (crawler/stored-sketch.ts)
+ * - `journal`   sequence → ids    the page ids each commit wrote (see pageJournalSince)
  *
  * All writes go through {@link WriteBatch}: one atomic `batch` per commit, optionally fsynced, so
  * a crash (even SIGKILL) loses nothing that was committed and never leaves half a page.
@@ -128,6 +130,13 @@ export interface ChangeRecord {
   fingerprint?: string;
 }
 
+/** A page's near-duplicate sketch, with the fingerprint of the text it was made from. */
+export interface StoredSketch {
+  fingerprint: string;
+  /** base64 of the encoded sketch (crawler/stored-sketch.ts). */
+  data: string;
+}
+
 export interface RankVersion {
   name: string;
   version: number;
@@ -147,6 +156,9 @@ export class StoreError extends Error {
 
 const idKey = (id: number) => id.toString(16).padStart(8, '0');
 const keyId = (key: string) => Number.parseInt(key, 16);
+const sequenceKey = (sequence: number) => sequence.toString(16).padStart(12, '0');
+const PAGE_SEQUENCE_KEY = 'page-write-sequence';
+const JOURNAL_PRUNED_KEY = 'page-journal-pruned';
 const versionKey = (name: string, version: number) => `${name}/${version.toString(16).padStart(8, '0')}`;
 
 type Json = Record<string, unknown> | unknown[];
@@ -173,7 +185,9 @@ export class CrawlStore {
   private readonly idToUrl: string[] = [];
   /** URLs given an id whose mapping no commit has written yet: every commit carries them. */
   private readonly unsavedUrls = new Map<string, number>();
-  private readonly subs: Record<'urls' | 'pages' | 'links' | 'frontier' | 'hosts' | 'history' | 'ranks' | 'jobs' | 'meta', Sub<unknown>>;
+  private readonly subs: Record<'urls' | 'pages' | 'links' | 'frontier' | 'hosts' | 'history' | 'ranks' | 'jobs' | 'meta' | 'journal' | 'sketches', Sub<unknown>>;
+  /** The sequence number of the last commit that wrote pages (0: none since the journal began). */
+  private pageSequence = 0;
 
   private constructor(
     private readonly db: Level<string, Stored>,
@@ -190,6 +204,8 @@ export class CrawlStore {
       ranks: sub('ranks'),
       jobs: sub('jobs'),
       meta: sub('meta'),
+      journal: sub('journal'),
+      sketches: sub('sketches'),
     };
   }
 
@@ -210,6 +226,7 @@ export class CrawlStore {
       store.urlToId.set(url, n);
       store.idToUrl[n] = url;
     }
+    store.pageSequence = (await store.getMeta<number>(PAGE_SEQUENCE_KEY)) ?? 0;
     return store;
   }
 
@@ -260,9 +277,17 @@ export class CrawlStore {
     const encoded: EncodedOp[] = new Array(urls.length + ops.length);
     let n = 0;
     for (const [url, id] of urls) encoded[n++] = { type: 'put', key: urlPrefix + url, value: JSON.stringify(id) };
+    const pageIds: number[] = [];
     for (const op of ops) {
       const key = op.sublevel.prefix + op.key;
       encoded[n++] = op.type === 'put' ? { type: 'put', key, value: JSON.stringify(op.value) } : { type: 'del', key };
+      if (op.sublevel === this.subs.pages) pageIds.push(keyId(op.key));
+    }
+    if (pageIds.length > 0) {
+      // In the same atomic batch: what reads the journal never misses a page this commit wrote.
+      const sequence = ++this.pageSequence;
+      encoded.push({ type: 'put', key: this.subs.journal.prefix + sequenceKey(sequence), value: JSON.stringify(pageIds) });
+      encoded.push({ type: 'put', key: this.subs.meta.prefix + PAGE_SEQUENCE_KEY, value: JSON.stringify(sequence) });
     }
     try {
       await this.db.batch(encoded as never, { sync, keyEncoding: 'utf8', valueEncoding: 'utf8' });
@@ -285,6 +310,36 @@ export class CrawlStore {
     return ((await this.subs.links.get(idKey(id))) as StoredLink[] | undefined) ?? [];
   }
 
+  /**
+   * Sequence number of the last commit that wrote pages. It only grows: a reader that recorded
+   * it (the text index, the suggestions) knows whether any page was written since.
+   */
+  get pageWriteSequence(): number {
+    return this.pageSequence;
+  }
+
+  /**
+   * The ids of the pages written by commits after `sequence`, or undefined when the journal no
+   * longer reaches back that far (pruned past it): then only a full pass over the pages is exact.
+   */
+  async pageJournalSince(sequence: number): Promise<number[] | undefined> {
+    const pruned = (await this.getMeta<number>(JOURNAL_PRUNED_KEY)) ?? 0;
+    if (sequence < pruned) return undefined;
+    const ids = new Set<number>();
+    for await (const value of this.subs.journal.values({ gt: sequenceKey(sequence) })) for (const id of value as unknown as number[]) ids.add(id);
+    return [...ids].sort((a, b) => a - b);
+  }
+
+  /** Drops the journal up to `sequence` (its reader has applied it). */
+  async prunePageJournal(sequence: number): Promise<void> {
+    const pruned = (await this.getMeta<number>(JOURNAL_PRUNED_KEY)) ?? 0;
+    if (sequence <= pruned) return;
+    const ops: EncodedOp[] = [];
+    for await (const key of this.subs.journal.keys({ lte: sequenceKey(sequence) })) ops.push({ type: 'del', key: this.subs.journal.prefix + key });
+    ops.push({ type: 'put', key: this.subs.meta.prefix + JOURNAL_PRUNED_KEY, value: JSON.stringify(sequence) });
+    await this.db.batch(ops as never, { keyEncoding: 'utf8', valueEncoding: 'utf8' });
+  }
+
   /** Every fetched page, in id order. */
   async *pages(): AsyncGenerator<[number, PageRecord]> {
     for await (const [key, value] of this.subs.pages.iterator()) yield [keyId(key), value as unknown as PageRecord];
@@ -293,6 +348,11 @@ export class CrawlStore {
   /** Every page's out-links, in id order. */
   async *allLinks(): AsyncGenerator<[number, StoredLink[]]> {
     for await (const [key, value] of this.subs.links.iterator()) yield [keyId(key), value as unknown as StoredLink[]];
+  }
+
+  /** Every saved near-duplicate sketch, in id order. */
+  async *sketches(): AsyncGenerator<[number, StoredSketch]> {
+    for await (const [key, value] of this.subs.sketches.iterator()) yield [keyId(key), value as unknown as StoredSketch];
   }
 
   async *frontier(): AsyncGenerator<[number, FrontierEntry]> {
@@ -385,6 +445,11 @@ export class WriteBatch {
 
   putLinks(id: number, links: readonly StoredLink[]): this {
     this.ops.push({ type: 'put', sublevel: this.subs.links, key: idKey(id), value: links as unknown as Json });
+    return this;
+  }
+
+  putSketch(id: number, sketch: StoredSketch): this {
+    this.ops.push({ type: 'put', sublevel: this.subs.sketches, key: idKey(id), value: sketch as unknown as Json });
     return this;
   }
 

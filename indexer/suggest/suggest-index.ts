@@ -10,7 +10,8 @@
  *
  * Words are one sorted array, so a prefix is a binary search and a range; titles are found by
  * their words (an inverted list per title word) or, for a prefix many titles share, by walking
- * titles best first until enough match. Built once from the stored pages, replaced whole.
+ * titles best first until enough match. Built from the stored pages, replaced whole, and held as
+ * columns (SuggestColumns) that are saved with the index and loaded at start (suggest-file.ts).
  */
 import lunr from 'lunr';
 import { logRankPosition, rankScale, type RankScale } from '../ranking/blend.ts';
@@ -83,60 +84,98 @@ function isIdentifier(word: string): boolean {
 
 const isStopWord = (word: string) => lunr.stopWordFilter(new lunr.Token(word, {})) === undefined;
 
+/**
+ * The suggestion index as columns: sorted strings and typed arrays, no object per word or title,
+ * so that it is saved and loaded as it is (suggest-file.ts).
+ */
+export interface SuggestColumns {
+  /** Sorted words, their scores. */
+  terms: string[];
+  termScores: Float64Array;
+  /** Title words sorted; the titles (by title number) that contain word w are titlePostings[titlePostingStarts[w] … titlePostingStarts[w + 1]]. */
+  titleWords: string[];
+  titlePostingStarts: Int32Array;
+  titlePostings: Int32Array;
+  /** Titles best first, their URLs, and their words (as title-word numbers, in the order written). */
+  titles: string[];
+  titleUrls: string[];
+  titleWordStarts: Int32Array;
+  titleWordIds: Int32Array;
+}
+
+interface BuiltTitle {
+  title: string;
+  url: string;
+  score: number;
+}
+
+const titleOrder = new Intl.Collator().compare;
+
 export class SuggestIndex {
-  private constructor(
-    /** Sorted words, their scores. */
-    private readonly terms: string[],
-    private readonly termScores: Float64Array,
-    /** Title words sorted, each with the titles (by title number) that contain it. */
-    private readonly titleWords: string[],
-    private readonly titlePostings: Int32Array[],
-    /** Titles best first. */
-    private readonly titles: Array<{ title: string; words: string[]; url: string }>,
-  ) {}
+  private constructor(private readonly columns: SuggestColumns) {}
 
   static empty(): SuggestIndex {
-    return new SuggestIndex([], new Float64Array(0), [], [], []);
+    return SuggestIndex.fromColumns({
+      terms: [],
+      termScores: new Float64Array(0),
+      titleWords: [],
+      titlePostingStarts: new Int32Array(1),
+      titlePostings: new Int32Array(0),
+      titles: [],
+      titleUrls: [],
+      titleWordStarts: new Int32Array(1),
+      titleWordIds: new Int32Array(0),
+    });
+  }
+
+  /** An index from saved columns (checked for consistent lengths by the caller). */
+  static fromColumns(columns: SuggestColumns): SuggestIndex {
+    return new SuggestIndex(columns);
   }
 
   get termCount(): number {
-    return this.terms.length;
+    return this.columns.terms.length;
   }
 
-  /** Builds from pages; `rankOf` gives a page's estimated global PageRank (0 when unknown). */
+  /** The columns, to be saved. */
+  toColumns(): SuggestColumns {
+    return this.columns;
+  }
+
+  /**
+   * Builds from pages; `rankOf` gives a page's estimated global PageRank (0 when unknown). With
+   * the scale of the ranks given, pages are read one at a time; without it, their words are held
+   * until the scale of their ranks is known.
+   */
   static async build(pages: Iterable<SuggestSource> | AsyncIterable<SuggestSource>, rankOf: (id: number) => number, scale?: RankScale): Promise<SuggestIndex> {
-    const collected: Array<{ source: SuggestSource; rank: number }> = [];
-    for await (const source of pages) collected.push({ source: { ...source, text: source.text.slice(0, SUGGEST_TEXT_CHARS) }, rank: rankOf(source.id) });
-    const rankScaleOfPages = scale ?? rankScale(collected.map((p) => p.rank));
     const scores = new Map<string, number>();
-    const titles: Array<{ title: string; words: string[]; url: string; score: number }> = [];
-    for (const { source, rank } of collected) {
-      const position = logRankPosition(rank, rankScaleOfPages);
-      const words = new Set(surfaceWords(`${source.title}\n${source.headings.join('\n')}\n${source.text}`));
+    const titles: BuiltTitle[] = [];
+    const add = (words: ReadonlySet<string>, title: string, url: string, position: number) => {
       for (const word of words) scores.set(word, (scores.get(word) ?? 0) + 0.5 + position);
-      const title = source.title.replace(/\s+/g, ' ').trim();
-      if (title !== '') titles.push({ title, words: surfaceWords(title), url: source.url, score: position });
+      if (title !== '') titles.push({ title, url, score: position });
+    };
+    const read = (source: SuggestSource) => ({
+      words: new Set(surfaceWords(`${source.title}\n${source.headings.join('\n')}\n${source.text.slice(0, SUGGEST_TEXT_CHARS)}`)),
+      title: source.title.replace(/\s+/g, ' ').trim(),
+      url: source.url,
+      rank: rankOf(source.id),
+    });
+    if (scale) {
+      for await (const source of pages) {
+        const page = read(source);
+        add(page.words, page.title, page.url, logRankPosition(page.rank, scale));
+      }
+    } else {
+      const collected: Array<ReturnType<typeof read>> = [];
+      for await (const source of pages) collected.push(read(source));
+      const scaleOfPages = rankScale(collected.map((p) => p.rank));
+      for (const page of collected) add(page.words, page.title, page.url, logRankPosition(page.rank, scaleOfPages));
     }
     // Stop words are dropped once per distinct word, not once per page that uses them.
     for (const word of scores.keys()) if (isStopWord(word)) scores.delete(word);
     const terms = [...scores.keys()].sort();
-    titles.sort((a, b) => b.score - a.score || a.title.localeCompare(b.title));
-    const postings = new Map<string, number[]>();
-    titles.forEach((title, t) => {
-      for (const word of new Set(title.words)) {
-        const list = postings.get(word);
-        if (list) list.push(t);
-        else postings.set(word, [t]);
-      }
-    });
-    const titleWords = [...postings.keys()].sort();
-    return new SuggestIndex(
-      terms,
-      Float64Array.from(terms, (term) => scores.get(term)!),
-      titleWords,
-      titleWords.map((word) => Int32Array.from(postings.get(word)!)),
-      titles.map(({ title, words, url }) => ({ title, words, url })),
-    );
+    titles.sort((a, b) => b.score - a.score || titleOrder(a.title, b.title));
+    return SuggestIndex.fromColumns({ terms, termScores: Float64Array.from(terms, (term) => scores.get(term)!), ...titleColumns(titles) });
   }
 
   /**
@@ -164,8 +203,9 @@ export class SuggestIndex {
 
   /** Words starting with the prefix, best first (identifiers first when the prefix is code). */
   private completions(prefix: string, limit: number, codeFirst: boolean): string[] {
-    const [from, to] = prefixRange(this.terms, prefix);
-    const rank = (i: number) => (codeFirst && JOINED.test(this.terms[i]) ? 1e12 : 0) + this.termScores[i];
+    const { terms, termScores } = this.columns;
+    const [from, to] = prefixRange(terms, prefix);
+    const rank = (i: number) => (codeFirst && JOINED.test(terms[i]) ? 1e12 : 0) + termScores[i];
     const best: number[] = [];
     for (let i = from; i < to; i++) {
       if (best.length < limit) {
@@ -176,31 +216,60 @@ export class SuggestIndex {
         best.sort((a, b) => rank(b) - rank(a));
       }
     }
-    return best.map((i) => this.terms[i]);
+    return best.map((i) => terms[i]);
   }
 
   private matchingTitles(complete: string[], prefix: string, limit: number): Array<{ title: string; url: string }> {
     if (limit <= 0) return [];
-    const [from, to] = prefixRange(this.titleWords, prefix);
+    const { titleWords, titlePostingStarts, titlePostings, titles, titleUrls, titleWordStarts, titleWordIds } = this.columns;
+    const [from, to] = prefixRange(titleWords, prefix);
     if (from === to) return [];
-    const matches = (t: number) => {
-      const words = this.titles[t].words;
-      return complete.every((word) => words.includes(word)) && words.some((word) => word.startsWith(prefix));
+    const hasWord = (t: number, word: string) => {
+      for (let i = titleWordStarts[t]; i < titleWordStarts[t + 1]; i++) if (titleWords[titleWordIds[i]] === word) return true;
+      return false;
     };
-    let size = 0;
-    for (let i = from; i < to && size <= TITLE_UNION_LIMIT; i++) size += this.titlePostings[i].length;
+    const hasPrefix = (t: number) => {
+      for (let i = titleWordStarts[t]; i < titleWordStarts[t + 1]; i++) if (titleWords[titleWordIds[i]].startsWith(prefix)) return true;
+      return false;
+    };
+    const matches = (t: number) => complete.every((word) => hasWord(t, word)) && hasPrefix(t);
+    const size = titlePostingStarts[to] - titlePostingStarts[from];
     const found: number[] = [];
     if (size <= TITLE_UNION_LIMIT) {
       const candidates = new Set<number>();
-      for (let i = from; i < to; i++) for (const t of this.titlePostings[i]) candidates.add(t);
+      for (let i = titlePostingStarts[from]; i < titlePostingStarts[to]; i++) candidates.add(titlePostings[i]);
       for (const t of [...candidates].sort((a, b) => a - b)) {
         if (matches(t)) found.push(t);
         if (found.length === limit) break;
       }
     } else {
       // A common prefix: the best titles are likely among the first; walk them in order.
-      for (let t = 0; t < this.titles.length && found.length < limit; t++) if (matches(t)) found.push(t);
+      for (let t = 0; t < titles.length && found.length < limit; t++) if (matches(t)) found.push(t);
     }
-    return found.map((t) => ({ title: this.titles[t].title, url: this.titles[t].url }));
+    return found.map((t) => ({ title: titles[t], url: titleUrls[t] }));
   }
+}
+
+/** Titles (best first) as columns: their words numbered, and each word's titles. */
+function titleColumns(titles: readonly BuiltTitle[]): Pick<SuggestColumns, 'titleWords' | 'titlePostingStarts' | 'titlePostings' | 'titles' | 'titleUrls' | 'titleWordStarts' | 'titleWordIds'> {
+  const wordsOfTitles = titles.map((title) => surfaceWords(title.title));
+  const postings = new Map<string, number[]>();
+  wordsOfTitles.forEach((words, t) => {
+    for (const word of new Set(words)) {
+      const list = postings.get(word);
+      if (list) list.push(t);
+      else postings.set(word, [t]);
+    }
+  });
+  const titleWords = [...postings.keys()].sort();
+  const wordNumber = new Map(titleWords.map((word, w) => [word, w]));
+  const titlePostingStarts = new Int32Array(titleWords.length + 1);
+  titleWords.forEach((word, w) => (titlePostingStarts[w + 1] = titlePostingStarts[w] + postings.get(word)!.length));
+  const titlePostings = new Int32Array(titlePostingStarts[titleWords.length]);
+  titleWords.forEach((word, w) => titlePostings.set(postings.get(word)!, titlePostingStarts[w]));
+  const titleWordStarts = new Int32Array(titles.length + 1);
+  wordsOfTitles.forEach((words, t) => (titleWordStarts[t + 1] = titleWordStarts[t] + words.length));
+  const titleWordIds = new Int32Array(titleWordStarts[titles.length]);
+  wordsOfTitles.forEach((words, t) => titleWordIds.set(words.map((word) => wordNumber.get(word)!), titleWordStarts[t]));
+  return { titleWords, titlePostingStarts, titlePostings, titles: titles.map((t) => t.title), titleUrls: titles.map((t) => t.url), titleWordStarts, titleWordIds };
 }

@@ -9,6 +9,8 @@ import type { Settings } from '../../config/schema.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { isIndexablePage, pageToDocument } from '../../indexer/text-index/store-adapter.ts';
 import type { TextDocument } from '../../indexer/text-index/document.ts';
+import { saveSearchData } from '../../indexer/ranking/search-data.ts';
+import { advanceAppliedSequence } from '../../indexer/text-index/applied-sequence.ts';
 import { numberedLines } from '../import/jsonl-lines.ts';
 import { importPages, type ImportSummary } from '../import/page-import.ts';
 import { IMPORT_FIELDS, IMPORT_LIMITS } from '../import/page-line.ts';
@@ -48,6 +50,7 @@ export async function importCommand(argv: string[]): Promise<number> {
   const { settings, store } = await settingsForDataDir(parsed.values, {});
   try {
     const started = performance.now();
+    const sequenceBefore = store.pageWriteSequence;
     const summary = await importPages(store, numberedLines(input, IMPORT_LIMITS.maxLineChars), {
       onError: (e) => process.stderr.write(`line ${e.line}: ${e.field}: ${e.message}\n`),
     });
@@ -55,7 +58,7 @@ export async function importCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${formatImportSummary(summary)} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     if (!parsed.values['no-index']) {
       const indexStarted = performance.now();
-      const documents = await indexImported(store, settings, summary.changedIds);
+      const documents = await indexImported(store, settings, summary.changedIds, sequenceBefore);
       process.stdout.write(`index: ${documents} pages, updated in ${((performance.now() - indexStarted) / 1000).toFixed(1)} s\n`);
     }
     return summary.errorCount > 0 || summary.inputError ? 1 : 0;
@@ -71,9 +74,18 @@ export function formatImportSummary(summary: ImportSummary): string {
 
 /**
  * Brings the index of a data directory up to date with imported pages: the changed pages only
- * when an index exists, else a build from the store; then the local PageRank.
+ * when an index exists, else a build from the store; then the local PageRank. `sequenceBefore`,
+ * the store's page-write sequence before the import: when the index had applied everything up to
+ * it, it now has up to the import's last write, and the next start checks no page.
  */
-export async function indexImported(store: CrawlStore, settings: Settings, changedIds: readonly number[]): Promise<number> {
+export async function indexImported(store: CrawlStore, settings: Settings, changedIds: readonly number[], sequenceBefore?: number): Promise<number> {
+  const documents = await updateIndex(store, settings, changedIds, sequenceBefore);
+  // Saved with the index, so that the server starts without reading every page for its facts and suggestions.
+  await saveSearchData(store);
+  return documents;
+}
+
+async function updateIndex(store: CrawlStore, settings: Settings, changedIds: readonly number[], sequenceBefore?: number): Promise<number> {
   const index = await openOrRebuildIndex(store, settings);
   if (index.info().generation === 0) {
     // Nothing indexed yet: one build from the store (segments on both cores).
@@ -90,6 +102,7 @@ export async function indexImported(store: CrawlStore, settings: Settings, chang
       else remove.push(changedIds[i]);
     }
     if (upsert.length > 0 || remove.length > 0) await index.update({ upsert, remove });
+    if (sequenceBefore !== undefined) await advanceAppliedSequence(index.directory, sequenceBefore, store.pageWriteSequence);
     await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);
     return index.info().documentCount;
   } finally {

@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import type { Settings } from '../../config/schema.ts';
 import { loadRankSnapshot, SearchEngine } from '../../indexer/ranking/search-engine.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
-import { loadSearchData } from '../../indexer/ranking/search-data.ts';
+import { saveSearchData, loadSearchData } from '../../indexer/ranking/search-data.ts';
 import { indexableDocuments } from '../../indexer/text-index/store-adapter.ts';
 import { IndexCorruptError } from '../../indexer/text-index/errors.ts';
 import { TextIndex } from '../../indexer/text-index/text-index.ts';
 import { catchUpWithStore } from '../../indexer/text-index/catch-up.ts';
+import { writeAppliedSequence } from '../../indexer/text-index/applied-sequence.ts';
 import { buildApp } from '../app.ts';
 import { JobRunner } from '../jobs/job-runner.ts';
 import { dataDirDomain } from '../jobs/local-domain.ts';
@@ -51,12 +52,15 @@ export const serveUsage = `lse serve [--data DIR] [--host 127.0.0.1] [--port 808
 export async function buildIndex(store: CrawlStore, settings: Settings): Promise<{ documents: number; index: TextIndex }> {
   await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);
   const index = await TextIndex.open(settings.dataDir, { maxSegmentDocs: settings.index.segmentSize });
+  // Read before the pages: the rebuild holds every page written up to it (catch-up.ts).
+  const sequence = store.pageWriteSequence;
   let undetermined = 0;
   const named: string[] = [];
   const info = await index.rebuild(indexableDocuments(store, { onUndeterminedLanguage: (url) => {
     undetermined++;
     if (named.length < 3) named.push(url);
   } }));
+  await writeAppliedSequence(index.directory, sequence);
   // Such pages are indexed with the neutral analysis (no stemming), never left out.
   if (undetermined > 0) {
     console.warn(`${undetermined} page(s) in a language that cannot be told, indexed with the neutral analysis: ${named.join(', ')}${undetermined > named.length ? ', …' : ''} (all of them: lse pages --data ${settings.dataDir} --lang und)`);
@@ -71,6 +75,8 @@ export async function indexCommand(argv: string[]): Promise<number> {
     const started = performance.now();
     const { documents, index } = await buildIndex(store, settings);
     await index.close();
+    // Saved, so that the server starts without reading every page for its facts and suggestions.
+    await saveSearchData(store);
     process.stdout.write(`indexed ${documents} pages in ${((performance.now() - started) / 1000).toFixed(1)} s (${index.info().segments.length} segments)\n`);
     return 0;
   } finally {

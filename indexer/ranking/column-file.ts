@@ -1,0 +1,81 @@
+/**
+ * A file of named columns — string arrays and typed arrays — with a JSON header, for data the
+ * server loads at start instead of computing it from every page (the page facts). Layout: a 4-byte
+ * little-endian header length, the header (format, key, each section's name, kind and byte
+ * length), then the sections: strings as a UTF-8 JSON array, numbers as raw little-endian arrays.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { writeFileAtomic } from '../text-index/atomic-file.ts';
+
+export type NumberColumn = Float64Array | Int32Array | Uint16Array | Uint8Array;
+export type Column = string[] | NumberColumn;
+
+const KINDS = { f64: Float64Array, i32: Int32Array, u16: Uint16Array, u8: Uint8Array } as const;
+type Kind = keyof typeof KINDS | 'strings';
+
+interface Header {
+  format: string;
+  key: unknown;
+  sections: Array<[string, Kind, number]>;
+}
+
+function kindOf(column: Column): Kind {
+  if (Array.isArray(column)) return 'strings';
+  if (column instanceof Float64Array) return 'f64';
+  if (column instanceof Int32Array) return 'i32';
+  if (column instanceof Uint16Array) return 'u16';
+  return 'u8';
+}
+
+export async function writeColumnFile(path: string, format: string, key: unknown, columns: Record<string, Column>): Promise<void> {
+  const sections = Object.entries(columns).map(([name, column]): [string, Kind, Uint8Array] => {
+    const kind = kindOf(column);
+    const bytes = Array.isArray(column) ? Buffer.from(JSON.stringify(column), 'utf8') : new Uint8Array(column.buffer, column.byteOffset, column.byteLength);
+    return [name, kind, bytes];
+  });
+  const header: Header = { format, key, sections: sections.map(([name, kind, bytes]) => [name, kind, bytes.byteLength]) };
+  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(headerBytes.byteLength);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFileAtomic(path, Buffer.concat([length, headerBytes, ...sections.map(([, , bytes]) => bytes)]));
+}
+
+/**
+ * The columns of a file written with `format` and an equal key (compared as JSON); otherwise why
+ * not: none saved, another format or key, or a damaged file.
+ */
+export async function readColumnFile(path: string, format: string, key: unknown): Promise<{ columns?: Map<string, Column>; reason: string }> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    return { reason: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'none saved' : `cannot read it: ${(error as Error).message}` };
+  }
+  try {
+    const headerLength = bytes.readUInt32LE(0);
+    const header = JSON.parse(bytes.toString('utf8', 4, 4 + headerLength)) as Header;
+    if (header.format !== format) return { reason: `format ${String(header.format)}` };
+    if (JSON.stringify(header.key) !== JSON.stringify(key)) return { reason: 'pages changed since it was saved' };
+    const columns = new Map<string, Column>();
+    let offset = 4 + headerLength;
+    for (const [name, kind, length] of header.sections) {
+      if (offset + length > bytes.byteLength) throw new Error('truncated');
+      const raw = bytes.subarray(offset, offset + length);
+      offset += length;
+      if (kind === 'strings') {
+        columns.set(name, JSON.parse(raw.toString('utf8')) as string[]);
+        continue;
+      }
+      const ArrayType = KINDS[kind];
+      if (!ArrayType || raw.byteLength % ArrayType.BYTES_PER_ELEMENT !== 0) throw new Error(`${name}: ${raw.byteLength} bytes of ${kind}`);
+      // Copied out: the file's buffer is not aligned for the typed array.
+      const copy = new Uint8Array(raw);
+      columns.set(name, new ArrayType(copy.buffer, 0, raw.byteLength / ArrayType.BYTES_PER_ELEMENT));
+    }
+    return { columns, reason: 'saved' };
+  } catch (error) {
+    return { reason: `cannot read it: ${(error as Error).message}` };
+  }
+}

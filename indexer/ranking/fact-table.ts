@@ -1,0 +1,367 @@
+/**
+ * The page facts of the search as a table of columns: one row per local page, in id order, and
+ * no object per page — URLs are the store's own strings (its URL table), facet values are codes
+ * into a column's values, dates, flags and groups are typed arrays, and the pages each page is a
+ * copy or translation of are one flat list with offsets. At a million pages that is tens of MB
+ * where a fact object per page held hundreds.
+ */
+import { join } from 'node:path';
+import type { CrawlStore } from '../store/crawl-store.ts';
+import { readColumnFile, writeColumnFile, type Column } from './column-file.ts';
+import { FACET_NAMES, languageOfUrl, pageFact, type FacetName, type PageFact } from './page-facts.ts';
+
+/** One facet dimension: its values, and each row's value as a code into them. */
+export interface FacetColumn {
+  values: string[];
+  codeOf: Map<string, number>;
+  codes: Uint16Array;
+}
+
+const EMPTY_ROWS = new Int32Array(0);
+
+/** The compiled table: one row per page, columns per facet, groups of copies and translations. */
+export class PageFacts {
+  readonly ids: Int32Array;
+  readonly columns: Record<FacetName, FacetColumn>;
+  readonly dates: Float64Array;
+  /** Row → its group (the smallest row of the pages joined by copies and translations). */
+  readonly group: Int32Array;
+  /** Group → how many rows it has (0 for a row that is not a group's smallest). */
+  readonly groupSize: Int32Array;
+  /** Row → its copy class: the smallest row of the pages joined by copies alone (the same text). */
+  readonly copyClass: Int32Array;
+  /** Row → the language its URL names (`/de/…`, `?lang=de`), as a `lang` column code; -1 for none. */
+  readonly urlLanguage: Int32Array;
+  private readonly urls: string[];
+  /** 1: the text index holds the page. */
+  private readonly indexed: Uint8Array;
+  /** Row r's related URLs are related[relatedStarts[r] … relatedStarts[r + 1]], its copies first (copyCounts[r] of them). */
+  private readonly relatedStarts: Int32Array;
+  private readonly related: string[];
+  private readonly copyCounts: Uint16Array;
+  /** Rows of each group, by group: memberRows[memberStarts[g] … memberStarts[g] + groupSize[g]], ascending. */
+  private readonly memberStarts: Int32Array;
+  private readonly memberRows: Int32Array;
+  /** Row of each page id (-1: none); ids are the store's, dense from 0. */
+  private readonly rowOfId: Int32Array;
+  private rowOfUrl: Map<string, number> | undefined;
+  private readonly saved: FactColumns;
+
+  /** The table of these facts (read once: no fact object is kept), or of saved columns. */
+  constructor(source: ReadonlyMap<number, PageFact> | Iterable<[number, PageFact]> | SavedFacts) {
+    const { columns: c, urls } = 'columns' in source ? (source as SavedFacts) : columnsOfFacts(source as Iterable<[number, PageFact]>);
+    checkColumns(c, urls);
+    this.saved = c;
+    this.ids = c.ids;
+    this.urls = urls;
+    this.indexed = c.indexed;
+    this.dates = c.dates;
+    this.columns = {
+      lang: facetColumn(c.langValues, c.langCodes),
+      host: facetColumn(c.hostValues, c.hostCodes),
+      section: facetColumn(c.sectionValues, c.sectionCodes),
+      type: facetColumn(c.typeValues, c.typeCodes),
+    };
+    this.relatedStarts = c.relatedStarts;
+    this.related = c.related;
+    this.copyCounts = c.copyCounts;
+    this.group = c.group;
+    this.copyClass = c.copyClass;
+    this.urlLanguage = c.urlLanguage;
+    const rows = this.ids.length;
+    this.rowOfId = new Int32Array(rows > 0 ? this.ids[rows - 1] + 1 : 0).fill(-1);
+    this.ids.forEach((id, row) => (this.rowOfId[id] = row));
+    this.groupSize = new Int32Array(rows);
+    for (const g of this.group) this.groupSize[g]++;
+    this.memberStarts = new Int32Array(rows);
+    let next = 0;
+    this.groupSize.forEach((size, g) => {
+      this.memberStarts[g] = next;
+      next += size;
+    });
+    this.memberRows = new Int32Array(rows);
+    const filled = new Int32Array(rows);
+    this.group.forEach((g, row) => (this.memberRows[this.memberStarts[g] + filled[g]++] = row));
+  }
+
+  /** The columns to save (the URLs are the store's, by id). */
+  toColumns(): FactColumns {
+    return this.saved;
+  }
+
+  static empty(): PageFacts {
+    return new PageFacts(new Map());
+  }
+
+  /** Number of rows (pages). */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  urlOf(row: number): string {
+    return this.urls[row];
+  }
+
+  langOf(row: number): string {
+    return this.columns.lang.values[this.columns.lang.codes[row]];
+  }
+
+  isIndexed(row: number): boolean {
+    return this.indexed[row] === 1;
+  }
+
+  /** The rows of a group (by its smallest row), ascending. */
+  membersOf(group: number): Int32Array {
+    return group >= 0 && group < this.groupSize.length ? this.memberRows.subarray(this.memberStarts[group], this.memberStarts[group] + this.groupSize[group]) : EMPTY_ROWS;
+  }
+
+  /** The groups (their smallest rows), ascending. */
+  *groups(): IterableIterator<number> {
+    for (let row = 0; row < this.groupSize.length; row++) if (this.groupSize[row] > 0) yield row;
+  }
+
+  /** The facts of one row, as they were given (for a refresh of the table). */
+  factOf(row: number): PageFact {
+    const start = this.relatedStarts[row];
+    const related = this.related.slice(start, this.relatedStarts[row + 1]);
+    return {
+      url: this.urls[row],
+      host: this.columns.host.values[this.columns.host.codes[row]],
+      lang: this.langOf(row),
+      type: this.columns.type.values[this.columns.type.codes[row]],
+      section: this.columns.section.values[this.columns.section.codes[row]],
+      date: this.dates[row],
+      indexed: this.isIndexed(row),
+      related,
+      copies: related.slice(0, this.copyCounts[row]),
+    };
+  }
+
+  idOfUrl(url: string): number | undefined {
+    if (this.rowOfUrl === undefined) {
+      this.rowOfUrl = new Map();
+      this.urls.forEach((u, row) => this.rowOfUrl!.set(u, row));
+    }
+    const row = this.rowOfUrl.get(url);
+    return row === undefined ? undefined : this.ids[row];
+  }
+
+  rowOf(id: number): number {
+    return id >= 0 && id < this.rowOfId.length ? this.rowOfId[id] : -1;
+  }
+
+  /** The table with some pages changed (a fact) or gone (undefined). */
+  withChanges(changes: Iterable<[number, PageFact | undefined]>): PageFacts {
+    const changed = new Map(changes);
+    const table = this;
+    function* rows(): IterableIterator<[number, PageFact]> {
+      for (let row = 0; row < table.ids.length; row++) if (!changed.has(table.ids[row])) yield [table.ids[row], table.factOf(row)];
+      for (const [id, fact] of changed) if (fact) yield [id, fact];
+    }
+    return new PageFacts(rows());
+  }
+
+  /** Values of a facet present among indexed pages. */
+  indexedValues(name: FacetName): string[] {
+    const { values, codes } = this.columns[name];
+    const seen = new Uint8Array(values.length);
+    for (let row = 0; row < codes.length; row++) if (this.indexed[row] === 1) seen[codes[row]] = 1;
+    return values.filter((value, code) => seen[code] === 1 && value !== '').sort();
+  }
+}
+
+/** The saved form of the table: every column but those derived at load (row of id, group members). */
+export interface FactColumns {
+  ids: Int32Array;
+  indexed: Uint8Array;
+  dates: Float64Array;
+  langValues: string[];
+  langCodes: Uint16Array;
+  hostValues: string[];
+  hostCodes: Uint16Array;
+  sectionValues: string[];
+  sectionCodes: Uint16Array;
+  typeValues: string[];
+  typeCodes: Uint16Array;
+  relatedStarts: Int32Array;
+  related: string[];
+  copyCounts: Uint16Array;
+  group: Int32Array;
+  copyClass: Int32Array;
+  urlLanguage: Int32Array;
+}
+
+export interface SavedFacts {
+  columns: FactColumns;
+  /** Each row's URL. */
+  urls: string[];
+}
+
+function columnsOfFacts(records: Iterable<[number, PageFact]>): SavedFacts {
+  const entries = [...records].sort((a, b) => a[0] - b[0]);
+  const facts = entries.map(([, fact]) => fact);
+  const urls = facts.map((f) => f.url);
+  const lang = column(facts, (f) => f.lang);
+  const host = column(facts, (f) => f.host);
+  const section = column(facts, (f) => f.section);
+  const type = column(facts, (f) => f.type);
+  const relatedStarts = new Int32Array(facts.length + 1);
+  const copyCounts = new Uint16Array(facts.length);
+  const related: string[] = [];
+  facts.forEach((fact, row) => {
+    const copies = fact.copies ?? [];
+    // Copies first, then the rest of `related` (translations).
+    const rest = fact.related.slice();
+    for (const copy of copies) {
+      const at = rest.indexOf(copy);
+      if (at >= 0) rest.splice(at, 1);
+    }
+    for (const url of copies) related.push(url);
+    for (const url of rest) related.push(url);
+    copyCounts[row] = Math.min(copies.length, 0xffff);
+    relatedStarts[row + 1] = related.length;
+  });
+  const langCodeOf = new Map(lang.values.map((value, code) => [value, code]));
+  return {
+    urls,
+    columns: {
+      ids: Int32Array.from(entries, ([id]) => id),
+      indexed: Uint8Array.from(facts, (f) => (f.indexed ? 1 : 0)),
+      dates: Float64Array.from(facts, (f) => f.date),
+      langValues: lang.values,
+      langCodes: lang.codes,
+      hostValues: host.values,
+      hostCodes: host.codes,
+      sectionValues: section.values,
+      sectionCodes: section.codes,
+      typeValues: type.values,
+      typeCodes: type.codes,
+      relatedStarts,
+      related,
+      copyCounts,
+      group: groupRows(urls, (row) => related.slice(relatedStarts[row], relatedStarts[row + 1])),
+      copyClass: groupRows(urls, (row) => related.slice(relatedStarts[row], relatedStarts[row] + copyCounts[row])),
+      urlLanguage: Int32Array.from(facts, (fact) => {
+        const named = languageOfUrl(fact.url, fact.lang);
+        return named === undefined ? -1 : (langCodeOf.get(named) ?? -1);
+      }),
+    },
+  };
+}
+
+/** Throws when saved columns do not fit together (a damaged file the caller then rebuilds). */
+function checkColumns(c: FactColumns, urls: readonly string[]): void {
+  const rows = c.ids.length;
+  const sameRows = [c.indexed, c.dates, c.langCodes, c.hostCodes, c.sectionCodes, c.typeCodes, c.copyCounts, c.group, c.copyClass, c.urlLanguage].every((column) => column.length === rows);
+  const ok =
+    sameRows &&
+    urls.length === rows &&
+    c.relatedStarts.length === rows + 1 &&
+    c.relatedStarts[rows] === c.related.length &&
+    c.ids.every((id, row) => id >= 0 && (row === 0 || id > c.ids[row - 1])) &&
+    c.group.every((g) => g >= 0 && g < rows) &&
+    c.copyClass.every((g) => g >= 0 && g < rows) &&
+    c.langCodes.every((code) => code < c.langValues.length) &&
+    c.hostCodes.every((code) => code < c.hostValues.length) &&
+    c.sectionCodes.every((code) => code < c.sectionValues.length) &&
+    c.typeCodes.every((code) => code < c.typeValues.length);
+  if (!ok) throw new Error('page facts: columns of inconsistent lengths or values');
+}
+
+function facetColumn(values: string[], codes: Uint16Array): FacetColumn {
+  return { values, codeOf: new Map(values.map((value, code) => [value, code])), codes };
+}
+
+function column(facts: readonly PageFact[], valueOf: (fact: PageFact) => string): FacetColumn {
+  const values: string[] = [];
+  const codeOf = new Map<string, number>();
+  const codes = new Uint16Array(facts.length);
+  facts.forEach((fact, row) => {
+    const value = valueOf(fact);
+    let code = codeOf.get(value);
+    if (code === undefined) {
+      code = values.length;
+      // A 16-bit code: past 65,535 distinct values the rest share the last one.
+      if (code > 0xffff) code = 0xffff;
+      else {
+        values.push(value);
+        codeOf.set(value, code);
+      }
+    }
+    codes[row] = code;
+  });
+  return { values, codeOf, codes };
+}
+
+/** Joins rows related by URL (union–find); each row's group is the smallest row of its set. */
+function groupRows(urls: readonly string[], relatedOf: (row: number) => readonly string[]): Int32Array {
+  const parent = Int32Array.from(urls, (_, row) => row);
+  const find = (row: number): number => {
+    while (parent[row] !== row) {
+      parent[row] = parent[parent[row]];
+      row = parent[row];
+    }
+    return row;
+  };
+  const rowOfUrl = new Map<string, number>();
+  urls.forEach((url, row) => rowOfUrl.set(url, row));
+  urls.forEach((_, row) => {
+    for (const url of relatedOf(row)) {
+      const other = rowOfUrl.get(url);
+      if (other === undefined) continue;
+      const a = find(row);
+      const b = find(other);
+      if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
+    }
+  });
+  return Int32Array.from(parent, (_, row) => find(row));
+}
+
+const FACTS_FORMAT = 'lse-page-facts/1';
+const factsFile = (store: CrawlStore) => join(store.directory, 'facts', 'page-facts.bin');
+const factsKey = (store: CrawlStore) => ({ pageSequence: store.pageWriteSequence });
+
+/**
+ * The facts of every local page of the store: the table saved when the pages were last read, if
+ * no page was written since (the store's page-write sequence is its key); else read from every
+ * page, and saved. URLs are the strings of the store's URL table.
+ */
+export async function loadPageFacts(store: CrawlStore): Promise<PageFacts> {
+  const key = factsKey(store);
+  const saved = await readColumnFile(factsFile(store), FACTS_FORMAT, key);
+  if (saved.columns) {
+    try {
+      const columns = Object.fromEntries(saved.columns) as unknown as FactColumns;
+      return new PageFacts({ columns, urls: Array.from(columns.ids ?? [], (id) => store.urlOf(id) ?? '') });
+    } catch (error) {
+      saved.reason = (error as Error).message;
+    }
+  }
+  if (saved.reason !== 'none saved') process.stderr.write(`reading the page facts from the pages (saved ones: ${saved.reason})\n`);
+  return savePageFacts(store);
+}
+
+/** Reads the facts of every page and saves them (`lse index`, `lse import`), for the server to load. */
+export async function savePageFacts(store: CrawlStore): Promise<PageFacts> {
+  // Read before the pages: a page written during the pass makes the saved table stale, never wrong.
+  const key = factsKey(store);
+  const facts = await readPageFacts(store);
+  await writeColumnFile(factsFile(store), FACTS_FORMAT, key, facts.toColumns() as unknown as Record<string, Column>);
+  return facts;
+}
+
+/** Reads the facts of every local page of the store. */
+async function readPageFacts(store: CrawlStore): Promise<PageFacts> {
+  const collected: Array<[number, PageFact]> = [];
+  for await (const [id, page] of store.pages()) {
+    const fact = pageFact(page, (other) => store.urlOf(other));
+    if (fact) collected.push([id, { ...fact, url: store.urlOf(id) ?? fact.url }]);
+  }
+  return new PageFacts(collected);
+}
+
+/** The table with the given pages read again from the store (after a crawl or a re-crawl). */
+export async function refreshPageFacts(facts: PageFacts, store: CrawlStore, ids: readonly number[]): Promise<PageFacts> {
+  const pages = await store.getPages(ids);
+  return facts.withChanges(ids.map((id, i) => [id, pages[i] ? pageFact(pages[i], (other) => store.urlOf(other)) : undefined]));
+}

@@ -1,0 +1,120 @@
+/**
+ * The page facts as columns: every fact reads back as given, groups of copies and translations
+ * come out of union–find as one flat list per group, and a table refreshed with changes equals
+ * one built from the changed facts — without a fact object kept per page.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadPageFacts, PageFacts, savePageFacts, type PageFact } from '../indexer/ranking/page-facts.ts';
+import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
+
+const fact = (n: number, fields: Partial<PageFact> = {}): PageFact => ({
+  url: `http://site.test/${n % 3 === 0 ? 'de' : 'en'}/s${n % 4}/p${n}`,
+  host: n % 5 === 0 ? 'www.site.test' : 'site.test',
+  lang: n % 3 === 0 ? 'de' : 'en',
+  type: n % 7 === 0 ? 'pdf' : 'html',
+  section: `s${n % 4}`,
+  date: n % 2 === 0 ? 1_700_000_000_000 + n : NaN,
+  indexed: n % 6 !== 5,
+  related: [],
+  copies: [],
+  ...fields,
+});
+
+function table(): Map<number, PageFact> {
+  const facts = new Map<number, PageFact>();
+  for (let n = 0; n < 60; n++) facts.set(n * 2, fact(n));
+  // Page 10 is a copy of 4 (same text); 12 translates 10; 30 names 4 as its canonical.
+  facts.set(20, fact(10, { related: [fact(2).url, fact(6).url], copies: [fact(2).url] }));
+  facts.set(24, fact(12, { related: [fact(10).url] }));
+  facts.set(60, fact(30, { related: [fact(2).url], copies: [fact(2).url] }));
+  return facts;
+}
+
+describe('the page facts table', () => {
+  it('reads back every fact, and groups copies and translations', () => {
+    const given = table();
+    const facts = new PageFacts(given);
+    expect(facts.size).toBe(60);
+    for (const [id, original] of given) {
+      const row = facts.rowOf(id);
+      expect(facts.factOf(row)).toEqual({ ...original, copies: original.copies ?? [] });
+      expect(facts.urlOf(row)).toBe(original.url);
+      expect(facts.langOf(row)).toBe(original.lang);
+      expect(facts.isIndexed(row)).toBe(original.indexed);
+      expect(facts.idOfUrl(original.url)).toBe(id);
+    }
+    const group = facts.group[facts.rowOf(4)];
+    expect([...facts.membersOf(group)].map((row) => facts.ids[row])).toEqual([4, 12, 20, 24, 60]);
+    // Copies alone: 4, 20 (copy of 4) and 60 (canonical 4); 12 and 24 are translations.
+    const copyClass = facts.copyClass[facts.rowOf(4)];
+    expect([4, 20, 60].map((id) => facts.copyClass[facts.rowOf(id)])).toEqual([copyClass, copyClass, copyClass]);
+    expect(facts.copyClass[facts.rowOf(24)]).not.toBe(copyClass);
+    // Every row is in exactly one group.
+    const seen = [...facts.groups()].flatMap((g) => [...facts.membersOf(g)]);
+    expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, row) => row));
+    expect(facts.indexedValues('type')).toEqual(['html', 'pdf']);
+  });
+
+  it('refreshed with changes, equals a table built from the changed facts', () => {
+    const given = table();
+    const changes: Array<[number, PageFact | undefined]> = [
+      [24, undefined],
+      [8, fact(4, { lang: 'fr', section: 'news' })],
+      [200, fact(100, { related: [fact(0).url] })],
+    ];
+    const refreshed = new PageFacts(given).withChanges(changes);
+    for (const [id, changed] of changes) {
+      if (changed) given.set(id, changed);
+      else given.delete(id);
+    }
+    const built = new PageFacts(given);
+    expect(refreshed.size).toBe(built.size);
+    expect([...refreshed.ids]).toEqual([...built.ids]);
+    for (let row = 0; row < built.size; row++) expect(refreshed.factOf(row)).toEqual(built.factOf(row));
+    expect([...refreshed.group]).toEqual([...built.group]);
+    expect([...refreshed.copyClass]).toEqual([...built.copyClass]);
+    expect(refreshed.columns.lang.values).toEqual(built.columns.lang.values);
+    expect(refreshed.rowOf(24)).toBe(-1);
+    expect(refreshed.langOf(refreshed.rowOf(8))).toBe('fr');
+    expect(refreshed.group[refreshed.rowOf(200)]).toBe(refreshed.group[refreshed.rowOf(0)]);
+  });
+
+  it('is saved with the store and loaded as it was, until a page is written', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'lse-facts-'));
+    const store = await CrawlStore.open(dataDir);
+    try {
+      const page = (url: string, fields: Partial<PageRecord> = {}): PageRecord => ({ url, host: 'site.test', role: 'local', state: 'fetched', status: 200, fetchedAt: 1, depth: 0, visits: 1, changes: 0, title: url, text: `About ${url}.`, lang: 'en', ...fields });
+      let batch = store.batch();
+      const en = batch.idFor('http://site.test/en/guide/a');
+      batch.putPage(en, page('http://site.test/en/guide/a', { alternates: [{ url: 'http://site.test/de/guide/a', lang: 'de' }], lastModified: 'Tue, 03 Nov 2026 10:00:00 GMT' }));
+      batch.putPage(batch.idFor('http://site.test/de/guide/a'), page('http://site.test/de/guide/a', { lang: 'de', type: 'pdf' }));
+      batch.putPage(batch.idFor('http://site.test/en/guide/copy'), page('http://site.test/en/guide/copy', { duplicateOf: en }));
+      batch.putPage(batch.idFor('http://site.test/news/x'), page('http://site.test/news/x', { role: 'global' }));
+      await batch.commit();
+      const built = await savePageFacts(store);
+      const loaded = await loadPageFacts(store);
+      expect(loaded.size).toBe(3);
+      expect([...loaded.ids]).toEqual([...built.ids]);
+      for (let row = 0; row < built.size; row++) expect(loaded.factOf(row)).toEqual(built.factOf(row));
+      expect([...loaded.group]).toEqual([...built.group]);
+      expect([...loaded.copyClass]).toEqual([...built.copyClass]);
+      expect([...loaded.urlLanguage]).toEqual([...built.urlLanguage]);
+      expect(loaded.group[0]).toBe(loaded.group[1]);
+      // A page written since: read from the pages again (and saved again).
+      batch = store.batch();
+      batch.putPage(batch.idFor('http://site.test/en/guide/b'), page('http://site.test/en/guide/b'));
+      await batch.commit();
+      expect((await loadPageFacts(store)).size).toBe(4);
+      // A damaged file is read from the pages as well.
+      const file = join(dataDir, 'facts', 'page-facts.bin');
+      const bytes = readFileSync(file);
+      writeFileSync(file, bytes.subarray(0, bytes.byteLength - 3));
+      expect((await loadPageFacts(store)).size).toBe(4);
+    } finally {
+      await store.close();
+    }
+  });
+});
