@@ -26,6 +26,11 @@ export interface ScoredList {
   /** The block {@link boundAt} last looked at, and its bound (NaN until computed). */
   block: number;
   blockBound: number;
+  /**
+   * Bounded by its exact weights rather than by blocks: a list much shorter than the candidates
+   * (a title, a rare word) holds few of them, and a block bound would charge every one its maximum.
+   */
+  exact: boolean;
 }
 
 /** The lists of the plan's terms in a segment, in the order their weights are summed. */
@@ -54,6 +59,7 @@ export function scoredLists(segment: CompactSegment, plan: ScoringPlan): ScoredL
         blocks: blockSummary(field, t),
         block: 0,
         blockBound: NaN,
+        exact: false,
       });
     }
   }
@@ -97,9 +103,14 @@ export function weightAtCursor(list: ScoredList, d: number): number {
 
 /**
  * An upper bound of what `d` gets from the list, from the summary of the block that would hold it
- * (0 when no block can). Calls must come with ascending `d` until {@link resetCursors}.
+ * (0 when no block can; its exact weight for an `exact` list). Calls must come with ascending `d` until {@link resetCursors}.
  */
-export function boundAt(list: ScoredList, d: number): number {
+export function boundAt(list: ScoredList, d: number, work: { scoredWeights: number }): number {
+  if (list.exact) {
+    if (!advanceTo(list, d)) return 0;
+    work.scoredWeights++;
+    return weightAtCursor(list, d);
+  }
   const { lastDoc } = list.blocks;
   let b = list.block;
   while (b < lastDoc.length && lastDoc[b] < d) b++;

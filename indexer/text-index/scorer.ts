@@ -170,6 +170,7 @@ function scoreEverything(segment: LiveSegment, plan: ScoringPlan, page: Page, pr
     for (let f = 0; f < FIELD_COUNT; f++) {
       if (weights[f] === 0) continue;
       addFieldScores(postings.fields[f], t, weights[f] / plan.magnitude[f], idf, FIELD_BOOSTS[f], plan.averageLengths[f], segment.deleted, scores, matched);
+      budget.work.scoredWeights += postings.fields[f].offsets[t + 1] - postings.fields[f].offsets[t];
     }
   }
   const requiredMarks = plan.required.map((clause) => clauseMatches(postings, clause, budget));

@@ -15,13 +15,16 @@ import { advanceTo, boundAt, resetCursors, weightAtCursor, type ScoredList } fro
 import { postingWeight } from './scoring-plan.ts';
 import type { LiveSegment } from './segment-set.ts';
 
+/** Lists this many times shorter than the candidates are bounded exactly (scored-lists.ts). */
+const EXACT_BOUND_RATIO = 2;
+
 /** What top-k did, for benchmarks and tests. */
 export interface PruningWork {
   /** Matching documents offered to top-k (after the page's filter). */
   candidates: number;
   /** Documents whose exact score was computed. */
   scoredDocuments: number;
-  /** Posting weights computed. */
+  /** Posting weights computed (for scores, and for the bounds of short lists). */
   scoredWeights: number;
 }
 
@@ -43,11 +46,12 @@ export function rankCandidates(segment: LiveSegment, candidates: Int32Array, lis
     return;
   }
   resetCursors(lists);
+  for (const list of lists) list.exact = (list.end - list.from) * EXACT_BOUND_RATIO < count;
   const bounds = new Float64Array(count);
   for (let i = 0; i < count; i++) {
     const d = candidates[i];
     let bound = prior === null ? 0 : prior[d];
-    for (const list of lists) bound += boundAt(list, d);
+    for (const list of lists) bound += boundAt(list, d, work);
     bounds[i] = bound;
   }
   // The most promising first: their scores raise the threshold before the rest is visited.
