@@ -6,7 +6,7 @@
 import type { TextIndex } from '../text-index/text-index.ts';
 import { QuerySyntaxError } from '../text-index/errors.ts';
 import { QueryBudget, type QueryNotice } from '../text-index/query-budget.ts';
-import type { SearchHit } from '../text-index/scorer.ts';
+import type { SearchHit, StaticPrior } from '../text-index/scorer.ts';
 import { termWord } from '../text-index/expansion.ts';
 import { checkLanguage } from '../text-index/languages.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
@@ -15,6 +15,7 @@ import { compileFilters, countResults, hasFilters, rowPasses, type FacetCounts }
 import { GroupTable, groupCandidates, preferVisitorLanguages, showGroup, type GroupRank, type HitGroup } from './hit-groups.ts';
 import { languageOfSitePage, PageFacts } from './page-facts.ts';
 import { queryLanguages, writtenLanguage } from './query-language.ts';
+import { blendPrior } from './static-prior.ts';
 import { SuggestIndex, type Suggestion } from '../suggest/suggest-index.ts';
 import { bestBetUrls, EMPTY_SEARCH_SETTINGS, synonymVariants, type SearchSettings } from './search-settings.ts';
 
@@ -154,6 +155,11 @@ export interface SearchEngineOptions {
   otherLanguageWeight?: number;
   /** How copies and translations share their link-based rank (default `sum`). */
   groupRank?: GroupRank;
+  /**
+   * With the `prior` blend, the text index returns the best pages by the blend itself, pruning
+   * with the prior as a static rank (default true); false takes the best by text score, then blends.
+   */
+  staticPrior?: boolean;
 }
 
 const DEFAULT_OTHER_LANGUAGE_WEIGHT = 0.5;
@@ -180,6 +186,8 @@ export class SearchEngine implements SearchService {
   /** Pages the admin removed from results, by URL (a URL the crawl finds later is kept out too). */
   private removedUrls: readonly string[] = [];
   private suggestions = SuggestIndex.empty();
+  /** The static prior of the current group table. */
+  private priorOf: { table: GroupTable; prior: StaticPrior } | undefined;
 
   constructor(
     private readonly index: TextIndex,
@@ -275,7 +283,8 @@ export class SearchEngine implements SearchService {
     };
 
     const budget = new QueryBudget();
-    const { hits: textHits, matched, corrections, unmatchedTerms } = this.textMatches(query.q, Math.min(pool, 1000), accept, settings, budget);
+    const prior = query.rank === 'blend' && query.sort !== 'date' ? this.staticPrior(table, ranks) : undefined;
+    const { hits: textHits, matched, corrections, unmatchedTerms } = this.textMatches(query.q, Math.min(pool, 1000), accept, settings, budget, prior);
     const best = textHits.reduce((max, h) => Math.max(max, h.score), 0);
     const { blend, weight } = this.options;
     const candidateOf = (hit: SearchHit): Candidate => {
@@ -318,11 +327,22 @@ export class SearchEngine implements SearchService {
     return result;
   }
 
-  /** Text hits of the query and of its synonym spellings (best score per page), and every match. */
-  private textMatches(q: string, limit: number, accept: (id: number) => boolean, settings: SearchSettings, budget: QueryBudget) {
+  /** The `prior` blend's link part per page, for the text index's top-k (static-prior.ts). */
+  private staticPrior(table: GroupTable, ranks: RankSnapshot): StaticPrior | undefined {
+    const { blend, weight, staticPrior } = this.options;
+    if (blend !== 'prior' || staticPrior === false) return undefined;
+    if (this.priorOf?.table !== table) this.priorOf = { table, prior: blendPrior(table, (id) => ranks.global.get(id) ?? 0, ranks.globalScale, weight) };
+    return this.priorOf.prior;
+  }
+
+  /**
+   * Text hits of the query and of its synonym spellings (best score per page), and every match.
+   * A query alone is ranked with the prior; synonym spellings, merged by text score, without.
+   */
+  private textMatches(q: string, limit: number, accept: (id: number) => boolean, settings: SearchSettings, budget: QueryBudget, prior?: StaticPrior) {
     const variants = synonymVariants(q, settings.synonyms);
     const collected: number[] = [];
-    const first = this.index.search(variants[0], { offset: 0, limit, accept, collect: collected, budget });
+    const first = this.index.search(variants[0], { offset: 0, limit, accept, collect: collected, budget, prior: variants.length === 1 ? prior : undefined });
     if (variants.length === 1) return { hits: first.hits, terms: first.terms, matched: collected, corrections: first.corrections, unmatchedTerms: first.unmatchedTerms };
     // The words are said to match nothing only when no synonym spelling found them all either.
     let unmatchedTerms = first.unmatchedTerms;

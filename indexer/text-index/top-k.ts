@@ -141,7 +141,7 @@ export interface TopHit {
   ordinal: number;
 }
 
-/** The best `capacity` hits (higher key first, then lower id), kept in a min-heap of the worst. */
+/** The best `capacity` hits (see {@link worse}), kept in a min-heap of the worst. */
 export class TopHits {
   private readonly heap: TopHit[] = [];
 
@@ -164,10 +164,9 @@ export class TopHits {
       this.siftUp(this.heap.length - 1);
       return;
     }
-    // Most hits lose to the worst kept one: compare before allocating.
-    const worst = this.heap[0];
-    if (key < worst.key || (key === worst.key && id > worst.id)) return;
-    this.heap[0] = { key, score, id, segment, ordinal };
+    const hit = { key, score, id, segment, ordinal };
+    if (worse(hit, this.heap[0])) return;
+    this.heap[0] = hit;
     this.siftDown(0);
   }
 
@@ -200,6 +199,9 @@ export class TopHits {
   }
 }
 
+/** Lower key, then (equal blends) lower text score, then higher id: the order the engine sorts by. */
 function worse(a: TopHit, b: TopHit): boolean {
-  return a.key < b.key || (a.key === b.key && a.id > b.id);
+  if (a.key !== b.key) return a.key < b.key;
+  if (a.score !== b.score) return a.score < b.score;
+  return a.id > b.id;
 }
