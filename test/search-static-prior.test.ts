@@ -34,7 +34,12 @@ function engine(options: Partial<SearchEngineOptions>): SearchEngine {
   const ranks = ids.map((id) => 1 / (1 + ((id * 37) % 400)) ** 1.1);
   const search = new SearchEngine(index, rankSnapshot(1, ids, ranks, ranks), { blend: 'prior', weight: 0.5, ...options });
   const facts = new Map<number, PageFact>(
-    corpus.documents.map((doc) => [doc.id, { url: doc.url, host: doc.host, lang: 'en', type: 'html', section: sections[doc.id % 3], date: NaN, indexed: true, related: [], copies: [] }]),
+    corpus.documents.map((doc) => {
+      // Pairs of translations (one hit per pair): pages 10k and 10k + 1, the second in French.
+      const pair = doc.id % 10 === 0 ? doc.id + 1 : doc.id % 10 === 1 ? doc.id - 1 : -1;
+      const related = pair >= 0 && pair < corpus.documents.length ? [corpus.documents[pair].url] : [];
+      return [doc.id, { url: doc.url, host: doc.host, lang: doc.id % 10 === 1 ? 'fr' : 'en', type: 'html', section: sections[doc.id % 3], date: NaN, indexed: true, related, copies: [] }];
+    }),
   );
   search.setFacts(new PageFacts(facts));
   return search;
@@ -59,10 +64,14 @@ describe('the blend prior as a static rank', () => {
     const everyMatch = engine({ staticPrior: false, candidates: 1_000 });
     const textPool = engine({ staticPrior: false, candidates: 12 });
     const staticRank = engine({ candidates: 12 });
+    // The default pool: a few candidates first, all 500 when grouping or the language could change the page.
+    const growing = engine({});
     let poolMissed = 0;
     for (const q of queries()) {
-      for (const mode of [{}, { section: ['api'] }] as Array<Partial<EngineQuery>>) {
+      for (const mode of [{}, { section: ['api'] }, { visitorLanguages: ['fr'] }, { page: 2 }] as Array<Partial<EngineQuery>>) {
         const expected = await top(everyMatch, q, mode);
+        expect(await top(growing, q, mode), q).toEqual(expected);
+        if (mode.visitorLanguages || mode.page) continue;
         expect(await top(staticRank, q, mode), q).toEqual(expected);
         if (JSON.stringify(await top(textPool, q, mode)) !== JSON.stringify(expected)) poolMissed++;
       }

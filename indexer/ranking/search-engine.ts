@@ -16,6 +16,7 @@ import { GroupTable, groupCandidates, preferVisitorLanguages, showGroup, type Gr
 import { languageOfSitePage, PageFacts } from './page-facts.ts';
 import { queryLanguages, writtenLanguage } from './query-language.ts';
 import { blendPrior } from './static-prior.ts';
+import { firstPool, poolSuffices } from './candidate-pool.ts';
 import { SuggestIndex, type Suggestion } from '../suggest/suggest-index.ts';
 import { bestBetUrls, EMPTY_SEARCH_SETTINGS, synonymVariants, type SearchSettings } from './search-settings.ts';
 
@@ -282,9 +283,26 @@ export class SearchEngine implements SearchService {
       return row >= 0 && rowPasses(facts, filters, row);
     };
 
-    const budget = new QueryBudget();
     const prior = query.rank === 'blend' && query.sort !== 'date' ? this.staticPrior(table, ranks) : undefined;
-    const { hits: textHits, matched, corrections, unmatchedTerms } = this.textMatches(query.q, Math.min(pool, 1000), accept, settings, budget, prior);
+    // Candidates in blend order (the prior applied, no synonym spellings): start with a few.
+    const blendOrdered = prior !== undefined && synonymVariants(query.q, settings.synonyms).length === 1;
+    const cap = Math.min(pool, 1000);
+    const otherLanguageWeight = this.options.otherLanguageWeight ?? DEFAULT_OTHER_LANGUAGE_WEIGHT;
+    const visitor = visitorLanguages(facts, query);
+    for (let size = blendOrdered && this.options.candidates === undefined ? firstPool(wanted, cap) : cap; ; size = cap) {
+      const ranked = this.rankCandidates(query, size, accept, removed, prior, visitor);
+      const lowest = ranked.candidates.reduce((min, c) => Math.min(min, c.score), Infinity);
+      if (size >= cap || poolSuffices(table, ranked.groups, wanted, size, ranked.textHits.length, lowest, visitor, otherLanguageWeight)) {
+        return this.present(query, ranked, filters, removed, visitor, started);
+      }
+    }
+  }
+
+  /** The best `size` text matches as ranked candidates, grouped, and every match. */
+  private rankCandidates(query: EngineQuery, size: number, accept: (id: number) => boolean, removed: ReadonlySet<number>, prior: StaticPrior | undefined, visitor: readonly number[]) {
+    const { ranks, facts, settings, groups: table } = this;
+    const budget = new QueryBudget();
+    const { hits: textHits, matched, corrections, unmatchedTerms } = this.textMatches(query.q, size, accept, settings, budget, prior);
     const best = textHits.reduce((max, h) => Math.max(max, h.score), 0);
     const { blend, weight } = this.options;
     const candidateOf = (hit: SearchHit): Candidate => {
@@ -303,16 +321,24 @@ export class SearchEngine implements SearchService {
       // Ties keep the text order (sort is stable).
       if (query.rank !== 'text') candidates.sort((a, b) => b.score - a.score);
     }
+    const fromText = [...candidates];
     // Best bets obey the filters like every result (a chip's count is the total its click gives).
     const bets = this.bestBetIds(query.q, removed);
     const pinned = this.pinned(bets.filter(accept), candidates, candidateOf);
     // Which translation a hit shows: the requested language, the visitor's (else the one the query is written in), then the query's own.
-    const visitor = visitorLanguages(facts, query);
     let groups = groupCandidates(table, [...pinned, ...candidates]);
     if (query.sort !== 'date') {
       const fixed = groups.findIndex((group) => !group.matched[0].recommended);
       groups = preferVisitorLanguages(table, groups, visitor, this.options.otherLanguageWeight ?? DEFAULT_OTHER_LANGUAGE_WEIGHT, fixed < 0 ? groups.length : fixed);
     }
+    return { textHits, matched, corrections, unmatchedTerms, budget, bets, groups, candidates: fromText };
+  }
+
+  /** The page of results: counts and facets over every match, the page's groups with their passages. */
+  private async present(query: EngineQuery, ranked: ReturnType<SearchEngine['rankCandidates']>, filters: ReturnType<typeof compileFilters>, removed: ReadonlySet<number>, visitor: readonly number[], started: number): Promise<EngineResult> {
+    const { facts, groups: table } = this;
+    const { textHits, matched, corrections, unmatchedTerms, budget, bets, groups } = ranked;
+    const wanted = query.page * query.size;
     const { total, facets } = countResults(facts, filters, bets.length > 0 ? [...new Set([...matched, ...bets])] : matched, (row) => removed.has(facts.ids[row]));
     const preferred = [...visitor, ...languageCodes(facts, queryLanguages(query.q, textHits))];
     const slice = groups.slice((query.page - 1) * query.size, wanted).map((group) => showGroup(table, group, preferred));
