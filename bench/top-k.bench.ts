@@ -71,6 +71,8 @@ export async function topKBenchmarks(bench: BenchContext): Promise<void> {
       const queries = scaleQueries(table, 300);
       const prior = blendPrior(count);
       const cases: Array<[string, SearchOptions]> = [
+        // Matching and counting alone: what exact totals and facet counts cost.
+        ['matches counted, none ranked (k 0)', { limit: 0 }],
         ['exhaustive, k 500', { limit: 500, exhaustive: true }],
         ['pruned, k 500', { limit: 500 }],
         ['pruned + prior, k 500', { limit: 500, prior }],
