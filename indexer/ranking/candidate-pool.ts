@@ -19,7 +19,7 @@ export function firstPool(wanted: number, pool: number): number {
  * Whether the first `wanted` groups, ranked from the best `size` candidates by blend (`taken`
  * of them came back, `lowest` the last one's score), are those every match would give: a match
  * left out scores at most `lowest`, so it can neither pass the `wanted`-th group nor join one
- * of the first groups unless that group has pages outside the candidates.
+ * of the first groups unless that group has matching pages outside the candidates.
  */
 export function poolSuffices<C extends { id: number; score: number }>(
   table: GroupTable,
@@ -30,6 +30,8 @@ export function poolSuffices<C extends { id: number; score: number }>(
   lowest: number,
   visitor: readonly number[],
   otherLanguageWeight: number,
+  /** Whether a page is a match the page's filter accepts (one that could be a candidate). */
+  couldBeCandidate: (id: number) => boolean,
 ): boolean {
   if (taken < size) return true;
   if (groups.length < wanted) return false;
@@ -51,7 +53,10 @@ export function poolSuffices<C extends { id: number; score: number }>(
   for (const group of groups) for (const candidate of group.matched) candidateIds.add(candidate.id);
   for (let g = 0; g < wanted; g++) {
     if (groups[g].key < 0) continue;
-    for (const row of facts.members.get(groups[g].key) ?? []) if (facts.facts[row].indexed && !candidateIds.has(facts.ids[row])) return false;
+    for (const row of facts.members.get(groups[g].key) ?? []) {
+      const id = facts.ids[row];
+      if (facts.facts[row].indexed && !candidateIds.has(id) && couldBeCandidate(id)) return false;
+    }
   }
   return true;
 }

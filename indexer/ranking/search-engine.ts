@@ -292,7 +292,9 @@ export class SearchEngine implements SearchService {
     for (let size = blendOrdered && this.options.candidates === undefined ? firstPool(wanted, cap) : cap; ; size = cap) {
       const ranked = this.rankCandidates(query, size, accept, removed, prior, visitor);
       const lowest = ranked.candidates.reduce((min, c) => Math.min(min, c.score), Infinity);
-      if (size >= cap || poolSuffices(table, ranked.groups, wanted, size, ranked.textHits.length, lowest, visitor, otherLanguageWeight)) {
+      let matches: Set<number> | undefined;
+      const couldBeCandidate = (id: number) => (matches ??= new Set(ranked.matched)).has(id) && accept(id);
+      if (size >= cap || poolSuffices(table, ranked.groups, wanted, size, ranked.textHits.length, lowest, visitor, otherLanguageWeight, couldBeCandidate)) {
         return this.present(query, ranked, filters, removed, visitor, started);
       }
     }
