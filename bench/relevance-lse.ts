@@ -13,7 +13,7 @@ import type { Settings } from '../config/schema.ts';
 import { parseScope } from '../crawler/scope.ts';
 import type { BlendMode } from '../indexer/ranking/blend.ts';
 import { loadPageFacts } from '../indexer/ranking/page-facts.ts';
-import { loadRankSnapshot, SearchEngine, type RankMode } from '../indexer/ranking/search-engine.ts';
+import { loadRankSnapshot, SearchEngine, type RankMode, type SearchEngineOptions } from '../indexer/ranking/search-engine.ts';
 import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { SearchRequestError } from '../indexer/ranking/errors.ts';
 import { QuerySyntaxError } from '../indexer/text-index/errors.ts';
@@ -32,7 +32,7 @@ export interface LseSite {
   /** URLs of the pages in the index. */
   indexedUrls(): string[];
   /** An engine over the site's index with this blend and the site's page facts. */
-  engine(blend: BlendMode, weight: number): SearchEngine;
+  engine(blend: BlendMode, weight: number, options?: Partial<SearchEngineOptions>): SearchEngine;
   close(): Promise<void>;
 }
 
@@ -83,9 +83,9 @@ export async function crawlAndIndex(site: DocSite, port: number): Promise<LseSit
       crawlSeconds,
       indexSeconds,
       indexedUrls: () => Array.from({ length: facts.size }, (_, row) => row).filter((row) => facts.isIndexed(row)).map((row) => facts.urlOf(row)),
-      engine(blend, weight) {
+      engine(blend, weight, options = {}) {
         // Suggestions play no part in a search: only the facts (copies, translations) are loaded.
-        const engine = new SearchEngine(builtIndex, ranks, { blend, weight });
+        const engine = new SearchEngine(builtIndex, ranks, { blend, weight, ...options });
         engine.setFacts(facts);
         return engine;
       },

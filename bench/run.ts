@@ -73,6 +73,14 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./store-replay.bench.ts')).storeReplayBenchmarks,
     about: 'resuming a crawl without HTTP: a store of 100k pages and ~500k links (LSE_BENCH_REPLAY_SIZES for 1M), open, known pages, frontier replay: time and memory',
   },
+  'candidate-pool': {
+    load: async () => (await import('./candidate-pool.bench.ts')).candidatePoolBenchmarks,
+    about: 'the candidate pool on the Django documentation: same top 10 as the 500-by-text pool and as blending every match, time per query',
+  },
+  'top-k': {
+    load: async () => (await import('./top-k.bench.ts')).topKBenchmarks,
+    about: 'top-k with block-max pruning and the blend prior as a static rank vs scoring every match (latency, documents and weights scored), 100k scale pages (LSE_BENCH_TOPK_SIZES, LSE_BENCH_SEGMENT_DOCS)',
+  },
   'text-index': {
     load: async () => (await import('./text-index.bench.ts')).textIndexBenchmarks,
     about: 'text index: segmented vs one lunr index at 10k/50k/100k pages (build time, RSS, query p50/p99)',

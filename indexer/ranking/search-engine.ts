@@ -6,7 +6,7 @@
 import type { TextIndex } from '../text-index/text-index.ts';
 import { QuerySyntaxError } from '../text-index/errors.ts';
 import { QueryBudget, type QueryNotice } from '../text-index/query-budget.ts';
-import type { SearchHit } from '../text-index/scorer.ts';
+import type { SearchHit, StaticPrior } from '../text-index/scorer.ts';
 import { termWord } from '../text-index/expansion.ts';
 import { checkLanguage } from '../text-index/languages.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
@@ -16,6 +16,8 @@ import { compileFilters, countResults, hasFilters, rowPasses, type FacetCounts }
 import { GroupTable, groupCandidates, preferVisitorLanguages, showGroup, type GroupRank, type HitGroup } from './hit-groups.ts';
 import { languageOfSitePage, PageFacts } from './page-facts.ts';
 import { queryLanguages, writtenLanguage } from './query-language.ts';
+import { blendPrior } from './static-prior.ts';
+import { firstPool, poolSuffices } from './candidate-pool.ts';
 import { SuggestIndex, type Suggestion } from '../suggest/suggest-index.ts';
 import { bestBetUrls, EMPTY_SEARCH_SETTINGS, synonymVariants, type SearchSettings } from './search-settings.ts';
 
@@ -148,6 +150,11 @@ export interface SearchEngineOptions {
   otherLanguageWeight?: number;
   /** How copies and translations share their link-based rank (default `sum`). */
   groupRank?: GroupRank;
+  /**
+   * With the `prior` blend, the text index returns the best pages by the blend itself, pruning
+   * with the prior as a static rank (default true); false takes the best by text score, then blends.
+   */
+  staticPrior?: boolean;
 }
 
 const DEFAULT_OTHER_LANGUAGE_WEIGHT = 0.5;
@@ -174,6 +181,8 @@ export class SearchEngine implements SearchService {
   /** Pages the admin removed from results, by URL (a URL the crawl finds later is kept out too). */
   private removedUrls: readonly string[] = [];
   private suggestions = SuggestIndex.empty();
+  /** The static prior of the current group table. */
+  private priorOf: { table: GroupTable; prior: StaticPrior } | undefined;
 
   constructor(
     private readonly index: TextIndex,
@@ -268,8 +277,28 @@ export class SearchEngine implements SearchService {
       return row >= 0 && rowPasses(facts, filters, row);
     };
 
+    const prior = query.rank === 'blend' && query.sort !== 'date' ? this.staticPrior(table, ranks) : undefined;
+    // Candidates in blend order (the prior applied, no synonym spellings): start with a few.
+    const blendOrdered = prior !== undefined && synonymVariants(query.q, settings.synonyms).length === 1;
+    const cap = Math.min(pool, 1000);
+    const otherLanguageWeight = this.options.otherLanguageWeight ?? DEFAULT_OTHER_LANGUAGE_WEIGHT;
+    const visitor = visitorLanguages(facts, query);
+    for (let size = blendOrdered && this.options.candidates === undefined ? firstPool(wanted, cap) : cap; ; size = cap) {
+      const ranked = this.rankCandidates(query, size, accept, removed, prior, visitor);
+      const lowest = ranked.candidates.reduce((min, c) => Math.min(min, c.score), Infinity);
+      let matches: Set<number> | undefined;
+      const couldBeCandidate = (id: number) => (matches ??= new Set(ranked.matched)).has(id) && accept(id);
+      if (size >= cap || poolSuffices(table, ranked.groups, wanted, size, ranked.textHits.length, lowest, visitor, otherLanguageWeight, couldBeCandidate)) {
+        return this.present(query, ranked, filters, removed, visitor, started);
+      }
+    }
+  }
+
+  /** The best `size` text matches as ranked candidates, grouped, and every match. */
+  private rankCandidates(query: EngineQuery, size: number, accept: (id: number) => boolean, removed: ReadonlySet<number>, prior: StaticPrior | undefined, visitor: readonly number[]) {
+    const { ranks, facts, settings, groups: table } = this;
     const budget = new QueryBudget();
-    const { hits: textHits, matched, corrections, unmatchedTerms } = this.textMatches(query.q, Math.min(pool, 1000), accept, settings, budget);
+    const { hits: textHits, matched, corrections, unmatchedTerms } = this.textMatches(query.q, size, accept, settings, budget, prior);
     const best = textHits.reduce((max, h) => Math.max(max, h.score), 0);
     const { blend, weight } = this.options;
     const candidateOf = (hit: SearchHit): Candidate => {
@@ -288,16 +317,24 @@ export class SearchEngine implements SearchService {
       // Ties keep the text order (sort is stable).
       if (query.rank !== 'text') candidates.sort((a, b) => b.score - a.score);
     }
+    const fromText = [...candidates];
     // Best bets obey the filters like every result (a chip's count is the total its click gives).
     const bets = this.bestBetIds(query.q, removed);
     const pinned = this.pinned(bets.filter(accept), candidates, candidateOf);
     // Which translation a hit shows: the requested language, the visitor's (else the one the query is written in), then the query's own.
-    const visitor = visitorLanguages(facts, query);
     let groups = groupCandidates(table, [...pinned, ...candidates]);
     if (query.sort !== 'date') {
       const fixed = groups.findIndex((group) => !group.matched[0].recommended);
       groups = preferVisitorLanguages(table, groups, visitor, this.options.otherLanguageWeight ?? DEFAULT_OTHER_LANGUAGE_WEIGHT, fixed < 0 ? groups.length : fixed);
     }
+    return { textHits, matched, corrections, unmatchedTerms, budget, bets, groups, candidates: fromText };
+  }
+
+  /** The page of results: counts and facets over every match, the page's groups with their passages. */
+  private async present(query: EngineQuery, ranked: ReturnType<SearchEngine['rankCandidates']>, filters: ReturnType<typeof compileFilters>, removed: ReadonlySet<number>, visitor: readonly number[], started: number): Promise<EngineResult> {
+    const { facts, groups: table } = this;
+    const { textHits, matched, corrections, unmatchedTerms, budget, bets, groups } = ranked;
+    const wanted = query.page * query.size;
     const { total, facets } = countResults(facts, filters, bets.length > 0 ? [...new Set([...matched, ...bets])] : matched, (row) => removed.has(facts.ids[row]));
     const preferred = [...visitor, ...languageCodes(facts, queryLanguages(query.q, textHits)), ...mainLanguage(facts)];
     const slice = groups.slice((query.page - 1) * query.size, wanted).map((group) => showGroup(table, group, preferred));
@@ -312,11 +349,22 @@ export class SearchEngine implements SearchService {
     return result;
   }
 
-  /** Text hits of the query and of its synonym spellings (best score per page), and every match. */
-  private textMatches(q: string, limit: number, accept: (id: number) => boolean, settings: SearchSettings, budget: QueryBudget) {
+  /** The `prior` blend's link part per page, for the text index's top-k (static-prior.ts). */
+  private staticPrior(table: GroupTable, ranks: RankSnapshot): StaticPrior | undefined {
+    const { blend, weight, staticPrior } = this.options;
+    if (blend !== 'prior' || staticPrior === false) return undefined;
+    if (this.priorOf?.table !== table) this.priorOf = { table, prior: blendPrior(table, (id) => ranks.global.get(id) ?? 0, ranks.globalScale, weight) };
+    return this.priorOf.prior;
+  }
+
+  /**
+   * Text hits of the query and of its synonym spellings (best score per page), and every match.
+   * A query alone is ranked with the prior; synonym spellings, merged by text score, without.
+   */
+  private textMatches(q: string, limit: number, accept: (id: number) => boolean, settings: SearchSettings, budget: QueryBudget, prior?: StaticPrior) {
     const variants = synonymVariants(q, settings.synonyms);
     const collected: number[] = [];
-    const first = this.index.search(variants[0], { offset: 0, limit, accept, collect: collected, budget });
+    const first = this.index.search(variants[0], { offset: 0, limit, accept, collect: collected, budget, prior: variants.length === 1 ? prior : undefined });
     if (variants.length === 1) return { hits: first.hits, terms: first.terms, matched: collected, corrections: first.corrections, unmatchedTerms: first.unmatchedTerms };
     // The words are said to match nothing only when no synonym spelling found them all either.
     let unmatchedTerms = first.unmatchedTerms;

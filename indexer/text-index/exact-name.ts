@@ -18,8 +18,9 @@
  * score orders them. The bonus is a per-query constant known before any posting is read, so it is an
  * ordinary additive term for top-k pruning, its own upper bound.
  */
-import { FIELD_NAMES, qualifiedSuffixes, type TextDocument } from './document.ts';
-import type { FieldPostings } from './compact-segment.ts';
+import { FIELD_NAMES, INDEX_FIELDS, qualifiedSuffixes, type TextDocument } from './document.ts';
+import { termNumber, type CompactSegment } from './compact-segment.ts';
+import { K1, type ScoringPlan } from './scoring-plan.ts';
 import { COMMAND_OPTION } from './query-text.ts';
 
 export const EXACT_NAME_MARK = '=';
@@ -30,6 +31,7 @@ export const DEFINITIONS_FIELD = FIELD_NAMES.indexOf('definitions');
 export const TITLE_TIER = 1;
 export const DEFINITION_TIER = 2;
 export const LAST_PARTS_TIER = 1;
+const FIELD_BOOSTS = INDEX_FIELDS.map((field) => field.boost);
 
 /** The exact-name term of a name or a query (`=os.path.join`, `=format file`), or null when it has no word. */
 export function exactNameTerm(name: string): string | null {
@@ -101,12 +103,36 @@ export function queryExactName(input: string): string | undefined {
   return exactNameTerm(input) ?? undefined;
 }
 
-/** Adds `bonus` to the score of every page holding term number `t` in `field` (one posting per page). */
-export function addExactNameBonus(field: FieldPostings, t: number, bonus: number, deleted: Uint8Array | null, scores: Float64Array): void {
-  if (t < 0 || bonus === 0) return;
-  const { offsets, docs } = field;
-  for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
-    const d = docs[p];
-    if (deleted === null || !deleted[d]) scores[d] += bonus;
+/**
+ * More than any page's text score for the query: each term's weight at the limit of BM25's term
+ * frequency, in every field it is looked for.
+ */
+export function exactNameScoreBound(plan: Pick<ScoringPlan, 'terms' | 'magnitude'>): number {
+  let bound = 0;
+  for (const { weights, idf } of plan.terms) {
+    for (let f = 0; f < FIELD_BOOSTS.length; f++) if (weights[f] > 0) bound += (weights[f] / plan.magnitude[f]) * (Math.ceil(idf * (K1 + 1) * FIELD_BOOSTS[f] * 1000) / 1000);
   }
+  return bound;
+}
+
+/**
+ * The bonus of each page of a segment that holds the query's exact name (ordinal → bonus), or
+ * null when none does: the title tier, the whole-definition tier and the last-parts tier, added.
+ */
+export function exactNameBonuses(postings: CompactSegment, exactName: string, bound: number): Map<number, number> | null {
+  if (bound <= 0) return null;
+  let bonuses: Map<number, number> | null = null;
+  const add = (field: number, term: string, tier: number) => {
+    const t = termNumber(postings, term);
+    if (t < 0) return;
+    const { offsets, docs } = postings.fields[field];
+    for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
+      bonuses ??= new Map();
+      bonuses.set(docs[p], (bonuses.get(docs[p]) ?? 0) + tier * bound);
+    }
+  };
+  add(TITLE_FIELD, exactName, TITLE_TIER);
+  add(DEFINITIONS_FIELD, exactName, DEFINITION_TIER);
+  add(DEFINITIONS_FIELD, lastPartsTerm(exactName), LAST_PARTS_TIER);
+  return bonuses;
 }

@@ -2,7 +2,7 @@
 export { TextIndex, type TextIndexOptions, type IndexChanges, type IndexInfo, type MergeReport, type SegmentInfo } from './text-index.ts';
 export { IndexHandle, type SegmentSet } from './segment-set.ts';
 export { type SearchOptions, type SearchResult, MAX_LIMIT } from './search.ts';
-export { type SearchHit } from './scorer.ts';
+export { type SearchHit, type StaticPrior } from './scorer.ts';
 export { type MatchMode, parseUserQuery } from './query-parser.ts';
 export { snippet, escapeHtml, type SnippetOptions } from './snippet.ts';
 export { type TextDocument, INDEX_FIELDS, DEFAULT_MAX_TEXT_CHARS, urlWords } from './document.ts';

@@ -38,6 +38,12 @@ export interface QueryWork {
   scoredPostings: number;
   /** Word positions checked to match phrases. */
   phrasePositions: number;
+  /** Matching documents that top-k ranked (after the page's filter; top-k.ts). */
+  candidates: number;
+  /** Of those, the documents whose exact score was computed (the others were pruned). */
+  scoredDocuments: number;
+  /** Posting weights computed for those scores. */
+  scoredWeights: number;
 }
 
 /**
@@ -45,7 +51,7 @@ export interface QueryWork {
  * synonym spellings, the fallback to any word), so the whole request stays within it.
  */
 export class QueryBudget {
-  readonly work: QueryWork = { scannedTerms: 0, expandedTerms: 0, scoredPostings: 0, phrasePositions: 0 };
+  readonly work: QueryWork = { scannedTerms: 0, expandedTerms: 0, scoredPostings: 0, phrasePositions: 0, candidates: 0, scoredDocuments: 0, scoredWeights: 0 };
   readonly notices: QueryNotice[] = [];
   /** The answer may lack pages because a limit was reached. */
   partial = false;

@@ -12,18 +12,21 @@
  * The presence rules are lunr's too: a required clause must match in one of its fields, a
  * prohibited one excludes, and a document must match at least one non-prohibited term.
  */
-import { findPosting, termNumber, type CompactSegment, type FieldPostings } from './compact-segment.ts';
+import { findPosting, termNumber, type CompactSegment } from './compact-segment.ts';
+import { markClauseMatches, clauseMatches } from './clause-matches.ts';
 import { INDEX_FIELDS } from './document.ts';
 import { expandClause } from './expansion.ts';
 import { isNamespacedTerm } from './languages.ts';
 import type { ParsedQuery, QueryClause } from './query-parser.ts';
-import type { PhraseWord } from './query-analysis.ts';
 import { MAX_PATTERN_TERMS, QueryBudget, type QueryNotice, type QueryWork } from './query-budget.ts';
+import { scoredLists } from './scored-lists.ts';
+import { postingWeight, type ResolvedClause, type ScoringPlan } from './scoring-plan.ts';
+import { matchingDocuments } from './segment-matches.ts';
 import type { LiveSegment, SegmentSet } from './segment-set.ts';
 import { prefixRange } from './sorted-strings.ts';
 import { forEachTermMatchingGlob, forEachTermWithinEdits } from './term-walk.ts';
-import { forEachPhraseMatch } from './phrase-match.ts';
-import { addExactNameBonus, DEFINITION_TIER, DEFINITIONS_FIELD, LAST_PARTS_TIER, lastPartsTerm, TITLE_FIELD, TITLE_TIER } from './exact-name.ts';
+import { rankCandidates, TopHits, type DocumentExtras } from './top-k.ts';
+import { exactNameBonuses, exactNameScoreBound } from './exact-name.ts';
 
 export { withinEdits } from './term-walk.ts';
 
@@ -51,6 +54,16 @@ export interface RankedHits {
   absentClauses: number[];
 }
 
+/**
+ * A query-independent score per document, added to the text score to order the hits (the
+ * blend's prior: `w · ln(rank / median)`), so that top-k ranks by the blend itself and prunes with
+ * it. Hits keep their text score in `score`.
+ */
+export interface StaticPrior {
+  /** The prior of each document ordinal of a segment. */
+  of(segment: CompactSegment): Float64Array;
+}
+
 export interface Page {
   offset: number;
   limit: number;
@@ -58,31 +71,14 @@ export interface Page {
   accept?: (id: number) => boolean;
   /** Receives the id of every matching document, accepted or not (facet counts). */
   collect?: number[];
+  /** Orders the hits by text score plus this prior (absent: by text score). */
+  prior?: StaticPrior;
+  /** Scores every match, term by term (the reference dynamic pruning must equal; tests, benchmarks). */
+  exhaustive?: boolean;
 }
 
-const K1 = 1.2;
-const B = 0.75;
 const FIELD_BOOSTS = INDEX_FIELDS.map((field) => field.boost);
 const FIELD_COUNT = INDEX_FIELDS.length;
-
-interface ResolvedClause {
-  presence: 'optional' | 'required' | 'prohibited';
-  /** Terms present in the collection. */
-  terms: string[];
-  /** Terms that weigh less than the clause's boost (typo and prefix expansions). */
-  termWeights?: Map<string, number>;
-  /** Terms the query did not name: a pattern's matches, typo and prefix expansions. */
-  expanded?: Set<string>;
-  /** An identifier's parts present in the collection: a page with every part matches too. */
-  parts?: string[][];
-  correction?: { typed: string; term: string };
-  fields: number[];
-  boost: number;
-  /** Phrase variants (one per language) all of whose words occur; any may match. */
-  phrases: PhraseWord[][] | null;
-  /** A required clause none of whose terms occur: nothing can match. */
-  impossible: boolean;
-}
 
 export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, budget = new QueryBudget()): RankedHits {
   const stats = new CollectionTerms(set, budget);
@@ -94,66 +90,21 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
   const absentClauses = clauses.flatMap((clause, i) => (clause.terms.length === 0 && !clause.parts && !clause.phrases ? [i] : []));
   if (clauses.some((clause) => clause.impossible) || set.documentCount === 0) return { hits: [], total: 0, unfilteredTotal: 0, terms: termsLookedFor, corrections, absentClauses };
 
-  // Query vectors per field (lunr adds a clause's boost for every term and field it names).
-  const queryWeights = new Map<string, Float64Array>();
-  for (const clause of positive) {
-    for (const term of scoredTermsOf(clause)) {
-      let weights = queryWeights.get(term);
-      if (!weights) queryWeights.set(term, (weights = new Float64Array(FIELD_COUNT)));
-      const boost = clause.boost * (clause.termWeights?.get(term) ?? 1);
-      for (const field of clause.fields) weights[field] += boost;
-    }
-  }
-  const magnitude = new Float64Array(FIELD_COUNT);
-  for (const weights of queryWeights.values()) for (let f = 0; f < FIELD_COUNT; f++) magnitude[f] += weights[f] * weights[f];
-  for (let f = 0; f < FIELD_COUNT; f++) magnitude[f] = Math.sqrt(magnitude[f]);
-
-  const scoredTerms = [...queryWeights].map(([term, weights]) => ({ term, weights, idf: lunrIdf(set.documentCount, stats.documentFrequency(term)) }));
-  for (const { term } of scoredTerms) budget.work.scoredPostings += stats.documentFrequency(term);
-  const averageLengths = Float64Array.from(set.fieldLengthSums, (sum) => sum / set.documentCount);
-  const required = clauses.filter((clause) => clause.presence === 'required');
-  const prohibited = clauses.filter((clause) => clause.presence === 'prohibited');
+  const plan = scoringPlan(set, stats, clauses);
   // A page that defines the whole query ranks above any page that only mentions it (exact-name.ts).
-  const exactNameBonus = query.exactName !== undefined ? scoreBound(scoredTerms, magnitude) : 0;
-
+  const exactNameBound = query.exactName !== undefined ? exactNameScoreBound(plan) : 0;
   const top = new TopHits(page.offset + page.limit);
-  let total = 0;
-  let unfilteredTotal = 0;
-  const { accept, collect } = page;
+  const counts = { total: 0, unfilteredTotal: 0 };
   for (const segment of set.segments) {
     const postings = segment.stored.postings;
-    const n = postings.docIds.length;
-    if (n === segment.deletedCount) continue;
-    const scores = new Float64Array(n);
-    const matched = new Uint8Array(n);
-    for (const { term, weights, idf } of scoredTerms) {
-      const t = termNumber(postings, term);
-      if (t < 0) continue;
-      for (let f = 0; f < FIELD_COUNT; f++) {
-        if (weights[f] === 0) continue;
-        addFieldScores(postings.fields[f], t, weights[f] / magnitude[f], idf, FIELD_BOOSTS[f], averageLengths[f], segment.deleted, scores, matched);
-      }
-    }
-    if (query.exactName !== undefined) {
-      const t = termNumber(postings, query.exactName);
-      addExactNameBonus(postings.fields[TITLE_FIELD], t, TITLE_TIER * exactNameBonus, segment.deleted, scores);
-      addExactNameBonus(postings.fields[DEFINITIONS_FIELD], t, DEFINITION_TIER * exactNameBonus, segment.deleted, scores);
-      addExactNameBonus(postings.fields[DEFINITIONS_FIELD], termNumber(postings, lastPartsTerm(query.exactName)), LAST_PARTS_TIER * exactNameBonus, segment.deleted, scores);
-    }
-    const requiredMarks = required.map((clause) => clauseMatches(postings, clause, budget));
-    const excluded = prohibited.length > 0 ? new Uint8Array(n) : null;
-    for (const clause of prohibited) markClauseMatches(postings, clause, excluded!, budget);
-    const deleted = segment.deleted;
-    documents: for (let d = 0; d < n; d++) {
-      if (!matched[d] || (deleted !== null && deleted[d])) continue;
-      for (const marks of requiredMarks) if (!marks[d]) continue documents;
-      if (excluded !== null && excluded[d]) continue;
-      const id = postings.docIds[d];
-      unfilteredTotal++;
-      collect?.push(id);
-      if (accept !== undefined && !accept(id)) continue;
-      total++;
-      top.offer(scores[d], id, segment, d);
+    if (postings.docIds.length === segment.deletedCount) continue;
+    const prior = page.prior?.of(postings) ?? null;
+    const bonuses = query.exactName !== undefined ? exactNameBonuses(postings, query.exactName, exactNameBound) : null;
+    if (page.exhaustive) scoreEverything(segment, plan, page, { prior, bonuses }, top, counts, budget);
+    else {
+      const lists = scoredLists(postings, plan);
+      const accepted = acceptedMatches(segment, matchingDocuments(segment, plan, lists, budget), page, counts);
+      rankCandidates(segment, accepted, lists, { prior, bonuses }, top, budget.work);
     }
   }
   const hits = top
@@ -165,21 +116,91 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
       matchedTerms: matchedTermsOf(hit.segment.stored.postings, hit.ordinal, termsLookedFor),
       lang: hit.segment.stored.postings.docLangs[hit.ordinal],
     }));
-  return { hits, total, unfilteredTotal, terms: termsLookedFor, corrections, absentClauses };
+  return { hits, total: counts.total, unfilteredTotal: counts.unfilteredTotal, terms: termsLookedFor, corrections, absentClauses };
+}
+
+/** The query vector (lunr adds a clause's boost for every term and field it names) and the statistics. */
+function scoringPlan(set: SegmentSet, stats: CollectionTerms, clauses: readonly ResolvedClause[]): ScoringPlan {
+  const queryWeights = new Map<string, Float64Array>();
+  for (const clause of clauses) {
+    if (clause.presence === 'prohibited') continue;
+    for (const term of scoredTermsOf(clause)) {
+      let weights = queryWeights.get(term);
+      if (!weights) queryWeights.set(term, (weights = new Float64Array(FIELD_COUNT)));
+      const boost = clause.boost * (clause.termWeights?.get(term) ?? 1);
+      for (const field of clause.fields) weights[field] += boost;
+    }
+  }
+  const magnitude = new Float64Array(FIELD_COUNT);
+  for (const weights of queryWeights.values()) for (let f = 0; f < FIELD_COUNT; f++) magnitude[f] += weights[f] * weights[f];
+  for (let f = 0; f < FIELD_COUNT; f++) magnitude[f] = Math.sqrt(magnitude[f]);
+  const terms = [...queryWeights].map(([term, weights]) => ({ term, weights, idf: lunrIdf(set.documentCount, stats.documentFrequency(term)) }));
+  for (const { term } of terms) stats.budget.work.scoredPostings += stats.documentFrequency(term);
+  return {
+    terms,
+    magnitude,
+    averageLengths: Float64Array.from(set.fieldLengthSums, (sum) => sum / set.documentCount),
+    required: clauses.filter((clause) => clause.presence === 'required'),
+    prohibited: clauses.filter((clause) => clause.presence === 'prohibited'),
+  };
+}
+
+/** Counts the matches (and hands them to `collect`), and keeps those the page's filter accepts. */
+function acceptedMatches(segment: LiveSegment, matches: Int32Array, page: Page, counts: { total: number; unfilteredTotal: number }): Int32Array {
+  const { accept, collect } = page;
+  const ids = segment.stored.postings.docIds;
+  counts.unfilteredTotal += matches.length;
+  if (collect !== undefined) for (let i = 0; i < matches.length; i++) collect.push(ids[matches[i]]);
+  if (accept === undefined) {
+    counts.total += matches.length;
+    return matches;
+  }
+  const accepted = new Int32Array(matches.length);
+  let count = 0;
+  for (let i = 0; i < matches.length; i++) if (accept(ids[matches[i]])) accepted[count++] = matches[i];
+  counts.total += count;
+  return accepted.subarray(0, count);
+}
+
+/** Scores every posting of every scored term, then every document (the reference for top-k). */
+function scoreEverything(segment: LiveSegment, plan: ScoringPlan, page: Page, { prior, bonuses }: DocumentExtras, top: TopHits, counts: { total: number; unfilteredTotal: number }, budget: QueryBudget): void {
+  const postings = segment.stored.postings;
+  const n = postings.docIds.length;
+  const scores = new Float64Array(n);
+  const matched = new Uint8Array(n);
+  for (const { term, weights, idf } of plan.terms) {
+    const t = termNumber(postings, term);
+    if (t < 0) continue;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      if (weights[f] === 0) continue;
+      addFieldScores(postings.fields[f], t, weights[f] / plan.magnitude[f], idf, FIELD_BOOSTS[f], plan.averageLengths[f], segment.deleted, scores, matched);
+      budget.work.scoredWeights += postings.fields[f].offsets[t + 1] - postings.fields[f].offsets[t];
+    }
+  }
+  const requiredMarks = plan.required.map((clause) => clauseMatches(postings, clause, budget));
+  const excluded = plan.prohibited.length > 0 ? new Uint8Array(n) : null;
+  for (const clause of plan.prohibited) markClauseMatches(postings, clause, excluded!, budget);
+  const deleted = segment.deleted;
+  const { accept, collect } = page;
+  documents: for (let d = 0; d < n; d++) {
+    if (!matched[d] || (deleted !== null && deleted[d])) continue;
+    for (const marks of requiredMarks) if (!marks[d]) continue documents;
+    if (excluded !== null && excluded[d]) continue;
+    const id = postings.docIds[d];
+    counts.unfilteredTotal++;
+    collect?.push(id);
+    if (accept !== undefined && !accept(id)) continue;
+    counts.total++;
+    budget.work.candidates++;
+    budget.work.scoredDocuments++;
+    const text = bonuses === null ? scores[d] : scores[d] + (bonuses.get(d) ?? 0);
+    top.offer(prior === null ? text : text + prior[d], text, id, segment, d);
+  }
 }
 
 /** The terms a clause scores with: its own (an identifier's whole, expansions) and its parts'. */
 function scoredTermsOf(clause: ResolvedClause): string[] {
   return clause.parts ? [...clause.terms, ...clause.parts.flat()] : clause.terms;
-}
-
-/** More than any page's score for the query: each term's weight at the limit of BM25's term frequency, in every field it is looked for. */
-function scoreBound(scoredTerms: ReadonlyArray<{ weights: Float64Array; idf: number }>, magnitude: Float64Array): number {
-  let bound = 0;
-  for (const { weights, idf } of scoredTerms) {
-    for (let f = 0; f < FIELD_COUNT; f++) if (weights[f] > 0) bound += (weights[f] / magnitude[f]) * (Math.ceil(idf * (K1 + 1) * FIELD_BOOSTS[f] * 1000) / 1000);
-  }
-  return bound;
 }
 
 /** lunr's idf: log(1 + |(N − df + ½) / (df + ½)|). */
@@ -188,7 +209,7 @@ function lunrIdf(documentCount: number, documentFrequency: number): number {
 }
 
 function addFieldScores(
-  field: FieldPostings,
+  field: CompactSegment['fields'][number],
   t: number,
   queryWeight: number,
   idf: number,
@@ -202,50 +223,8 @@ function addFieldScores(
   for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
     const d = docs[p];
     if (deleted !== null && deleted[d]) continue;
-    const frequency = tf[p];
-    // Same operations in the same order as lunr.Builder#createFieldVectors, so the rounding agrees.
-    let weight = (idf * ((K1 + 1) * frequency)) / (K1 * (1 - B + B * (lengths[d] / averageLength)) + frequency);
-    weight *= fieldBoost;
-    weight = Math.round(weight * 1000) / 1000;
-    scores[d] += queryWeight * weight;
+    scores[d] += queryWeight * postingWeight(idf, tf[p], lengths[d], averageLength, fieldBoost);
     matched[d] = 1;
-  }
-}
-
-/** Documents matching a clause (any of its terms in any of its fields, or its phrase). */
-function clauseMatches(segment: CompactSegment, clause: ResolvedClause, budget: QueryBudget): Uint8Array {
-  const marks = new Uint8Array(segment.docIds.length);
-  markClauseMatches(segment, clause, marks, budget);
-  return marks;
-}
-
-function markClauseMatches(segment: CompactSegment, clause: ResolvedClause, marks: Uint8Array, budget: QueryBudget): void {
-  if (clause.phrases) {
-    for (const words of clause.phrases) forEachPhraseMatch(segment, words, clause.fields, budget, (d) => (marks[d] = 1));
-    return;
-  }
-  markTerms(segment, clause.terms, clause.fields, marks);
-  if (!clause.parts) return;
-  // An identifier written apart: every part somewhere in the page.
-  const n = segment.docIds.length;
-  const counts = new Uint16Array(n);
-  const seen = new Uint8Array(n);
-  for (const alternatives of clause.parts) {
-    seen.fill(0);
-    markTerms(segment, alternatives, clause.fields, seen);
-    for (let d = 0; d < n; d++) counts[d] += seen[d];
-  }
-  for (let d = 0; d < n; d++) if (counts[d] === clause.parts.length) marks[d] = 1;
-}
-
-function markTerms(segment: CompactSegment, terms: readonly string[], fields: readonly number[], marks: Uint8Array): void {
-  for (const term of terms) {
-    const t = termNumber(segment, term);
-    if (t < 0) continue;
-    for (const f of fields) {
-      const { offsets, docs } = segment.fields[f];
-      for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) marks[docs[p]] = 1;
-    }
   }
 }
 
@@ -435,64 +414,4 @@ function segmentFrequency(segment: LiveSegment, term: string): number {
     else for (let p = from; p < to; p++) df += segment.deleted[field.docs[p]] ? 0 : 1;
   }
   return df;
-}
-
-interface TopHit {
-  score: number;
-  id: number;
-  segment: LiveSegment;
-  ordinal: number;
-}
-
-/** The best `capacity` hits (higher score first, then lower id), kept in a min-heap of the worst. */
-class TopHits {
-  private readonly heap: TopHit[] = [];
-
-  constructor(private readonly capacity: number) {}
-
-  offer(score: number, id: number, segment: LiveSegment, ordinal: number): void {
-    if (this.capacity <= 0) return;
-    if (this.heap.length < this.capacity) {
-      this.heap.push({ score, id, segment, ordinal });
-      this.siftUp(this.heap.length - 1);
-      return;
-    }
-    // Most hits lose to the worst kept one: compare before allocating.
-    const worst = this.heap[0];
-    if (score < worst.score || (score === worst.score && id > worst.id)) return;
-    this.heap[0] = { score, id, segment, ordinal };
-    this.siftDown(0);
-  }
-
-  sorted(): TopHit[] {
-    return [...this.heap].sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
-  }
-
-  private siftUp(i: number): void {
-    const { heap } = this;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!worse(heap[i], heap[parent])) break;
-      [heap[i], heap[parent]] = [heap[parent], heap[i]];
-      i = parent;
-    }
-  }
-
-  private siftDown(i: number): void {
-    const { heap } = this;
-    for (;;) {
-      const left = 2 * i + 1;
-      const right = left + 1;
-      let worst = i;
-      if (left < heap.length && worse(heap[left], heap[worst])) worst = left;
-      if (right < heap.length && worse(heap[right], heap[worst])) worst = right;
-      if (worst === i) return;
-      [heap[i], heap[worst]] = [heap[worst], heap[i]];
-      i = worst;
-    }
-  }
-}
-
-function worse(a: TopHit, b: TopHit): boolean {
-  return a.score < b.score || (a.score === b.score && a.id > b.id);
 }

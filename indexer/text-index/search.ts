@@ -8,7 +8,7 @@ import { QuerySyntaxError } from './errors.ts';
 import { analysisLanguage, checkLanguage } from './languages.ts';
 import { QueryBudget, type QueryNotice, type QueryWork } from './query-budget.ts';
 import { parseUserQuery, relaxQuery, type MatchMode, type ParsedQuery } from './query-parser.ts';
-import { executeQuery, type RankedHits } from './scorer.ts';
+import { executeQuery, type RankedHits, type StaticPrior } from './scorer.ts';
 import type { SegmentSet } from './segment-set.ts';
 
 export interface SearchOptions {
@@ -35,6 +35,10 @@ export interface SearchOptions {
    * the searches of one request (synonym spellings) so that the request as a whole is bounded.
    */
   budget?: QueryBudget;
+  /** Orders the hits by text score plus this per-page prior (the blend's), and prunes with it. */
+  prior?: StaticPrior;
+  /** Scores every match instead of pruning (the reference; tests and benchmarks). */
+  exhaustive?: boolean;
 }
 
 export interface SearchResult extends RankedHits {
@@ -65,7 +69,7 @@ export function searchSnapshot(set: SegmentSet, queryText: string, options: Sear
   const budget = options.budget ?? new QueryBudget();
   let parsed = parseUserQuery(queryText, options.mode ?? 'all', queryLanguages(set, options.lang), budget);
   if (options.tolerance === false) parsed = withoutTolerance(parsed);
-  const page = { offset, limit, accept: options.accept, collect: options.collect };
+  const page = { offset, limit, accept: options.accept, collect: options.collect, prior: options.prior, exhaustive: options.exhaustive };
   const result = executeQuery(set, parsed, page, budget);
   const plainWords = parsed.clauses.filter((clause) => clause.kind === 'term' && clause.defaulted).length;
   const spent = { notices: budget.notices, partial: budget.partial, work: budget.work };

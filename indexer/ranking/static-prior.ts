@@ -1,0 +1,27 @@
+/**
+ * The `prior` blend's link part as a static rank for the text index's top-k: per document of a
+ * segment, `w · ln(r / r̃)` with the rank and scale the blend uses for that page (its group's
+ * summed rank; its own for a page outside the page table). Added to the text score, it gives the
+ * blended score exactly (same operations as blendScore), so the text index returns the best
+ * pages by the blend itself and prunes with it. Computed once per segment for a group table.
+ */
+import type { CompactSegment } from '../text-index/compact-segment.ts';
+import type { StaticPrior } from '../text-index/scorer.ts';
+import { logRankPrior, type RankScale } from './blend.ts';
+import type { GroupTable } from './hit-groups.ts';
+
+export function blendPrior(table: GroupTable, globalRank: (id: number) => number, globalScale: RankScale, weight: number): StaticPrior {
+  const cache = new WeakMap<CompactSegment, Float64Array>();
+  const priorOf = (id: number) => {
+    const row = table.facts.rowOf(id);
+    const link = row >= 0 ? logRankPrior(table.groupRank[row], table.groupRankScale) : logRankPrior(globalRank(id), globalScale);
+    return weight * link;
+  };
+  return {
+    of(segment) {
+      let values = cache.get(segment);
+      if (values === undefined) cache.set(segment, (values = Float64Array.from(segment.docIds, priorOf)));
+      return values;
+    },
+  };
+}

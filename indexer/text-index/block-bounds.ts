@@ -1,0 +1,59 @@
+/**
+ * Per-block summaries of a term's postings in one field, for dynamic pruning: for each block of
+ * {@link BLOCK_SIZE} postings, its last document, its largest term frequency and its shortest
+ * field length. A posting's BM25 weight grows with the frequency and shrinks with the length, so
+ * the weight of (largest frequency, shortest length) bounds every weight of the block whatever the
+ * collection-wide statistics are. That keeps the summaries valid across updates (which change idf
+ * and average lengths but never a segment's postings), so they are computed on a term's first use
+ * in a segment and kept with the segment, and the postings file stays as it is.
+ */
+import type { FieldPostings } from './compact-segment.ts';
+
+export const BLOCK_SIZE = 64;
+
+export interface BlockSummary {
+  /** Last document ordinal of each block (ascending). */
+  lastDoc: Int32Array;
+  maxFrequency: Uint16Array;
+  minLength: Uint32Array;
+}
+
+// Bounded like the term-number cache: the terms a workload asks for again and again stay.
+const summaries = new WeakMap<FieldPostings, Map<number, BlockSummary>>();
+const SUMMARIES_PER_FIELD = 4_096;
+
+/** The block summary of term number `t` in a field (computed once, then cached). */
+export function blockSummary(field: FieldPostings, t: number): BlockSummary {
+  let cache = summaries.get(field);
+  if (cache === undefined) summaries.set(field, (cache = new Map()));
+  let summary = cache.get(t);
+  if (summary === undefined) {
+    summary = summarise(field, field.offsets[t], field.offsets[t + 1]);
+    if (cache.size >= SUMMARIES_PER_FIELD) cache.clear();
+    cache.set(t, summary);
+  }
+  return summary;
+}
+
+function summarise(field: FieldPostings, from: number, to: number): BlockSummary {
+  const { docs, tf, lengths } = field;
+  const count = Math.ceil((to - from) / BLOCK_SIZE);
+  const lastDoc = new Int32Array(count);
+  const maxFrequency = new Uint16Array(count);
+  const minLength = new Uint32Array(count);
+  for (let b = 0; b < count; b++) {
+    const start = from + b * BLOCK_SIZE;
+    const end = Math.min(to, start + BLOCK_SIZE);
+    let frequency = 0;
+    let length = 0xffffffff;
+    for (let p = start; p < end; p++) {
+      if (tf[p] > frequency) frequency = tf[p];
+      const l = lengths[docs[p]];
+      if (l < length) length = l;
+    }
+    lastDoc[b] = docs[end - 1];
+    maxFrequency[b] = frequency;
+    minLength[b] = length;
+  }
+  return { lastDoc, maxFrequency, minLength };
+}

@@ -1,0 +1,119 @@
+/**
+ * The documents of a segment that match a query, found without scoring (for `total`, facet counts
+ * and the candidates of top-k): live, matching every required clause and no prohibited one, and
+ * holding at least one scored term. With required word clauses (every word of an all-words query)
+ * the clause with the fewest postings drives and the others are checked by galloping cursors, so
+ * the work follows the rarest word, not the union of all the query's postings.
+ */
+import { termNumber, type CompactSegment } from './compact-segment.ts';
+import { clauseMatches, isTermClause } from './clause-matches.ts';
+import type { QueryBudget } from './query-budget.ts';
+import { seek, type ScoredList } from './scored-lists.ts';
+import type { ResolvedClause, ScoringPlan } from './scoring-plan.ts';
+import type { LiveSegment } from './segment-set.ts';
+
+/** A postings range docs[from .. end) with a forward cursor. */
+interface Range {
+  docs: Int32Array;
+  from: number;
+  end: number;
+  cursor: number;
+  /** Whether the range is one of the scored lists (its documents hold a scored term). */
+  scored: boolean;
+}
+
+const NONE = new Int32Array(0);
+
+/** Ordinals of the segment's matching documents, ascending. */
+export function matchingDocuments(segment: LiveSegment, plan: ScoringPlan, lists: readonly ScoredList[], budget: QueryBudget): Int32Array {
+  const postings = segment.stored.postings;
+  if (lists.length === 0) return NONE;
+  const termClauses: Range[][] = [];
+  for (const clause of plan.required) {
+    if (!isTermClause(clause)) continue;
+    const ranges = clauseRanges(postings, clause, plan);
+    if (ranges.length === 0) return NONE;
+    termClauses.push(ranges);
+  }
+  const requiredMarks = plan.required.filter((clause) => !isTermClause(clause)).map((clause) => clauseMatches(postings, clause, budget));
+  let excluded: Uint8Array | null = null;
+  for (const clause of plan.prohibited) {
+    const marks = clauseMatches(postings, clause, budget);
+    if (excluded === null) excluded = marks;
+    else for (let d = 0; d < marks.length; d++) excluded[d] |= marks[d];
+  }
+  let candidates: Int32Array;
+  let others: Range[][] = [];
+  let needsScoredCheck = false;
+  if (termClauses.length > 0) {
+    let driver = 0;
+    for (let i = 1; i < termClauses.length; i++) if (size(termClauses[i]) < size(termClauses[driver])) driver = i;
+    candidates = unionOf(termClauses[driver]);
+    others = termClauses.filter((_, i) => i !== driver);
+    // A document of the driving clause holds a scored term when the clause's lists are all scored.
+    needsScoredCheck = termClauses[driver].some((range) => !range.scored);
+  } else {
+    candidates = unionOf(lists.map((list) => ({ docs: list.docs, from: list.from, end: list.end, cursor: list.from, scored: true })));
+  }
+  const scoredRanges: Range[] = needsScoredCheck ? lists.map((list) => ({ docs: list.docs, from: list.from, end: list.end, cursor: list.from, scored: true })) : [];
+  const deleted = segment.deleted;
+  const out = new Int32Array(candidates.length);
+  let count = 0;
+  documents: for (let i = 0; i < candidates.length; i++) {
+    const d = candidates[i];
+    if (deleted !== null && deleted[d]) continue;
+    if (excluded !== null && excluded[d]) continue;
+    for (const marks of requiredMarks) if (!marks[d]) continue documents;
+    for (const ranges of others) if (!anyHas(ranges, d)) continue documents;
+    if (needsScoredCheck && !anyHas(scoredRanges, d)) continue;
+    out[count++] = d;
+  }
+  return out.subarray(0, count);
+}
+
+/** A required word clause's postings in the segment: each of its terms in each of its fields. */
+function clauseRanges(postings: CompactSegment, clause: ResolvedClause, plan: ScoringPlan): Range[] {
+  const ranges: Range[] = [];
+  for (const term of clause.terms) {
+    const t = termNumber(postings, term);
+    if (t < 0) continue;
+    const weights = plan.terms.find((scored) => scored.term === term)?.weights;
+    for (const f of clause.fields) {
+      const { offsets, docs } = postings.fields[f];
+      if (offsets[t] === offsets[t + 1]) continue;
+      ranges.push({ docs, from: offsets[t], end: offsets[t + 1], cursor: offsets[t], scored: weights !== undefined && weights[f] !== 0 });
+    }
+  }
+  return ranges;
+}
+
+function size(ranges: readonly Range[]): number {
+  let total = 0;
+  for (const range of ranges) total += range.end - range.from;
+  return total;
+}
+
+/** The documents of several ranges, ascending, without repeats (one range: a view, no copy). */
+function unionOf(ranges: readonly Range[]): Int32Array {
+  if (ranges.length === 1) return ranges[0].docs.subarray(ranges[0].from, ranges[0].end);
+  const all = new Int32Array(size(ranges));
+  let at = 0;
+  for (const range of ranges) {
+    all.set(range.docs.subarray(range.from, range.end), at);
+    at += range.end - range.from;
+  }
+  all.sort();
+  let count = 0;
+  for (let i = 0; i < all.length; i++) if (count === 0 || all[i] !== all[count - 1]) all[count++] = all[i];
+  return all.subarray(0, count);
+}
+
+/** Whether any range holds `d` (cursors move forward: `d` must not decrease between calls). */
+function anyHas(ranges: Range[], d: number): boolean {
+  for (const range of ranges) {
+    const p = seek(range.docs, range.cursor, range.end, d);
+    range.cursor = p;
+    if (p < range.end && range.docs[p] === d) return true;
+  }
+  return false;
+}

@@ -1,0 +1,220 @@
+/**
+ * Top-k over a segment's matching documents without scoring each of them (dynamic pruning with
+ * block maxima, block-max WAND's bound applied per document):
+ * 1. Each candidate gets an upper bound: its static prior (the blend's query-independent part, 0
+ *    without one) plus, for each scored list, the bound of the block that would hold it.
+ * 2. The candidates with the highest bounds are scored first (a page with a high estimate first),
+ *    which sets the entry threshold of the top k early.
+ * 3. The others are visited in order and scored only when their bound reaches the threshold.
+ * A document is scored exactly as the exhaustive scorer does (same terms, same order of the sum),
+ * so the top k and their scores are the exhaustive ones.
+ */
+import { findPosting } from './compact-segment.ts';
+import type { QueryWork } from './query-budget.ts';
+import { advanceTo, boundAt, resetCursors, weightAtCursor, type ScoredList } from './scored-lists.ts';
+import { postingWeight } from './scoring-plan.ts';
+import type { LiveSegment } from './segment-set.ts';
+
+/** Lists this many times shorter than the candidates are bounded exactly (scored-lists.ts). */
+const EXACT_BOUND_RATIO = 2;
+
+/** What top-k did, for benchmarks and tests. */
+export interface PruningWork {
+  /** Matching documents offered to top-k (after the page's filter). */
+  candidates: number;
+  /** Documents whose exact score was computed. */
+  scoredDocuments: number;
+  /** Posting weights computed (for scores, and for the bounds of short lists). */
+  scoredWeights: number;
+}
+
+/**
+ * What a document's key adds to its text score: the static prior (by ordinal; orders the hits, is
+ * not part of the text score) and the exact-name bonus (ordinal → bonus; part of the text score).
+ * Both are known before any posting is read, so each is its own exact bound.
+ */
+export interface DocumentExtras {
+  prior: Float64Array | null;
+  bonuses: Map<number, number> | null;
+}
+
+export const noPruningWork = (): PruningWork => ({ candidates: 0, scoredDocuments: 0, scoredWeights: 0 });
+
+/**
+ * Ranks `candidates` (ascending ordinals of matching, accepted documents) into `top`. `prior`
+ * (by ordinal) is added to each text score to order the hits; absent, the text score alone.
+ * `exhaustive` scores every candidate (the reference the pruned path must equal).
+ */
+export function rankCandidates(segment: LiveSegment, candidates: Int32Array, lists: ScoredList[], extras: DocumentExtras, top: TopHits, work: PruningWork, exhaustive = false): void {
+  const { prior, bonuses } = extras;
+  const count = candidates.length;
+  work.candidates += count;
+  if (count === 0 || top.capacity <= 0) return;
+  const ids = segment.stored.postings.docIds;
+  if (exhaustive || lists.some((list) => !(list.queryWeight >= 0))) {
+    resetCursors(lists);
+    for (let i = 0; i < count; i++) offerScored(top, segment, ids, candidates[i], lists, extras, work);
+    return;
+  }
+  resetCursors(lists);
+  for (const list of lists) list.exact = (list.end - list.from) * EXACT_BOUND_RATIO < count;
+  const bounds = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const d = candidates[i];
+    let bound = prior === null ? 0 : prior[d];
+    for (const list of lists) bound += boundAt(list, d, work);
+    if (bonuses !== null) bound += bonuses.get(d) ?? 0;
+    bounds[i] = bound;
+  }
+  // The most promising first: their scores raise the threshold before the rest is visited.
+  let seeded: Uint8Array | null = null;
+  if (count > top.capacity) {
+    seeded = new Uint8Array(count);
+    for (const i of largest(bounds, top.capacity)) {
+      if (top.cannotEnter(bounds[i])) continue;
+      seeded[i] = 1;
+      const d = candidates[i];
+      const text = scoreByLookup(d, lists, work) + (bonuses?.get(d) ?? 0);
+      top.offer(prior === null ? text : text + prior[d], text, ids[d], segment, d);
+    }
+  }
+  resetCursors(lists);
+  for (let i = 0; i < count; i++) {
+    if ((seeded !== null && seeded[i]) || top.cannotEnter(bounds[i])) continue;
+    offerScored(top, segment, ids, candidates[i], lists, extras, work);
+  }
+}
+
+function offerScored(top: TopHits, segment: LiveSegment, ids: Int32Array, d: number, lists: ScoredList[], { prior, bonuses }: DocumentExtras, work: PruningWork): void {
+  work.scoredDocuments++;
+  let text = 0;
+  for (const list of lists) {
+    if (!advanceTo(list, d)) continue;
+    text += weightAtCursor(list, d);
+    work.scoredWeights++;
+  }
+  if (bonuses !== null) text += bonuses.get(d) ?? 0;
+  top.offer(prior === null ? text : text + prior[d], text, ids[d], segment, d);
+}
+
+/** The exact score of `d` by binary search in each list (visits out of order; cursors untouched). */
+function scoreByLookup(d: number, lists: readonly ScoredList[], work: PruningWork): number {
+  work.scoredDocuments++;
+  let text = 0;
+  for (const list of lists) {
+    const p = findPosting(list.docs, list.from, list.end, d);
+    if (p < 0) continue;
+    text += list.queryWeight * postingWeight(list.idf, list.tf[p], list.lengths[d], list.averageLength, list.fieldBoost);
+    work.scoredWeights++;
+  }
+  return text;
+}
+
+/** Indexes of the `k` largest values (a min-heap of indexes; NaN counts as largest). */
+function largest(values: Float64Array, k: number): Int32Array {
+  const heap = new Int32Array(k);
+  let size = 0;
+  const less = (a: number, b: number) => values[a] < values[b] || (Number.isNaN(values[b]) && !Number.isNaN(values[a]));
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < size && less(heap[l], heap[m])) m = l;
+      if (r < size && less(heap[r], heap[m])) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m], heap[i]];
+      i = m;
+    }
+  };
+  for (let i = 0; i < values.length; i++) {
+    if (size < k) {
+      heap[size] = i;
+      let c = size++;
+      while (c > 0) {
+        const parent = (c - 1) >> 1;
+        if (!less(heap[c], heap[parent])) break;
+        [heap[c], heap[parent]] = [heap[parent], heap[c]];
+        c = parent;
+      }
+    } else if (less(heap[0], i)) {
+      heap[0] = i;
+      down(0);
+    }
+  }
+  return heap.subarray(0, size);
+}
+
+export interface TopHit {
+  /** What hits are ordered by: the text score plus the document's prior. */
+  key: number;
+  score: number;
+  id: number;
+  segment: LiveSegment;
+  ordinal: number;
+}
+
+/** The best `capacity` hits (see {@link worse}), kept in a min-heap of the worst. */
+export class TopHits {
+  private readonly heap: TopHit[] = [];
+
+  constructor(readonly capacity: number) {}
+
+  /**
+   * Whether a document whose key is at most `bound` surely loses to every kept hit. The bound
+   * adds the same weights as the score in another order, so a margin covers the rounding.
+   */
+  cannotEnter(bound: number): boolean {
+    if (this.heap.length < this.capacity) return false;
+    const worst = this.heap[0].key;
+    return bound < worst - 1e-9 * (1 + Math.abs(worst));
+  }
+
+  offer(key: number, score: number, id: number, segment: LiveSegment, ordinal: number): void {
+    if (this.capacity <= 0) return;
+    if (this.heap.length < this.capacity) {
+      this.heap.push({ key, score, id, segment, ordinal });
+      this.siftUp(this.heap.length - 1);
+      return;
+    }
+    const hit = { key, score, id, segment, ordinal };
+    if (worse(hit, this.heap[0])) return;
+    this.heap[0] = hit;
+    this.siftDown(0);
+  }
+
+  sorted(): TopHit[] {
+    return [...this.heap].sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+  }
+
+  private siftUp(i: number): void {
+    const { heap } = this;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!worse(heap[i], heap[parent])) break;
+      [heap[i], heap[parent]] = [heap[parent], heap[i]];
+      i = parent;
+    }
+  }
+
+  private siftDown(i: number): void {
+    const { heap } = this;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let worst = i;
+      if (left < heap.length && worse(heap[left], heap[worst])) worst = left;
+      if (right < heap.length && worse(heap[right], heap[worst])) worst = right;
+      if (worst === i) return;
+      [heap[i], heap[worst]] = [heap[worst], heap[i]];
+      i = worst;
+    }
+  }
+}
+
+/** Lower key, then (equal blends) lower text score, then higher id: the order the engine sorts by. */
+function worse(a: TopHit, b: TopHit): boolean {
+  if (a.key !== b.key) return a.key < b.key;
+  if (a.score !== b.score) return a.score < b.score;
+  return a.id > b.id;
+}

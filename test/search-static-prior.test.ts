@@ -1,0 +1,89 @@
+/**
+ * The `prior` blend's link part as a static rank in the text index's top-k: the engine's results
+ * equal blending every match (no pool), even when the best page by the blend is far down by text.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PageFacts, type PageFact } from '../indexer/ranking/page-facts.ts';
+import { rankSnapshot, SearchEngine, type EngineQuery, type SearchEngineOptions } from '../indexer/ranking/search-engine.ts';
+import { syntheticCorpus } from '../indexer/text-index/synthetic-documents.ts';
+import { TextIndex } from '../indexer/text-index/text-index.ts';
+
+const corpus = syntheticCorpus({ count: 400, seed: 5, wordsPerPage: 80, vocabularySize: 600 });
+const sections = ['guide', 'api', 'faq'];
+
+let dir: string;
+let index: TextIndex;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lse-static-prior-'));
+  index = await TextIndex.open(dir, { workers: 0, autoMerge: false, maxSegmentDocs: 150 });
+  await index.rebuild(corpus.documents);
+});
+
+afterAll(async () => {
+  await index?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function engine(options: Partial<SearchEngineOptions>): SearchEngine {
+  const ids = corpus.documents.map((doc) => doc.id);
+  // Skewed like PageRank: a few pages far above the median.
+  const ranks = ids.map((id) => 1 / (1 + ((id * 37) % 400)) ** 1.1);
+  const search = new SearchEngine(index, rankSnapshot(1, ids, ranks, ranks), { blend: 'prior', weight: 0.5, ...options });
+  const facts = new Map<number, PageFact>(
+    corpus.documents.map((doc) => {
+      // Pairs of translations (one hit per pair): pages 10k and 10k + 1, the second in French.
+      const pair = doc.id % 10 === 0 ? doc.id + 1 : doc.id % 10 === 1 ? doc.id - 1 : -1;
+      const related = pair >= 0 && pair < corpus.documents.length ? [corpus.documents[pair].url] : [];
+      return [doc.id, { url: doc.url, host: doc.host, lang: doc.id % 10 === 1 ? 'fr' : 'en', type: 'html', section: sections[doc.id % 3], date: NaN, indexed: true, related, copies: [] }];
+    }),
+  );
+  search.setFacts(new PageFacts(facts));
+  return search;
+}
+
+function queries(): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    const topic = corpus.topicWords[i % corpus.topicWords.length];
+    out.push(i % 4 === 0 ? corpus.vocabulary[5 + i] : i % 4 === 1 ? `${topic[0]} ${corpus.vocabulary[8 + i]}` : `${topic[i % topic.length]} ${topic[(i + 1) % topic.length]}`);
+  }
+  return out;
+}
+
+async function top(search: SearchEngine, q: string, extra: Partial<EngineQuery> = {}) {
+  const result = await search.search({ q, page: 1, size: 10, rank: 'blend', explain: false, ...extra });
+  return { total: result.total, facets: result.facets, hits: result.hits.map((hit) => [hit.id, hit.score, hit.textScore]) };
+}
+
+/** The results by group (a pair of translations is one group, named by its English page). */
+function groupsOf(result: Awaited<ReturnType<typeof top>>) {
+  return { total: result.total, facets: result.facets, groups: result.hits.map(([id]) => (Number(id) % 10 === 1 ? Number(id) - 1 : Number(id))) };
+}
+
+describe('the blend prior as a static rank', () => {
+  it('gives the results of blending every match, whatever the pool', async () => {
+    const everyMatch = engine({ staticPrior: false, candidates: 1_000 });
+    const textPool = engine({ staticPrior: false, candidates: 12 });
+    const staticRank = engine({ candidates: 12 });
+    // The default pool: a few candidates first, all 500 when grouping or the language could change the page.
+    const growing = engine({});
+    let poolMissed = 0;
+    for (const q of queries()) {
+      for (const mode of [{}, { section: ['api'] }, { visitorLanguages: ['fr'] }, { page: 2 }] as Array<Partial<EngineQuery>>) {
+        const expected = await top(everyMatch, q, mode);
+        expect(await top(growing, q, mode), q).toEqual(expected);
+        if (mode.visitorLanguages || mode.page) continue;
+        // A fixed small pool orders the groups as every match does; which translation a group shows
+        // (the site's main language) may be a page outside it, which only the growing pool fetches.
+        expect(groupsOf(await top(staticRank, q, mode)), q).toEqual(groupsOf(expected));
+        if (JSON.stringify(await top(textPool, q, mode)) !== JSON.stringify(expected)) poolMissed++;
+      }
+    }
+    // Re-ranking only the best by text misses pages the blend puts first: the case this is for.
+    expect(poolMissed).toBeGreaterThan(0);
+  });
+});
