@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadSettings } from '../config/load-settings.ts';
 import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
 import { catchUpWithStore } from '../indexer/text-index/catch-up.ts';
+import { INDEX_ANALYSIS } from '../indexer/text-index/document-version.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 import { buildIndex, serveStore } from '../server/cli/serve-command.ts';
 
@@ -131,6 +132,28 @@ describe('the index catches up with the store at start-up', () => {
       // Without the record of what the index applied, every stored page is compared.
       rmSync(join(dataDir, 'index', 'store-sequence.json'));
       expect(await catchUpWithStore(store, index, { maxRemovedShare: 0.1 })).toMatchObject({ fromJournal: false, checked: PAGES + 1, reindexed: 0, indexable: PAGES });
+    } finally {
+      await index.close();
+      await store.close();
+    }
+  });
+
+  it('re-indexes every page of an index written with an earlier analysis', async () => {
+    // What an earlier release wrote: page versions hashed without the analysis, a record without it.
+    const manifestPath = join(dataDir, 'index', 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { segments: Array<{ versions?: string[] }> };
+    for (const segment of manifest.segments) segment.versions = segment.versions?.map((version) => `${version[0] === '0' ? '1' : '0'}${version.slice(1)}`);
+    writeFileSync(manifestPath, JSON.stringify(manifest));
+    const record = JSON.parse(readFileSync(join(dataDir, 'index', 'store-sequence.json'), 'utf8')) as { analysis?: number };
+    expect(record.analysis).toBe(INDEX_ANALYSIS);
+    delete record.analysis;
+    writeFileSync(join(dataDir, 'index', 'store-sequence.json'), JSON.stringify(record));
+    const store = await CrawlStore.open(dataDir);
+    const index = await TextIndex.open(dataDir, { maxSegmentDocs: 100 });
+    try {
+      expect(await catchUpWithStore(store, index, { maxRemovedShare: 0.1 })).toMatchObject({ fromJournal: false, reindexed: PAGES, rebuilt: true });
+      expect(await catchUpWithStore(store, index, { maxRemovedShare: 0.1 })).toMatchObject({ fromJournal: true, checked: 0, reindexed: 0 });
+      expect(index.search('wombat').total).toBe(5);
     } finally {
       await index.close();
       await store.close();

@@ -7,12 +7,21 @@
 import { createHash } from 'node:crypto';
 import type { TextDocument } from './document.ts';
 
+/**
+ * The version of the analysis: what terms a document gives (stemming, identifiers, exact names…).
+ * Raised with every change to them, it changes every page's version, so an index written by an
+ * earlier release is re-indexed from the store at the next start (catch-up.ts) instead of
+ * answering with the old terms. 2: exact names.
+ */
+export const INDEX_ANALYSIS = 2;
+
 /** 48 bits: a changed page keeps its old version with a chance of 2⁻⁴⁸. */
 const VERSION_HEX_DIGITS = 12;
 
 /** The version of a normalised document (see normalizeDocument). */
 export function documentVersion(doc: TextDocument): string {
   const hash = createHash('sha1');
+  hash.update(`analysis ${INDEX_ANALYSIS}\u0000`);
   // Field by field, in a fixed order: the same document always gives the same version.
   hash.update(JSON.stringify([doc.id, doc.url, doc.host, doc.title, doc.headings, doc.lang ?? null, doc.type ?? null, doc.sections ?? null, doc.lastModified ?? null, ...(doc.definitions ? [doc.definitions] : [])]));
   hash.update('\u0000');
