@@ -69,7 +69,7 @@ export interface MergeReport {
 
 const DEFAULT_MAX_SEGMENT_CHARS = 16_000_000;
 
-const SEGMENT_FILE = /^(seg-\d+)\.(lunr\.json|postings\.bin|docs\.jsonl)$/;
+const SEGMENT_FILE = /^(seg-\d+)\.(lunr\.json|postings\.bin|docs\.jsonl|text\.bin)$/;
 
 export class TextIndex {
   readonly handle: IndexHandle;
@@ -84,6 +84,13 @@ export class TextIndex {
   private versions: ReadonlyMap<number, string>;
   private writing: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Set by close: merges finish the round they are in and start no other. */
+  private closing = false;
+  /** The background merges started by updates, while they run. */
+  private mergeLoop: Promise<void> | null = null;
+  private mergeWanted = false;
+  /** Segments being merged, and the merged segments being written (their files must stay). */
+  private readonly merging = new Set<string>();
 
   private constructor(
     readonly directory: string,
@@ -268,6 +275,8 @@ export class TextIndex {
         await this.removeSegmentFiles(names);
         throw error;
       }
+      // The new generation already answers; merging it into tiers is the rest of the build.
+      if (this.autoMerge) await this.mergeRounds(false, true).catch((error: unknown) => warnMergeFailed(error));
       return this.info();
     });
   }
@@ -300,51 +309,130 @@ export class TextIndex {
         return hit.length > 0 ? withDeletions(segment.stored, hit, segment.deleted) : segment;
       });
       await this.commit([...kept.filter((s) => liveCount(s) > 0), ...built.map((s) => withDeletions(s, []))], versions);
-      if (this.autoMerge) await this.mergeNow(false);
+      this.scheduleMerges();
       return this.info();
     });
   }
 
-  /** Compacts small segments and drops deleted documents (all that the policy allows, now). */
-  merge(options: { force?: boolean } = {}): Promise<MergeReport> {
-    return this.exclusive(() => this.mergeNow(options.force ?? true));
+  /**
+   * Merges now, after the background merges: with `force` (the default) every tier that holds two
+   * segments and every segment with a deleted page; without, what the policy asks for.
+   */
+  async merge(options: { force?: boolean } = {}): Promise<MergeReport> {
+    if (this.closed || this.closing) throw new TextIndexError('the text index is closed');
+    await this.mergesSettled();
+    return this.mergeRounds(options.force ?? true, false);
   }
 
-  /** Waits for running writes and stops the workers. Queries keep working on the last snapshot. */
+  /** Resolves once no background merge runs (updates start them; see scheduleMerges). */
+  async mergesSettled(): Promise<void> {
+    while (this.mergeLoop) await this.mergeLoop;
+  }
+
+  /**
+   * Waits for running writes and the merge round in progress, and stops the workers. Queries keep
+   * working on the last snapshot.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.closing = true;
+    await this.mergesSettled();
     this.closed = true;
     await this.writing.catch(() => undefined);
     await this.pool.close();
   }
 
-  private async mergeNow(force: boolean): Promise<MergeReport> {
-    const set = this.handle.current;
-    const groups = selectMerges(this.info().segments, this.mergePolicy, force);
-    if (groups.length === 0) return { merged: [], segmentsBefore: set.segments.length, segmentsAfter: set.segments.length };
-    const byName = new Map(set.segments.map((s) => [s.stored.postings.name, s]));
-    const jobs = groups.map(async (group) => {
-      const docs: TextDocument[] = [];
-      for (const name of group) {
-        const segment = byName.get(name)!;
-        const stored = await readAllStoredDocuments(this.directory, name);
-        stored.forEach((doc, ordinal) => {
-          if (!segment.deleted?.[ordinal]) docs.push(doc);
-        });
+  /**
+   * After an update: merges in the background until the policy is satisfied. Searches go on on
+   * the current snapshot, and updates go on too (each merge carries their deletions over).
+   */
+  private scheduleMerges(): void {
+    if (!this.autoMerge || this.closing) return;
+    this.mergeWanted = true;
+    if (this.mergeLoop) return;
+    this.mergeLoop = (async () => {
+      while (this.mergeWanted && !this.closing) {
+        this.mergeWanted = false;
+        try {
+          await this.mergeRounds(false, false);
+        } catch (error) {
+          warnMergeFailed(error);
+          return;
+        }
       }
-      return docs.length > 0 ? this.pool.build(this.directory, this.newSegmentName(), docs) : null;
-    });
-    const settled = await Promise.allSettled(jobs);
-    const failure = settled.find((r) => r.status === 'rejected');
-    const merged = settled.flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value] : []));
-    if (failure) {
-      await this.removeSegmentFiles(merged.map((s) => s.postings.name));
-      throw (failure as PromiseRejectedResult).reason;
+    })().finally(() => (this.mergeLoop = null));
+  }
+
+  /** Merge rounds until the policy selects nothing; `locked`: the caller holds the write lock. */
+  private async mergeRounds(force: boolean, locked: boolean): Promise<MergeReport> {
+    const segmentsBefore = this.handle.current.segments.length;
+    const merged: string[][] = [];
+    while (!this.closing) {
+      const groups = await this.mergeRound(force, locked);
+      if (groups.length === 0) break;
+      merged.push(...groups);
     }
+    return { merged, segmentsBefore, segmentsAfter: this.handle.current.segments.length };
+  }
+
+  /**
+   * One round: the groups the policy selects on the current snapshot, each merged into a new
+   * segment in the worker pool from the files on disk, then swapped in as one generation.
+   */
+  private async mergeRound(force: boolean, locked: boolean): Promise<string[][]> {
+    const start = this.handle.current;
+    const groups = selectMerges(this.info().segments.filter((s) => !this.merging.has(s.name)), this.mergePolicy, force);
+    if (groups.length === 0) return [];
+    const byName = new Map(start.segments.map((s) => [s.stored.postings.name, s]));
+    const outputs = groups.map((group) => (group.some((name) => liveCount(byName.get(name)!) > 0) ? this.newSegmentName() : null));
+    const busy = [...groups.flat(), ...outputs.filter((name) => name !== null)];
+    for (const name of busy) this.merging.add(name);
+    try {
+      const jobs = groups.map((group, i) => {
+        const sources = group.map((name) => ({ name, deletedOrdinals: deletedOrdinals(byName.get(name)!) }));
+        return outputs[i] === null ? Promise.resolve(null) : this.pool.merge(this.directory, outputs[i]!, sources);
+      });
+      const settled = await Promise.allSettled(jobs);
+      const built = settled.map((r) => (r.status === 'fulfilled' ? r.value : null));
+      const failure = settled.find((r) => r.status === 'rejected');
+      if (failure) {
+        await this.removeSegmentFiles(outputs.filter((name) => name !== null));
+        throw (failure as PromiseRejectedResult).reason;
+      }
+      const swap = () => this.commitMerged(byName, groups, built);
+      const committed = locked ? await swap() : await this.exclusive(swap);
+      if (!committed) await this.removeSegmentFiles(outputs.filter((name) => name !== null));
+      return groups;
+    } finally {
+      for (const name of busy) this.merging.delete(name);
+    }
+  }
+
+  /**
+   * Swaps merged segments in for their sources. Pages deleted from a source since the merge
+   * started (updates that came meanwhile) are deleted in the merged segment too. False when a
+   * source is gone (a rebuild replaced it): the merge is dropped.
+   */
+  private async commitMerged(started: ReadonlyMap<string, LiveSegment>, groups: readonly string[][], built: ReadonlyArray<StoredSegment | null>): Promise<boolean> {
+    const current = this.handle.current;
+    const now = new Map(current.segments.map((s) => [s.stored.postings.name, s]));
+    if (groups.some((group) => group.some((name) => !now.has(name)))) return false;
+    const replacements = new Map<string, LiveSegment | null>();
+    groups.forEach((group, i) => {
+      const carried = group.flatMap((name) => deletedSince(started.get(name)!, now.get(name)!));
+      const segment = built[i] ? withDeletions(built[i]!, carried) : null;
+      replacements.set(group[0], segment && liveCount(segment) > 0 ? segment : null);
+    });
     const replaced = new Set(groups.flat());
-    const segments = [...set.segments.filter((s) => !replaced.has(s.stored.postings.name)), ...merged.map((s) => withDeletions(s, []))];
+    const segments: LiveSegment[] = [];
+    for (const segment of current.segments) {
+      const name = segment.stored.postings.name;
+      // A merged segment takes the place of its first source (segments stay roughly in page order).
+      const next = replaced.has(name) ? replacements.get(name) : segment;
+      if (next) segments.push(next);
+    }
     await this.commit(segments, this.versions);
-    return { merged: groups, segmentsBefore: set.segments.length, segmentsAfter: segments.length };
+    return true;
   }
 
   /**
@@ -368,7 +456,7 @@ export class TextIndex {
     this.handle.swap(next);
     this.versions = versions;
     // The previous generation's files stay one more generation: queries may still read its documents.
-    const keep = new Set([...next.segments, ...previous.segments].map((s) => s.stored.postings.name));
+    const keep = new Set([...[...next.segments, ...previous.segments].map((s) => s.stored.postings.name), ...this.merging]);
     await this.removeUnreferencedFiles(keep, false);
   }
 
@@ -414,4 +502,25 @@ export class TextIndex {
     this.writing = run.catch(() => undefined);
     return run;
   }
+}
+
+/** Ordinals of a segment's deleted documents. */
+function deletedOrdinals(segment: LiveSegment): number[] {
+  const ordinals: number[] = [];
+  if (segment.deleted) segment.deleted.forEach((flag, ordinal) => flag && ordinals.push(ordinal));
+  return ordinals;
+}
+
+/** Page ids deleted in `now` that were live in `before` (two views of one stored segment). */
+function deletedSince(before: LiveSegment, now: LiveSegment): number[] {
+  const ids: number[] = [];
+  if (!now.deleted || now === before) return ids;
+  const { docIds } = now.stored.postings;
+  for (let i = 0; i < docIds.length; i++) if (now.deleted[i] && !before.deleted?.[i]) ids.push(docIds[i]);
+  return ids;
+}
+
+/** A failed background merge leaves the index as it was; the next update tries again. */
+function warnMergeFailed(error: unknown): void {
+  process.emitWarning(`text index merge failed: ${error instanceof Error ? error.message : String(error)}`, { code: 'LSE_INDEX_MERGE_FAILED' });
 }

@@ -1,0 +1,211 @@
+/**
+ * Merges the postings of several segments into one without analysing any text again: the live
+ * documents of all sources, in ascending page id (the merged ordinals), the union of their terms
+ * in code-unit order, and for each term and field the sources' postings with ordinals remapped,
+ * deleted documents left out, and positions copied. A term that only deleted documents used is
+ * dropped, so the merged postings are those a fresh build over the same live documents counts.
+ * (Written-word lists keep the words of deleted documents whose terms are still live: they only
+ * widen prefix suggestions, as they do in a segment with deletions.)
+ */
+import type { CompactSegment, FieldPostings, SurfaceWords } from './compact-segment.ts';
+
+export interface MergeSource {
+  postings: CompactSegment;
+  /** deleted[ordinal] = 1 for documents left out; null when none are. */
+  deleted: Uint8Array | null;
+}
+
+export interface MergedPostings {
+  postings: CompactSegment;
+  /** For each merged ordinal, the source it comes from and its ordinal there. */
+  sourceOf: Int32Array;
+  sourceOrdinal: Int32Array;
+}
+
+const MAX_U16 = 0xffff;
+
+export function mergePostings(name: string, sources: readonly MergeSource[]): MergedPostings {
+  const { newOrdinals, sourceOf, sourceOrdinal } = mergeDocuments(sources);
+  const docCount = sourceOf.length;
+  const docIds = new Int32Array(docCount);
+  const docLangs = new Array<string>(docCount);
+  for (let o = 0; o < docCount; o++) {
+    const source = sources[sourceOf[o]].postings;
+    docIds[o] = source.docIds[sourceOrdinal[o]];
+    docLangs[o] = source.docLangs[sourceOrdinal[o]];
+  }
+  const { terms, termMaps } = mergeTerms(sources, newOrdinals);
+  const fieldCount = sources[0]?.postings.fields.length ?? 0;
+  const fields: FieldPostings[] = [];
+  for (let f = 0; f < fieldCount; f++) fields.push(mergeField(sources, f, newOrdinals, termMaps, terms.length, sourceOf, sourceOrdinal));
+  const surfaces = mergeSurfaces(sources, termMaps);
+  return { postings: { name, docIds, terms, fields, docLangs, surfaces }, sourceOf, sourceOrdinal };
+}
+
+/** Live documents in ascending page id; newOrdinals[s][ordinal] is -1 for left-out documents. */
+function mergeDocuments(sources: readonly MergeSource[]): { newOrdinals: Int32Array[]; sourceOf: Int32Array; sourceOrdinal: Int32Array } {
+  const heads = sources.map(() => 0);
+  const newOrdinals = sources.map((s) => new Int32Array(s.postings.docIds.length).fill(-1));
+  let live = 0;
+  for (const s of sources) for (let i = 0; i < s.postings.docIds.length; i++) if (!s.deleted?.[i]) live++;
+  const sourceOf = new Int32Array(live);
+  const sourceOrdinal = new Int32Array(live);
+  for (let o = 0; o < live; o++) {
+    let best = -1;
+    let bestId = 0;
+    for (let s = 0; s < sources.length; s++) {
+      const { postings, deleted } = sources[s];
+      while (heads[s] < postings.docIds.length && deleted?.[heads[s]]) heads[s]++;
+      if (heads[s] < postings.docIds.length && (best < 0 || postings.docIds[heads[s]] < bestId)) {
+        best = s;
+        bestId = postings.docIds[heads[s]];
+      }
+    }
+    sourceOf[o] = best;
+    sourceOrdinal[o] = heads[best];
+    newOrdinals[best][heads[best]++] = o;
+  }
+  return { newOrdinals, sourceOf, sourceOrdinal };
+}
+
+/** The sorted union of the sources' terms that some live document uses; termMaps[s][t] = merged number or -1. */
+function mergeTerms(sources: readonly MergeSource[], newOrdinals: readonly Int32Array[]): { terms: string[]; termMaps: Int32Array[] } {
+  const termMaps = sources.map((s) => new Int32Array(s.postings.terms.length).fill(-1));
+  const usedBy = sources.map((s, i) => liveTerms(s, newOrdinals[i]));
+  const heads = sources.map(() => 0);
+  const terms: string[] = [];
+  for (;;) {
+    let least: string | undefined;
+    for (let s = 0; s < sources.length; s++) {
+      const list = sources[s].postings.terms;
+      while (heads[s] < list.length && !usedBy[s][heads[s]]) heads[s]++;
+      if (heads[s] < list.length && (least === undefined || list[heads[s]] < least)) least = list[heads[s]];
+    }
+    if (least === undefined) break;
+    const number = terms.length;
+    terms.push(least);
+    for (let s = 0; s < sources.length; s++) {
+      const list = sources[s].postings.terms;
+      if (heads[s] < list.length && list[heads[s]] === least) termMaps[s][heads[s]++] = number;
+    }
+  }
+  return { terms, termMaps };
+}
+
+/** usedBy[t] = 1 when a live document of the source has term t in some field. */
+function liveTerms(source: MergeSource, newOrdinals: Int32Array): Uint8Array {
+  const used = new Uint8Array(source.postings.terms.length);
+  for (const field of source.postings.fields) {
+    for (let t = 0; t < used.length; t++) {
+      if (used[t]) continue;
+      for (let p = field.offsets[t]; p < field.offsets[t + 1]; p++) {
+        if (newOrdinals[field.docs[p]] >= 0) {
+          used[t] = 1;
+          break;
+        }
+      }
+    }
+  }
+  return used;
+}
+
+function mergeField(
+  sources: readonly MergeSource[],
+  f: number,
+  newOrdinals: readonly Int32Array[],
+  termMaps: readonly Int32Array[],
+  termCount: number,
+  sourceOf: Int32Array,
+  sourceOrdinal: Int32Array,
+): FieldPostings {
+  const inputs = sources.map((s) => s.postings.fields[f]);
+  let postingBound = 0;
+  let positionBound = 0;
+  let wide = false;
+  for (const field of inputs) {
+    postingBound += field.docs.length;
+    positionBound += field.positions.length;
+    if (field.positions.BYTES_PER_ELEMENT === 4) wide = true;
+  }
+  const docs = new Int32Array(postingBound);
+  const tf = new Uint16Array(postingBound);
+  const positionOffsets = new Int32Array(postingBound + 1);
+  const positions = wide ? new Uint32Array(positionBound) : new Uint16Array(positionBound);
+  const offsets = new Int32Array(termCount + 1);
+  // Each merged term's source term numbers (inverse of termMaps), -1 where a source lacks it.
+  const sourceTerms = sources.map(() => new Int32Array(termCount).fill(-1));
+  termMaps.forEach((map, s) => map.forEach((number, t) => number >= 0 && (sourceTerms[s][number] = t)));
+  const cursor = new Int32Array(sources.length);
+  const end = new Int32Array(sources.length);
+  let p = 0;
+  let q = 0;
+  for (let t = 0; t < termCount; t++) {
+    offsets[t] = p;
+    for (let s = 0; s < sources.length; s++) {
+      const st = sourceTerms[s][t];
+      cursor[s] = st >= 0 ? inputs[s].offsets[st] : 0;
+      end[s] = st >= 0 ? inputs[s].offsets[st + 1] : 0;
+    }
+    // k-way merge by merged ordinal (the remapping keeps each source's order).
+    for (;;) {
+      let best = -1;
+      let bestOrdinal = 0;
+      for (let s = 0; s < sources.length; s++) {
+        const map = newOrdinals[s];
+        const sourceDocs = inputs[s].docs;
+        while (cursor[s] < end[s] && map[sourceDocs[cursor[s]]] < 0) cursor[s]++;
+        if (cursor[s] < end[s]) {
+          const ordinal = map[sourceDocs[cursor[s]]];
+          if (best < 0 || ordinal < bestOrdinal) {
+            best = s;
+            bestOrdinal = ordinal;
+          }
+        }
+      }
+      if (best < 0) break;
+      const input = inputs[best];
+      const from = cursor[best]++;
+      docs[p] = bestOrdinal;
+      tf[p] = input.tf[from];
+      positionOffsets[p] = q;
+      const start = input.positionOffsets[from];
+      const stop = input.positionOffsets[from + 1];
+      positions.set(input.positions.subarray(start, stop), q);
+      q += stop - start;
+      p++;
+    }
+  }
+  offsets[termCount] = p;
+  positionOffsets[p] = q;
+  const lengths = new Uint32Array(sourceOf.length);
+  for (let o = 0; o < sourceOf.length; o++) lengths[o] = inputs[sourceOf[o]].lengths[sourceOrdinal[o]];
+  // Positions stay 32-bit only where a merged page needs them, as a fresh build would count them.
+  let widest = 0;
+  for (let i = 0; i < q; i++) if (positions[i] > widest) widest = positions[i];
+  const kept = widest > MAX_U16 || !wide ? positions.slice(0, q) : Uint16Array.from(positions.subarray(0, q));
+  return { offsets, docs: docs.slice(0, p), tf: tf.slice(0, p), positionOffsets: positionOffsets.slice(0, p + 1), positions: kept, lengths };
+}
+
+/** The union of the sources' written words, with their terms renumbered (terms no live page uses left out). */
+function mergeSurfaces(sources: readonly MergeSource[], termMaps: readonly Int32Array[]): SurfaceWords {
+  const bySurface = new Map<string, Set<number>>();
+  sources.forEach(({ postings: { surfaces } }, s) => {
+    surfaces.words.forEach((word, w) => {
+      for (let i = surfaces.offsets[w]; i < surfaces.offsets[w + 1]; i++) {
+        const number = termMaps[s][surfaces.termIds[i]];
+        if (number < 0) continue;
+        let numbers = bySurface.get(word);
+        if (!numbers) bySurface.set(word, (numbers = new Set()));
+        numbers.add(number);
+      }
+    });
+  });
+  const words = [...bySurface.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const offsets = new Int32Array(words.length + 1);
+  const ids: number[] = [];
+  words.forEach((word, w) => {
+    for (const number of [...bySurface.get(word)!].sort((a, b) => a - b)) ids.push(number);
+    offsets[w + 1] = ids.length;
+  });
+  return { words, offsets, termIds: Int32Array.from(ids) };
+}
