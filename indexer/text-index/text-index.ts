@@ -304,9 +304,17 @@ export class TextIndex {
         await this.removeSegmentFiles(built.map((s) => s.postings.name));
         throw error;
       }
+      const hits = new Map<LiveSegment, number[]>();
+      for (const id of removed) {
+        const segment = set.locations.get(id)?.segment;
+        if (!segment) continue;
+        const list = hits.get(segment);
+        if (list) list.push(id);
+        else hits.set(segment, [id]);
+      }
       const kept = set.segments.map((segment) => {
-        const hit = [...removed].filter((id) => set.locations.get(id)?.segment === segment);
-        return hit.length > 0 ? withDeletions(segment.stored, hit, segment.deleted) : segment;
+        const hit = hits.get(segment);
+        return hit ? withDeletions(segment.stored, hit, segment.deleted) : segment;
       });
       await this.commit([...kept.filter((s) => liveCount(s) > 0), ...built.map((s) => withDeletions(s, []))], versions);
       this.scheduleMerges();
