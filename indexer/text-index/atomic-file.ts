@@ -57,6 +57,12 @@ export class AtomicFileWriter {
   }
 
   append(bytes: Uint8Array): void {
+    if (bytes.length >= WRITE_CHUNK_BYTES) {
+      // Large parts go out as they are, without a copy.
+      this.flush();
+      this.writeAll(bytes);
+      return;
+    }
     this.pending.push(bytes);
     this.pendingBytes += bytes.length;
     if (this.pendingBytes >= WRITE_CHUNK_BYTES) this.flush();
@@ -89,10 +95,14 @@ export class AtomicFileWriter {
   private flush(): void {
     if (this.pendingBytes === 0) return;
     const chunk = Buffer.concat(this.pending, this.pendingBytes);
-    for (let at = 0; at < chunk.length; ) at += writeSync(this.fd!, chunk, at, chunk.length - at);
-    this.written += chunk.length;
     this.pending = [];
     this.pendingBytes = 0;
+    this.writeAll(chunk);
+  }
+
+  private writeAll(bytes: Uint8Array): void {
+    for (let at = 0; at < bytes.length; ) at += writeSync(this.fd!, bytes, at, bytes.length - at);
+    this.written += bytes.length;
   }
 }
 

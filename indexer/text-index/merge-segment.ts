@@ -9,7 +9,7 @@
 import { closeSync, openSync } from 'node:fs';
 import { AtomicFileWriter } from './atomic-file.ts';
 import { IndexCorruptError } from './errors.ts';
-import { encodePostings } from './postings-file.ts';
+import { postingsFileParts } from './postings-file.ts';
 import { mergePostings, type MergeSource } from './postings-merge.ts';
 import { postingsFilePath, readSegment, type StoredSegment } from './segment-files.ts';
 import { documentsFilePath, encodeDocument, readExactly, textFilePath, type DocumentHead, type DocumentToStore } from './stored-documents.ts';
@@ -31,7 +31,7 @@ export async function mergeAndWriteSegment(directory: string, name: string, spec
   const docOffsets = copyDocuments(directory, name, specs, stored, merged.sourceOf, merged.sourceOrdinal);
   const postingsFile = new AtomicFileWriter(postingsFilePath(directory, name));
   try {
-    postingsFile.append(encodePostings(merged.postings, docOffsets));
+    for (const part of postingsFileParts(merged.postings, docOffsets)) postingsFile.append(part);
     postingsFile.commit();
   } catch (error) {
     postingsFile.abort();

@@ -36,8 +36,12 @@ export function mergePostings(name: string, sources: readonly MergeSource[]): Me
   }
   const { terms, termMaps } = mergeTerms(sources, newOrdinals);
   const fieldCount = sources[0]?.postings.fields.length ?? 0;
+  // Each merged term's number in each source (inverse of termMaps), -1 where a source lacks it.
+  const sourceTerms = sources.map(() => new Int32Array(terms.length).fill(-1));
+  termMaps.forEach((map, s) => map.forEach((number, t) => number >= 0 && (sourceTerms[s][number] = t)));
+  const order = blockOrder(sourceOf, sources.length);
   const fields: FieldPostings[] = [];
-  for (let f = 0; f < fieldCount; f++) fields.push(mergeField(sources, f, newOrdinals, termMaps, terms.length, sourceOf, sourceOrdinal));
+  for (let f = 0; f < fieldCount; f++) fields.push(mergeField(sources, f, newOrdinals, sourceTerms, order, sourceOf, sourceOrdinal));
   const surfaces = mergeSurfaces(sources, termMaps);
   return { postings: { name, docIds, terms, fields, docLangs, surfaces }, sourceOf, sourceOrdinal };
 }
@@ -113,12 +117,13 @@ function mergeField(
   sources: readonly MergeSource[],
   f: number,
   newOrdinals: readonly Int32Array[],
-  termMaps: readonly Int32Array[],
-  termCount: number,
+  sourceTerms: readonly Int32Array[],
+  order: readonly number[] | null,
   sourceOf: Int32Array,
   sourceOrdinal: Int32Array,
 ): FieldPostings {
   const inputs = sources.map((s) => s.postings.fields[f]);
+  const termCount = sourceTerms[0]?.length ?? 0;
   let postingBound = 0;
   let positionBound = 0;
   let wide = false;
@@ -127,20 +132,33 @@ function mergeField(
     positionBound += field.positions.length;
     if (field.positions.BYTES_PER_ELEMENT === 4) wide = true;
   }
-  const docs = new Int32Array(postingBound);
-  const tf = new Uint16Array(postingBound);
-  const positionOffsets = new Int32Array(postingBound + 1);
-  const positions = wide ? new Uint32Array(positionBound) : new Uint16Array(positionBound);
+  const out: FieldOutput = {
+    docs: new Int32Array(postingBound),
+    tf: new Uint16Array(postingBound),
+    positionOffsets: new Int32Array(postingBound + 1),
+    positions: wide ? new Uint32Array(positionBound) : new Uint16Array(positionBound),
+    p: 0,
+    q: 0,
+  };
   const offsets = new Int32Array(termCount + 1);
-  // Each merged term's source term numbers (inverse of termMaps), -1 where a source lacks it.
-  const sourceTerms = sources.map(() => new Int32Array(termCount).fill(-1));
-  termMaps.forEach((map, s) => map.forEach((number, t) => number >= 0 && (sourceTerms[s][number] = t)));
   const cursor = new Int32Array(sources.length);
   const end = new Int32Array(sources.length);
-  let p = 0;
-  let q = 0;
   for (let t = 0; t < termCount; t++) {
-    offsets[t] = p;
+    offsets[t] = out.p;
+    if (order) {
+      // The sources' pages do not interleave: each term's postings are the sources' in turn.
+      for (const s of order) {
+        const st = sourceTerms[s][t];
+        if (st < 0) continue;
+        const input = inputs[s];
+        const map = newOrdinals[s];
+        for (let from = input.offsets[st], to = input.offsets[st + 1]; from < to; from++) {
+          const ordinal = map[input.docs[from]];
+          if (ordinal >= 0) copyPosting(input, from, ordinal, out);
+        }
+      }
+      continue;
+    }
     for (let s = 0; s < sources.length; s++) {
       const st = sourceTerms[s][t];
       cursor[s] = st >= 0 ? inputs[s].offsets[st] : 0;
@@ -163,27 +181,60 @@ function mergeField(
         }
       }
       if (best < 0) break;
-      const input = inputs[best];
-      const from = cursor[best]++;
-      docs[p] = bestOrdinal;
-      tf[p] = input.tf[from];
-      positionOffsets[p] = q;
-      const start = input.positionOffsets[from];
-      const stop = input.positionOffsets[from + 1];
-      positions.set(input.positions.subarray(start, stop), q);
-      q += stop - start;
-      p++;
+      copyPosting(inputs[best], cursor[best]++, bestOrdinal, out);
     }
   }
+  const { p, q, positions } = out;
   offsets[termCount] = p;
-  positionOffsets[p] = q;
+  out.positionOffsets[p] = q;
   const lengths = new Uint32Array(sourceOf.length);
   for (let o = 0; o < sourceOf.length; o++) lengths[o] = inputs[sourceOf[o]].lengths[sourceOrdinal[o]];
   // Positions stay 32-bit only where a merged page needs them, as a fresh build would count them.
   let widest = 0;
-  for (let i = 0; i < q; i++) if (positions[i] > widest) widest = positions[i];
-  const kept = widest > MAX_U16 || !wide ? positions.slice(0, q) : Uint16Array.from(positions.subarray(0, q));
-  return { offsets, docs: docs.slice(0, p), tf: tf.slice(0, p), positionOffsets: positionOffsets.slice(0, p + 1), positions: kept, lengths };
+  if (wide) for (let i = 0; i < q; i++) if (positions[i] > widest) widest = positions[i];
+  const kept = wide && widest <= MAX_U16 ? Uint16Array.from(positions.subarray(0, q)) : positions.subarray(0, q);
+  // Views, not copies: the arrays were sized for every source posting, deleted ones included.
+  return { offsets, docs: out.docs.subarray(0, p), tf: out.tf.subarray(0, p), positionOffsets: out.positionOffsets.subarray(0, p + 1), positions: kept, lengths };
+}
+
+interface FieldOutput {
+  docs: Int32Array;
+  tf: Uint16Array;
+  positionOffsets: Int32Array;
+  positions: Uint16Array | Uint32Array;
+  /** Postings and positions written so far. */
+  p: number;
+  q: number;
+}
+
+function copyPosting(input: FieldPostings, from: number, ordinal: number, out: FieldOutput): void {
+  const { p } = out;
+  out.docs[p] = ordinal;
+  out.tf[p] = input.tf[from];
+  out.positionOffsets[p] = out.q;
+  const source = input.positions;
+  const target = out.positions;
+  let q = out.q;
+  for (let i = input.positionOffsets[from], stop = input.positionOffsets[from + 1]; i < stop; i++) target[q++] = source[i];
+  out.q = q;
+  out.p = p + 1;
+}
+
+/**
+ * The order in which the sources' pages follow one another when they do not interleave (each
+ * source's live pages form one run of merged ordinals), or null when they do.
+ */
+function blockOrder(sourceOf: Int32Array, sourceCount: number): number[] | null {
+  const order: number[] = [];
+  const seen = new Uint8Array(sourceCount);
+  for (let o = 0; o < sourceOf.length; o++) {
+    const s = sourceOf[o];
+    if (o > 0 && s === sourceOf[o - 1]) continue;
+    if (seen[s]) return null;
+    seen[s] = 1;
+    order.push(s);
+  }
+  return order;
 }
 
 /** The union of the sources' written words, with their terms renumbered (terms no live page uses left out). */
