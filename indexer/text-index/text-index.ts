@@ -338,8 +338,8 @@ export class TextIndex {
   }
 
   /**
-   * Waits for running writes and the merge round in progress, and stops the workers. Queries keep
-   * working on the last snapshot.
+   * Waits for running writes and the merge round in progress, stops the workers, and removes the
+   * previous generation's files. Queries keep working on the last snapshot.
    */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -348,6 +348,8 @@ export class TextIndex {
     this.closed = true;
     await this.writing.catch(() => undefined);
     await this.pool.close();
+    // The previous generation's files were kept for queries in flight; no query starts any more.
+    await this.removeUnreferencedFiles(new Set(this.handle.current.segments.map((s) => s.stored.postings.name)), false).catch(() => undefined);
   }
 
   /**
