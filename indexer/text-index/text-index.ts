@@ -1,9 +1,10 @@
 /**
- * The text index of a data directory: segments of at most `maxSegmentDocs` pages, each a lunr
- * index built in a worker thread and saved under `<dataDir>/index/` with its documents, named by a
- * manifest that is written last. Queries run on an immutable snapshot (IndexHandle.current);
- * rebuilds, updates and merges build new segments, write a new manifest generation, then swap.
- * Writes run one at a time; queries never wait for them.
+ * The text index of a data directory: segments built in worker threads from at most
+ * `maxSegmentDocs` pages each, merged in tiers in the background (merge-policy.ts), saved under
+ * `<dataDir>/index/` with their documents and named by a manifest that is written last. Queries
+ * run on an immutable snapshot (IndexHandle.current); rebuilds, updates and merges write new
+ * segments and a new manifest generation, then swap. Builds and swaps run one at a time; merges
+ * run beside them; queries never wait for either.
  */
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,8 +12,9 @@ import { DEFAULT_MAX_TEXT_CHARS, normalizeDocument, type TextDocument } from './
 import { documentVersion } from './document-version.ts';
 import { IndexCorruptError, TextIndexError } from './errors.ts';
 import { MANIFEST_FORMAT, readManifest, writeManifest, type Manifest } from './manifest.ts';
-import { DEFAULT_MERGE_POLICY, selectMerges, type MergePolicyOptions } from './merge-policy.ts';
+import { DEFAULT_MERGE_POLICY, type MergePolicyOptions } from './merge-policy.ts';
 import { searchSnapshot, type SearchOptions, type SearchResult } from './search.ts';
+import { BackgroundMerges, warnMergeFailed, type MergeReport } from './background-merges.ts';
 import { SegmentBuilderPool } from './segment-builder-pool.ts';
 import { readSegment, SEGMENT_FILE_SUFFIXES, type StoredSegment } from './segment-files.ts';
 import { bestPosition, bodyPositions, definitionTerms, hitPassage, matchedDefinition, passageWindow, type HitPassage, type PassageOptions } from './passage.ts';
@@ -60,12 +62,7 @@ export interface IndexInfo {
   segments: SegmentInfo[];
 }
 
-export interface MergeReport {
-  /** Groups of segments that were merged (each into one new segment, or dropped when empty). */
-  merged: string[][];
-  segmentsBefore: number;
-  segmentsAfter: number;
-}
+export type { MergeReport } from './background-merges.ts';
 
 const DEFAULT_MAX_SEGMENT_CHARS = 16_000_000;
 
@@ -84,13 +81,7 @@ export class TextIndex {
   private versions: ReadonlyMap<number, string>;
   private writing: Promise<unknown> = Promise.resolve();
   private closed = false;
-  /** Set by close: merges finish the round they are in and start no other. */
-  private closing = false;
-  /** The background merges started by updates, while they run. */
-  private mergeLoop: Promise<void> | null = null;
-  private mergeWanted = false;
-  /** Segments being merged, and the merged segments being written (their files must stay). */
-  private readonly merging = new Set<string>();
+  private readonly merges: BackgroundMerges;
 
   private constructor(
     readonly directory: string,
@@ -108,6 +99,16 @@ export class TextIndex {
     this.mergePolicy = { ...DEFAULT_MERGE_POLICY, ...options.mergePolicy, maxSegmentDocs: this.maxSegmentDocs };
     this.autoMerge = options.autoMerge ?? true;
     this.pool = new SegmentBuilderPool(options.workers);
+    this.merges = new BackgroundMerges({
+      directory: this.directory,
+      pool: this.pool,
+      policy: this.mergePolicy,
+      current: () => this.handle.current,
+      newSegmentName: () => this.newSegmentName(),
+      exclusive: (work) => this.exclusive(work),
+      commit: (segments) => this.commit(segments, this.versions),
+      removeSegmentFiles: (names) => this.removeSegmentFiles(names),
+    });
   }
 
   /** Opens the index under `<dataDir>/index/`, loading the saved segments (empty when none). */
@@ -276,7 +277,7 @@ export class TextIndex {
         throw error;
       }
       // The new generation already answers; merging it into tiers is the rest of the build.
-      if (this.autoMerge) await this.mergeRounds(false, true).catch((error: unknown) => warnMergeFailed(error));
+      if (this.autoMerge) await this.merges.rounds(false, true).catch((error: unknown) => warnMergeFailed(error));
       return this.info();
     });
   }
@@ -317,7 +318,7 @@ export class TextIndex {
         return hit ? withDeletions(segment.stored, hit, segment.deleted) : segment;
       });
       await this.commit([...kept.filter((s) => liveCount(s) > 0), ...built.map((s) => withDeletions(s, []))], versions);
-      this.scheduleMerges();
+      if (this.autoMerge) this.merges.schedule();
       return this.info();
     });
   }
@@ -327,14 +328,14 @@ export class TextIndex {
    * segments and every segment with a deleted page; without, what the policy asks for.
    */
   async merge(options: { force?: boolean } = {}): Promise<MergeReport> {
-    if (this.closed || this.closing) throw new TextIndexError('the text index is closed');
-    await this.mergesSettled();
-    return this.mergeRounds(options.force ?? true, false);
+    if (this.closed || this.merges.closing) throw new TextIndexError('the text index is closed');
+    await this.merges.settled();
+    return this.merges.rounds(options.force ?? true, false);
   }
 
-  /** Resolves once no background merge runs (updates start them; see scheduleMerges). */
-  async mergesSettled(): Promise<void> {
-    while (this.mergeLoop) await this.mergeLoop;
+  /** Resolves once no background merge runs (updates start them). */
+  mergesSettled(): Promise<void> {
+    return this.merges.settled();
   }
 
   /**
@@ -343,106 +344,12 @@ export class TextIndex {
    */
   async close(): Promise<void> {
     if (this.closed) return;
-    this.closing = true;
-    await this.mergesSettled();
+    await this.merges.close();
     this.closed = true;
     await this.writing.catch(() => undefined);
     await this.pool.close();
     // The previous generation's files were kept for queries in flight; no query starts any more.
     await this.removeUnreferencedFiles(new Set(this.handle.current.segments.map((s) => s.stored.postings.name)), false).catch(() => undefined);
-  }
-
-  /**
-   * After an update: merges in the background until the policy is satisfied. Searches go on on
-   * the current snapshot, and updates go on too (each merge carries their deletions over).
-   */
-  private scheduleMerges(): void {
-    if (!this.autoMerge || this.closing) return;
-    this.mergeWanted = true;
-    if (this.mergeLoop) return;
-    this.mergeLoop = (async () => {
-      while (this.mergeWanted && !this.closing) {
-        this.mergeWanted = false;
-        try {
-          await this.mergeRounds(false, false);
-        } catch (error) {
-          warnMergeFailed(error);
-          return;
-        }
-      }
-    })().finally(() => (this.mergeLoop = null));
-  }
-
-  /** Merge rounds until the policy selects nothing; `locked`: the caller holds the write lock. */
-  private async mergeRounds(force: boolean, locked: boolean): Promise<MergeReport> {
-    const segmentsBefore = this.handle.current.segments.length;
-    const merged: string[][] = [];
-    while (!this.closing) {
-      const groups = await this.mergeRound(force, locked);
-      if (groups.length === 0) break;
-      merged.push(...groups);
-    }
-    return { merged, segmentsBefore, segmentsAfter: this.handle.current.segments.length };
-  }
-
-  /**
-   * One round: the groups the policy selects on the current snapshot, each merged into a new
-   * segment in the worker pool from the files on disk, then swapped in as one generation.
-   */
-  private async mergeRound(force: boolean, locked: boolean): Promise<string[][]> {
-    const start = this.handle.current;
-    const groups = selectMerges(this.info().segments.filter((s) => !this.merging.has(s.name)), this.mergePolicy, force);
-    if (groups.length === 0) return [];
-    const byName = new Map(start.segments.map((s) => [s.stored.postings.name, s]));
-    const outputs = groups.map((group) => (group.some((name) => liveCount(byName.get(name)!) > 0) ? this.newSegmentName() : null));
-    const busy = [...groups.flat(), ...outputs.filter((name) => name !== null)];
-    for (const name of busy) this.merging.add(name);
-    try {
-      const jobs = groups.map((group, i) => {
-        const sources = group.map((name) => ({ name, deletedOrdinals: deletedOrdinals(byName.get(name)!) }));
-        return outputs[i] === null ? Promise.resolve(null) : this.pool.merge(this.directory, outputs[i]!, sources);
-      });
-      const settled = await Promise.allSettled(jobs);
-      const built = settled.map((r) => (r.status === 'fulfilled' ? r.value : null));
-      const failure = settled.find((r) => r.status === 'rejected');
-      if (failure) {
-        await this.removeSegmentFiles(outputs.filter((name) => name !== null));
-        throw (failure as PromiseRejectedResult).reason;
-      }
-      const swap = () => this.commitMerged(byName, groups, built);
-      const committed = locked ? await swap() : await this.exclusive(swap);
-      if (!committed) await this.removeSegmentFiles(outputs.filter((name) => name !== null));
-      return groups;
-    } finally {
-      for (const name of busy) this.merging.delete(name);
-    }
-  }
-
-  /**
-   * Swaps merged segments in for their sources. Pages deleted from a source since the merge
-   * started (updates that came meanwhile) are deleted in the merged segment too. False when a
-   * source is gone (a rebuild replaced it): the merge is dropped.
-   */
-  private async commitMerged(started: ReadonlyMap<string, LiveSegment>, groups: readonly string[][], built: ReadonlyArray<StoredSegment | null>): Promise<boolean> {
-    const current = this.handle.current;
-    const now = new Map(current.segments.map((s) => [s.stored.postings.name, s]));
-    if (groups.some((group) => group.some((name) => !now.has(name)))) return false;
-    const replacements = new Map<string, LiveSegment | null>();
-    groups.forEach((group, i) => {
-      const carried = group.flatMap((name) => deletedSince(started.get(name)!, now.get(name)!));
-      const segment = built[i] ? withDeletions(built[i]!, carried) : null;
-      replacements.set(group[0], segment && liveCount(segment) > 0 ? segment : null);
-    });
-    const replaced = new Set(groups.flat());
-    const segments: LiveSegment[] = [];
-    for (const segment of current.segments) {
-      const name = segment.stored.postings.name;
-      // A merged segment takes the place of its first source (segments stay roughly in page order).
-      const next = replaced.has(name) ? replacements.get(name) : segment;
-      if (next) segments.push(next);
-    }
-    await this.commit(segments, this.versions);
-    return true;
   }
 
   /**
@@ -466,7 +373,7 @@ export class TextIndex {
     this.handle.swap(next);
     this.versions = versions;
     // The previous generation's files stay one more generation: queries may still read its documents.
-    const keep = new Set([...[...next.segments, ...previous.segments].map((s) => s.stored.postings.name), ...this.merging]);
+    const keep = new Set([...[...next.segments, ...previous.segments].map((s) => s.stored.postings.name), ...this.merges.busy]);
     await this.removeUnreferencedFiles(keep, false);
   }
 
@@ -512,25 +419,4 @@ export class TextIndex {
     this.writing = run.catch(() => undefined);
     return run;
   }
-}
-
-/** Ordinals of a segment's deleted documents. */
-function deletedOrdinals(segment: LiveSegment): number[] {
-  const ordinals: number[] = [];
-  if (segment.deleted) segment.deleted.forEach((flag, ordinal) => flag && ordinals.push(ordinal));
-  return ordinals;
-}
-
-/** Page ids deleted in `now` that were live in `before` (two views of one stored segment). */
-function deletedSince(before: LiveSegment, now: LiveSegment): number[] {
-  const ids: number[] = [];
-  if (!now.deleted || now === before) return ids;
-  const { docIds } = now.stored.postings;
-  for (let i = 0; i < docIds.length; i++) if (now.deleted[i] && !before.deleted?.[i]) ids.push(docIds[i]);
-  return ids;
-}
-
-/** A failed background merge leaves the index as it was; the next update tries again. */
-function warnMergeFailed(error: unknown): void {
-  process.emitWarning(`text index merge failed: ${error instanceof Error ? error.message : String(error)}`, { code: 'LSE_INDEX_MERGE_FAILED' });
 }
