@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { DEFAULT_MAX_TEXT_CHARS, normalizeDocument, type TextDocument } from './document.ts';
 import { documentVersion } from './document-version.ts';
 import { IndexCorruptError, TextIndexError } from './errors.ts';
-import { MANIFEST_FORMAT, readManifest, writeManifest, type Manifest } from './manifest.ts';
+import { MANIFEST_FORMAT, manifestText, readManifest, writeManifest } from './manifest.ts';
 import { DEFAULT_MERGE_POLICY, type MergePolicyOptions } from './merge-policy.ts';
 import { searchSnapshot, type SearchOptions, type SearchResult } from './search.ts';
 import { BackgroundMerges, warnMergeFailed, type MergeReport } from './background-merges.ts';
@@ -359,16 +359,11 @@ export class TextIndex {
   private async commit(segments: LiveSegment[], versions: ReadonlyMap<number, string>): Promise<void> {
     const previous = this.handle.current;
     const next = makeSegmentSet(previous.generation + 1, segments);
-    const manifest: Manifest = {
-      format: MANIFEST_FORMAT,
-      generation: next.generation,
-      nextSegmentNumber: this.nextSegmentNumber,
-      maxTextChars: this.maxTextChars,
-      segments: segments.map((s) => {
-        const docIds = Array.from(s.stored.postings.docIds);
-        return { name: s.stored.postings.name, docIds, deletedIds: deletedIds(s), versions: docIds.map((id, i) => (s.deleted?.[i] ? '' : (versions.get(id) ?? ''))) };
-      }),
-    };
+    // A segment view's live pages keep their versions while it lives: its entry is serialised once.
+    const manifest = manifestText({ format: MANIFEST_FORMAT, generation: next.generation, nextSegmentNumber: this.nextSegmentNumber, maxTextChars: this.maxTextChars }, segments, (s) => {
+      const docIds = Array.from(s.stored.postings.docIds);
+      return { name: s.stored.postings.name, docIds, deletedIds: deletedIds(s), versions: docIds.map((id, i) => (s.deleted?.[i] ? '' : (versions.get(id) ?? ''))) };
+    });
     await writeManifest(this.directory, manifest);
     this.handle.swap(next);
     this.versions = versions;
