@@ -64,13 +64,15 @@ describe('text index: merging segments from their postings', () => {
     await index.rebuild([...shuffled, longPage(10_000)]);
     const changed = { ...docs[10], title: 'Zyzzyva observatory', text: `${docs[10].text} zyzzyva` };
     const removed = [docs[20].id, docs[21].id, docs[150].id];
-    await index.update({ upsert: [changed, ...docs.slice(200, 230)], remove: removed });
+    // Pages that define identifiers: their definitions follow their bodies in the text file.
+    const defining = docs.slice(200, 230).map((d, i) => (i % 3 === 0 ? { ...d, definitions: [{ name: `quux.frobnicate${i}`, anchor: `frob-${i}`, start: 5 }] } : d));
+    await index.update({ upsert: [changed, ...defining], remove: removed });
     expect(index.info().segments.length).toBeGreaterThan(5);
     const report = await index.merge();
     expect(report.merged.flat().length).toBe(report.segmentsBefore);
     expect(index.info().segments).toHaveLength(1);
 
-    const live = [...docs.slice(0, 230).filter((d) => !removed.includes(d.id)).map((d) => (d.id === changed.id ? changed : d)), longPage(10_000)];
+    const live = [...docs.slice(0, 200).filter((d) => !removed.includes(d.id)).map((d) => (d.id === changed.id ? changed : d)), ...defining, longPage(10_000)];
     const fresh = await openIndex(await tempDir(), { maxSegmentDocs: 10_000 });
     await fresh.rebuild(live);
     const merged = onlySegment(index);
@@ -88,8 +90,12 @@ describe('text index: merging segments from their postings', () => {
     }
     const ids = live.map((d) => d.id);
     expect(await index.documents(ids)).toEqual(await fresh.documents(ids));
-    const hits = index.search(`${w0} ${w1}`, { limit: 20 }).hits;
-    expect(await index.passages(hits)).toEqual(await fresh.passages(hits));
+    for (const query of [`${w0} ${w1}`, 'frobnicate3']) {
+      const hits = index.search(query, { limit: 20 }).hits;
+      expect(hits.length, query).toBeGreaterThan(0);
+      expect(await index.passages(hits)).toEqual(await fresh.passages(hits));
+    }
+    expect((await index.passages(index.search('frobnicate3').hits)).get(defining[3].id)?.sectionAnchor).toBe('frob-3');
 
     // Reopened from disk, the merged segment answers the same.
     await index.close();

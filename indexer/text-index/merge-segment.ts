@@ -58,10 +58,8 @@ function copyDocuments(directory: string, name: string, specs: readonly MergeSou
       const { docOffsets } = stored[s];
       const ordinal = sourceOrdinal[o];
       const source = specs[s].name;
-      const lineBytes = readExactly(documentFds[s], docOffsets[ordinal], docOffsets[ordinal + 1] - docOffsets[ordinal], source);
-      const head = JSON.parse(decoder.decode(lineBytes)) as DocumentHead;
-      const line = head.body ? moveBody(head, textFds[s], source, texts) : encodeEarlierLayout(head, texts);
-      lines.append(line);
+      const line = decoder.decode(readExactly(documentFds[s], docOffsets[ordinal], docOffsets[ordinal + 1] - docOffsets[ordinal], source));
+      lines.append(moveBodyInPlace(line, textFds[s], source, texts) ?? moveParsed(JSON.parse(line) as DocumentHead, textFds[s], source, texts));
       offsets.push(lines.size);
     }
     lines.commit();
@@ -74,6 +72,43 @@ function copyDocuments(directory: string, name: string, specs: readonly MergeSou
     for (const fd of [...documentFds, ...textFds]) if (fd !== null) closeSync(fd);
   }
   return offsets;
+}
+
+/**
+ * The fast path of moveBody, without parsing the line: `"body":[…]` and `"defined":[…]` are the
+ * line's last keys but `checkpoints` (encodeDocument writes them after every other field), and
+ * `,"body":[` cannot occur inside a JSON string (a quote there is escaped), so the last
+ * occurrence is the key. Undefined for a line it cannot read this way.
+ */
+function moveBodyInPlace(line: string, textFd: number | null, source: string, texts: AtomicFileWriter): Uint8Array | undefined {
+  const bodyKey = line.lastIndexOf(BODY_KEY);
+  if (bodyKey < 0 || textFd === null) return undefined;
+  const bodyStart = bodyKey + BODY_KEY.length;
+  const bodyEnd = line.indexOf(']', bodyStart);
+  const body = line.slice(bodyStart, bodyEnd).split(',').map(Number);
+  if (body.length !== 3 || !body.every(Number.isSafeInteger)) return undefined;
+  const definedKey = line.lastIndexOf(DEFINED_KEY);
+  let defined: number[] | null = null;
+  if (definedKey > bodyEnd) {
+    defined = line.slice(definedKey + DEFINED_KEY.length, line.indexOf(']', definedKey)).split(',').map(Number);
+    if (defined.length !== 2 || !defined.every(Number.isSafeInteger)) return undefined;
+  }
+  const [at, bytes, chars] = body;
+  let moved = `${line.slice(0, bodyStart)}${texts.size},${bytes},${chars}${line.slice(bodyEnd, defined ? definedKey : undefined)}`;
+  texts.append(readExactly(textFd, at, bytes, source));
+  if (defined) {
+    const [from, length] = defined;
+    moved += `${DEFINED_KEY}${texts.size},${length}${line.slice(line.indexOf(']', definedKey))}`;
+    texts.append(readExactly(textFd, from, length, source));
+  }
+  return encoder.encode(moved.endsWith('\n') ? moved : `${moved}\n`);
+}
+
+const BODY_KEY = ',"body":[';
+const DEFINED_KEY = ',"defined":[';
+
+function moveParsed(head: DocumentHead, textFd: number | null, source: string, texts: AtomicFileWriter): Uint8Array {
+  return head.body ? moveBody(head, textFd, source, texts) : encodeEarlierLayout(head, texts);
 }
 
 /** Copies a head's body and definitions to the end of the merged texts; its line with the new offsets. */
@@ -92,7 +127,7 @@ function moveBody(head: DocumentHead, textFd: number | null, source: string, tex
 
 /** A line of the layout before text files (body and definitions in the line), written in today's. */
 function encodeEarlierLayout(head: DocumentHead, texts: AtomicFileWriter): Uint8Array {
-  const { text, checkpoints, definitions, definitionPositions, ...rest } = head;
+  const { text, checkpoints, definitions, definitionPositions, defined: _defined, body: _body, ...rest } = head;
   const doc: DocumentToStore = { ...rest, text: text ?? '' };
   if (checkpoints?.length) doc.checkpoints = checkpoints;
   if (definitions?.length) {
