@@ -78,7 +78,7 @@ export class TextIndex {
   private readonly autoMerge: boolean;
   private nextSegmentNumber: number;
   /** The version (document-version.ts) of each live document of the current generation, when known. */
-  private versions: ReadonlyMap<number, string>;
+  private versions: Map<number, string>;
   private writing: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly merges: BackgroundMerges;
@@ -88,7 +88,7 @@ export class TextIndex {
     initial: SegmentSet,
     nextSegmentNumber: number,
     options: TextIndexOptions,
-    versions: ReadonlyMap<number, string> = new Map(),
+    versions: Map<number, string> = new Map(),
   ) {
     this.handle = new IndexHandle(initial);
     this.versions = versions;
@@ -293,9 +293,16 @@ export class TextIndex {
       }
       const removed = new Set<number>([...(changes.remove ?? []), ...upserts.keys()]);
       const docs = [...upserts.values()];
-      const versions = new Map(this.versions);
-      for (const id of removed) versions.delete(id);
-      for (const doc of docs) versions.set(doc.id, documentVersion(doc));
+      // The versions change in place once the generation is swapped in: copying the map of every
+      // page at each update took a pause that grew with the index.
+      const changed = new Map(docs.map((doc) => [doc.id, documentVersion(doc)]));
+      const versions: VersionChanges = {
+        get: (id) => changed.get(id) ?? (removed.has(id) ? undefined : this.versions.get(id)),
+        apply: () => {
+          for (const id of removed) this.versions.delete(id);
+          for (const [id, version] of changed) this.versions.set(id, version);
+        },
+      };
       const built: StoredSegment[] = [];
       try {
         const jobs: Array<Promise<StoredSegment>> = [];
@@ -356,7 +363,7 @@ export class TextIndex {
    * Writes the next generation's manifest (with the version of each live document), swaps it in,
    * and removes files no longer needed.
    */
-  private async commit(segments: LiveSegment[], versions: ReadonlyMap<number, string>): Promise<void> {
+  private async commit(segments: LiveSegment[], versions: Map<number, string> | VersionChanges): Promise<void> {
     const previous = this.handle.current;
     const next = makeSegmentSet(previous.generation + 1, segments);
     // A segment view's live pages keep their versions while it lives: its entry is serialised once.
@@ -366,7 +373,8 @@ export class TextIndex {
     });
     await writeManifest(this.directory, manifest);
     this.handle.swap(next);
-    this.versions = versions;
+    if (versions instanceof Map) this.versions = versions;
+    else versions.apply();
     // The previous generation's files stay one more generation: queries may still read its documents.
     const keep = new Set([...[...next.segments, ...previous.segments].map((s) => s.stored.postings.name), ...this.merges.busy]);
     await this.removeUnreferencedFiles(keep, false);
@@ -414,4 +422,10 @@ export class TextIndex {
     this.writing = run.catch(() => undefined);
     return run;
   }
+}
+
+/** The versions of the next generation, as changes to the current ones (applied once it is swapped in). */
+interface VersionChanges {
+  get(id: number): string | undefined;
+  apply(): void;
 }
