@@ -9,12 +9,17 @@
  *   npm run bench -- text-index                     (once registered in bench/run.ts)
  *   node bin/run-ts.js bench/text-index.bench.ts    (standalone; add sizes: 10000 50000)
  *   LSE_BENCH_SEGMENT_DOCS=10000 …                  (pages per segment of the segmented case; default 1,000)
+ *
+ * The segmented build includes the tiered merges that follow it (merge-policy.ts). Cases
+ * `merge-N` (N ≥ 50k) build without merging, then merge in the background while the main thread
+ * searches: merge time, the longest event-loop pause, and query latency before and after.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import lunr from 'lunr';
 import { buildLunrSegment } from '../indexer/text-index/lunr-segment.ts';
 import { seededRandom } from '../indexer/seeded-random.ts';
@@ -162,6 +167,70 @@ async function segmentedCase(count: number): Promise<CaseResult> {
   }
 }
 
+interface MergeCaseResult {
+  pages: number;
+  segmentsBefore: number;
+  segmentsAfter: number;
+  mergeSeconds: number;
+  mergeCpuSeconds: number;
+  /** Searches run on the main thread while the merge ran, their p99 and the longest event-loop pause. */
+  searchesDuring: number;
+  duringP99: number;
+  maxPauseMs: number;
+  beforeAll: { p50: number; p99: number };
+  afterAll: { p50: number; p99: number };
+  peakRssMb: number;
+  diskMbAfter: number;
+}
+
+/**
+ * Case `merge-N`: N pages built in segments of 1,000 without merging, then merged by the tiered
+ * policy in the background (2 workers) while the main thread searches: how long the merge takes,
+ * the longest pause of the event loop meanwhile, and query latency before and after.
+ */
+async function mergeCase(count: number): Promise<MergeCaseResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'lse-bench-merge-'));
+  try {
+    const segmentDocs = Number(process.env.LSE_BENCH_SEGMENT_DOCS ?? 1000);
+    const index = await TextIndex.open(dir, { workers: 2, maxSegmentDocs: segmentDocs, autoMerge: false });
+    await index.rebuild(pages(count));
+    const queries = benchmarkQueries();
+    const segmentsBefore = index.info().segments.length;
+    const beforeAll = latency(queries, (query) => index.search(query, { mode: 'all' }));
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    let done = false;
+    const merging = index.merge({ force: false }).finally(() => (done = true));
+    const during: number[] = [];
+    let maxGap = 0;
+    let last = performance.now();
+    delay.enable();
+    for (let i = 0; !done; i++) {
+      const at = performance.now();
+      maxGap = Math.max(maxGap, at - last);
+      index.search(queries[i % queries.length], { mode: 'all' });
+      during.push(performance.now() - at);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      last = performance.now();
+    }
+    delay.disable();
+    await merging;
+    const mergeSeconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const afterAll = latency(queries, (query) => index.search(query, { mode: 'all' }));
+    const segmentsAfter = index.info().segments.length;
+    await index.close();
+    return {
+      pages: count, segmentsBefore, segmentsAfter, mergeSeconds, mergeCpuSeconds: (cpu.user + cpu.system) / 1e6,
+      searchesDuring: during.length, duringP99: percentiles(during).p99, maxPauseMs: Math.max(maxGap, delay.max / 1e6),
+      beforeAll, afterAll, peakRssMb: peakRssMb(), diskMbAfter: directoryMb(join(dir, 'index')),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function singleCase(count: number): CaseResult {
   const documents = [...pages(count)];
   const started = performance.now();
@@ -174,7 +243,9 @@ function singleCase(count: number): CaseResult {
 }
 
 /** Runs one case in a child process (fresh heap, own peak RSS) and returns its figures. */
-function runCase(kind: 'segmented' | 'single', count: number): CaseResult | string {
+function runCase(kind: 'segmented' | 'single', count: number): CaseResult | string;
+function runCase(kind: 'merge', count: number): MergeCaseResult | string;
+function runCase(kind: 'segmented' | 'single' | 'merge', count: number): CaseResult | MergeCaseResult | string {
   const child = spawnSync(
     process.execPath,
     ['--max-old-space-size=6144', join(repoRoot, 'bin', 'run-ts.js'), fileURLToPath(import.meta.url), CASE_FLAG, kind, String(count)],
@@ -182,7 +253,7 @@ function runCase(kind: 'segmented' | 'single', count: number): CaseResult | stri
   );
   const line = child.stdout.split('\n').find((l) => l.startsWith('{'));
   if (child.status !== 0 || !line) return `failed (${child.status ?? child.signal}): ${child.stderr.trim().split('\n').slice(-3).join(' / ')}`;
-  return JSON.parse(line) as CaseResult;
+  return JSON.parse(line) as CaseResult | MergeCaseResult;
 }
 
 const fixed = (value: number | undefined, digits = 1) => (value === undefined ? '' : value.toFixed(digits));
@@ -217,9 +288,32 @@ export async function textIndexBenchmarks(bench: BenchContext, sizes: readonly n
   }
   bench.table(rows.map((row) => row.map((cell) => (cell === undefined ? '' : cell))));
   for (const note of notes) bench.note(note);
+  mergeCases(bench, sizes);
   if (bench.wants('cjk')) cjkSegmentationCase(bench);
   bench.note('single = lunr.Index#search (lunr syntax, OR); its build is one thread, no disk. Peak RSS includes the generated pages.');
   bench.note(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (other processes share the cores)`);
+}
+
+/** The merge cases (50k pages and more; `text-index/merge` runs them alone). */
+function mergeCases(bench: BenchContext, sizes: readonly number[]): void {
+  const wanted = sizes.filter((count) => count >= 50_000 && bench.wants(`merge-${count}`));
+  if (wanted.length === 0) return;
+  bench.heading('text index: tiered merge of segments of 1,000 pages, in the background while the main thread searches');
+  const rows: Array<Array<string | number>> = [
+    ['pages', 'segments', 'merge s', 'merge CPU s', 'searches during', 'p99 during ms', 'max pause ms', 'all p50/p99 before ms', 'all p50/p99 after ms', 'peak RSS MB', 'disk MB after'],
+  ];
+  for (const count of wanted) {
+    const r = runCase('merge', count);
+    if (typeof r === 'string') {
+      rows.push([count, r]);
+      continue;
+    }
+    rows.push([
+      count, `${r.segmentsBefore} → ${r.segmentsAfter}`, fixed(r.mergeSeconds), fixed(r.mergeCpuSeconds), r.searchesDuring, fixed(r.duringP99, 2), fixed(r.maxPauseMs, 1),
+      `${fixed(r.beforeAll.p50, 2)} / ${fixed(r.beforeAll.p99, 2)}`, `${fixed(r.afterAll.p50, 2)} / ${fixed(r.afterAll.p99, 2)}`, r.peakRssMb, fixed(r.diskMbAfter),
+    ]);
+  }
+  bench.table(rows);
 }
 
 /** Standalone use and the per-case child process. */
@@ -228,7 +322,7 @@ async function main(argv: readonly string[]): Promise<void> {
   if (at >= 0) {
     const kind = argv[at + 1];
     const count = Number(argv[at + 2]);
-    const result = kind === 'single' ? singleCase(count) : await segmentedCase(count);
+    const result = kind === 'single' ? singleCase(count) : kind === 'merge' ? await mergeCase(count) : await segmentedCase(count);
     console.log(JSON.stringify(result));
     return;
   }

@@ -221,6 +221,14 @@ export const indexSettingsSchema = z
     /** Documents per text-index segment. */
     segmentSize: z.number().int().min(100).max(100_000).default(1000),
     /**
+     * Segments of one tier that merge into one segment of the next (tiers of segmentSize pages,
+     * times this, times this again …; indexer/text-index/merge-policy.ts). 10: 1M pages live in
+     * ten segments of 100k and at most nine of each smaller tier.
+     */
+    segmentsPerTier: z.number().int().min(2).max(100).default(10),
+    /** Live pages a merged segment holds at most (merges stop growing segments there). */
+    maxMergedSegmentSize: z.number().int().min(1_000).max(10_000_000).default(100_000),
+    /**
      * A crawl or re-crawl that would remove more than this share of the indexed pages is held:
      * the index keeps serving what it had until an admin applies the change (1 turns it off).
      */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { QuerySyntaxError } from '../indexer/text-index/errors.ts';
-import { selectMerges } from '../indexer/text-index/merge-policy.ts';
+import { selectMerges, tierOf } from '../indexer/text-index/merge-policy.ts';
 import { parseUserQuery, relaxQuery } from '../indexer/text-index/query-parser.ts';
 import { QueryBudget } from '../indexer/text-index/query-budget.ts';
 import { escapeHtml, snippet } from '../indexer/text-index/snippet.ts';
@@ -151,23 +151,59 @@ describe('snippets', () => {
 });
 
 describe('merge policy', () => {
-  const options = { maxSegmentDocs: 100, segmentsPerTier: 3, maxDeletedShare: 0.25 };
+  // Tiers: up to 100 live pages, 300, 900; merged segments of at most 1,000.
+  const options = { maxSegmentDocs: 100, segmentsPerTier: 3, maxMergedSegmentDocs: 1_000, maxDeletedShare: 0.25 };
   const seg = (name: string, docCount: number, liveCount = docCount) => ({ name, docCount, liveCount });
 
-  it('waits until small segments exceed the tier, then packs the smallest first', () => {
-    expect(selectMerges([seg('a', 100), seg('b', 10), seg('c', 20), seg('d', 30)], options)).toEqual([]);
-    expect(selectMerges([seg('a', 100), seg('b', 10), seg('c', 20), seg('d', 30), seg('e', 45)], options)).toEqual([['b', 'c', 'd']]);
+  it('puts segments in tiers by their live pages', () => {
+    expect([1, 100, 101, 300, 301, 900, 901].map((n) => tierOf(n, options))).toEqual([0, 0, 1, 1, 2, 2, 3]);
+  });
+
+  it('waits until a tier is full, then merges it into one segment of the next tier', () => {
+    expect(selectMerges([seg('a', 100), seg('b', 10)], options)).toEqual([]);
+    expect(selectMerges([seg('a', 100), seg('b', 10), seg('c', 20)], options)).toEqual([['b', 'c', 'a']]);
+    // Two small segments and one of the next tier: neither tier is full.
+    expect(selectMerges([seg('a', 250), seg('b', 10), seg('c', 20)], options)).toEqual([]);
+    expect(selectMerges([seg('a', 250), seg('b', 290), seg('c', 120), seg('d', 5)], options)).toEqual([['c', 'a', 'b']]);
+  });
+
+  it('never merges past the largest merged segment', () => {
+    // 400 + 400 fit under 1,000, 450 more would not.
+    expect(selectMerges([seg('x', 400), seg('y', 400), seg('z', 450)], options)).toEqual([['x', 'y']]);
+    // Past half the largest size a segment merges no more.
+    expect(selectMerges([seg('x', 600), seg('y', 600), seg('z', 600)], options)).toEqual([]);
   });
 
   it('rewrites a segment with too many deletions and drops empty ones', () => {
     expect(selectMerges([seg('a', 100, 60), seg('b', 100)], options)).toEqual([['a']]);
     expect(selectMerges([seg('a', 100, 0), seg('b', 100)], options)).toEqual([['a']]);
+    expect(selectMerges([seg('a', 2_000, 1_000), seg('b', 100)], options)).toEqual([['a']]);
   });
 
-  it('a forced merge packs everything small and cleans every deletion', () => {
-    // b + a would exceed 100 live pages: b stays (nothing to gain alone), a is rewritten.
-    expect(selectMerges([seg('a', 100, 99), seg('b', 10), seg('c', 95)], options, true)).toEqual([['a']]);
-    expect(selectMerges([seg('a', 100, 80), seg('b', 10), seg('c', 95)], options, true)).toEqual([['b', 'a']]);
+  it('a forced merge merges every tier of two or more and cleans every deletion', () => {
+    expect(selectMerges([seg('a', 100, 99), seg('b', 10), seg('c', 250)], options, true)).toEqual([['b', 'a']]);
+    expect(selectMerges([seg('a', 600, 590), seg('b', 10), seg('c', 95)], options, true)).toEqual([['b', 'c'], ['a']]);
+  });
+
+  it('keeps a million pages built in segments of 1,000 in tens of segments', () => {
+    const policy = { maxSegmentDocs: 1_000, segmentsPerTier: 10, maxMergedSegmentDocs: 100_000, maxDeletedShare: 0.25 };
+    let segments: Array<ReturnType<typeof seg>> = [];
+    let next = 0;
+    let merges = 0;
+    for (let batch = 0; batch < 1_000; batch++) {
+      segments.push(seg(`s${next++}`, 1_000));
+      for (let groups = selectMerges(segments, policy); groups.length > 0; groups = selectMerges(segments, policy)) {
+        for (const group of groups) {
+          const live = segments.filter((s) => group.includes(s.name)).reduce((sum, s) => sum + s.liveCount, 0);
+          segments = [...segments.filter((s) => !group.includes(s.name)), seg(`s${next++}`, live)];
+          merges++;
+        }
+      }
+      expect(segments.length).toBeLessThanOrEqual(10 + 9 + 9 + 1);
+    }
+    expect(segments.map((s) => s.liveCount)).toEqual(new Array(10).fill(100_000));
+    // Each page is copied once per tier it climbs (1k → 10k → 100k): 100 merges into 10k, 10 into 100k.
+    expect(merges).toBe(110);
   });
 });
 

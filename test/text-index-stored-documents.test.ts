@@ -96,6 +96,15 @@ describe.skipIf(debian.length === 0)('passages from windows of stored bodies (De
     expect(hits.map((hit) => hit.id)).toEqual([changed.id]);
     expect((await earlier.passages(hits)).get(changed.id)!.snippet).toContain('<mark>zyxwvutsrq</mark>');
     expect((await earlier.documents([changed.id])).get(changed.id)!.text).toBe(changed.text);
+    // A merge rewrites segments of the earlier layout in today's, from their lines.
+    const report = await earlier.merge();
+    expect(report.merged.length).toBeGreaterThan(0);
+    const unchanged = ids.slice(1);
+    expect(await earlier.documents(unchanged)).toEqual(await current.documents(unchanged));
+    const query = docs[3].title;
+    const merged = earlier.search(query).hits.filter((hit) => hit.id !== changed.id);
+    expect(merged.length).toBeGreaterThan(0);
+    expect(await earlier.passages(merged)).toEqual(await current.passages(merged));
   });
 });
 

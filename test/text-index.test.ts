@@ -235,6 +235,7 @@ describe('text index: updates, deletions and merges', () => {
   it('merges automatically when small segments pile up', async () => {
     const index = await openIndex(await tempDir(), { maxSegmentDocs: 40, autoMerge: true, mergePolicy: { segmentsPerTier: 3 } });
     for (let i = 0; i < 60; i += 10) await index.update({ upsert: docs.slice(i, i + 10) });
+    await index.mergesSettled();
     expect(index.info().segments.length).toBeLessThanOrEqual(3);
     expect(index.info().documentCount).toBe(60);
   });

@@ -1,4 +1,5 @@
 /** Crash-safe file writes: write a temporary file, fsync it, rename it over the target, fsync the directory. */
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -32,3 +33,77 @@ export async function syncDirectory(directory: string): Promise<void> {
     await handle?.close();
   }
 }
+
+/**
+ * A file written in pieces, synchronously (in a worker, or where blocking is acceptable), with
+ * the same guarantee as writeFileAtomic: nothing appears under `path` until `commit` has fsynced
+ * the whole file; `abort` removes the temporary file.
+ */
+export class AtomicFileWriter {
+  readonly temporary: string;
+  private fd: number | null;
+  private pending: Uint8Array[] = [];
+  private pendingBytes = 0;
+  private written = 0;
+
+  constructor(readonly path: string) {
+    this.temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
+    this.fd = openSync(this.temporary, 'w');
+  }
+
+  /** Bytes appended so far. */
+  get size(): number {
+    return this.written + this.pendingBytes;
+  }
+
+  append(bytes: Uint8Array): void {
+    if (bytes.length >= WRITE_CHUNK_BYTES) {
+      // Large parts go out as they are, without a copy.
+      this.flush();
+      this.writeAll(bytes);
+      return;
+    }
+    this.pending.push(bytes);
+    this.pendingBytes += bytes.length;
+    if (this.pendingBytes >= WRITE_CHUNK_BYTES) this.flush();
+  }
+
+  commit(): void {
+    this.flush();
+    fsyncSync(this.fd!);
+    closeSync(this.fd!);
+    this.fd = null;
+    renameSync(this.temporary, this.path);
+    try {
+      const directory = openSync(dirname(this.path), 'r');
+      try {
+        fsyncSync(directory);
+      } finally {
+        closeSync(directory);
+      }
+    } catch {
+      // Best effort, as in syncDirectory.
+    }
+  }
+
+  abort(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+    rmSync(this.temporary, { force: true });
+  }
+
+  private flush(): void {
+    if (this.pendingBytes === 0) return;
+    const chunk = Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.writeAll(chunk);
+  }
+
+  private writeAll(bytes: Uint8Array): void {
+    for (let at = 0; at < bytes.length; ) at += writeSync(this.fd!, bytes, at, bytes.length - at);
+    this.written += bytes.length;
+  }
+}
+
+const WRITE_CHUNK_BYTES = 4 << 20;

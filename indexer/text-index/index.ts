@@ -8,5 +8,5 @@ export { snippet, escapeHtml, type SnippetOptions } from './snippet.ts';
 export { type TextDocument, INDEX_FIELDS, DEFAULT_MAX_TEXT_CHARS, urlWords } from './document.ts';
 export { indexableDocuments, isIndexablePage, pageToDocument } from './store-adapter.ts';
 export { QuerySyntaxError, IndexCorruptError, SegmentBuildError, TextIndexError } from './errors.ts';
-export { selectMerges, DEFAULT_MERGE_POLICY, type MergePolicyOptions } from './merge-policy.ts';
+export { selectMerges, tierOf, DEFAULT_MERGE_POLICY, type MergePolicyOptions } from './merge-policy.ts';
 export { catchUpWithStore, type CatchUpOptions, type CatchUpReport } from './catch-up.ts';

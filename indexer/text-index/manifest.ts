@@ -51,6 +51,25 @@ export async function readManifest(directory: string): Promise<Manifest | undefi
   return parsed.data;
 }
 
-export async function writeManifest(directory: string, manifest: Manifest): Promise<void> {
-  await writeFileAtomic(join(directory, MANIFEST_FILE), JSON.stringify(manifest));
+export async function writeManifest(directory: string, manifest: Manifest | string): Promise<void> {
+  await writeFileAtomic(join(directory, MANIFEST_FILE), typeof manifest === 'string' ? manifest : JSON.stringify(manifest));
+}
+
+// A segment's entry (every page id and version) is written into each manifest while the segment
+// lives: kept as JSON per segment view, so a swap serialises only the segments it changes, not
+// the whole index (a pause that grew with the pages at every update and merge).
+const entryJson = new WeakMap<object, string>();
+
+/**
+ * The manifest's JSON, from its header and one entry per segment; `entry` is asked only for
+ * segments (keys: their in-memory views, replaced whenever deletions change) not seen before.
+ */
+export function manifestText<K extends object>(header: Omit<Manifest, 'segments'>, segments: readonly K[], entry: (segment: K) => ManifestSegment): string {
+  const parts = segments.map((segment) => {
+    let json = entryJson.get(segment);
+    if (json === undefined) entryJson.set(segment, (json = JSON.stringify(entry(segment))));
+    return json;
+  });
+  const head = JSON.stringify({ ...header, segments: [] });
+  return `${head.slice(0, -'[]}'.length)}[${parts.join(',')}]}`;
 }

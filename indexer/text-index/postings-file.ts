@@ -35,6 +35,22 @@ type FieldArray = FieldPostings[(typeof FIELD_ARRAYS)[number]];
 const pad8 = (n: number) => (n + 7) & ~7;
 
 export function encodePostings(segment: CompactSegment, docOffsets: readonly number[]): Uint8Array {
+  const parts = postingsFileParts(segment, docOffsets);
+  const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
+}
+
+/**
+ * The file's bytes in parts, in order: the magic and header, then each array as a view of its
+ * own memory (no copy: a merge writes a segment of 100k pages without a second copy of it) and
+ * its padding.
+ */
+export function postingsFileParts(segment: CompactSegment, docOffsets: readonly number[]): Uint8Array[] {
   if (!LITTLE_ENDIAN) throw new IndexCorruptError('postings files are little-endian; this machine is not');
   const header: PostingsHeader = {
     name: segment.name,
@@ -54,19 +70,18 @@ export function encodePostings(segment: CompactSegment, docOffsets: readonly num
     segment.surfaces.offsets,
     segment.surfaces.termIds,
   ];
-  let size = pad8(8 + headerBytes.length);
-  for (const array of arrays) size += pad8(array.byteLength);
-  const bytes = new Uint8Array(size);
-  const view = new DataView(bytes.buffer);
+  const start = new Uint8Array(pad8(8 + headerBytes.length));
+  const view = new DataView(start.buffer);
   view.setUint32(0, MAGIC, true);
   view.setUint32(4, headerBytes.length, true);
-  bytes.set(headerBytes, 8);
-  let at = pad8(8 + headerBytes.length);
+  start.set(headerBytes, 8);
+  const parts: Uint8Array[] = [start];
   for (const array of arrays) {
-    bytes.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
-    at += pad8(array.byteLength);
+    parts.push(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+    const padding = pad8(array.byteLength) - array.byteLength;
+    if (padding > 0) parts.push(new Uint8Array(padding));
   }
-  return bytes;
+  return parts;
 }
 
 export function decodePostings(bytes: Uint8Array, source: string): { postings: CompactSegment; docOffsets: Float64Array } {

@@ -10,14 +10,11 @@ import { Worker } from 'node:worker_threads';
 import { buildAndWriteSegment } from './build-segment.ts';
 import type { TextDocument } from './document.ts';
 import { SegmentBuildError } from './errors.ts';
+import { mergeAndWriteSegment, type MergeSourceSpec } from './merge-segment.ts';
 import type { StoredSegment } from './segment-files.ts';
 
-export interface SegmentJob {
-  jobId: number;
-  directory: string;
-  name: string;
-  documents: TextDocument[];
-}
+/** Build a segment from documents, or merge segments on disk (`sources`) into one. */
+export type SegmentJob = { jobId: number; directory: string; name: string } & ({ documents: TextDocument[] } | { sources: MergeSourceSpec[] });
 
 export type SegmentJobResult = { jobId: number; ok: true; segment: StoredSegment } | { jobId: number; ok: false; message: string };
 
@@ -64,10 +61,20 @@ export class SegmentBuilderPool {
 
   /** Builds and writes one segment; resolves with its postings once both files are durable. */
   build(directory: string, name: string, documents: TextDocument[]): Promise<StoredSegment> {
+    if (this.size === 0 && !this.closed) return buildAndWriteSegment(directory, name, documents);
+    return this.submit({ jobId: this.nextJobId++, directory, name, documents });
+  }
+
+  /** Merges segments on disk into a new one (merge-segment.ts); resolves once its files are durable. */
+  merge(directory: string, name: string, sources: MergeSourceSpec[]): Promise<StoredSegment> {
+    if (this.size === 0 && !this.closed) return mergeAndWriteSegment(directory, name, sources);
+    return this.submit({ jobId: this.nextJobId++, directory, name, sources });
+  }
+
+  private submit(job: SegmentJob): Promise<StoredSegment> {
     if (this.closed) return Promise.reject(new SegmentBuildError('the segment builder pool is closed'));
-    if (this.size === 0) return buildAndWriteSegment(directory, name, documents);
     return new Promise((resolve, reject) => {
-      this.queue.push({ job: { jobId: this.nextJobId++, directory, name, documents }, resolve, reject });
+      this.queue.push({ job, resolve, reject });
       this.dispatch();
     });
   }
@@ -105,7 +112,7 @@ export class SegmentBuilderPool {
       worker.unref();
       if (pending && pending.job.jobId === result.jobId) {
         if (result.ok) pending.resolve(result.segment);
-        else pending.reject(new SegmentBuildError(`building segment ${pending.job.name} failed: ${result.message}`));
+        else pending.reject(new SegmentBuildError(`${'sources' in pending.job ? 'merging' : 'building'} segment ${pending.job.name} failed: ${result.message}`));
       }
       this.dispatch();
     });

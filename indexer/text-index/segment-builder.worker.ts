@@ -1,17 +1,19 @@
 /**
- * Worker thread that builds segments (lunr indexing is CPU-bound and synchronous). Runs under tsx:
+ * Worker thread that builds and merges segments (analysis and merging are CPU-bound and synchronous). Runs under tsx:
  * the pool starts it with tsx's loader in execArgv.
  */
 import { parentPort } from 'node:worker_threads';
 import { buildAndWriteSegment } from './build-segment.ts';
 import { segmentBuffers } from './compact-segment.ts';
+import { mergeAndWriteSegment } from './merge-segment.ts';
 import type { SegmentJob, SegmentJobResult } from './segment-builder-pool.ts';
 
 if (!parentPort) throw new Error('segment-builder.worker.ts must run as a worker thread');
 const port = parentPort;
 
 port.on('message', (job: SegmentJob) => {
-  buildAndWriteSegment(job.directory, job.name, job.documents).then(
+  const work = 'sources' in job ? mergeAndWriteSegment(job.directory, job.name, job.sources) : buildAndWriteSegment(job.directory, job.name, job.documents);
+  work.then(
     (segment) => {
       const result: SegmentJobResult = { jobId: job.jobId, ok: true, segment };
       port.postMessage(result, [...segmentBuffers(segment.postings), segment.docOffsets.buffer as ArrayBuffer]);

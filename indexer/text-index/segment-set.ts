@@ -27,7 +27,7 @@ export interface SegmentSet {
   /** Sum of live documents' field lengths, per field (parallel to FIELD_NAMES). */
   fieldLengthSums: Float64Array;
   /** Where each live document is. */
-  locations: ReadonlyMap<number, DocumentLocation>;
+  locations: DocumentLocations;
   /** Languages of the live documents, with their counts (queries are analysed in these). */
   languages: ReadonlyMap<string, number>;
 }
@@ -64,20 +64,71 @@ export function deletedIds(segment: LiveSegment): number[] {
 
 export function makeSegmentSet(generation: number, segments: readonly LiveSegment[]): SegmentSet {
   const fieldLengthSums = new Float64Array(FIELD_NAMES.length);
-  const locations = new Map<number, DocumentLocation>();
   const languages = new Map<string, number>();
   let documentCount = 0;
   for (const segment of segments) {
-    const { docIds, fields, docLangs } = segment.stored.postings;
-    for (let ordinal = 0; ordinal < docIds.length; ordinal++) {
-      if (segment.deleted?.[ordinal]) continue;
-      documentCount++;
-      languages.set(docLangs[ordinal], (languages.get(docLangs[ordinal]) ?? 0) + 1);
-      locations.set(docIds[ordinal], { segment, ordinal });
-      for (let f = 0; f < fields.length; f++) fieldLengthSums[f] += fields[f].lengths[ordinal];
+    const stats = segmentStatistics(segment);
+    documentCount += stats.liveCount;
+    for (let f = 0; f < fieldLengthSums.length; f++) fieldLengthSums[f] += stats.fieldLengthSums[f] ?? 0;
+    for (const [lang, count] of stats.languages) languages.set(lang, (languages.get(lang) ?? 0) + count);
+  }
+  return { generation, segments, documentCount, fieldLengthSums, locations: new DocumentLocations(segments), languages };
+}
+
+interface SegmentStatistics {
+  liveCount: number;
+  fieldLengthSums: Float64Array;
+  languages: Map<string, number>;
+}
+
+// A segment's statistics are counted once: a commit that swaps one segment in recounts that one
+// only, so the pause of a swap does not grow with the pages of the whole index.
+const statisticsCache = new WeakMap<LiveSegment, SegmentStatistics>();
+
+function segmentStatistics(segment: LiveSegment): SegmentStatistics {
+  let stats = statisticsCache.get(segment);
+  if (stats) return stats;
+  const { docIds, fields, docLangs } = segment.stored.postings;
+  stats = { liveCount: 0, fieldLengthSums: new Float64Array(fields.length), languages: new Map() };
+  for (let ordinal = 0; ordinal < docIds.length; ordinal++) {
+    if (segment.deleted?.[ordinal]) continue;
+    stats.liveCount++;
+    stats.languages.set(docLangs[ordinal], (stats.languages.get(docLangs[ordinal]) ?? 0) + 1);
+    for (let f = 0; f < fields.length; f++) stats.fieldLengthSums[f] += fields[f].lengths[ordinal];
+  }
+  statisticsCache.set(segment, stats);
+  return stats;
+}
+
+/**
+ * Where each live page is, found by a binary search in each segment's ascending ids (a page is
+ * live in one segment at most). No map of every page: building one took a pause proportional
+ * to the whole index at every swap, and memory per page.
+ */
+export class DocumentLocations {
+  constructor(private readonly segments: readonly LiveSegment[]) {}
+
+  get(id: number): DocumentLocation | undefined {
+    // Newest segments last: a page updated recently is found first.
+    for (let s = this.segments.length - 1; s >= 0; s--) {
+      const segment = this.segments[s];
+      const ordinal = ordinalOf(segment.stored.postings.docIds, id);
+      if (ordinal >= 0 && !segment.deleted?.[ordinal]) return { segment, ordinal };
+    }
+    return undefined;
+  }
+
+  has(id: number): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  /** Ids of the live pages, segment by segment. */
+  *keys(): IterableIterator<number> {
+    for (const segment of this.segments) {
+      const { docIds } = segment.stored.postings;
+      for (let ordinal = 0; ordinal < docIds.length; ordinal++) if (!segment.deleted?.[ordinal]) yield docIds[ordinal];
     }
   }
-  return { generation, segments, documentCount, fieldLengthSums, locations, languages };
 }
 
 /** Binary search of a page id among a segment's ascending ids; -1 when absent. */

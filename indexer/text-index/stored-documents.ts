@@ -84,22 +84,30 @@ export function encodeDocuments(documents: readonly DocumentToStore[]): { lines:
   const textChunks: Uint8Array[] = [];
   let textBytes = 0;
   for (const doc of documents) {
-    const { text, checkpoints, definitions, definitionPositions, ...rest } = doc;
-    const body = encoder.encode(text);
-    const head: DocumentHead = { ...rest, body: [textBytes, body.length, text.length] };
-    if (checkpoints && checkpoints.length > 0) head.checkpoints = withByteOffsets(text, checkpoints);
-    textChunks.push(body);
-    textBytes += body.length;
-    if (definitions && definitions.length > 0) {
-      const stored: StoredDefinitions = { definitions, positions: definitionPositions ?? [] };
-      const bytes = encoder.encode(JSON.stringify(stored));
-      head.defined = [textBytes, bytes.length];
-      textChunks.push(bytes);
-      textBytes += bytes.length;
+    const { line, texts } = encodeDocument(doc, textBytes);
+    for (const chunk of texts) {
+      textChunks.push(chunk);
+      textBytes += chunk.length;
     }
-    lineChunks.push(encoder.encode(`${JSON.stringify(head)}\n`));
+    lineChunks.push(line);
   }
   return { lines: concat(lineChunks), offsets: offsetsOf(lineChunks), texts: concat(textChunks) };
+}
+
+/** One document's line, and the bytes it appends to the text file at byte `textOffset`. */
+export function encodeDocument(doc: DocumentToStore, textOffset: number): { line: Uint8Array; texts: Uint8Array[] } {
+  const { text, checkpoints, definitions, definitionPositions, ...rest } = doc;
+  const body = encoder.encode(text);
+  const head: DocumentHead = { ...rest, body: [textOffset, body.length, text.length] };
+  if (checkpoints && checkpoints.length > 0) head.checkpoints = withByteOffsets(text, checkpoints);
+  const texts = [body];
+  if (definitions && definitions.length > 0) {
+    const stored: StoredDefinitions = { definitions, positions: definitionPositions ?? [] };
+    const bytes = encoder.encode(JSON.stringify(stored));
+    head.defined = [textOffset + body.length, bytes.length];
+    texts.push(bytes);
+  }
+  return { line: encoder.encode(`${JSON.stringify(head)}\n`), texts };
 }
 
 /** [ordinal, char] pairs → [ordinal, char, byte] triples (one pass over the text). */
@@ -280,7 +288,7 @@ function withFile<T>(path: string, what: string, use: (fd: number) => T): T {
   }
 }
 
-function readExactly(fd: number, position: number, length: number, name: string): Uint8Array {
+export function readExactly(fd: number, position: number, length: number, name: string): Uint8Array {
   const buffer = new Uint8Array(length);
   const bytesRead = readSync(fd, buffer, 0, length, position);
   if (bytesRead !== length) throw new IndexCorruptError(`a file of segment ${name} is truncated`);

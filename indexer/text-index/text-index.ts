@@ -1,18 +1,20 @@
 /**
- * The text index of a data directory: segments of at most `maxSegmentDocs` pages, each a lunr
- * index built in a worker thread and saved under `<dataDir>/index/` with its documents, named by a
- * manifest that is written last. Queries run on an immutable snapshot (IndexHandle.current);
- * rebuilds, updates and merges build new segments, write a new manifest generation, then swap.
- * Writes run one at a time; queries never wait for them.
+ * The text index of a data directory: segments built in worker threads from at most
+ * `maxSegmentDocs` pages each, merged in tiers in the background (merge-policy.ts), saved under
+ * `<dataDir>/index/` with their documents and named by a manifest that is written last. Queries
+ * run on an immutable snapshot (IndexHandle.current); rebuilds, updates and merges write new
+ * segments and a new manifest generation, then swap. Builds and swaps run one at a time; merges
+ * run beside them; queries never wait for either.
  */
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_MAX_TEXT_CHARS, normalizeDocument, type TextDocument } from './document.ts';
 import { documentVersion } from './document-version.ts';
 import { IndexCorruptError, TextIndexError } from './errors.ts';
-import { MANIFEST_FORMAT, readManifest, writeManifest, type Manifest } from './manifest.ts';
-import { DEFAULT_MERGE_POLICY, selectMerges, type MergePolicyOptions } from './merge-policy.ts';
+import { MANIFEST_FORMAT, manifestText, readManifest, writeManifest } from './manifest.ts';
+import { DEFAULT_MERGE_POLICY, type MergePolicyOptions } from './merge-policy.ts';
 import { searchSnapshot, type SearchOptions, type SearchResult } from './search.ts';
+import { BackgroundMerges, warnMergeFailed, type MergeReport } from './background-merges.ts';
 import { SegmentBuilderPool } from './segment-builder-pool.ts';
 import { readSegment, SEGMENT_FILE_SUFFIXES, type StoredSegment } from './segment-files.ts';
 import { bestPosition, bodyPositions, definitionTerms, hitPassage, matchedDefinition, passageWindow, type HitPassage, type PassageOptions } from './passage.ts';
@@ -60,16 +62,11 @@ export interface IndexInfo {
   segments: SegmentInfo[];
 }
 
-export interface MergeReport {
-  /** Groups of segments that were merged (each into one new segment, or dropped when empty). */
-  merged: string[][];
-  segmentsBefore: number;
-  segmentsAfter: number;
-}
+export type { MergeReport } from './background-merges.ts';
 
 const DEFAULT_MAX_SEGMENT_CHARS = 16_000_000;
 
-const SEGMENT_FILE = /^(seg-\d+)\.(lunr\.json|postings\.bin|docs\.jsonl)$/;
+const SEGMENT_FILE = /^(seg-\d+)\.(lunr\.json|postings\.bin|docs\.jsonl|text\.bin)$/;
 
 export class TextIndex {
   readonly handle: IndexHandle;
@@ -81,16 +78,17 @@ export class TextIndex {
   private readonly autoMerge: boolean;
   private nextSegmentNumber: number;
   /** The version (document-version.ts) of each live document of the current generation, when known. */
-  private versions: ReadonlyMap<number, string>;
+  private versions: Map<number, string>;
   private writing: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private readonly merges: BackgroundMerges;
 
   private constructor(
     readonly directory: string,
     initial: SegmentSet,
     nextSegmentNumber: number,
     options: TextIndexOptions,
-    versions: ReadonlyMap<number, string> = new Map(),
+    versions: Map<number, string> = new Map(),
   ) {
     this.handle = new IndexHandle(initial);
     this.versions = versions;
@@ -101,6 +99,16 @@ export class TextIndex {
     this.mergePolicy = { ...DEFAULT_MERGE_POLICY, ...options.mergePolicy, maxSegmentDocs: this.maxSegmentDocs };
     this.autoMerge = options.autoMerge ?? true;
     this.pool = new SegmentBuilderPool(options.workers);
+    this.merges = new BackgroundMerges({
+      directory: this.directory,
+      pool: this.pool,
+      policy: this.mergePolicy,
+      current: () => this.handle.current,
+      newSegmentName: () => this.newSegmentName(),
+      exclusive: (work) => this.exclusive(work),
+      commit: (segments) => this.commit(segments, this.versions),
+      removeSegmentFiles: (names) => this.removeSegmentFiles(names),
+    });
   }
 
   /** Opens the index under `<dataDir>/index/`, loading the saved segments (empty when none). */
@@ -268,6 +276,8 @@ export class TextIndex {
         await this.removeSegmentFiles(names);
         throw error;
       }
+      // The new generation already answers; merging it into tiers is the rest of the build.
+      if (this.autoMerge) await this.merges.rounds(false, true).catch((error: unknown) => warnMergeFailed(error));
       return this.info();
     });
   }
@@ -283,9 +293,16 @@ export class TextIndex {
       }
       const removed = new Set<number>([...(changes.remove ?? []), ...upserts.keys()]);
       const docs = [...upserts.values()];
-      const versions = new Map(this.versions);
-      for (const id of removed) versions.delete(id);
-      for (const doc of docs) versions.set(doc.id, documentVersion(doc));
+      // The versions change in place once the generation is swapped in: copying the map of every
+      // page at each update took a pause that grew with the index.
+      const changed = new Map(docs.map((doc) => [doc.id, documentVersion(doc)]));
+      const versions: VersionChanges = {
+        get: (id) => changed.get(id) ?? (removed.has(id) ? undefined : this.versions.get(id)),
+        apply: () => {
+          for (const id of removed) this.versions.delete(id);
+          for (const [id, version] of changed) this.versions.set(id, version);
+        },
+      };
       const built: StoredSegment[] = [];
       try {
         const jobs: Array<Promise<StoredSegment>> = [];
@@ -295,80 +312,71 @@ export class TextIndex {
         await this.removeSegmentFiles(built.map((s) => s.postings.name));
         throw error;
       }
+      const hits = new Map<LiveSegment, number[]>();
+      for (const id of removed) {
+        const segment = set.locations.get(id)?.segment;
+        if (!segment) continue;
+        const list = hits.get(segment);
+        if (list) list.push(id);
+        else hits.set(segment, [id]);
+      }
       const kept = set.segments.map((segment) => {
-        const hit = [...removed].filter((id) => set.locations.get(id)?.segment === segment);
-        return hit.length > 0 ? withDeletions(segment.stored, hit, segment.deleted) : segment;
+        const hit = hits.get(segment);
+        return hit ? withDeletions(segment.stored, hit, segment.deleted) : segment;
       });
       await this.commit([...kept.filter((s) => liveCount(s) > 0), ...built.map((s) => withDeletions(s, []))], versions);
-      if (this.autoMerge) await this.mergeNow(false);
+      if (this.autoMerge) this.merges.schedule();
       return this.info();
     });
   }
 
-  /** Compacts small segments and drops deleted documents (all that the policy allows, now). */
-  merge(options: { force?: boolean } = {}): Promise<MergeReport> {
-    return this.exclusive(() => this.mergeNow(options.force ?? true));
+  /**
+   * Merges now, after the background merges: with `force` (the default) every tier that holds two
+   * segments and every segment with a deleted page; without, what the policy asks for.
+   */
+  async merge(options: { force?: boolean } = {}): Promise<MergeReport> {
+    if (this.closed || this.merges.closing) throw new TextIndexError('the text index is closed');
+    await this.merges.settled();
+    return this.merges.rounds(options.force ?? true, false);
   }
 
-  /** Waits for running writes and stops the workers. Queries keep working on the last snapshot. */
+  /** Resolves once no background merge runs (updates start them). */
+  mergesSettled(): Promise<void> {
+    return this.merges.settled();
+  }
+
+  /**
+   * Waits for running writes and the merge round in progress, stops the workers, and removes the
+   * previous generation's files. Queries keep working on the last snapshot.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
+    await this.merges.close();
     this.closed = true;
     await this.writing.catch(() => undefined);
     await this.pool.close();
-  }
-
-  private async mergeNow(force: boolean): Promise<MergeReport> {
-    const set = this.handle.current;
-    const groups = selectMerges(this.info().segments, this.mergePolicy, force);
-    if (groups.length === 0) return { merged: [], segmentsBefore: set.segments.length, segmentsAfter: set.segments.length };
-    const byName = new Map(set.segments.map((s) => [s.stored.postings.name, s]));
-    const jobs = groups.map(async (group) => {
-      const docs: TextDocument[] = [];
-      for (const name of group) {
-        const segment = byName.get(name)!;
-        const stored = await readAllStoredDocuments(this.directory, name);
-        stored.forEach((doc, ordinal) => {
-          if (!segment.deleted?.[ordinal]) docs.push(doc);
-        });
-      }
-      return docs.length > 0 ? this.pool.build(this.directory, this.newSegmentName(), docs) : null;
-    });
-    const settled = await Promise.allSettled(jobs);
-    const failure = settled.find((r) => r.status === 'rejected');
-    const merged = settled.flatMap((r) => (r.status === 'fulfilled' && r.value ? [r.value] : []));
-    if (failure) {
-      await this.removeSegmentFiles(merged.map((s) => s.postings.name));
-      throw (failure as PromiseRejectedResult).reason;
-    }
-    const replaced = new Set(groups.flat());
-    const segments = [...set.segments.filter((s) => !replaced.has(s.stored.postings.name)), ...merged.map((s) => withDeletions(s, []))];
-    await this.commit(segments, this.versions);
-    return { merged: groups, segmentsBefore: set.segments.length, segmentsAfter: segments.length };
+    // The previous generation's files were kept for queries in flight; no query starts any more.
+    await this.removeUnreferencedFiles(new Set(this.handle.current.segments.map((s) => s.stored.postings.name)), false).catch(() => undefined);
   }
 
   /**
    * Writes the next generation's manifest (with the version of each live document), swaps it in,
    * and removes files no longer needed.
    */
-  private async commit(segments: LiveSegment[], versions: ReadonlyMap<number, string>): Promise<void> {
+  private async commit(segments: LiveSegment[], versions: Map<number, string> | VersionChanges): Promise<void> {
     const previous = this.handle.current;
     const next = makeSegmentSet(previous.generation + 1, segments);
-    const manifest: Manifest = {
-      format: MANIFEST_FORMAT,
-      generation: next.generation,
-      nextSegmentNumber: this.nextSegmentNumber,
-      maxTextChars: this.maxTextChars,
-      segments: segments.map((s) => {
-        const docIds = Array.from(s.stored.postings.docIds);
-        return { name: s.stored.postings.name, docIds, deletedIds: deletedIds(s), versions: docIds.map((id, i) => (s.deleted?.[i] ? '' : (versions.get(id) ?? ''))) };
-      }),
-    };
+    // A segment view's live pages keep their versions while it lives: its entry is serialised once.
+    const manifest = manifestText({ format: MANIFEST_FORMAT, generation: next.generation, nextSegmentNumber: this.nextSegmentNumber, maxTextChars: this.maxTextChars }, segments, (s) => {
+      const docIds = Array.from(s.stored.postings.docIds);
+      return { name: s.stored.postings.name, docIds, deletedIds: deletedIds(s), versions: docIds.map((id, i) => (s.deleted?.[i] ? '' : (versions.get(id) ?? ''))) };
+    });
     await writeManifest(this.directory, manifest);
     this.handle.swap(next);
-    this.versions = versions;
+    if (versions instanceof Map) this.versions = versions;
+    else versions.apply();
     // The previous generation's files stay one more generation: queries may still read its documents.
-    const keep = new Set([...next.segments, ...previous.segments].map((s) => s.stored.postings.name));
+    const keep = new Set([...[...next.segments, ...previous.segments].map((s) => s.stored.postings.name), ...this.merges.busy]);
     await this.removeUnreferencedFiles(keep, false);
   }
 
@@ -414,4 +422,10 @@ export class TextIndex {
     this.writing = run.catch(() => undefined);
     return run;
   }
+}
+
+/** The versions of the next generation, as changes to the current ones (applied once it is swapped in). */
+interface VersionChanges {
+  get(id: number): string | undefined;
+  apply(): void;
 }

@@ -11,7 +11,7 @@ import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { saveSearchData, loadSearchData } from '../../indexer/ranking/search-data.ts';
 import { indexableDocuments } from '../../indexer/text-index/store-adapter.ts';
 import { IndexCorruptError } from '../../indexer/text-index/errors.ts';
-import { TextIndex } from '../../indexer/text-index/text-index.ts';
+import { TextIndex, type TextIndexOptions } from '../../indexer/text-index/text-index.ts';
 import { catchUpWithStore } from '../../indexer/text-index/catch-up.ts';
 import { writeAppliedSequence } from '../../indexer/text-index/applied-sequence.ts';
 import { buildApp } from '../app.ts';
@@ -48,10 +48,16 @@ export const serveUsage = `lse serve [--data DIR] [--host 127.0.0.1] [--port 808
                       from the admin page. Without it, such a directory is refused (a mistyped
                       --data would otherwise serve an empty search).`;
 
+/** The text index's settings: segment size and merge policy. */
+export function textIndexOptions(settings: Settings): TextIndexOptions {
+  const { segmentSize, segmentsPerTier, maxMergedSegmentSize } = settings.index;
+  return { maxSegmentDocs: segmentSize, mergePolicy: { segmentsPerTier, maxMergedSegmentDocs: maxMergedSegmentSize } };
+}
+
 /** Builds the index and the local PageRank of a store; returns the number of documents. */
 export async function buildIndex(store: CrawlStore, settings: Settings): Promise<{ documents: number; index: TextIndex }> {
   await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);
-  const index = await TextIndex.open(settings.dataDir, { maxSegmentDocs: settings.index.segmentSize });
+  const index = await TextIndex.open(settings.dataDir, textIndexOptions(settings));
   // Read before the pages: the rebuild holds every page written up to it (catch-up.ts).
   const sequence = store.pageWriteSequence;
   let undetermined = 0;
@@ -90,7 +96,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
  */
 export async function openOrRebuildIndex(store: CrawlStore, settings: Settings): Promise<TextIndex> {
   try {
-    return await TextIndex.open(settings.dataDir, { maxSegmentDocs: settings.index.segmentSize });
+    return await TextIndex.open(settings.dataDir, textIndexOptions(settings));
   } catch (error) {
     if (!(error instanceof IndexCorruptError)) throw error;
     process.stderr.write(`the text index cannot be read (${error.message}); rebuilding it from the store\n`);

@@ -1,0 +1,262 @@
+/**
+ * Merges the postings of several segments into one without analysing any text again: the live
+ * documents of all sources, in ascending page id (the merged ordinals), the union of their terms
+ * in code-unit order, and for each term and field the sources' postings with ordinals remapped,
+ * deleted documents left out, and positions copied. A term that only deleted documents used is
+ * dropped, so the merged postings are those a fresh build over the same live documents counts.
+ * (Written-word lists keep the words of deleted documents whose terms are still live: they only
+ * widen prefix suggestions, as they do in a segment with deletions.)
+ */
+import type { CompactSegment, FieldPostings, SurfaceWords } from './compact-segment.ts';
+
+export interface MergeSource {
+  postings: CompactSegment;
+  /** deleted[ordinal] = 1 for documents left out; null when none are. */
+  deleted: Uint8Array | null;
+}
+
+export interface MergedPostings {
+  postings: CompactSegment;
+  /** For each merged ordinal, the source it comes from and its ordinal there. */
+  sourceOf: Int32Array;
+  sourceOrdinal: Int32Array;
+}
+
+const MAX_U16 = 0xffff;
+
+export function mergePostings(name: string, sources: readonly MergeSource[]): MergedPostings {
+  const { newOrdinals, sourceOf, sourceOrdinal } = mergeDocuments(sources);
+  const docCount = sourceOf.length;
+  const docIds = new Int32Array(docCount);
+  const docLangs = new Array<string>(docCount);
+  for (let o = 0; o < docCount; o++) {
+    const source = sources[sourceOf[o]].postings;
+    docIds[o] = source.docIds[sourceOrdinal[o]];
+    docLangs[o] = source.docLangs[sourceOrdinal[o]];
+  }
+  const { terms, termMaps } = mergeTerms(sources, newOrdinals);
+  const fieldCount = sources[0]?.postings.fields.length ?? 0;
+  // Each merged term's number in each source (inverse of termMaps), -1 where a source lacks it.
+  const sourceTerms = sources.map(() => new Int32Array(terms.length).fill(-1));
+  termMaps.forEach((map, s) => map.forEach((number, t) => number >= 0 && (sourceTerms[s][number] = t)));
+  const order = blockOrder(sourceOf, sources.length);
+  const fields: FieldPostings[] = [];
+  for (let f = 0; f < fieldCount; f++) fields.push(mergeField(sources, f, newOrdinals, sourceTerms, order, sourceOf, sourceOrdinal));
+  const surfaces = mergeSurfaces(sources, termMaps);
+  return { postings: { name, docIds, terms, fields, docLangs, surfaces }, sourceOf, sourceOrdinal };
+}
+
+/** Live documents in ascending page id; newOrdinals[s][ordinal] is -1 for left-out documents. */
+function mergeDocuments(sources: readonly MergeSource[]): { newOrdinals: Int32Array[]; sourceOf: Int32Array; sourceOrdinal: Int32Array } {
+  const heads = sources.map(() => 0);
+  const newOrdinals = sources.map((s) => new Int32Array(s.postings.docIds.length).fill(-1));
+  let live = 0;
+  for (const s of sources) for (let i = 0; i < s.postings.docIds.length; i++) if (!s.deleted?.[i]) live++;
+  const sourceOf = new Int32Array(live);
+  const sourceOrdinal = new Int32Array(live);
+  for (let o = 0; o < live; o++) {
+    let best = -1;
+    let bestId = 0;
+    for (let s = 0; s < sources.length; s++) {
+      const { postings, deleted } = sources[s];
+      while (heads[s] < postings.docIds.length && deleted?.[heads[s]]) heads[s]++;
+      if (heads[s] < postings.docIds.length && (best < 0 || postings.docIds[heads[s]] < bestId)) {
+        best = s;
+        bestId = postings.docIds[heads[s]];
+      }
+    }
+    sourceOf[o] = best;
+    sourceOrdinal[o] = heads[best];
+    newOrdinals[best][heads[best]++] = o;
+  }
+  return { newOrdinals, sourceOf, sourceOrdinal };
+}
+
+/** The sorted union of the sources' terms that some live document uses; termMaps[s][t] = merged number or -1. */
+function mergeTerms(sources: readonly MergeSource[], newOrdinals: readonly Int32Array[]): { terms: string[]; termMaps: Int32Array[] } {
+  const termMaps = sources.map((s) => new Int32Array(s.postings.terms.length).fill(-1));
+  const usedBy = sources.map((s, i) => liveTerms(s, newOrdinals[i]));
+  const heads = sources.map(() => 0);
+  const terms: string[] = [];
+  for (;;) {
+    let least: string | undefined;
+    for (let s = 0; s < sources.length; s++) {
+      const list = sources[s].postings.terms;
+      while (heads[s] < list.length && !usedBy[s][heads[s]]) heads[s]++;
+      if (heads[s] < list.length && (least === undefined || list[heads[s]] < least)) least = list[heads[s]];
+    }
+    if (least === undefined) break;
+    const number = terms.length;
+    terms.push(least);
+    for (let s = 0; s < sources.length; s++) {
+      const list = sources[s].postings.terms;
+      if (heads[s] < list.length && list[heads[s]] === least) termMaps[s][heads[s]++] = number;
+    }
+  }
+  return { terms, termMaps };
+}
+
+/** usedBy[t] = 1 when a live document of the source has term t in some field. */
+function liveTerms(source: MergeSource, newOrdinals: Int32Array): Uint8Array {
+  const used = new Uint8Array(source.postings.terms.length);
+  for (const field of source.postings.fields) {
+    for (let t = 0; t < used.length; t++) {
+      if (used[t]) continue;
+      for (let p = field.offsets[t]; p < field.offsets[t + 1]; p++) {
+        if (newOrdinals[field.docs[p]] >= 0) {
+          used[t] = 1;
+          break;
+        }
+      }
+    }
+  }
+  return used;
+}
+
+function mergeField(
+  sources: readonly MergeSource[],
+  f: number,
+  newOrdinals: readonly Int32Array[],
+  sourceTerms: readonly Int32Array[],
+  order: readonly number[] | null,
+  sourceOf: Int32Array,
+  sourceOrdinal: Int32Array,
+): FieldPostings {
+  const inputs = sources.map((s) => s.postings.fields[f]);
+  const termCount = sourceTerms[0]?.length ?? 0;
+  let postingBound = 0;
+  let positionBound = 0;
+  let wide = false;
+  for (const field of inputs) {
+    postingBound += field.docs.length;
+    positionBound += field.positions.length;
+    if (field.positions.BYTES_PER_ELEMENT === 4) wide = true;
+  }
+  const out: FieldOutput = {
+    docs: new Int32Array(postingBound),
+    tf: new Uint16Array(postingBound),
+    positionOffsets: new Int32Array(postingBound + 1),
+    positions: wide ? new Uint32Array(positionBound) : new Uint16Array(positionBound),
+    p: 0,
+    q: 0,
+  };
+  const offsets = new Int32Array(termCount + 1);
+  const cursor = new Int32Array(sources.length);
+  const end = new Int32Array(sources.length);
+  for (let t = 0; t < termCount; t++) {
+    offsets[t] = out.p;
+    if (order) {
+      // The sources' pages do not interleave: each term's postings are the sources' in turn.
+      for (const s of order) {
+        const st = sourceTerms[s][t];
+        if (st < 0) continue;
+        const input = inputs[s];
+        const map = newOrdinals[s];
+        for (let from = input.offsets[st], to = input.offsets[st + 1]; from < to; from++) {
+          const ordinal = map[input.docs[from]];
+          if (ordinal >= 0) copyPosting(input, from, ordinal, out);
+        }
+      }
+      continue;
+    }
+    for (let s = 0; s < sources.length; s++) {
+      const st = sourceTerms[s][t];
+      cursor[s] = st >= 0 ? inputs[s].offsets[st] : 0;
+      end[s] = st >= 0 ? inputs[s].offsets[st + 1] : 0;
+    }
+    // k-way merge by merged ordinal (the remapping keeps each source's order).
+    for (;;) {
+      let best = -1;
+      let bestOrdinal = 0;
+      for (let s = 0; s < sources.length; s++) {
+        const map = newOrdinals[s];
+        const sourceDocs = inputs[s].docs;
+        while (cursor[s] < end[s] && map[sourceDocs[cursor[s]]] < 0) cursor[s]++;
+        if (cursor[s] < end[s]) {
+          const ordinal = map[sourceDocs[cursor[s]]];
+          if (best < 0 || ordinal < bestOrdinal) {
+            best = s;
+            bestOrdinal = ordinal;
+          }
+        }
+      }
+      if (best < 0) break;
+      copyPosting(inputs[best], cursor[best]++, bestOrdinal, out);
+    }
+  }
+  const { p, q, positions } = out;
+  offsets[termCount] = p;
+  out.positionOffsets[p] = q;
+  const lengths = new Uint32Array(sourceOf.length);
+  for (let o = 0; o < sourceOf.length; o++) lengths[o] = inputs[sourceOf[o]].lengths[sourceOrdinal[o]];
+  // Positions stay 32-bit only where a merged page needs them, as a fresh build would count them.
+  let widest = 0;
+  if (wide) for (let i = 0; i < q; i++) if (positions[i] > widest) widest = positions[i];
+  const kept = wide && widest <= MAX_U16 ? Uint16Array.from(positions.subarray(0, q)) : positions.subarray(0, q);
+  // Views, not copies: the arrays were sized for every source posting, deleted ones included.
+  return { offsets, docs: out.docs.subarray(0, p), tf: out.tf.subarray(0, p), positionOffsets: out.positionOffsets.subarray(0, p + 1), positions: kept, lengths };
+}
+
+interface FieldOutput {
+  docs: Int32Array;
+  tf: Uint16Array;
+  positionOffsets: Int32Array;
+  positions: Uint16Array | Uint32Array;
+  /** Postings and positions written so far. */
+  p: number;
+  q: number;
+}
+
+function copyPosting(input: FieldPostings, from: number, ordinal: number, out: FieldOutput): void {
+  const { p } = out;
+  out.docs[p] = ordinal;
+  out.tf[p] = input.tf[from];
+  out.positionOffsets[p] = out.q;
+  const source = input.positions;
+  const target = out.positions;
+  let q = out.q;
+  for (let i = input.positionOffsets[from], stop = input.positionOffsets[from + 1]; i < stop; i++) target[q++] = source[i];
+  out.q = q;
+  out.p = p + 1;
+}
+
+/**
+ * The order in which the sources' pages follow one another when they do not interleave (each
+ * source's live pages form one run of merged ordinals), or null when they do.
+ */
+function blockOrder(sourceOf: Int32Array, sourceCount: number): number[] | null {
+  const order: number[] = [];
+  const seen = new Uint8Array(sourceCount);
+  for (let o = 0; o < sourceOf.length; o++) {
+    const s = sourceOf[o];
+    if (o > 0 && s === sourceOf[o - 1]) continue;
+    if (seen[s]) return null;
+    seen[s] = 1;
+    order.push(s);
+  }
+  return order;
+}
+
+/** The union of the sources' written words, with their terms renumbered (terms no live page uses left out). */
+function mergeSurfaces(sources: readonly MergeSource[], termMaps: readonly Int32Array[]): SurfaceWords {
+  const bySurface = new Map<string, Set<number>>();
+  sources.forEach(({ postings: { surfaces } }, s) => {
+    surfaces.words.forEach((word, w) => {
+      for (let i = surfaces.offsets[w]; i < surfaces.offsets[w + 1]; i++) {
+        const number = termMaps[s][surfaces.termIds[i]];
+        if (number < 0) continue;
+        let numbers = bySurface.get(word);
+        if (!numbers) bySurface.set(word, (numbers = new Set()));
+        numbers.add(number);
+      }
+    });
+  });
+  const words = [...bySurface.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const offsets = new Int32Array(words.length + 1);
+  const ids: number[] = [];
+  words.forEach((word, w) => {
+    for (const number of [...bySurface.get(word)!].sort((a, b) => a - b)) ids.push(number);
+    offsets[w + 1] = ids.length;
+  });
+  return { words, offsets, termIds: Int32Array.from(ids) };
+}
