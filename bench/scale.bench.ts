@@ -100,7 +100,8 @@ function parseTime(stderr: string, marker: string): { wallSeconds: number; cpuSe
   return { wallSeconds: Number(wall), cpuSeconds: Number(user) + Number(system), peakRssMb: Number(rssKb) / 1024 };
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on loopback (also used by the start-up benchmark). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as { port: number };

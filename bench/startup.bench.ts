@@ -8,7 +8,6 @@
  *   LSE_BENCH_STARTUP_SIZES=1000000 node --expose-gc bin/run-ts.js bench/run.ts startup
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,6 +20,7 @@ import { catchUpWithStore } from '../indexer/text-index/catch-up.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 import type { BenchContext } from './run.ts';
 import { realWordTable, writeScalePages } from './scale-corpus.ts';
+import { freePort } from './scale.bench.ts';
 
 const LSE = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'lse.js');
 
@@ -110,12 +110,4 @@ async function serveReadySeconds(config: string, port: number): Promise<number> 
     server.kill('SIGTERM');
     await exited;
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
 }

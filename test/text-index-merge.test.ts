@@ -1,34 +1,17 @@
 import { spawn } from 'node:child_process';
 import { watch } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import lunr from 'lunr';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CompactSegment } from '../indexer/text-index/compact-segment.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
 import { buildLunrSegment } from '../indexer/text-index/lunr-segment.ts';
 import { syntheticCorpus } from '../indexer/text-index/synthetic-documents.ts';
-import { TextIndex, type TextIndexOptions } from '../indexer/text-index/text-index.ts';
+import { TextIndex } from '../indexer/text-index/text-index.ts';
+import { tempIndexes } from './helpers/temp-indexes.ts';
 
-const directories: string[] = [];
-const indexes: TextIndex[] = [];
-afterEach(async () => {
-  await Promise.all(indexes.splice(0).map((index) => index.close()));
-  await Promise.all(directories.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'lse-text-merge-'));
-  directories.push(dir);
-  return dir;
-}
-
-async function openIndex(dir: string, options: TextIndexOptions = {}): Promise<TextIndex> {
-  const index = await TextIndex.open(dir, { workers: 0, autoMerge: false, ...options });
-  indexes.push(index);
-  return index;
-}
+const { tempDir, openIndex } = tempIndexes('lse-text-merge-');
 
 const corpus = syntheticCorpus({ count: 300, seed: 11, wordsPerPage: 120, vocabularySize: 1_500 });
 const docs = corpus.documents;

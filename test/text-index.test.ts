@@ -1,36 +1,19 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import lunr from 'lunr';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildLunrSegment } from '../indexer/text-index/lunr-segment.ts';
 import { SegmentBuilderPool } from '../indexer/text-index/segment-builder-pool.ts';
 import { syntheticCorpus } from '../indexer/text-index/synthetic-documents.ts';
-import { TextIndex, type TextIndexOptions } from '../indexer/text-index/text-index.ts';
+import { TextIndex } from '../indexer/text-index/text-index.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
 import type { SearchResult } from '../indexer/text-index/search.ts';
 import { QuerySyntaxError } from '../indexer/text-index/errors.ts';
 import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
 import { indexableDocuments } from '../indexer/text-index/store-adapter.ts';
+import { tempIndexes } from './helpers/temp-indexes.ts';
 
-const directories: string[] = [];
-const indexes: TextIndex[] = [];
-afterEach(async () => {
-  await Promise.all(indexes.splice(0).map((index) => index.close()));
-  await Promise.all(directories.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'lse-text-index-'));
-  directories.push(dir);
-  return dir;
-}
-
-async function openIndex(dir: string, options: TextIndexOptions = {}): Promise<TextIndex> {
-  const index = await TextIndex.open(dir, { workers: 0, autoMerge: false, ...options });
-  indexes.push(index);
-  return index;
-}
+const { tempDir, openIndex } = tempIndexes('lse-text-index-');
 
 const corpus = syntheticCorpus({ count: 300, seed: 7, wordsPerPage: 120, vocabularySize: 1_500 });
 const docs = corpus.documents;
