@@ -166,6 +166,42 @@ describe.skipIf(!hasChromium)(`the search experience in Chromium${hasChromium ? 
     await page.context().close();
   });
 
+  it('keeps the suggestion chosen when the list refreshes, and forgets it when the visitor types', async () => {
+    const page = await open('/');
+    // The answer for "tele" is held until the visitor has chosen from the list shown for "tel".
+    let release!: () => void;
+    const held = new Promise<void>((done) => (release = done));
+    await page.route(/\/api\/suggest\?q=tele$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.locator('#q').pressSequentially('tel', { delay: 30 });
+    const list = page.locator('#suggestions');
+    await list.locator('[role="option"]').first().waitFor();
+    const refreshed = page.waitForResponse(/\/api\/suggest\?q=tele$/);
+    await page.locator('#q').press('e');
+    await page.keyboard.press('ArrowDown');
+    const chosen = (await list.locator('#suggestion-0').textContent()) ?? '';
+    release();
+    await refreshed;
+    await page.waitForTimeout(100);
+    expect(await list.locator('[aria-selected="true"]').textContent()).toBe(chosen);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`q=${chosen}`));
+    await results(page).first().waitFor();
+    // Typing after an arrow is typing: Enter searches the box as typed.
+    await page.locator('#q').fill('');
+    await page.locator('#q').pressSequentially('tele', { delay: 30 });
+    await list.locator('[role="option"]').first().waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.locator('#q').press('s');
+    expect(await page.locator('#q').getAttribute('aria-activedescendant')).toBeNull();
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/q=teles(&|$)/);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it("links a hit on a long page to the section it matched, and the link lands on that heading", async () => {
     const page = await open('/?q=renew&lang=all');
     // The site's pages are served to the browser as the crawler stored them.

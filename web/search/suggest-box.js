@@ -50,6 +50,8 @@ export function attachSuggestions(input, search) {
 
   /** @param {Suggestion[]} suggestions */
   function show(suggestions) {
+    // A list that refreshes while the visitor is choosing keeps their choice where it still is.
+    const chosen = active >= 0 ? items[active] : undefined;
     items = suggestions;
     active = -1;
     input.removeAttribute('aria-activedescendant');
@@ -71,6 +73,7 @@ export function attachSuggestions(input, search) {
     }, suggestion.kind === 'title' ? [h('span', { class: 'suggestion-kind' }, 'Page'), ' '] : null, suggestion.text)));
     list.hidden = false;
     input.setAttribute('aria-expanded', 'true');
+    if (chosen) setActive(suggestions.findIndex((suggestion) => suggestion.text === chosen.text && suggestion.kind === chosen.kind));
     announcer.textContent = `${suggestions.length} ${suggestions.length === 1 ? 'suggestion' : 'suggestions'}; use the arrow keys to choose.`;
   }
 
@@ -108,6 +111,8 @@ export function attachSuggestions(input, search) {
   }
 
   input.addEventListener('input', () => {
+    // Typing after choosing is typing: Enter searches what the box holds.
+    if (active >= 0) setActive(-1);
     clearTimeout(timer);
     timer = setTimeout(() => void fetchSuggestions(), DEBOUNCE_MS);
   });
