@@ -43,9 +43,10 @@ function page(id: number, path: string): TextDocument {
 describe.skipIf(!existsSync(ROOT))('a concept titled in other words on real PostgreSQL pages', () => {
   let dir: string;
   let index: TextIndex;
-  // The information schema's chapter and views, the SQL syntax and function chapters, the query chapters.
+  // The information schema's chapter and views, the SQL syntax and function chapters, the query
+  // chapters, the rule system, data modification, SPI, access methods, the history appendix.
   const paths = readdirSync(ROOT)
-    .filter((file) => /^(?:infoschema-|information-schema|sql-|typeconv-|functions-|queries|tutorial-|protocol-)/.test(file) && file.endsWith('.html'))
+    .filter((file) => /^(?:infoschema-|information-schema|sql-|typeconv-|functions-|queries|tutorial-|protocol-|history|datetime-|tableam|indexam|dml-|spi-|rules)/.test(file) && file.endsWith('.html'))
     .sort();
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'lse-analyzed-name-'));
@@ -64,6 +65,19 @@ describe.skipIf(!existsSync(ROOT))('a concept titled in other words on real Post
     // Section "4.2.5. Operator Invocations", above the chapter on operator type conversion.
     ['operator invocation', 'sql-expressions.html'],
   ])('%s gives %s first', (query, expected) => {
+    expect(first(query)).toBe(expected);
+  });
+
+  it.each([
+    // "A Brief History of PostgreSQL" above "History of Units".
+    ['history of PostgreSQL', 'history.html'],
+    // "Table Access Method Interface Definition" above CREATE ACCESS METHOD.
+    ['Table Access Method', 'tableam.html'],
+    // "Returning Data from Modified Rows" above SPI_execute, which mentions RETURNING most.
+    ['RETURNING', 'dml-returning.html'],
+    // "Rules on INSERT, UPDATE, and DELETE" above CREATE RULE.
+    ['rule for DELETE', 'rules-update.html'],
+  ])('%s gives %s first: its title holds every word of the query', (query, expected) => {
     expect(first(query)).toBe(expected);
   });
 });

@@ -15,7 +15,14 @@
  * qualified name, or titled by it, gets the bound once (the two add up). Pages defining the name
  * thus rank above pages that define something ending in it or are titled by it, which rank above
  * pages that only mention it (a module's source listing, a release note); within a tier the text
- * score orders them. The bonus is a per-query constant known before any posting is read, so it is an
+ * score orders them.
+ *
+ * A query of plain words (no identifier punctuation) is also matched after analysis (stems, no
+ * stop words): a title or a heading whose analysed words are the query's (`primary key` →
+ * section `Primary Keys`, `information schema` → `The Information Schema`) is a tier, the title
+ * joining the exact-title tier once; a title holding every analysed word of the query among
+ * others (`history of PostgreSQL` → `A Brief History of PostgreSQL`) is another, so a page about
+ * the query ranks above one whose short title matches one word. The bonus is a per-query constant known before any posting is read, so it is an
  * ordinary additive term for top-k pruning, its own upper bound.
  */
 import { FIELD_NAMES, INDEX_FIELDS, qualifiedSuffixes, type TextDocument } from './document.ts';
@@ -38,6 +45,8 @@ export const DEFINITION_TIER = 2;
 export const LAST_PARTS_TIER = 1;
 /** Multiple of the bound a page gets for a heading whose words, analysed, are the query's. */
 export const HEADING_TIER = 1;
+/** Multiple of the bound a page gets for a title holding every word of the query, analysed (in any order, among others). */
+export const TITLE_WORDS_TIER = 1;
 /** Headings longer than this many terms are not typed whole as a query, and get no analysed-name term. */
 const MAX_ANALYZED_NAME_TERMS = 12;
 const FIELD_BOOSTS = INDEX_FIELDS.map((field) => field.boost);
@@ -190,7 +199,27 @@ export function exactNameBonuses(postings: CompactSegment, exactName: string, bo
   }
   addAll(titled, TITLE_TIER);
   addAll(headed, HEADING_TIER);
+  addAll(titleHoldingAll(postings, analyzedNames), TITLE_WORDS_TIER);
   add(DEFINITIONS_FIELD, exactName, DEFINITION_TIER);
   add(DEFINITIONS_FIELD, lastPartsTerm(exactName), LAST_PARTS_TIER);
   return bonuses;
+}
+
+/** The pages whose title holds every word of one of the analysed names (each a query's words in one language). */
+function titleHoldingAll(postings: CompactSegment, analyzedNames: readonly string[]): Set<number> {
+  const holding = new Set<number>();
+  const { offsets, docs } = postings.fields[TITLE_FIELD];
+  for (const name of analyzedNames) {
+    let pages: Set<number> | null = null;
+    for (const word of new Set(name.slice(ANALYZED_NAME_MARK.length).split(' '))) {
+      const t = termNumber(postings, word);
+      const withWord = t < 0 ? [] : docs.subarray(offsets[t], offsets[t + 1]);
+      const kept: Set<number> = new Set();
+      for (const d of withWord) if (pages === null || pages.has(d)) kept.add(d);
+      pages = kept;
+      if (pages.size === 0) break;
+    }
+    for (const d of pages ?? []) holding.add(d);
+  }
+  return holding;
 }
