@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseHtml } from '../crawler/html.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
-import { analyzedNameTerm, documentExactNames, queryAnalyzedNames } from '../indexer/text-index/exact-name.ts';
+import { analyzedNameTerm, documentExactNames, queryAnalyzedNames, titleWordTerms } from '../indexer/text-index/exact-name.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 
 const ROOT = '/usr/share/doc/postgresql-doc-15/html';
@@ -26,10 +26,17 @@ describe('analysed-name terms', () => {
     expect(queryAnalyzedNames('primary keys', ['en', 'und'])).toEqual(['>primari key', '>primary keys']);
   });
 
+  it("take a title's plain words, not an identifier's parts", () => {
+    // A camel-case word gives its parts too, as a query's word does.
+    expect(titleWordTerms('19.6. Upgrading a PostgreSQL Cluster', 'en')).toEqual(['+upgrad', '+postgresql', '+postgr', '+postgre', '+sql', '+cluster']);
+    expect(titleWordTerms('pg_upgrade', 'en')).toEqual([]);
+    expect(titleWordTerms('26.3. Continuous Archiving and Point-in-Time Recovery (PITR)', 'en')).toContain('+pitr');
+  });
+
   it('give a document its title without the section number and each heading', () => {
     const doc: TextDocument = { id: 1, url: 'http://docs.test/ddl.html', host: 'docs.test', title: '5.4. Constraints', headings: ['5.4. Constraints', '5.4.4. Primary Keys', 'pg_dump'], text: 'x', lang: 'en' };
     const names = documentExactNames(doc);
-    expect(names.title).toEqual(['=constraints', '>constraint']);
+    expect(names.title).toEqual(['=constraints', '>constraint', '+constraint']);
     expect(names.headings).toEqual(['>constraint', '>primari key']);
   });
 });
@@ -46,7 +53,7 @@ describe.skipIf(!existsSync(ROOT))('a concept titled in other words on real Post
   // The information schema's chapter and views, the SQL syntax and function chapters, the query
   // chapters, the rule system, data modification, SPI, access methods, the history appendix.
   const paths = readdirSync(ROOT)
-    .filter((file) => /^(?:infoschema-|information-schema|sql-|typeconv-|functions-|queries|tutorial-|protocol-|history|datetime-|tableam|indexam|dml-|spi-|rules)/.test(file) && file.endsWith('.html'))
+    .filter((file) => /^(?:infoschema-|information-schema|sql-|typeconv-|functions-|queries|tutorial-|protocol-|history|datetime-|tableam|indexam|dml-|spi-|rules|upgrading|pgupgrade|ddl-|catalog-pg-partitioned|logical-replication-row-filter)/.test(file) && file.endsWith('.html'))
     .sort();
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'lse-analyzed-name-'));
@@ -77,6 +84,10 @@ describe.skipIf(!existsSync(ROOT))('a concept titled in other words on real Post
     ['RETURNING', 'dml-returning.html'],
     // "Rules on INSERT, UPDATE, and DELETE" above CREATE RULE.
     ['rule for DELETE', 'rules-update.html'],
+    // "19.6. Upgrading a PostgreSQL Cluster" above pg_upgrade, whose name only contains the word.
+    ['upgrading', 'upgrading.html'],
+    // "5.11. Table Partitioning" above the catalog pg_partitioned_table.
+    ['partitioned table', 'ddl-partitioning.html'],
   ])('%s gives %s first: its title holds every word of the query', (query, expected) => {
     expect(first(query)).toBe(expected);
   });

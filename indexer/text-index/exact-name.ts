@@ -20,8 +20,8 @@
  * A query of plain words (no identifier punctuation) is also matched after analysis (stems, no
  * stop words): a title or a heading whose analysed words are the query's (`primary key` →
  * section `Primary Keys`, `information schema` → `The Information Schema`) is a tier, the title
- * joining the exact-title tier once; a title holding every analysed word of the query among
- * others (`history of PostgreSQL` → `A Brief History of PostgreSQL`) is another, so a page about
+ * joining the exact-title tier once; a title whose plain words (not an identifier's parts)
+ * hold every analysed word of the query among others (`history of PostgreSQL` → `A Brief History of PostgreSQL`) is another, so a page about
  * the query ranks above one whose short title matches one word. The bonus is a per-query constant known before any posting is read, so it is an
  * ordinary additive term for top-k pruning, its own upper bound.
  */
@@ -35,6 +35,8 @@ import { analysisLanguage } from './languages.ts';
 export const EXACT_NAME_MARK = '=';
 /** Mark of a title's or heading's words after analysis (stems, no stop words): {@link analyzedNameTerm}. */
 export const ANALYZED_NAME_MARK = '>';
+/** Mark of a title's plain word after analysis: {@link titleWordTerms}. */
+export const TITLE_WORD_MARK = '+';
 export const LAST_PARTS_MARK = '<';
 export const TITLE_FIELD = FIELD_NAMES.indexOf('title');
 export const HEADINGS_FIELD = FIELD_NAMES.indexOf('headings');
@@ -122,6 +124,7 @@ export function documentExactNames(doc: TextDocument): { title: string[]; headin
   const definitions = [...whole];
   for (const term of lastParts) if (!whole.has(term)) definitions.push(LAST_PARTS_MARK + term.slice(EXACT_NAME_MARK.length));
   const titleTerms = [title, analyzedTitle].filter((term): term is string => term !== null);
+  titleTerms.push(...titleWordTerms(doc.title, lang));
   return { title: titleTerms, headings: [...headings], definitions };
 }
 
@@ -205,6 +208,22 @@ export function exactNameBonuses(postings: CompactSegment, exactName: string, bo
   return bonuses;
 }
 
+/**
+ * The analysed terms of a title's plain words, behind {@link TITLE_WORD_MARK}: an identifier's
+ * parts (`upgrade` of `pg_upgrade`) are not words of the title.
+ */
+export function titleWordTerms(title: string, lang: string): string[] {
+  const terms = new Set<string>();
+  for (const piece of title.normalize('NFC').split(/\s+/)) {
+    const word = piece.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    if (word === '' || !PLAIN_WORDS.test(word)) continue;
+    forEachToken(word, lang, (term) => {
+      if (term !== null) terms.add(TITLE_WORD_MARK + term);
+    });
+  }
+  return [...terms];
+}
+
 /** The pages whose title holds every word of one of the analysed names (each a query's words in one language). */
 function titleHoldingAll(postings: CompactSegment, analyzedNames: readonly string[]): Set<number> {
   const holding = new Set<number>();
@@ -212,7 +231,7 @@ function titleHoldingAll(postings: CompactSegment, analyzedNames: readonly strin
   for (const name of analyzedNames) {
     let pages: Set<number> | null = null;
     for (const word of new Set(name.slice(ANALYZED_NAME_MARK.length).split(' '))) {
-      const t = termNumber(postings, word);
+      const t = termNumber(postings, TITLE_WORD_MARK + word);
       const withWord = t < 0 ? [] : docs.subarray(offsets[t], offsets[t + 1]);
       const kept: Set<number> = new Set();
       for (const d of withWord) if (pages === null || pages.has(d)) kept.add(d);
