@@ -33,6 +33,22 @@ describe('analysed-name terms', () => {
     expect(titleWordTerms('26.3. Continuous Archiving and Point-in-Time Recovery (PITR)', 'en')).toContain('+pitr');
   });
 
+  it('are never what a wildcard or a typo expands to', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'lse-analyzed-name-'));
+    const index = await TextIndex.open(dir, { workers: 0 });
+    try {
+      await index.rebuild([{ id: 1, url: 'http://docs.test/a.html', host: 'docs.test', title: 'Primary Keys', headings: ['Primary Keys', 'Foreign Keys'], text: 'constraints', lang: 'en' }]);
+      for (const query of ['*i*', 'prim*', 'primari~1', 'foreign~2']) {
+        const terms = index.search(query, { mode: 'any' }).terms;
+        expect(terms.length, query).toBeGreaterThan(0);
+        expect(terms.filter((term) => /^[+<=>]/.test(term)), query).toEqual([]);
+      }
+    } finally {
+      await index.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('give a document its title without the section number and each heading', () => {
     const doc: TextDocument = { id: 1, url: 'http://docs.test/ddl.html', host: 'docs.test', title: '5.4. Constraints', headings: ['5.4. Constraints', '5.4.4. Primary Keys', 'pg_dump'], text: 'x', lang: 'en' };
     const names = documentExactNames(doc);

@@ -53,6 +53,13 @@ export const TITLE_WORDS_TIER = 1;
 const MAX_ANALYZED_NAME_TERMS = 12;
 const FIELD_BOOSTS = INDEX_FIELDS.map((field) => field.boost);
 
+const MARKS = new Set([EXACT_NAME_MARK, LAST_PARTS_MARK, ANALYZED_NAME_MARK, TITLE_WORD_MARK]);
+
+/** Whether an index term is one of this module's marked terms, which no query word expands to. */
+export function isMarkedTerm(term: string): boolean {
+  return MARKS.has(term.charAt(0));
+}
+
 /** The exact-name term of a name or a query (`=os.path.join`, `=format file`), or null when it has no word. */
 export function exactNameTerm(name: string): string | null {
   const normalized = name.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
