@@ -242,11 +242,12 @@ describe('GET /api/search: bad input answers 400 with a message', () => {
   });
 
   it('says which words no page has when it shows pages with only some of the words', async () => {
-    const partial = await search({ q: 'telescope Kubernetesx' });
-    const telescope = await search({ q: 'telescope' });
+    const partial = await search({ q: 'telescope Kubernetesx', size: 50 });
+    const telescope = await search({ q: 'telescope', size: 50 });
     expect(partial.unmatchedTerms).toEqual(['kubernetesx']);
     expect(partial.total).toBe(telescope.total);
-    expect(ids(partial.hits)).toEqual(ids(telescope.hits));
+    // The same pages; the order may differ, as `telescope` alone is also a name a title may hold (exact-name.ts).
+    expect(ids(partial.hits).sort()).toEqual(ids(telescope.hits).sort());
     // Every word found: nothing to say.
     expect(telescope.unmatchedTerms).toBeUndefined();
     expect((await search({ q: 'telescope spectrum' })).unmatchedTerms).toBeUndefined();
@@ -254,10 +255,11 @@ describe('GET /api/search: bad input answers 400 with a message', () => {
 
   it('reads an unclosed quote as a word separator, not as an error', async () => {
     // The query parser treats a quote without its partner as punctuation (query-parser.ts).
-    const unclosed = await search({ q: '"telescope' });
-    const plain = await search({ q: 'telescope' });
+    const unclosed = await search({ q: '"telescope', size: 50 });
+    const plain = await search({ q: 'telescope', size: 50 });
     expect(unclosed.total).toBe(plain.total);
-    expect(ids(unclosed.hits)).toEqual(ids(plain.hits));
+    // The same pages; the order may differ, as `telescope` without the quote is also a name (exact-name.ts).
+    expect(ids(unclosed.hits).sort()).toEqual(ids(plain.hits).sort());
   });
 });
 

@@ -27,7 +27,7 @@ describe('exact-name terms', () => {
 
   it('makes a whole name of each definition and of the title, and last parts of qualified names', () => {
     const names = documentExactNames(doc('json — JSON encoder and decoder — Python 3.12 documentation', ['json', 'json.dumps', 'sphinx.errors.VersionRequirementError']));
-    expect(names.title).toEqual(['=json']);
+    expect(names.title).toEqual(['=json', '>json', '+json', '+encod', '+decod', '+python', '+document']);
     expect(names.definitions).toEqual(['=json', '=json.dumps', '=sphinx.errors.versionrequirementerror', '<dumps', '<errors.versionrequirementerror', '<versionrequirementerror']);
     // A word inside a name is not the name.
     expect(names.definitions.some((term) => term.endsWith('version'))).toBe(false);

@@ -11,9 +11,10 @@ import type { TextDocument } from './document.ts';
  * The version of the analysis: what terms a document gives (stemming, identifiers, exact names…).
  * Raised with every change to them, it changes every page's version, so an index written by an
  * earlier release is re-indexed from the store at the next start (catch-up.ts) instead of
- * answering with the old terms. 2: exact names.
+ * answering with the old terms. 2: exact names. 3: titles'
+ * and headings' words after analysis.
  */
-export const INDEX_ANALYSIS = 2;
+export const INDEX_ANALYSIS = 3;
 
 /** 48 bits: a changed page keeps its old version with a chance of 2⁻⁴⁸. */
 const VERSION_HEX_DIGITS = 12;

@@ -15,28 +15,83 @@
  * qualified name, or titled by it, gets the bound once (the two add up). Pages defining the name
  * thus rank above pages that define something ending in it or are titled by it, which rank above
  * pages that only mention it (a module's source listing, a release note); within a tier the text
- * score orders them. The bonus is a per-query constant known before any posting is read, so it is an
+ * score orders them.
+ *
+ * A query of plain words (no identifier punctuation) is also matched after analysis (stems, no
+ * stop words): a title or a heading whose analysed words are the query's (`primary key` →
+ * section `Primary Keys`, `information schema` → `The Information Schema`) is a tier, the title
+ * joining the exact-title tier once; a title whose plain words (not an identifier's parts)
+ * hold every analysed word of the query among others (`history of PostgreSQL` → `A Brief History of PostgreSQL`) is another, so a page about
+ * the query ranks above one whose short title matches one word. The bonus is a per-query constant known before any posting is read, so it is an
  * ordinary additive term for top-k pruning, its own upper bound.
  */
 import { FIELD_NAMES, INDEX_FIELDS, qualifiedSuffixes, type TextDocument } from './document.ts';
 import { termNumber, type CompactSegment } from './compact-segment.ts';
 import { K1, type ScoringPlan } from './scoring-plan.ts';
 import { COMMAND_OPTION } from './query-text.ts';
+import { forEachToken } from './analysis.ts';
+import { analysisLanguage } from './languages.ts';
 
 export const EXACT_NAME_MARK = '=';
+/** Mark of a title's or heading's words after analysis (stems, no stop words): {@link analyzedNameTerm}. */
+export const ANALYZED_NAME_MARK = '>';
+/** Mark of a title's plain word after analysis: {@link titleWordTerms}. */
+export const TITLE_WORD_MARK = '+';
 export const LAST_PARTS_MARK = '<';
 export const TITLE_FIELD = FIELD_NAMES.indexOf('title');
+export const HEADINGS_FIELD = FIELD_NAMES.indexOf('headings');
 export const DEFINITIONS_FIELD = FIELD_NAMES.indexOf('definitions');
 /** Multiples of the score bound a page gets for the query as its title, as a name it defines, as the last parts of one. */
 export const TITLE_TIER = 1;
 export const DEFINITION_TIER = 2;
 export const LAST_PARTS_TIER = 1;
+/** Multiple of the bound a page gets for a heading whose words, analysed, are the query's. */
+export const HEADING_TIER = 1;
+/** Multiple of the bound a page gets for a title holding every word of the query, analysed (in any order, among others). */
+export const TITLE_WORDS_TIER = 1;
+/** Headings longer than this many terms are not typed whole as a query, and get no analysed-name term. */
+const MAX_ANALYZED_NAME_TERMS = 12;
 const FIELD_BOOSTS = INDEX_FIELDS.map((field) => field.boost);
+
+const MARKS = new Set([EXACT_NAME_MARK, LAST_PARTS_MARK, ANALYZED_NAME_MARK, TITLE_WORD_MARK]);
+
+/** Whether an index term is one of this module's marked terms, which no query word expands to. */
+export function isMarkedTerm(term: string): boolean {
+  return MARKS.has(term.charAt(0));
+}
 
 /** The exact-name term of a name or a query (`=os.path.join`, `=format file`), or null when it has no word. */
 export function exactNameTerm(name: string): string | null {
   const normalized = name.normalize('NFC').toLowerCase().replace(/\s+/g, ' ').trim();
   return /[\p{L}\p{N}]/u.test(normalized) ? EXACT_NAME_MARK + normalized : null;
+}
+
+/**
+ * Words and nothing else (`Primary Keys`, `PL/Perl`, `Write-Ahead Log`): an identifier or an option
+ * (`pg_dump`, `postgresql.conf`, `--settings`) is matched as written by the exact-name tiers, never
+ * by its stems.
+ */
+const PLAIN_WORDS = /^\s*[\p{L}\p{N}\p{M}]+(?:['’/-][\p{L}\p{N}\p{M}]+)*(?:\s+[\p{L}\p{N}\p{M}]+(?:['’/-][\p{L}\p{N}\p{M}]+)*)*\s*$/u;
+
+/**
+ * The words of a title, heading or query after the analysis of `lang` (stems, stop words left
+ * out), behind {@link ANALYZED_NAME_MARK}; null unless the text is {@link PLAIN_WORDS}: `Primary Keys`, `primary key` → `>primari key`;
+ * `The Information Schema` → `>inform schema`. Null without a term, or past
+ * {@link MAX_ANALYZED_NAME_TERMS}.
+ */
+export function analyzedNameTerm(text: string, lang: string): string | null {
+  if (!PLAIN_WORDS.test(text)) return null;
+  const terms: string[] = [];
+  forEachToken(text.normalize('NFC'), lang, (term) => {
+    if (term !== null) terms.push(term);
+  });
+  return terms.length === 0 || terms.length > MAX_ANALYZED_NAME_TERMS ? null : ANALYZED_NAME_MARK + terms.join(' ');
+}
+
+/** The analysed-name terms of a query in each analysis language it is read in (deduplicated). */
+export function queryAnalyzedNames(input: string, languages: readonly string[]): string[] {
+  if (queryExactName(input) === undefined) return [];
+  return [...new Set(languages.flatMap((lang) => analyzedNameTerm(input, lang) ?? []))];
 }
 
 /** A manual's section number before a title (`73.4.`, `F.36.`, `Chapter 37.`, `Appendix C.`, `Part II.`). */
@@ -51,8 +106,16 @@ export function titleName(title: string): string {
 }
 
 /** The exact-name terms of a document's title field and of its definitions field. */
-export function documentExactNames(doc: TextDocument): { title: string[]; definitions: string[] } {
-  const title = exactNameTerm(titleName(doc.title));
+export function documentExactNames(doc: TextDocument): { title: string[]; headings: string[]; definitions: string[] } {
+  const lang = analysisLanguage(doc.lang);
+  const name = titleName(doc.title);
+  const title = exactNameTerm(name);
+  const analyzedTitle = analyzedNameTerm(name, lang);
+  const headings = new Set<string>();
+  for (const heading of doc.headings) {
+    const term = analyzedNameTerm(titleName(heading), lang);
+    if (term !== null) headings.add(term);
+  }
   const whole = new Set<string>();
   const lastParts = new Set<string>();
   for (const definition of doc.definitions ?? []) {
@@ -67,7 +130,9 @@ export function documentExactNames(doc: TextDocument): { title: string[]; defini
   }
   const definitions = [...whole];
   for (const term of lastParts) if (!whole.has(term)) definitions.push(LAST_PARTS_MARK + term.slice(EXACT_NAME_MARK.length));
-  return { title: title === null ? [] : [title], definitions };
+  const titleTerms = [title, analyzedTitle].filter((term): term is string => term !== null);
+  titleTerms.push(...titleWordTerms(doc.title, lang));
+  return { title: titleTerms, headings: [...headings], definitions };
 }
 
 /**
@@ -119,20 +184,68 @@ export function exactNameScoreBound(plan: Pick<ScoringPlan, 'terms' | 'magnitude
  * The bonus of each page of a segment that holds the query's exact name (ordinal → bonus), or
  * null when none does: the title tier, the whole-definition tier and the last-parts tier, added.
  */
-export function exactNameBonuses(postings: CompactSegment, exactName: string, bound: number): Map<number, number> | null {
+export function exactNameBonuses(postings: CompactSegment, exactName: string, bound: number, analyzedNames: readonly string[] = []): Map<number, number> | null {
   if (bound <= 0) return null;
   let bonuses: Map<number, number> | null = null;
-  const add = (field: number, term: string, tier: number) => {
+  const docsOf = (field: number, term: string): ArrayLike<number> => {
     const t = termNumber(postings, term);
-    if (t < 0) return;
+    if (t < 0) return [];
     const { offsets, docs } = postings.fields[field];
-    for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
+    return docs.subarray(offsets[t], offsets[t + 1]);
+  };
+  const addAll = (docs: Iterable<number>, tier: number) => {
+    for (const d of docs) {
       bonuses ??= new Map();
-      bonuses.set(docs[p], (bonuses.get(docs[p]) ?? 0) + tier * bound);
+      bonuses.set(d, (bonuses.get(d) ?? 0) + tier * bound);
     }
   };
-  add(TITLE_FIELD, exactName, TITLE_TIER);
+  const add = (field: number, term: string, tier: number) => addAll(Array.from(docsOf(field, term)), tier);
+  // A title matches as written or after analysis, once.
+  const titled = new Set<number>(Array.from(docsOf(TITLE_FIELD, exactName)));
+  const headed = new Set<number>();
+  for (const term of analyzedNames) {
+    for (const d of Array.from(docsOf(TITLE_FIELD, term))) titled.add(d);
+    for (const d of Array.from(docsOf(HEADINGS_FIELD, term))) headed.add(d);
+  }
+  addAll(titled, TITLE_TIER);
+  addAll(headed, HEADING_TIER);
+  addAll(titleHoldingAll(postings, analyzedNames), TITLE_WORDS_TIER);
   add(DEFINITIONS_FIELD, exactName, DEFINITION_TIER);
   add(DEFINITIONS_FIELD, lastPartsTerm(exactName), LAST_PARTS_TIER);
   return bonuses;
+}
+
+/**
+ * The analysed terms of a title's plain words, behind {@link TITLE_WORD_MARK}: an identifier's
+ * parts (`upgrade` of `pg_upgrade`) are not words of the title.
+ */
+export function titleWordTerms(title: string, lang: string): string[] {
+  const terms = new Set<string>();
+  for (const piece of title.normalize('NFC').split(/\s+/)) {
+    const word = piece.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
+    if (word === '' || !PLAIN_WORDS.test(word)) continue;
+    forEachToken(word, lang, (term) => {
+      if (term !== null) terms.add(TITLE_WORD_MARK + term);
+    });
+  }
+  return [...terms];
+}
+
+/** The pages whose title holds every word of one of the analysed names (each a query's words in one language). */
+function titleHoldingAll(postings: CompactSegment, analyzedNames: readonly string[]): Set<number> {
+  const holding = new Set<number>();
+  const { offsets, docs } = postings.fields[TITLE_FIELD];
+  for (const name of analyzedNames) {
+    let pages: Set<number> | null = null;
+    for (const word of new Set(name.slice(ANALYZED_NAME_MARK.length).split(' '))) {
+      const t = termNumber(postings, TITLE_WORD_MARK + word);
+      const withWord = t < 0 ? [] : docs.subarray(offsets[t], offsets[t + 1]);
+      const kept: Set<number> = new Set();
+      for (const d of withWord) if (pages === null || pages.has(d)) kept.add(d);
+      pages = kept;
+      if (pages.size === 0) break;
+    }
+    for (const d of pages ?? []) holding.add(d);
+  }
+  return holding;
 }

@@ -14,7 +14,7 @@ import { FIELD_NAMES, urlWords } from './document.ts';
 import { QuerySyntaxError, QueryTooLongError } from './errors.ts';
 import { analyzeQueryWord, analyzeQueryPattern, analyzePhrase, type PhraseWord } from './query-analysis.ts';
 import { DEFAULT_LANGUAGE, NEUTRAL_LANGUAGE } from './languages.ts';
-import { queryExactName } from './exact-name.ts';
+import { queryAnalyzedNames, queryExactName } from './exact-name.ts';
 import { setAsideCode, setAsideWord, type SetAside } from './query-text.ts';
 import { isSegmentedScript } from './analysis.ts';
 import { MAX_EDIT_DISTANCE, MAX_QUERY_CHARS, MAX_QUERY_WORDS, QueryBudget } from './query-budget.ts';
@@ -70,6 +70,8 @@ export interface ParsedQuery {
   mode: MatchMode;
   /** The query as one name, when typed without operators: pages defining it or titled by it rank first (exact-name.ts). */
   exactName?: string;
+  /** The query's words after analysis, per language, when it is a name: pages titled or headed so rank first (exact-name.ts). */
+  analyzedNames?: string[];
 }
 
 interface LunrParsedClause {
@@ -118,7 +120,7 @@ export function parseUserQuery(input: string, mode: MatchMode = 'all', languages
     throw new QuerySyntaxError('the query only excludes words: add a word to look for');
   }
   const exactName = queryExactName(input);
-  return exactName === undefined ? { clauses, mode } : { clauses, mode, exactName };
+  return exactName === undefined ? { clauses, mode } : { clauses, mode, exactName, analyzedNames: queryAnalyzedNames(input, languages) };
 }
 
 function fieldNumbers(names: readonly string[]): number[] {

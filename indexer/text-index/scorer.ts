@@ -99,7 +99,7 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
     const postings = segment.stored.postings;
     if (postings.docIds.length === segment.deletedCount) continue;
     const prior = page.prior?.of(postings) ?? null;
-    const bonuses = query.exactName !== undefined ? exactNameBonuses(postings, query.exactName, exactNameBound) : null;
+    const bonuses = query.exactName !== undefined ? exactNameBonuses(postings, query.exactName, exactNameBound, query.analyzedNames) : null;
     if (page.exhaustive) scoreEverything(segment, plan, page, { prior, bonuses }, top, counts, budget);
     else {
       const lists = scoredLists(postings, plan);

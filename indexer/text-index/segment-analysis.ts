@@ -6,7 +6,7 @@
 import { forEachToken, isSegmentedScript } from './analysis.ts';
 import { analysisLanguage } from './languages.ts';
 import { FIELD_NAMES, toLunrFields, type TextDocument } from './document.ts';
-import { DEFINITIONS_FIELD, documentExactNames, TITLE_FIELD } from './exact-name.ts';
+import { DEFINITIONS_FIELD, documentExactNames, HEADINGS_FIELD, TITLE_FIELD } from './exact-name.ts';
 
 export interface AnalyzedField {
   /** Index terms in text order (stop words removed). */
@@ -74,6 +74,7 @@ export function analyzeDocument(doc: TextDocument): AnalyzedDocument {
   // Exact-name terms (exact-name.ts) after the field's words, so no phrase reaches them.
   const exactNames = documentExactNames(doc);
   appendTerms(analyzed[TITLE_FIELD], exactNames.title);
+  appendTerms(analyzed[HEADINGS_FIELD], exactNames.headings);
   appendTerms(analyzed[DEFINITIONS_FIELD], exactNames.definitions);
   analyzed.checkpoints = thinCheckpoints(checkpoints);
   if (definitions.length > 0) {

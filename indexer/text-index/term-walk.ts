@@ -9,9 +9,11 @@
  *   second for a 100-letter word at distance 2);
  * - terms matching a wildcard pattern (`tele*`, `*scope`, `a*b`): the range of the literal
  *   prefix, each term tested by a linear glob match (no backtracking regular expression).
- * Namespaced terms (`de:haus`) are skipped a language block at a time when `plainOnly`.
+ * Namespaced terms (`de:haus`) are skipped a language block at a time when `plainOnly`; the
+ * marked terms of exact and analysed names (exact-name.ts) are never visited.
  */
 import { isNamespacedTerm } from './languages.ts';
+import { isMarkedTerm } from './exact-name.ts';
 import type { QueryBudget } from './query-budget.ts';
 import { lowerBound, prefixRange } from './sorted-strings.ts';
 
@@ -34,6 +36,10 @@ export function forEachTermWithinEdits(
     const term = sorted[i];
     if (plainOnly && isNamespacedTerm(term)) {
       i = pastNamespace(sorted, term, i);
+      continue;
+    }
+    if (isMarkedTerm(term)) {
+      i++;
       continue;
     }
     let depth = Math.min(valid, commonPrefixLength(previous, term));
@@ -74,7 +80,7 @@ export function forEachTermMatchingGlob(sorted: readonly string[], pattern: stri
       i = pastNamespace(sorted, term, i);
       continue;
     }
-    if (globMatches(pattern, term)) visit(i);
+    if (!isMarkedTerm(term) && globMatches(pattern, term)) visit(i);
     i++;
   }
 }
