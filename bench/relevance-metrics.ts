@@ -39,8 +39,9 @@ export function effectiveness(queries: readonly JudgedQuery[], rankedPaths: Read
 /** `.50 / .43 / .65` */
 export function formatEffectiveness(e: Effectiveness | undefined): string {
   if (!e) return '—';
-  const f = (x: number) => x.toFixed(2).replace(/^0/, '');
-  return `${f(e.mrr10)} / ${f(e.success1)} / ${f(e.success10)}`;
+  const f = (x: number, places = 2) => x.toFixed(places).replace(/^0/, '');
+  // MRR to three places: the goal compares it with the site's own search, often within .01.
+  return `${f(e.mrr10, 3)} / ${f(e.success1)} / ${f(e.success10)}`;
 }
 
 /** A result URL as a site path without fragment or query (`/ref/settings.html`), or undefined for another site's. */
