@@ -49,9 +49,11 @@ export function sphinxQuery(text: string, href: string): string {
 function ownText($: cheerio.CheerioAPI, element: AnyNode): string {
   return $(element)
     .contents()
-    .filter((_, node) => node.type === 'text' || (node.type === 'tag' && node.name === 'a'))
+    // Sphinx writes a name's further definitions as links `[1]`, `[2]` after it: not part of the name.
+    .filter((_, node) => node.type === 'text' || (node.type === 'tag' && node.name === 'a' && !/^\[\d+\]$/.test($(node).text().trim())))
     .text()
     .replace(/\s+/g, ' ')
+    .replace(/[\s,]+$/, '')
     .trim();
 }
 
@@ -60,7 +62,7 @@ export function sphinxIndexEntries(html: string): Entry[] {
   const $ = cheerio.load(html);
   const entries: Entry[] = [];
   $('table.genindextable td > ul > li').each((_, li) => {
-    const own = $(li).children('a[href]').first();
+    const own = $(li).children('a[href]');
     const text = ownText($, li);
     if (!text) return;
     const subs = $(li).children('ul').children('li');
@@ -74,7 +76,7 @@ export function sphinxIndexEntries(html: string): Entry[] {
       return;
     }
     // Each link is a definition: one with a qualified anchor is its own query, the others share the bare term.
-    const links = [...(own.length > 0 ? [own.attr('href')!] : []), ...subs.find('a[href]').toArray().map((a) => $(a).attr('href')!)];
+    const links = [...own.toArray(), ...subs.find('a[href]').toArray()].map((a) => $(a).attr('href')!);
     const bare = bareTerm(text);
     const shared: string[] = [];
     for (const href of links) {

@@ -149,8 +149,10 @@ export class DefinitionReader {
       }
       if (name !== null) names = [name];
       for (const each of names) {
-        if (seen.has(each) || found.length >= MAX_DEFINITIONS) continue;
-        seen.add(each);
+        // Each program's option is its own definition (`startapp --template`, `startproject --template`).
+        const key = anchor.startsWith('cmdoption-') ? `${each}#${anchor}` : each;
+        if (seen.has(key) || found.length >= MAX_DEFINITIONS) continue;
+        seen.add(key);
         found.push({ name: each, anchor, start: candidate.start });
       }
       if (found.length >= MAX_DEFINITIONS) break;

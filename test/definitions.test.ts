@@ -32,6 +32,12 @@ describe.skipIf(!existsSync(`${DOC}/sphinx-doc/html`) || !existsSync(`${DOC}/pyt
     expect(settings.some((d) => d.startsWith('admins#'))).toBe(false);
     expect(realDefs('python-django-doc/html/ref/models/fields.html')).toContain('django.db.models.Field.null#django.db.models.Field.null');
   });
+
+  it('keeps an option of the same spelling for each program that has it', () => {
+    const found = realDefs('python-django-doc/html/ref/django-admin.html');
+    expect(found).toContain('--template TEMPLATE#cmdoption-startapp-template');
+    expect(found).toContain('--template TEMPLATE#cmdoption-startproject-template');
+  });
 });
 
 describe.skipIf(!existsSync(`${DOC}/rust-doc/html`) || !existsSync(`${DOC}/postgresql-doc-15/html`))('definitions of real rustdoc and DocBook pages', () => {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { docbookIndexEntries } from '../bench/relevance-judged.ts';
+import { docbookIndexEntries, sphinxIndexEntries } from '../bench/relevance-judged.ts';
 
 const BOOKINDEX = '/usr/share/doc/postgresql-doc-15/html/bookindex.html';
 
@@ -25,5 +25,19 @@ describe('the DocBook index judge', () => {
     const queries = docbookIndexEntries(readFileSync(BOOKINDEX, 'utf8')).map((entry) => entry.query);
     expect(queries.length).toBeGreaterThan(3000);
     expect(queries.filter((query) => / configuration parameter$/.test(query))).toEqual([]);
+  });
+});
+
+describe('the Sphinx index judge', () => {
+  it("reads a name's further definitions, written [1], [2], as definitions of the name, not as part of it", () => {
+    const html = `<table class="genindextable"><tr><td><ul>
+      <li><a href="ref/forms/fields.html#django.forms.Field.error_messages">error_messages (Field attribute)</a>, <a href="ref/models/fields.html#django.db.models.Field.error_messages">[1]</a></li>
+      <li><a href="ref/a.html#a">choices</a>, <a href="ref/b.html#b">[1]</a></li>
+    </ul></td></tr></table>`;
+    expect(sphinxIndexEntries(html).map((entry) => `${entry.query} → ${entry.hrefs.join(' ')}`)).toEqual([
+      'django.forms.Field.error_messages → ref/forms/fields.html#django.forms.Field.error_messages',
+      'django.db.models.Field.error_messages → ref/models/fields.html#django.db.models.Field.error_messages',
+      'choices → ref/a.html#a ref/b.html#b',
+    ]);
   });
 });
