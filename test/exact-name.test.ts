@@ -19,6 +19,7 @@ import { TextIndex } from '../indexer/text-index/text-index.ts';
 import { serveSite, type ServedSite } from './helpers/copied-translations-site.ts';
 import { crawlAndServe, type CrawledSite } from './helpers/crawled-site.ts';
 import { directiveManualSite } from './helpers/directive-manual-site.ts';
+import { tempIndexes } from './helpers/temp-indexes.ts';
 
 const DOC = '/usr/share/doc';
 
@@ -141,5 +142,23 @@ describe('a directive query on an Apache-style manual with copies and translatio
 
   it('gives a module its own page first by its title', async () => {
     expect(await firstPath('mod_rewrite', 'blend')).toBe('/en/mod/mod_rewrite.html');
+  });
+});
+
+describe('a short module name that stems to another word', () => {
+  const { tempDir, openIndex } = tempIndexes('lse-exact-short-');
+  it('gives the page titled by the name first, above pages whose words stem alike', async () => {
+    const index = await openIndex(await tempDir());
+    const page = (id: number, title: string, text: string): TextDocument => ({ id, url: `http://otp.test/${id}.html`, host: 'otp.test', title, headings: [], text });
+    // `ets` stems to `et`: by words alone the Event Tracer pages, full of `et`, come first.
+    await index.rebuild([
+      page(1, 'ets — Erlang term storage', 'Built-in term storage. Tables of tuples, with constant access time. '.repeat(20)),
+      page(2, 'et — Event Tracer', 'The et application: et collects events, et viewer, et selector, et filters. '.repeat(20)),
+      page(3, 'et_collector', 'Collect trace events with et and hand them to et viewer; et tables. '.repeat(20)),
+      page(4, 'mnesia_registry', 'Dump mnesia tables to mnesia_registry. mnesia mnesia mnesia. '.repeat(20)),
+      page(5, 'mnesia — A distributed telecommunications DBMS', 'Tables replicated across nodes. '.repeat(20)),
+    ]);
+    expect(index.search('ets').hits[0].id).toBe(1);
+    expect(index.search('mnesia').hits[0].id).toBe(5);
   });
 });

@@ -49,6 +49,12 @@ export const LAST_PARTS_TIER = 1;
 export const HEADING_TIER = 1;
 /** Multiple of the bound a page gets for a title holding every word of the query, analysed (in any order, among others). */
 export const TITLE_WORDS_TIER = 1;
+/**
+ * Multiple of the bound a title equal to the query as written gets on top of {@link TITLE_TIER}
+ * when analysis changes the query's words: a module named `ets` comes before the Event Tracer
+ * `et`, whose title equals the query only once both are stemmed.
+ */
+export const WRITTEN_TITLE_TIER = 1;
 /** Headings longer than this many terms are not typed whole as a query, and get no analysed-name term. */
 const MAX_ANALYZED_NAME_TERMS = 12;
 const FIELD_BOOSTS = INDEX_FIELDS.map((field) => field.boost);
@@ -200,14 +206,19 @@ export function exactNameBonuses(postings: CompactSegment, exactName: string, bo
     }
   };
   const add = (field: number, term: string, tier: number) => addAll(Array.from(docsOf(field, term)), tier);
-  // A title matches as written or after analysis, once.
-  const titled = new Set<number>(Array.from(docsOf(TITLE_FIELD, exactName)));
+  // A title matches as written or after analysis, once; as written, it also gets its own tier.
+  const written = Array.from(docsOf(TITLE_FIELD, exactName));
+  const titled = new Set<number>(written);
   const headed = new Set<number>();
   for (const term of analyzedNames) {
     for (const d of Array.from(docsOf(TITLE_FIELD, term))) titled.add(d);
     for (const d of Array.from(docsOf(HEADINGS_FIELD, term))) headed.add(d);
   }
   addAll(titled, TITLE_TIER);
+  // Only where analysis changed the query's words (`ets` → `et`): a source listing titled by a
+  // module's dotted name must not pass the page that defines it.
+  const query = exactName.slice(EXACT_NAME_MARK.length);
+  if (analyzedNames.length > 0 && analyzedNames.every((name) => name.slice(ANALYZED_NAME_MARK.length) !== query)) addAll(written, WRITTEN_TITLE_TIER);
   addAll(headed, HEADING_TIER);
   addAll(titleHoldingAll(postings, analyzedNames), TITLE_WORDS_TIER);
   add(DEFINITIONS_FIELD, exactName, DEFINITION_TIER);
