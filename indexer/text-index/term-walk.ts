@@ -34,12 +34,9 @@ export function forEachTermWithinEdits(
   for (let i = from; i < to; ) {
     if (!budget.scan()) return;
     const term = sorted[i];
-    if (plainOnly && isNamespacedTerm(term)) {
-      i = pastNamespace(sorted, term, i);
-      continue;
-    }
-    if (isMarkedTerm(term)) {
-      i++;
+    const next = skipPast(sorted, term, i, plainOnly);
+    if (next > i) {
+      i = next;
       continue;
     }
     let depth = Math.min(valid, commonPrefixLength(previous, term));
@@ -63,9 +60,14 @@ export function forEachTermWithinEdits(
   }
 }
 
-/** The index of the first term past the namespace (`xx:`) of `term`, at `i`: `;` sorts right after `:`. */
-function pastNamespace(sorted: readonly string[], term: string, i: number): number {
-  return lowerBound(sorted, `${term.slice(0, 2)};`, i + 1);
+/**
+ * Where a walk goes on from `term`, at `i`: `i` itself when the term may be visited, past its
+ * language block when it is namespaced and the walk is `plainOnly` (`;` sorts right after `:`),
+ * the next term when it is a marked name term.
+ */
+function skipPast(sorted: readonly string[], term: string, i: number, plainOnly: boolean): number {
+  if (plainOnly && isNamespacedTerm(term)) return lowerBound(sorted, `${term.slice(0, 2)};`, i + 1);
+  return isMarkedTerm(term) ? i + 1 : i;
 }
 
 /** Visits the index of each term matching a wildcard pattern (`*` any run of characters). */
@@ -76,11 +78,12 @@ export function forEachTermMatchingGlob(sorted: readonly string[], pattern: stri
   for (let i = from; i < to; ) {
     if (!budget.scan()) return;
     const term = sorted[i];
-    if (plainOnly && isNamespacedTerm(term)) {
-      i = pastNamespace(sorted, term, i);
+    const next = skipPast(sorted, term, i, plainOnly);
+    if (next > i) {
+      i = next;
       continue;
     }
-    if (!isMarkedTerm(term) && globMatches(pattern, term)) visit(i);
+    if (globMatches(pattern, term)) visit(i);
     i++;
   }
 }
