@@ -188,12 +188,13 @@ export function exactNameScoreBound(plan: Pick<ScoringPlan, 'terms' | 'magnitude
 
 /**
  * The bonus of each page of a segment that holds the query's exact name (ordinal → bonus), or
- * null when none does: the title tier, the whole-definition tier and the last-parts tier, added.
+ * null when none does: the tiers of the title (as written or analysed), the heading, the title
+ * holding every word, the whole definition and the last parts, added.
  */
 export function exactNameBonuses(postings: CompactSegment, exactName: string, bound: number, analyzedNames: readonly string[] = []): Map<number, number> | null {
   if (bound <= 0) return null;
   let bonuses: Map<number, number> | null = null;
-  const docsOf = (field: number, term: string): ArrayLike<number> => {
+  const docsOf = (field: number, term: string): Iterable<number> => {
     const t = termNumber(postings, term);
     if (t < 0) return [];
     const { offsets, docs } = postings.fields[field];
@@ -205,14 +206,14 @@ export function exactNameBonuses(postings: CompactSegment, exactName: string, bo
       bonuses.set(d, (bonuses.get(d) ?? 0) + tier * bound);
     }
   };
-  const add = (field: number, term: string, tier: number) => addAll(Array.from(docsOf(field, term)), tier);
+  const add = (field: number, term: string, tier: number) => addAll(docsOf(field, term), tier);
   // A title matches as written or after analysis, once; as written, it also gets its own tier.
-  const written = Array.from(docsOf(TITLE_FIELD, exactName));
+  const written = docsOf(TITLE_FIELD, exactName);
   const titled = new Set<number>(written);
   const headed = new Set<number>();
   for (const term of analyzedNames) {
-    for (const d of Array.from(docsOf(TITLE_FIELD, term))) titled.add(d);
-    for (const d of Array.from(docsOf(HEADINGS_FIELD, term))) headed.add(d);
+    for (const d of docsOf(TITLE_FIELD, term)) titled.add(d);
+    for (const d of docsOf(HEADINGS_FIELD, term)) headed.add(d);
   }
   addAll(titled, TITLE_TIER);
   // Only where analysis changed the query's words (`ets` → `et`): a source listing titled by a
@@ -248,9 +249,12 @@ function titleHoldingAll(postings: CompactSegment, analyzedNames: readonly strin
   const { offsets, docs } = postings.fields[TITLE_FIELD];
   for (const name of analyzedNames) {
     let pages: Set<number> | null = null;
-    for (const word of new Set(name.slice(ANALYZED_NAME_MARK.length).split(' '))) {
+    // Rarest word first: the set carried from word to word is never larger than its shortest list.
+    const lists = [...new Set(name.slice(ANALYZED_NAME_MARK.length).split(' '))].map((word) => {
       const t = termNumber(postings, TITLE_WORD_MARK + word);
-      const withWord = t < 0 ? [] : docs.subarray(offsets[t], offsets[t + 1]);
+      return t < 0 ? docs.subarray(0, 0) : docs.subarray(offsets[t], offsets[t + 1]);
+    });
+    for (const withWord of lists.sort((a, b) => a.length - b.length)) {
       const kept: Set<number> = new Set();
       for (const d of withWord) if (pages === null || pages.has(d)) kept.add(d);
       pages = kept;
