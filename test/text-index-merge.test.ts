@@ -8,6 +8,7 @@ import type { CompactSegment } from '../indexer/text-index/compact-segment.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
 import { buildLunrSegment } from '../indexer/text-index/lunr-segment.ts';
 import { syntheticCorpus } from '../indexer/text-index/synthetic-documents.ts';
+import { readSegment } from '../indexer/text-index/segment-files.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 import { tempIndexes } from './helpers/temp-indexes.ts';
 
@@ -30,11 +31,11 @@ function longPage(id: number): TextDocument {
   return { id, url: `https://long.example.org/${id}`, host: 'long.example.org', title: 'A very long reference page', headings: ['Everything'], text: `${words.join(' ')} ${w0} ${w1}` };
 }
 
-/** The query-time arrays of the only segment of an index, without its name. */
-function onlySegment(index: TextIndex): Omit<CompactSegment, 'name'> {
+/** The postings arrays of the only segment of an index, read whole from its file, without its name. */
+async function onlySegment(index: TextIndex): Promise<Omit<CompactSegment, 'name'>> {
   const { segments } = index.handle.current;
   expect(segments).toHaveLength(1);
-  const { name: _name, ...postings } = segments[0].stored.postings;
+  const { name: _name, ...postings } = (await readSegment(index.directory, segments[0].stored.postings.name)).postings;
   return postings;
 }
 
@@ -58,8 +59,8 @@ describe('text index: merging segments from their postings', () => {
     const live = [...docs.slice(0, 200).filter((d) => !removed.includes(d.id)).map((d) => (d.id === changed.id ? changed : d)), ...defining, longPage(10_000)];
     const fresh = await openIndex(await tempDir(), { maxSegmentDocs: 10_000 });
     await fresh.rebuild(live);
-    const merged = onlySegment(index);
-    const built = onlySegment(fresh);
+    const merged = await onlySegment(index);
+    const built = await onlySegment(fresh);
     expect(merged.docIds).toEqual(built.docIds);
     expect(merged.terms).toEqual(built.terms);
     expect(merged.docLangs).toEqual(built.docLangs);
@@ -83,7 +84,7 @@ describe('text index: merging segments from their postings', () => {
     // Reopened from disk, the merged segment answers the same.
     await index.close();
     const reopened = await openIndex(dir, { maxSegmentDocs: 40 });
-    expect(onlySegment(reopened)).toEqual(merged);
+    expect(await onlySegment(reopened)).toEqual(merged);
     expect(allHits(reopened, `${w1} ${w2} ${common}`)).toEqual(allHits(fresh, `${w1} ${w2} ${common}`));
   });
 
@@ -94,9 +95,9 @@ describe('text index: merging segments from their postings', () => {
     await index.merge();
     const fresh = await openIndex(await tempDir(), { maxSegmentDocs: 10_000 });
     await fresh.rebuild(docs.slice(0, 60));
-    const merged = onlySegment(index);
+    const merged = await onlySegment(index);
     expect(merged.fields.every((field) => field.positions instanceof Uint16Array)).toBe(true);
-    expect(merged).toEqual({ ...onlySegment(fresh), surfaces: merged.surfaces });
+    expect(merged).toEqual({ ...await onlySegment(fresh), surfaces: merged.surfaces });
   });
 
   it('merges a rebuild of small segments into tiers', async () => {

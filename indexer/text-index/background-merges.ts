@@ -26,6 +26,8 @@ export interface MergeHost {
   policy: MergePolicyOptions;
   current(): SegmentSet;
   newSegmentName(): string;
+  /** Opens a segment the pool wrote (segment-files.ts `openSegment`). */
+  openSegment(name: string): StoredSegment;
   /** Runs work under the index's write lock. */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   /** Writes and swaps in the next generation (called under the lock). */
@@ -100,7 +102,8 @@ export class BackgroundMerges {
     try {
       const jobs = groups.map((group, i) => {
         const sources = group.map((name) => ({ name, deletedOrdinals: deletedOrdinals(byName.get(name)!) }));
-        return outputs[i] === null ? Promise.resolve(null) : host.pool.merge(host.directory, outputs[i]!, sources);
+        const output = outputs[i];
+        return output === null ? Promise.resolve(null) : host.pool.merge(host.directory, output, sources).then(() => host.openSegment(output));
       });
       const settled = await Promise.allSettled(jobs);
       const failure = settled.find((r) => r.status === 'rejected');

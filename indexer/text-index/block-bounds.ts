@@ -7,7 +7,7 @@
  * and average lengths but never a segment's postings), so they are computed on a term's first use
  * in a segment and kept with the segment, and the postings file stays as it is.
  */
-import type { FieldPostings } from './compact-segment.ts';
+import { termPostings, type FieldPostings, type TermPostings } from './compact-segment.ts';
 
 export const BLOCK_SIZE = 64;
 
@@ -28,21 +28,21 @@ export function blockSummary(field: FieldPostings, t: number): BlockSummary {
   if (cache === undefined) summaries.set(field, (cache = new Map()));
   let summary = cache.get(t);
   if (summary === undefined) {
-    summary = summarise(field, field.offsets[t], field.offsets[t + 1]);
+    summary = summarise(termPostings(field, t), field.lengths);
     if (cache.size >= SUMMARIES_PER_FIELD) cache.clear();
     cache.set(t, summary);
   }
   return summary;
 }
 
-function summarise(field: FieldPostings, from: number, to: number): BlockSummary {
-  const { docs, tf, lengths } = field;
-  const count = Math.ceil((to - from) / BLOCK_SIZE);
+function summarise({ docs, tf }: TermPostings, lengths: Uint32Array): BlockSummary {
+  const to = docs.length;
+  const count = Math.ceil(to / BLOCK_SIZE);
   const lastDoc = new Int32Array(count);
   const maxFrequency = new Uint16Array(count);
   const minLength = new Uint32Array(count);
   for (let b = 0; b < count; b++) {
-    const start = from + b * BLOCK_SIZE;
+    const start = b * BLOCK_SIZE;
     const end = Math.min(to, start + BLOCK_SIZE);
     let frequency = 0;
     let length = 0xffffffff;

@@ -2,7 +2,7 @@
  * Which documents of a segment a clause matches, without scoring: any of its terms in any of its
  * fields, its phrase, or every part of an identifier written apart.
  */
-import { termNumber, type CompactSegment } from './compact-segment.ts';
+import { termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
 import { forEachPhraseMatch } from './phrase-match.ts';
 import type { QueryBudget } from './query-budget.ts';
 import type { ResolvedClause } from './scoring-plan.ts';
@@ -38,8 +38,8 @@ function markTerms(segment: CompactSegment, terms: readonly string[], fields: re
     const t = termNumber(segment, term);
     if (t < 0) continue;
     for (const f of fields) {
-      const { offsets, docs } = segment.fields[f];
-      for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) marks[docs[p]] = 1;
+      const { docs } = termPostings(segment.fields[f], t);
+      for (let p = 0; p < docs.length; p++) marks[docs[p]] = 1;
     }
   }
 }

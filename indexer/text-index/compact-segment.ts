@@ -4,6 +4,7 @@
  * gigabyte at 100k pages and score each query with per-segment statistics; these arrays take a
  * fraction of that and let the scorer apply collection-wide statistics.
  */
+import { readTermPositions, readTermPostings, type PagedField, type TermPositions, type TermPostings } from './paged-postings.ts';
 
 /** Postings of one field, grouped by term (term t's postings are offsets[t] .. offsets[t+1]). */
 export interface FieldPostings {
@@ -17,6 +18,12 @@ export interface FieldPostings {
   positions: Uint16Array | Uint32Array;
   /** Field length (indexed terms, stop words excluded) per document ordinal. */
   lengths: Uint32Array;
+  /**
+   * Set when the field's postings stay in the segment's file (paged-postings.ts): `docs`, `tf`,
+   * `positionOffsets` and `positions` are then empty, and a term's are read on demand. Read them
+   * through {@link termPostings} and {@link termPositions}, which serve both forms.
+   */
+  paged?: PagedField;
 }
 
 export interface CompactSegment {
@@ -33,6 +40,24 @@ export interface CompactSegment {
   surfaces: SurfaceWords;
 }
 
+/** Term `t`'s documents and frequencies in a field (views of the arrays, or read from the file). */
+export function termPostings(field: FieldPostings, t: number): TermPostings {
+  const from = field.offsets[t];
+  const end = field.offsets[t + 1];
+  if (field.paged !== undefined) return from === end ? NO_POSTINGS : readTermPostings(field.paged, t, from, end);
+  return { docs: field.docs.subarray(from, end), tf: field.tf.subarray(from, end) };
+}
+
+/** Term `t`'s word positions in a field, by posting (see {@link TermPositions}). */
+export function termPositions(field: FieldPostings, t: number): TermPositions {
+  const from = field.offsets[t];
+  const end = field.offsets[t + 1];
+  if (field.paged !== undefined) return readTermPositions(field.paged, t, from, end);
+  return { starts: field.positionOffsets.subarray(from, end + 1), base: 0, positions: field.positions };
+}
+
+const NO_POSTINGS: TermPostings = { docs: new Int32Array(0), tf: new Uint16Array(0) };
+
 /**
  * Surface word s indexes the term numbers termIds[offsets[s] .. offsets[s+1]] (one per language
  * its pages analyse it in), so a typed prefix finds words whose stem is shorter than the prefix.
@@ -44,6 +69,8 @@ export interface SurfaceWords {
 }
 
 export const noSurfaceWords = (): SurfaceWords => ({ words: [], offsets: new Int32Array(1), termIds: new Int32Array(0) });
+
+export type { TermPositions, TermPostings } from './paged-postings.ts';
 
 // Queries ask the same few terms of every segment again and again (scoring, required clauses,
 // matched terms, passages): remember the answers per segment, up to a bound.
@@ -77,6 +104,13 @@ function searchTerm(terms: readonly string[], term: string): number {
   return -1;
 }
 
+/** Whether term `t` has a posting for the document at `ordinal` in a field. */
+export function hasPosting(field: FieldPostings, t: number, ordinal: number): boolean {
+  if (field.offsets[t] === field.offsets[t + 1]) return false;
+  const { docs } = termPostings(field, t);
+  return findPosting(docs, 0, docs.length, ordinal) >= 0;
+}
+
 /** Index of `ordinal` in docs[from..to) (ascending), or -1. */
 export function findPosting(docs: Int32Array, from: number, to: number, ordinal: number): number {
   let lo = from;
@@ -89,15 +123,4 @@ export function findPosting(docs: Int32Array, from: number, to: number, ordinal:
     else return mid;
   }
   return -1;
-}
-
-/** The typed arrays of a segment, for zero-copy transfer from a worker. */
-export function segmentBuffers(segment: CompactSegment): ArrayBuffer[] {
-  const buffers: ArrayBuffer[] = [segment.docIds.buffer as ArrayBuffer, segment.surfaces.offsets.buffer as ArrayBuffer, segment.surfaces.termIds.buffer as ArrayBuffer];
-  for (const field of segment.fields) {
-    for (const array of [field.offsets, field.docs, field.tf, field.positionOffsets, field.positions, field.lengths]) {
-      buffers.push(array.buffer as ArrayBuffer);
-    }
-  }
-  return buffers;
 }

@@ -26,7 +26,7 @@
  * ordinary additive term for top-k pruning, its own upper bound.
  */
 import { FIELD_NAMES, INDEX_FIELDS, qualifiedSuffixes, type TextDocument } from './document.ts';
-import { termNumber, type CompactSegment } from './compact-segment.ts';
+import { termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
 import { K1, type ScoringPlan } from './scoring-plan.ts';
 import { COMMAND_OPTION } from './query-text.ts';
 import { forEachToken } from './analysis.ts';
@@ -197,8 +197,7 @@ export function exactNameBonuses(postings: CompactSegment, exactName: string, bo
   const docsOf = (field: number, term: string): Iterable<number> => {
     const t = termNumber(postings, term);
     if (t < 0) return [];
-    const { offsets, docs } = postings.fields[field];
-    return docs.subarray(offsets[t], offsets[t + 1]);
+    return termPostings(postings.fields[field], t).docs;
   };
   const addAll = (docs: Iterable<number>, tier: number) => {
     for (const d of docs) {
@@ -246,13 +245,13 @@ export function titleWordTerms(title: string, lang: string): string[] {
 /** The pages whose title holds every word of one of the analysed names (each a query's words in one language). */
 function titleHoldingAll(postings: CompactSegment, analyzedNames: readonly string[]): Set<number> {
   const holding = new Set<number>();
-  const { offsets, docs } = postings.fields[TITLE_FIELD];
+  const title = postings.fields[TITLE_FIELD];
   for (const name of analyzedNames) {
     let pages: Set<number> | null = null;
     // Rarest word first: the set carried from word to word is never larger than its shortest list.
     const lists = [...new Set(name.slice(ANALYZED_NAME_MARK.length).split(' '))].map((word) => {
       const t = termNumber(postings, TITLE_WORD_MARK + word);
-      return t < 0 ? docs.subarray(0, 0) : docs.subarray(offsets[t], offsets[t + 1]);
+      return t < 0 ? new Int32Array(0) : termPostings(title, t).docs;
     });
     for (const withWord of lists.sort((a, b) => a.length - b.length)) {
       const kept: Set<number> = new Set();

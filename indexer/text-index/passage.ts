@@ -7,7 +7,7 @@
  * no earlier than that section.
  */
 import { analyzeText, forEachToken, type AnalyzedToken } from './analysis.ts';
-import { findPosting, termNumber, type CompactSegment } from './compact-segment.ts';
+import { findPosting, hasPosting, termNumber, termPositions, termPostings, type CompactSegment } from './compact-segment.ts';
 import { FIELD_NAMES, qualifiedSuffixes, type TextDefinition } from './document.ts';
 import { analysisLanguage } from './languages.ts';
 import { escapeHtml } from './snippet.ts';
@@ -40,9 +40,11 @@ export function bodyPositions(segment: CompactSegment, ordinal: number, terms: r
   for (const term of terms) {
     const t = termNumber(segment, term);
     if (t < 0) continue;
-    const p = findPosting(field.docs, field.offsets[t], field.offsets[t + 1], ordinal);
+    const { docs } = termPostings(field, t);
+    const p = findPosting(docs, 0, docs.length, ordinal);
     if (p < 0) continue;
-    for (let i = field.positionOffsets[p], end = field.positionOffsets[p + 1]; i < end; i++) found.push({ position: field.positions[i], term });
+    const { starts, base, positions } = termPositions(field, t);
+    for (let i = starts[p] - base, end = starts[p + 1] - base; i < end; i++) found.push({ position: positions[i], term });
   }
   return found.sort((a, b) => a.position - b.position);
 }
@@ -182,7 +184,7 @@ export function definitionTerms(segment: CompactSegment, ordinal: number, terms:
   const field = segment.fields[DEFINITIONS];
   return terms.filter((term) => {
     const t = termNumber(segment, term);
-    return t >= 0 && findPosting(field.docs, field.offsets[t], field.offsets[t + 1], ordinal) >= 0;
+    return t >= 0 && hasPosting(field, t, ordinal);
   });
 }
 

@@ -5,7 +5,7 @@
  * checked is counted against the search's budget: a phrase of one common word repeated
  * (`"data data data …"`) checks every position of every page that has it.
  */
-import { findPosting, termNumber, type CompactSegment, type FieldPostings } from './compact-segment.ts';
+import { findPosting, termNumber, termPositions, termPostings, type CompactSegment, type TermPositions } from './compact-segment.ts';
 import type { QueryBudget } from './query-budget.ts';
 import type { PhraseWord } from './query-analysis.ts';
 
@@ -15,15 +15,19 @@ export function forEachPhraseMatch(segment: CompactSegment, phrase: readonly Phr
   if (numbers.some((t) => t < 0)) return;
   for (const f of fields) {
     const field = segment.fields[f];
-    const ranges = numbers.map((t) => [field.offsets[t], field.offsets[t + 1]] as const);
+    if (numbers.some((t) => field.offsets[t] === field.offsets[t + 1])) continue;
+    const lists = numbers.map((t) => termPostings(field, t).docs);
     let driver = 0;
-    for (let i = 1; i < ranges.length; i++) if (ranges[i][1] - ranges[i][0] < ranges[driver][1] - ranges[driver][0]) driver = i;
-    const [from, to] = ranges[driver];
-    for (let p = from; p < to; p++) {
-      const d = field.docs[p];
-      const postings = ranges.map(([start, end], i) => (i === driver ? p : findPosting(field.docs, start, end, d)));
+    for (let i = 1; i < lists.length; i++) if (lists[i].length < lists[driver].length) driver = i;
+    // Read once a document has every word: most of a rare word's pages lack a common one.
+    let positions: TermPositions[] | null = null;
+    const driving = lists[driver];
+    for (let p = 0; p < driving.length; p++) {
+      const d = driving[p];
+      const postings = lists.map((docs, i) => (i === driver ? p : findPosting(docs, 0, docs.length, d)));
       if (postings.some((posting) => posting < 0)) continue;
-      const occurs = phraseOccurs(field, phrase, postings, driver, budget);
+      positions ??= numbers.map((t) => termPositions(field, t));
+      const occurs = phraseOccurs(positions, phrase, postings, driver, budget);
       if (occurs === null) return;
       if (occurs) visit(d);
     }
@@ -31,15 +35,17 @@ export function forEachPhraseMatch(segment: CompactSegment, phrase: readonly Phr
 }
 
 /** Whether the phrase occurs in this document's field; null once the budget is spent. */
-function phraseOccurs(field: FieldPostings, phrase: readonly PhraseWord[], postings: readonly number[], driver: number, budget: QueryBudget): boolean | null {
-  const { positionOffsets, positions } = field;
-  for (let i = positionOffsets[postings[driver]], end = positionOffsets[postings[driver] + 1]; i < end; i++) {
+function phraseOccurs(words: readonly TermPositions[], phrase: readonly PhraseWord[], postings: readonly number[], driver: number, budget: QueryBudget): boolean | null {
+  const { starts, base, positions } = words[driver];
+  for (let i = starts[postings[driver]] - base, end = starts[postings[driver] + 1] - base; i < end; i++) {
     if (!budget.checkPosition()) return null;
     const start = positions[i] - phrase[driver].offset;
     let all = true;
     for (let w = 0; w < phrase.length && all; w++) {
       if (w === driver) continue;
-      all = hasPosition(positions, positionOffsets[postings[w]], positionOffsets[postings[w] + 1], start + phrase[w].offset);
+      const word = words[w];
+      const p = postings[w];
+      all = hasPosition(word.positions, word.starts[p] - word.base, word.starts[p + 1] - word.base, start + phrase[w].offset);
     }
     if (all) return true;
   }

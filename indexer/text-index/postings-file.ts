@@ -5,10 +5,13 @@
  *   · zero padding to 8 bytes · the typed arrays, each padded to 8 bytes.
  * Arrays are little-endian (checked on write and read).
  */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { noSurfaceWords, type CompactSegment, type FieldPostings } from './compact-segment.ts';
 import { FIELD_NAMES } from './document.ts';
 import { IndexCorruptError } from './errors.ts';
 import { DEFAULT_LANGUAGE } from './languages.ts';
+import type { PostingsCache } from './postings-cache.ts';
+import { PostingsFile } from './paged-postings.ts';
 
 const MAGIC = 0x5045534c; // "LSEP" little-endian
 const FIELD_ARRAYS = ['offsets', 'docs', 'tf', 'positionOffsets', 'positions', 'lengths'] as const;
@@ -89,12 +92,7 @@ export function decodePostings(bytes: Uint8Array, source: string): { postings: C
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.byteLength < 8 || view.getUint32(0, true) !== MAGIC) throw new IndexCorruptError(`${source} is not a postings file`);
   const headerLength = view.getUint32(4, true);
-  let header: PostingsHeader;
-  try {
-    header = JSON.parse(new TextDecoder().decode(bytes.subarray(8, 8 + headerLength))) as PostingsHeader;
-  } catch (error) {
-    throw new IndexCorruptError(`${source} has an unreadable header`, { cause: error });
-  }
+  const header = parseHeader(bytes.subarray(8, 8 + headerLength), source);
   // Copy into an aligned buffer of our own (a Buffer may be a view into a larger, pooled one).
   const body = new Uint8Array(bytes.subarray(pad8(8 + headerLength)));
   let at = 0;
@@ -124,6 +122,86 @@ export function decodePostings(bytes: Uint8Array, source: string): { postings: C
   }
   const docLangs = Array.isArray(header.docLangs) && header.docLangs.length === header.docCount ? header.docLangs.map(String) : new Array<string>(header.docCount).fill(DEFAULT_LANGUAGE);
   return { postings: { name: header.name, docIds, terms: header.terms, fields, docLangs, surfaces }, docOffsets: Float64Array.from(header.docOffsets) };
+}
+
+/**
+ * Opens a postings file with its postings left on disk (paged-postings.ts): reads the header, the
+ * page ids, each field's term offsets and lengths and the written words, and notes where each
+ * field's documents, frequencies and positions lie. The file stays open for the segment's reads.
+ */
+export function openPostings(path: string, cache: PostingsCache): { postings: CompactSegment; docOffsets: Float64Array } {
+  if (!LITTLE_ENDIAN) throw new IndexCorruptError('postings files are little-endian; this machine is not');
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw new IndexCorruptError(`cannot read segment ${path}: ${(error as Error).message}`, { cause: error });
+  }
+  let file: PostingsFile | undefined;
+  try {
+    const size = fstatSync(fd).size;
+    const start = new Uint8Array(8);
+    if (size < 8 || readSync(fd, start, 0, 8, 0) !== 8) throw new IndexCorruptError(`${path} is not a postings file`);
+    const view = new DataView(start.buffer);
+    if (view.getUint32(0, true) !== MAGIC) throw new IndexCorruptError(`${path} is not a postings file`);
+    const headerLength = view.getUint32(4, true);
+    if (8 + headerLength > size) throw new IndexCorruptError(`${path} is truncated`);
+    const headerBytes = new Uint8Array(headerLength);
+    readSync(fd, headerBytes, 0, headerLength, 8);
+    const header = parseHeader(headerBytes, path);
+    file = new PostingsFile(fd, path, cache);
+    let at = pad8(8 + headerLength);
+    // Each array's place in the file, in the order encodePostings writes them.
+    const place = (bytesPerElement: number, length: number) => {
+      const position = at;
+      at += pad8(length * bytesPerElement);
+      if (at > size) throw new IndexCorruptError(`${path} is truncated`);
+      return position;
+    };
+    const read = <T extends Int32Array | Uint16Array | Uint32Array>(Type: { new (length: number): T; BYTES_PER_ELEMENT: number }, length: number) => file!.read(Type, place(Type.BYTES_PER_ELEMENT, length), length);
+    const docIds = read(Int32Array, header.docCount);
+    const fields: FieldPostings[] = header.fields.map(([offsets, docs, tf, positionOffsets, positions, lengths], f) => {
+      const positionBytes = header.positionBytes?.[f] === 4 ? 4 : 2;
+      const field = {
+        offsets: read(Int32Array, offsets),
+        docsAt: place(4, docs),
+        tfAt: place(2, tf),
+        positionOffsetsAt: place(4, positionOffsets),
+        positionsAt: place(positionBytes, positions),
+        lengths: read(Uint32Array, lengths),
+      };
+      return {
+        offsets: field.offsets,
+        docs: new Int32Array(0),
+        tf: new Uint16Array(0),
+        positionOffsets: new Int32Array(0),
+        positions: positionBytes === 4 ? new Uint32Array(0) : new Uint16Array(0),
+        lengths: field.lengths,
+        paged: { file: file!, field: f, docsAt: field.docsAt, tfAt: field.tfAt, positionOffsetsAt: field.positionOffsetsAt, positionsAt: field.positionsAt, positionBytes },
+      };
+    });
+    while (fields.length < FIELD_NAMES.length) fields.push(emptyField(header.terms.length, header.docCount));
+    let surfaces = noSurfaceWords();
+    if (Array.isArray(header.surfaces) && typeof header.surfaceTermCount === 'number') {
+      const offsets = read(Int32Array, header.surfaces.length + 1);
+      const termIds = read(Int32Array, header.surfaceTermCount);
+      surfaces = { words: header.surfaces.map(String), offsets, termIds };
+    }
+    const docLangs = Array.isArray(header.docLangs) && header.docLangs.length === header.docCount ? header.docLangs.map(String) : new Array<string>(header.docCount).fill(DEFAULT_LANGUAGE);
+    return { postings: { name: header.name, docIds, terms: header.terms, fields, docLangs, surfaces }, docOffsets: Float64Array.from(header.docOffsets) };
+  } catch (error) {
+    // Once a PostingsFile holds it, the descriptor is closed when that is collected.
+    if (file === undefined) closeSync(fd);
+    throw error;
+  }
+}
+
+function parseHeader(bytes: Uint8Array, source: string): PostingsHeader {
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as PostingsHeader;
+  } catch (error) {
+    throw new IndexCorruptError(`${source} has an unreadable header`, { cause: error });
+  }
 }
 
 function emptyField(termCount: number, docCount: number): FieldPostings {

@@ -3,7 +3,7 @@
  * Documents are visited in ascending ordinal order, so a cursor only moves forward (galloping).
  */
 import { BLOCK_SIZE, blockSummary, type BlockSummary } from './block-bounds.ts';
-import { termNumber, type CompactSegment } from './compact-segment.ts';
+import { termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
 import { INDEX_FIELDS } from './document.ts';
 import { postingWeight, type ScoringPlan } from './scoring-plan.ts';
 
@@ -42,16 +42,15 @@ export function scoredLists(segment: CompactSegment, plan: ScoringPlan): ScoredL
     for (let f = 0; f < weights.length; f++) {
       if (weights[f] === 0) continue;
       const field = segment.fields[f];
-      const from = field.offsets[t];
-      const end = field.offsets[t + 1];
-      if (from === end) continue;
+      if (field.offsets[t] === field.offsets[t + 1]) continue;
+      const { docs, tf } = termPostings(field, t);
       lists.push({
-        docs: field.docs,
-        tf: field.tf,
+        docs,
+        tf,
         lengths: field.lengths,
-        from,
-        end,
-        cursor: from,
+        from: 0,
+        end: docs.length,
+        cursor: 0,
         queryWeight: weights[f] / plan.magnitude[f],
         idf,
         fieldBoost: FIELD_BOOSTS[f],

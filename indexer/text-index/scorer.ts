@@ -12,7 +12,7 @@
  * The presence rules are lunr's too: a required clause must match in one of its fields, a
  * prohibited one excludes, and a document must match at least one non-prohibited term.
  */
-import { findPosting, termNumber, type CompactSegment } from './compact-segment.ts';
+import { hasPosting, termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
 import { markClauseMatches, clauseMatches } from './clause-matches.ts';
 import { INDEX_FIELDS } from './document.ts';
 import { expandClause } from './expansion.ts';
@@ -219,8 +219,9 @@ function addFieldScores(
   scores: Float64Array,
   matched: Uint8Array,
 ): void {
-  const { offsets, docs, tf, lengths } = field;
-  for (let p = offsets[t], end = offsets[t + 1]; p < end; p++) {
+  const { lengths } = field;
+  const { docs, tf } = termPostings(field, t);
+  for (let p = 0; p < docs.length; p++) {
     const d = docs[p];
     if (deleted !== null && deleted[d]) continue;
     scores[d] += queryWeight * postingWeight(idf, tf[p], lengths[d], averageLength, fieldBoost);
@@ -231,7 +232,7 @@ function addFieldScores(
 function matchedTermsOf(segment: CompactSegment, ordinal: number, terms: readonly string[]): string[] {
   return terms.filter((term) => {
     const t = termNumber(segment, term);
-    return t >= 0 && segment.fields.some((field) => findPosting(field.docs, field.offsets[t], field.offsets[t + 1], ordinal) >= 0);
+    return t >= 0 && segment.fields.some((field) => hasPosting(field, t, ordinal));
   });
 }
 
@@ -408,10 +409,9 @@ function segmentFrequency(segment: LiveSegment, term: string): number {
   if (t < 0) return 0;
   let df = 0;
   for (const field of postings.fields) {
-    const from = field.offsets[t];
-    const to = field.offsets[t + 1];
-    if (segment.deleted === null) df += to - from;
-    else for (let p = from; p < to; p++) df += segment.deleted[field.docs[p]] ? 0 : 1;
+    const count = field.offsets[t + 1] - field.offsets[t];
+    if (segment.deleted === null || count === 0) df += count;
+    else for (const d of termPostings(field, t).docs) df += segment.deleted[d] ? 0 : 1;
   }
   return df;
 }

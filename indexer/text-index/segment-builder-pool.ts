@@ -11,16 +11,15 @@ import { buildAndWriteSegment } from './build-segment.ts';
 import type { TextDocument } from './document.ts';
 import { SegmentBuildError } from './errors.ts';
 import { mergeAndWriteSegment, type MergeSourceSpec } from './merge-segment.ts';
-import type { StoredSegment } from './segment-files.ts';
 
 /** Build a segment from documents, or merge segments on disk (`sources`) into one. */
 export type SegmentJob = { jobId: number; directory: string; name: string } & ({ documents: TextDocument[] } | { sources: MergeSourceSpec[] });
 
-export type SegmentJobResult = { jobId: number; ok: true; segment: StoredSegment } | { jobId: number; ok: false; message: string };
+export type SegmentJobResult = { jobId: number; ok: true } | { jobId: number; ok: false; message: string };
 
 interface PendingJob {
   job: SegmentJob;
-  resolve: (segment: StoredSegment) => void;
+  resolve: () => void;
   reject: (error: Error) => void;
 }
 
@@ -59,19 +58,22 @@ export class SegmentBuilderPool {
     this.size = Math.max(0, Math.floor(size));
   }
 
-  /** Builds and writes one segment; resolves with its postings once both files are durable. */
-  build(directory: string, name: string, documents: TextDocument[]): Promise<StoredSegment> {
-    if (this.size === 0 && !this.closed) return buildAndWriteSegment(directory, name, documents);
-    return this.submit({ jobId: this.nextJobId++, directory, name, documents });
+  /**
+   * Builds and writes one segment; resolves once its files are durable. Nothing of it comes back
+   * to the calling thread: the index opens it from its files (segment-files.ts `openSegment`).
+   */
+  async build(directory: string, name: string, documents: TextDocument[]): Promise<void> {
+    if (this.size === 0 && !this.closed) await buildAndWriteSegment(directory, name, documents);
+    else await this.submit({ jobId: this.nextJobId++, directory, name, documents });
   }
 
   /** Merges segments on disk into a new one (merge-segment.ts); resolves once its files are durable. */
-  merge(directory: string, name: string, sources: MergeSourceSpec[]): Promise<StoredSegment> {
-    if (this.size === 0 && !this.closed) return mergeAndWriteSegment(directory, name, sources);
-    return this.submit({ jobId: this.nextJobId++, directory, name, sources });
+  async merge(directory: string, name: string, sources: MergeSourceSpec[]): Promise<void> {
+    if (this.size === 0 && !this.closed) await mergeAndWriteSegment(directory, name, sources);
+    else await this.submit({ jobId: this.nextJobId++, directory, name, sources });
   }
 
-  private submit(job: SegmentJob): Promise<StoredSegment> {
+  private submit(job: SegmentJob): Promise<void> {
     if (this.closed) return Promise.reject(new SegmentBuildError('the segment builder pool is closed'));
     return new Promise((resolve, reject) => {
       this.queue.push({ job, resolve, reject });
@@ -111,7 +113,7 @@ export class SegmentBuilderPool {
       // An idle worker must not keep the process alive.
       worker.unref();
       if (pending && pending.job.jobId === result.jobId) {
-        if (result.ok) pending.resolve(result.segment);
+        if (result.ok) pending.resolve();
         else pending.reject(new SegmentBuildError(`${'sources' in pending.job ? 'merging' : 'building'} segment ${pending.job.name} failed: ${result.message}`));
       }
       this.dispatch();

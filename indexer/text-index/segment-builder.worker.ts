@@ -4,7 +4,6 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { buildAndWriteSegment } from './build-segment.ts';
-import { segmentBuffers } from './compact-segment.ts';
 import { mergeAndWriteSegment } from './merge-segment.ts';
 import type { SegmentJob, SegmentJobResult } from './segment-builder-pool.ts';
 
@@ -14,9 +13,10 @@ const port = parentPort;
 port.on('message', (job: SegmentJob) => {
   const work = 'sources' in job ? mergeAndWriteSegment(job.directory, job.name, job.sources) : buildAndWriteSegment(job.directory, job.name, job.documents);
   work.then(
-    (segment) => {
-      const result: SegmentJobResult = { jobId: job.jobId, ok: true, segment };
-      port.postMessage(result, [...segmentBuffers(segment.postings), segment.docOffsets.buffer as ArrayBuffer]);
+    () => {
+      // The files are written: the index opens the segment from them, nothing else crosses over.
+      const result: SegmentJobResult = { jobId: job.jobId, ok: true };
+      port.postMessage(result);
     },
     (error: unknown) => {
       const result: SegmentJobResult = { jobId: job.jobId, ok: false, message: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.ts';
 import type { CompactSegment } from './compact-segment.ts';
 import { IndexCorruptError } from './errors.ts';
-import { decodePostings, encodePostings } from './postings-file.ts';
+import { decodePostings, encodePostings, openPostings } from './postings-file.ts';
+import type { PostingsCache } from './postings-cache.ts';
 import { documentsFilePath, encodeDocuments, textFilePath, type DocumentToStore } from './stored-documents.ts';
 
 /** Every file a segment may have on disk (`.lunr.json`: written by earlier versions). */
@@ -19,7 +20,7 @@ export const SEGMENT_FILE_SUFFIXES = ['.docs.jsonl', '.text.bin', '.lunr.json', 
 
 export const postingsFilePath = (directory: string, name: string) => join(directory, `${name}.postings.bin`);
 
-/** A segment as the index holds it: postings in memory, documents on disk. */
+/** A segment as the index holds it: term offsets and lengths in memory, postings and documents on disk. */
 export interface StoredSegment {
   postings: CompactSegment;
   /** Byte offset of each stored document in the documents file, plus the end. */
@@ -36,6 +37,16 @@ export async function writeSegment(directory: string, postings: CompactSegment, 
   return { postings, docOffsets: Float64Array.from(offsets) };
 }
 
+/**
+ * Opens a segment for queries: its postings stay in the file and are read a term at a time
+ * (paged-postings.ts), through `cache`.
+ */
+export function openSegment(directory: string, name: string, cache: PostingsCache): StoredSegment {
+  const path = postingsFilePath(directory, name);
+  return checked(openPostings(path, cache), name, path);
+}
+
+/** Reads a segment's postings whole (merges read their sources so). */
 export async function readSegment(directory: string, name: string): Promise<StoredSegment> {
   const path = postingsFilePath(directory, name);
   let bytes: Uint8Array;
@@ -44,7 +55,10 @@ export async function readSegment(directory: string, name: string): Promise<Stor
   } catch (error) {
     throw new IndexCorruptError(`cannot read segment ${path}: ${(error as Error).message}`, { cause: error });
   }
-  const segment = decodePostings(bytes, path);
+  return checked(decodePostings(bytes, path), name, path);
+}
+
+function checked(segment: StoredSegment, name: string, path: string): StoredSegment {
   if (segment.postings.name !== name) throw new IndexCorruptError(`${path} holds segment ${segment.postings.name}, not ${name}`);
   if (segment.docOffsets.length !== segment.postings.docIds.length + 1) throw new IndexCorruptError(`${path} has document offsets that do not match its documents`);
   return segment;

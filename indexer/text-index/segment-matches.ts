@@ -5,7 +5,7 @@
  * the clause with the fewest postings drives and the others are checked by galloping cursors, so
  * the work follows the rarest word, not the union of all the query's postings.
  */
-import { termNumber, type CompactSegment } from './compact-segment.ts';
+import { termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
 import { clauseMatches, isTermClause } from './clause-matches.ts';
 import type { QueryBudget } from './query-budget.ts';
 import { seek, type ScoredList } from './scored-lists.ts';
@@ -79,9 +79,10 @@ function clauseRanges(postings: CompactSegment, clause: ResolvedClause, plan: Sc
     if (t < 0) continue;
     const weights = plan.terms.find((scored) => scored.term === term)?.weights;
     for (const f of clause.fields) {
-      const { offsets, docs } = postings.fields[f];
-      if (offsets[t] === offsets[t + 1]) continue;
-      ranges.push({ docs, from: offsets[t], end: offsets[t + 1], cursor: offsets[t], scored: weights !== undefined && weights[f] !== 0 });
+      const field = postings.fields[f];
+      if (field.offsets[t] === field.offsets[t + 1]) continue;
+      const { docs } = termPostings(field, t);
+      ranges.push({ docs, from: 0, end: docs.length, cursor: 0, scored: weights !== undefined && weights[f] !== 0 });
     }
   }
   return ranges;

@@ -16,7 +16,8 @@ import { DEFAULT_MERGE_POLICY, type MergePolicyOptions } from './merge-policy.ts
 import { searchSnapshot, type SearchOptions, type SearchResult } from './search.ts';
 import { BackgroundMerges, warnMergeFailed, type MergeReport } from './background-merges.ts';
 import { SegmentBuilderPool } from './segment-builder-pool.ts';
-import { readSegment, SEGMENT_FILE_SUFFIXES, type StoredSegment } from './segment-files.ts';
+import { openSegment, SEGMENT_FILE_SUFFIXES, type StoredSegment } from './segment-files.ts';
+import { PostingsCache } from './postings-cache.ts';
 import { bestPosition, bodyPositions, definitionTerms, hitPassage, matchedDefinition, passageWindow, type HitPassage, type PassageOptions } from './passage.ts';
 import { documentFields, readAllStoredDocuments, readBodyWindows, readDefinitions, readDocumentHeads, readStoredDocuments, type DocumentHead } from './stored-documents.ts';
 import type { SearchHit } from './scorer.ts';
@@ -41,6 +42,8 @@ export interface TextIndexOptions {
   mergePolicy?: Partial<Omit<MergePolicyOptions, 'maxSegmentDocs'>>;
   /** Run the merge policy after every update (default true). */
   autoMerge?: boolean;
+  /** Bytes of postings kept in memory once read (postings-cache.ts; default 256 MB). */
+  postingsCacheBytes?: number;
 }
 
 export interface IndexChanges {
@@ -82,12 +85,15 @@ export class TextIndex {
   private writing: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly merges: BackgroundMerges;
+  /** What queries have read of the segments' postings (postings-cache.ts). */
+  private readonly postingsCache: PostingsCache;
 
   private constructor(
     readonly directory: string,
     initial: SegmentSet,
     nextSegmentNumber: number,
     options: TextIndexOptions,
+    postingsCache: PostingsCache,
     versions: Map<number, string> = new Map(),
   ) {
     this.handle = new IndexHandle(initial);
@@ -99,12 +105,14 @@ export class TextIndex {
     this.mergePolicy = { ...DEFAULT_MERGE_POLICY, ...options.mergePolicy, maxSegmentDocs: this.maxSegmentDocs };
     this.autoMerge = options.autoMerge ?? true;
     this.pool = new SegmentBuilderPool(options.workers);
+    this.postingsCache = postingsCache;
     this.merges = new BackgroundMerges({
       directory: this.directory,
       pool: this.pool,
       policy: this.mergePolicy,
       current: () => this.handle.current,
       newSegmentName: () => this.newSegmentName(),
+      openSegment: (name) => openSegment(this.directory, name, this.postingsCache),
       exclusive: (work) => this.exclusive(work),
       commit: (segments) => this.commit(segments, this.versions),
       removeSegmentFiles: (names) => this.removeSegmentFiles(names),
@@ -118,8 +126,9 @@ export class TextIndex {
     const manifest = await readManifest(directory);
     const segments: LiveSegment[] = [];
     const versions = new Map<number, string>();
+    const cache = new PostingsCache(options.postingsCacheBytes);
     for (const entry of manifest?.segments ?? []) {
-      const stored = await readSegment(directory, entry.name);
+      const stored = openSegment(directory, entry.name, cache);
       const ids = stored.postings.docIds;
       if (ids.length !== entry.docIds.length || entry.docIds.some((id, i) => ids[i] !== id)) {
         throw new IndexCorruptError(`segment ${entry.name} does not hold the documents the manifest lists`);
@@ -130,7 +139,7 @@ export class TextIndex {
       }
       segments.push(segment);
     }
-    const index = new TextIndex(directory, makeSegmentSet(manifest?.generation ?? 0, segments), manifest?.nextSegmentNumber ?? 0, options, versions);
+    const index = new TextIndex(directory, makeSegmentSet(manifest?.generation ?? 0, segments), manifest?.nextSegmentNumber ?? 0, options, cache, versions);
     await index.removeUnreferencedFiles(new Set(segments.map((s) => s.stored.postings.name)), true);
     return index;
   }
@@ -235,7 +244,7 @@ export class TextIndex {
    */
   rebuild(documents: Iterable<TextDocument> | AsyncIterable<TextDocument>): Promise<IndexInfo> {
     return this.exclusive(async () => {
-      const built: Array<Promise<StoredSegment>> = [];
+      const built: Array<Promise<string>> = [];
       const deletions = new Map<number, number[]>();
       const versions = new Map<number, string>();
       const chunkOf = new Map<number, number>();
@@ -243,7 +252,8 @@ export class TextIndex {
       let chunkChars = 0;
       const flush = () => {
         if (chunk.size === 0) return;
-        built.push(this.pool.build(this.directory, this.newSegmentName(), [...chunk.values()]));
+        const name = this.newSegmentName();
+        built.push(this.pool.build(this.directory, name, [...chunk.values()]).then(() => name));
         chunk = new Map();
         chunkChars = 0;
       };
@@ -267,12 +277,12 @@ export class TextIndex {
           }
         }
         flush();
-        const stored = await Promise.all(built);
-        const segments = stored.map((segment, i) => withDeletions(segment, deletions.get(i) ?? []));
+        const names = await Promise.all(built);
+        const segments = names.map((name, i) => withDeletions(openSegment(this.directory, name, this.postingsCache), deletions.get(i) ?? []));
         await this.commit(segments.filter((s) => liveCount(s) > 0), versions);
       } catch (error) {
         const settled = await Promise.allSettled(built);
-        const names = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value.postings.name] : []));
+        const names = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
         await this.removeSegmentFiles(names);
         throw error;
       }
@@ -303,13 +313,15 @@ export class TextIndex {
           for (const [id, version] of changed) this.versions.set(id, version);
         },
       };
+      const names = this.segmentGroups(docs).map((group) => ({ name: this.newSegmentName(), group }));
       const built: StoredSegment[] = [];
       try {
-        const jobs: Array<Promise<StoredSegment>> = [];
-        for (const group of this.segmentGroups(docs)) jobs.push(this.pool.build(this.directory, this.newSegmentName(), group));
-        built.push(...(await Promise.all(jobs)));
+        const settled = await Promise.allSettled(names.map(({ name, group }) => this.pool.build(this.directory, name, group)));
+        const failure = settled.find((result) => result.status === 'rejected');
+        if (failure) throw (failure as PromiseRejectedResult).reason;
+        for (const { name } of names) built.push(openSegment(this.directory, name, this.postingsCache));
       } catch (error) {
-        await this.removeSegmentFiles(built.map((s) => s.postings.name));
+        await this.removeSegmentFiles(names.map(({ name }) => name));
         throw error;
       }
       const hits = new Map<LiveSegment, number[]>();

@@ -1,0 +1,117 @@
+/**
+ * Postings left in the segments' files and read a term at a time (paged-postings.ts): an opened
+ * index holds none of them in memory, answers exactly as the same segments read whole, keeps what
+ * it read within its cache budget, and a snapshot keeps reading files a later generation removed.
+ */
+import { readdir, truncate } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { IndexCorruptError } from '../indexer/text-index/errors.ts';
+import { bodyPositions } from '../indexer/text-index/passage.ts';
+import { PostingsCache } from '../indexer/text-index/postings-cache.ts';
+import { searchSnapshot, type SearchOptions } from '../indexer/text-index/search.ts';
+import { readSegment } from '../indexer/text-index/segment-files.ts';
+import { makeSegmentSet, type SegmentSet } from '../indexer/text-index/segment-set.ts';
+import { TextIndex } from '../indexer/text-index/text-index.ts';
+import { pageQueries, realDocPages } from './helpers/real-doc-pages.ts';
+import { tempIndexes } from './helpers/temp-indexes.ts';
+
+const { tempDir, openIndex } = tempIndexes('lse-paged-');
+
+/** The same snapshot with every segment's postings read whole into memory (the reference). */
+async function wholeSnapshot(index: TextIndex): Promise<SegmentSet> {
+  const set = index.handle.current;
+  const segments = await Promise.all(set.segments.map(async (segment) => ({ ...segment, stored: await readSegment(index.directory, segment.stored.postings.name) })));
+  return makeSegmentSet(set.generation, segments);
+}
+
+function answer(set: SegmentSet, query: string, options: SearchOptions) {
+  const collected: number[] = [];
+  const result = searchSnapshot(set, query, { ...options, collect: collected });
+  return { hits: result.hits.map((hit) => [hit.id, hit.score, hit.matchedTerms.join(' ')]), total: result.total, terms: result.terms, collected: collected.sort((a, b) => a - b) };
+}
+
+describe('paged postings', () => {
+  it('answers every kind of query exactly as the segments read whole', async () => {
+    const docs = realDocPages(300);
+    expect(docs.length).toBe(300);
+    const dir = await tempDir();
+    const built = await openIndex(dir, { maxSegmentDocs: 80 });
+    await built.rebuild(docs);
+    await built.update({ remove: docs.filter((doc) => doc.id % 11 === 3).map((doc) => doc.id) });
+    await built.close();
+    // A small budget: lists are evicted and read again while the queries run.
+    const index = await openIndex(dir, { maxSegmentDocs: 80, postingsCacheBytes: 64 * 1024 });
+    for (const segment of index.handle.current.segments) {
+      for (const field of segment.stored.postings.fields) {
+        expect(field.paged).toBeDefined();
+        expect(field.docs.length + field.tf.length + field.positions.length + field.positionOffsets.length).toBe(0);
+      }
+    }
+    const whole = await wholeSnapshot(index);
+    let compared = 0;
+    for (const query of pageQueries(docs, 120)) {
+      for (const options of [{ limit: 10 }, { limit: 5, mode: 'any' }, { limit: 10, exhaustive: true }] as SearchOptions[]) {
+        const paged = answer(index.handle.current, query, options);
+        expect({ query, ...paged }).toEqual({ query, ...answer(whole, query, options) });
+        compared++;
+      }
+      // Snippets find the terms' word positions in the body.
+      const { hits } = index.search(query, { limit: 3 });
+      for (const hit of hits) {
+        const location = index.handle.current.locations.get(hit.id)!;
+        const same = whole.segments[index.handle.current.segments.indexOf(location.segment)];
+        expect(bodyPositions(location.segment.stored.postings, location.ordinal, hit.matchedTerms)).toEqual(bodyPositions(same.stored.postings, location.ordinal, hit.matchedTerms));
+      }
+    }
+    expect(compared).toBe(360);
+  }, 240_000);
+
+  it('keeps what it read within its budget, least recently used out', () => {
+    const cache = new PostingsCache(100);
+    const read = (bytes: number) => () => ({ value: { bytes }, bytes });
+    const first = cache.get(1, read(40));
+    cache.get(2, read(40));
+    expect(cache.get(1, read(40))).toBe(first);
+    cache.get(3, read(40));
+    // 2 was the least recently used: 1 and 3 stay.
+    expect(cache.size).toBe(80);
+    expect(cache.get(1, read(40))).toBe(first);
+    let reads = 0;
+    cache.get(2, () => (reads++, { value: {}, bytes: 40 }));
+    expect(reads).toBe(1);
+    // What is larger than the whole budget is returned and not kept.
+    cache.get(4, read(500));
+    expect(cache.size).toBeLessThanOrEqual(100);
+  });
+
+  it('keeps answering from a snapshot whose files a later generation removed', async () => {
+    const docs = realDocPages(120);
+    const dir = await tempDir();
+    const index = await openIndex(dir, { maxSegmentDocs: 40, postingsCacheBytes: 0 });
+    await index.rebuild(docs);
+    const snapshot = index.handle.current;
+    const before = answer(snapshot, 'template', { limit: 10 });
+    const names = snapshot.segments.map((segment) => segment.stored.postings.name);
+    await index.merge();
+    await index.update({ remove: [docs[0].id] });
+    await index.merge();
+    const files = await readdir(join(dir, 'index'));
+    expect(names.some((name) => files.includes(`${name}.postings.bin`))).toBe(false);
+    // Nothing is cached (budget 0): these are read from the removed files, still open.
+    expect(answer(snapshot, 'template', { limit: 10 })).toEqual(before);
+    expect(before.total).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('refuses a postings file cut short, naming it', async () => {
+    const dir = await tempDir();
+    const index = await openIndex(dir, { maxSegmentDocs: 1000 });
+    await index.rebuild(realDocPages(20));
+    const [segment] = index.handle.current.segments;
+    await index.close();
+    const path = join(dir, 'index', `${segment.stored.postings.name}.postings.bin`);
+    await truncate(path, 4000);
+    await expect(TextIndex.open(dir, { workers: 0 })).rejects.toThrow(IndexCorruptError);
+    await expect(TextIndex.open(dir, { workers: 0 })).rejects.toThrow(/postings\.bin is truncated/);
+  });
+});
