@@ -276,6 +276,8 @@ export class SearchEngine implements SearchService {
       const row = facts.rowOf(id);
       return row >= 0 && rowPasses(facts, filters, row);
     };
+    // Nothing to refuse (no filter, no removed page): the text index need not ask about every match.
+    const refusing = filtering || removed.size > 0;
 
     const prior = query.rank === 'blend' && query.sort !== 'date' ? this.staticPrior(table, ranks) : undefined;
     // Candidates in blend order (the prior applied, no synonym spellings): start with a few.
@@ -284,7 +286,7 @@ export class SearchEngine implements SearchService {
     const otherLanguageWeight = this.options.otherLanguageWeight ?? DEFAULT_OTHER_LANGUAGE_WEIGHT;
     const visitor = visitorLanguages(facts, query);
     for (let size = blendOrdered && this.options.candidates === undefined ? firstPool(wanted, cap) : cap; ; size = cap) {
-      const ranked = this.rankCandidates(query, size, accept, removed, prior, visitor);
+      const ranked = this.rankCandidates(query, size, accept, refusing, removed, prior, visitor);
       const lowest = ranked.candidates.reduce((min, c) => Math.min(min, c.score), Infinity);
       let matches: Set<number> | undefined;
       const couldBeCandidate = (id: number) => (matches ??= new Set(ranked.matched)).has(id) && accept(id);
@@ -295,10 +297,10 @@ export class SearchEngine implements SearchService {
   }
 
   /** The best `size` text matches as ranked candidates, grouped, and every match. */
-  private rankCandidates(query: EngineQuery, size: number, accept: (id: number) => boolean, removed: ReadonlySet<number>, prior: StaticPrior | undefined, visitor: readonly number[]) {
+  private rankCandidates(query: EngineQuery, size: number, accept: (id: number) => boolean, refusing: boolean, removed: ReadonlySet<number>, prior: StaticPrior | undefined, visitor: readonly number[]) {
     const { ranks, facts, settings, groups: table } = this;
     const budget = new QueryBudget();
-    const { hits: textHits, matched, corrections, unmatchedTerms } = this.textMatches(query.q, size, accept, settings, budget, prior);
+    const { hits: textHits, matched, corrections, unmatchedTerms } = this.textMatches(query.q, size, refusing ? accept : undefined, settings, budget, prior);
     const best = textHits.reduce((max, h) => Math.max(max, h.score), 0);
     const { blend, weight } = this.options;
     const candidateOf = (hit: SearchHit): Candidate => {
@@ -335,7 +337,7 @@ export class SearchEngine implements SearchService {
     const { facts, groups: table } = this;
     const { textHits, matched, corrections, unmatchedTerms, budget, bets, groups } = ranked;
     const wanted = query.page * query.size;
-    const { total, facets } = countResults(facts, filters, bets.length > 0 ? [...new Set([...matched, ...bets])] : matched, (row) => removed.has(facts.ids[row]));
+    const { total, facets } = countResults(facts, filters, bets.length > 0 ? [...new Set([...matched, ...bets])] : matched, removed.size > 0 ? (row) => removed.has(facts.ids[row]) : undefined);
     const preferred = [...visitor, ...languageCodes(facts, queryLanguages(query.q, textHits)), ...mainLanguage(facts)];
     const slice = groups.slice((query.page - 1) * query.size, wanted).map((group) => showGroup(table, group, preferred));
     const passages = await this.index.passages(slice.map((group) => group.shown.hit));
@@ -361,7 +363,7 @@ export class SearchEngine implements SearchService {
    * Text hits of the query and of its synonym spellings (best score per page), and every match.
    * A query alone is ranked with the prior; synonym spellings, merged by text score, without.
    */
-  private textMatches(q: string, limit: number, accept: (id: number) => boolean, settings: SearchSettings, budget: QueryBudget, prior?: StaticPrior) {
+  private textMatches(q: string, limit: number, accept: ((id: number) => boolean) | undefined, settings: SearchSettings, budget: QueryBudget, prior?: StaticPrior) {
     const variants = synonymVariants(q, settings.synonyms);
     const collected: number[] = [];
     const first = this.index.search(variants[0], { offset: 0, limit, accept, collect: collected, budget, prior: variants.length === 1 ? prior : undefined });

@@ -4,7 +4,7 @@
  * gigabyte at 100k pages and score each query with per-segment statistics; these arrays take a
  * fraction of that and let the scorer apply collection-wide statistics.
  */
-import { readTermPositions, readTermPostings, type PagedField, type TermPositions, type TermPostings } from './paged-postings.ts';
+import { readPostingPositions, readTermPositions, readTermPostings, type PagedField, type TermPositions, type TermPostings } from './paged-postings.ts';
 
 /** Postings of one field, grouped by term (term t's postings are offsets[t] .. offsets[t+1]). */
 export interface FieldPostings {
@@ -54,6 +54,17 @@ export function termPositions(field: FieldPostings, t: number): TermPositions {
   const end = field.offsets[t + 1];
   if (field.paged !== undefined) return readTermPositions(field.paged, t, from, end);
   return { starts: field.positionOffsets.subarray(from, end + 1), base: 0, positions: field.positions };
+}
+
+/** The word positions of the posting of term `t` for the document at `ordinal` (empty without one). */
+export function postingPositions(field: FieldPostings, t: number, ordinal: number): Uint16Array | Uint32Array {
+  const from = field.offsets[t];
+  const { docs } = termPostings(field, t);
+  const i = findPosting(docs, 0, docs.length, ordinal);
+  if (i < 0) return field.positions.subarray(0, 0);
+  const p = from + i;
+  if (field.paged !== undefined) return readPostingPositions(field.paged, p);
+  return field.positions.subarray(field.positionOffsets[p], field.positionOffsets[p + 1]);
 }
 
 const NO_POSTINGS: TermPostings = { docs: new Int32Array(0), tf: new Uint16Array(0) };

@@ -27,6 +27,7 @@
  */
 import { FIELD_NAMES, INDEX_FIELDS, qualifiedSuffixes, type TextDocument } from './document.ts';
 import { termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
+import { seek } from './scored-lists.ts';
 import { K1, type ScoringPlan } from './scoring-plan.ts';
 import { COMMAND_OPTION } from './query-text.ts';
 import { forEachToken } from './analysis.ts';
@@ -247,19 +248,30 @@ function titleHoldingAll(postings: CompactSegment, analyzedNames: readonly strin
   const holding = new Set<number>();
   const title = postings.fields[TITLE_FIELD];
   for (const name of analyzedNames) {
-    let pages: Set<number> | null = null;
-    // Rarest word first: the set carried from word to word is never larger than its shortest list.
-    const lists = [...new Set(name.slice(ANALYZED_NAME_MARK.length).split(' '))].map((word) => {
-      const t = termNumber(postings, TITLE_WORD_MARK + word);
-      return t < 0 ? new Int32Array(0) : termPostings(title, t).docs;
-    });
-    for (const withWord of lists.sort((a, b) => a.length - b.length)) {
-      const kept: Set<number> = new Set();
-      for (const d of withWord) if (pages === null || pages.has(d)) kept.add(d);
-      pages = kept;
-      if (pages.size === 0) break;
-    }
-    for (const d of pages ?? []) holding.add(d);
+    // Rarest word first: what is carried from word to word is never larger than its shortest list.
+    const lists = [...new Set(name.slice(ANALYZED_NAME_MARK.length).split(' '))]
+      .map((word) => {
+        const t = termNumber(postings, TITLE_WORD_MARK + word);
+        return t < 0 ? NO_PAGES : termPostings(title, t).docs;
+      })
+      .sort((a, b) => a.length - b.length);
+    let pages = lists[0] ?? NO_PAGES;
+    for (let i = 1; i < lists.length && pages.length > 0; i++) pages = intersectSorted(pages, lists[i]);
+    for (const d of pages) holding.add(d);
   }
   return holding;
+}
+
+const NO_PAGES = new Int32Array(0);
+
+/** The documents of `short` that `long` holds too (both ascending), found by galloping in `long`. */
+function intersectSorted(short: Int32Array, long: Int32Array): Int32Array {
+  const out = new Int32Array(short.length);
+  let n = 0;
+  let at = 0;
+  for (let i = 0; i < short.length && at < long.length; i++) {
+    at = seek(long, at, long.length, short[i]);
+    if (at < long.length && long[at] === short[i]) out[n++] = short[i];
+  }
+  return out.subarray(0, n);
 }

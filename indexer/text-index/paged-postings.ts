@@ -28,11 +28,13 @@ export class PostingsFile {
   }
 
   /** `length` elements of `Type` at byte `position` (a copy of our own, aligned). */
-  read<T extends Int32Array | Uint16Array | Uint32Array>(Type: { new (length: number): T; BYTES_PER_ELEMENT: number }, position: number, length: number): T {
-    const array = new Type(length);
+  read<T extends Int32Array | Uint16Array | Uint32Array>(Type: { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number }, position: number, length: number): T {
     const byteLength = length * Type.BYTES_PER_ELEMENT;
+    // Not zero-filled first (every byte is read into it), and never a slice of Node's shared pool.
+    const buffer = Buffer.allocUnsafeSlow(byteLength);
+    const array = new Type(buffer.buffer as ArrayBuffer, buffer.byteOffset, length);
     if (byteLength === 0) return array;
-    const bytes = new Uint8Array(array.buffer, 0, byteLength);
+    const bytes = buffer;
     let done = 0;
     while (done < byteLength) {
       const n = readSync(this.fd, bytes, done, byteLength - done, position + done);
@@ -94,6 +96,13 @@ function loadPostings(paged: PagedField, from: number, end: number): { value: Te
   const docs = paged.file.read(Int32Array, paged.docsAt + from * 4, n);
   const tf = paged.file.read(Uint16Array, paged.tfAt + from * 2, n);
   return { value: { docs, tf }, bytes: n * 6 + 64 };
+}
+
+/** The word positions of one posting (index `p` in the field's arrays), read uncached: a snippet needs a page's, not the term's. */
+export function readPostingPositions(paged: PagedField, p: number): Uint16Array | Uint32Array {
+  const [start, end] = paged.file.read(Int32Array, paged.positionOffsetsAt + p * 4, 2);
+  if (end < start) throw new IndexCorruptError(`${paged.file.path} has word positions out of order`);
+  return paged.positionBytes === 4 ? paged.file.read(Uint32Array, paged.positionsAt + start * 4, end - start) : paged.file.read(Uint16Array, paged.positionsAt + start * 2, end - start);
 }
 
 /** The word positions of term `t`'s postings `from`..`end`, read or cached. */

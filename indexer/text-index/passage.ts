@@ -7,7 +7,7 @@
  * no earlier than that section.
  */
 import { analyzeText, forEachToken, type AnalyzedToken } from './analysis.ts';
-import { findPosting, hasPosting, termNumber, termPositions, termPostings, type CompactSegment } from './compact-segment.ts';
+import { hasPosting, postingPositions, termNumber, type CompactSegment } from './compact-segment.ts';
 import { FIELD_NAMES, qualifiedSuffixes, type TextDefinition } from './document.ts';
 import { analysisLanguage } from './languages.ts';
 import { escapeHtml } from './snippet.ts';
@@ -40,11 +40,7 @@ export function bodyPositions(segment: CompactSegment, ordinal: number, terms: r
   for (const term of terms) {
     const t = termNumber(segment, term);
     if (t < 0) continue;
-    const { docs } = termPostings(field, t);
-    const p = findPosting(docs, 0, docs.length, ordinal);
-    if (p < 0) continue;
-    const { starts, base, positions } = termPositions(field, t);
-    for (let i = starts[p] - base, end = starts[p + 1] - base; i < end; i++) found.push({ position: positions[i], term });
+    for (const position of postingPositions(field, t, ordinal)) found.push({ position, term });
   }
   return found.sort((a, b) => a.position - b.position);
 }

@@ -158,7 +158,7 @@ export function openPostings(path: string, cache: PostingsCache): { postings: Co
       if (at > size) throw new IndexCorruptError(`${path} is truncated`);
       return position;
     };
-    const read = <T extends Int32Array | Uint16Array | Uint32Array>(Type: { new (length: number): T; BYTES_PER_ELEMENT: number }, length: number) => file!.read(Type, place(Type.BYTES_PER_ELEMENT, length), length);
+    const read = <T extends Int32Array | Uint16Array | Uint32Array>(Type: { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number }, length: number) => file!.read(Type, place(Type.BYTES_PER_ELEMENT, length), length);
     const docIds = read(Int32Array, header.docCount);
     const fields: FieldPostings[] = header.fields.map(([offsets, docs, tf, positionOffsets, positions, lengths], f) => {
       const positionBytes = header.positionBytes?.[f] === 4 ? 4 : 2;
