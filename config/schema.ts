@@ -229,6 +229,11 @@ export const indexSettingsSchema = z
     /** Live pages a merged segment holds at most (merges stop growing segments there). */
     maxMergedSegmentSize: z.number().int().min(1_000).max(10_000_000).default(100_000),
     /**
+     * Megabytes of postings kept in memory once a query has read them (the rest stay in the
+     * segments' files, in the operating system's page cache): 0 reads every list from its file.
+     */
+    postingsCacheMb: z.number().int().min(0).max(1_048_576).default(1024),
+    /**
      * A crawl or re-crawl that would remove more than this share of the indexed pages is held:
      * the index keeps serving what it had until an admin applies the change (1 turns it off).
      */

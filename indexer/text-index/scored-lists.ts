@@ -2,8 +2,8 @@
  * A query's postings lists in one segment, one per scored term and field, with a cursor each.
  * Documents are visited in ascending ordinal order, so a cursor only moves forward (galloping).
  */
-import { BLOCK_SIZE, blockSummary, type BlockSummary } from './block-bounds.ts';
-import { termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
+import { BLOCK_SIZE, blockSummary } from './block-bounds.ts';
+import { termNumber, termPostings, type CompactSegment, type FieldPostings } from './compact-segment.ts';
 import { INDEX_FIELDS } from './document.ts';
 import { postingWeight, type ScoringPlan } from './scoring-plan.ts';
 
@@ -22,15 +22,9 @@ export interface ScoredList {
   idf: number;
   fieldBoost: number;
   averageLength: number;
-  blocks: BlockSummary;
-  /** The block {@link boundAt} last looked at, and its bound (NaN until computed). */
-  block: number;
-  blockBound: number;
-  /**
-   * Bounded by its exact weights rather than by blocks: a list much shorter than the candidates
-   * (a title, a rare word) holds few of them, and a block bound would charge every one its maximum.
-   */
-  exact: boolean;
+  /** Where the list comes from: its block summaries are made on first use (block-bounds.ts). */
+  field: FieldPostings;
+  term: number;
 }
 
 /** The lists of the plan's terms in a segment, in the order their weights are summed. */
@@ -55,10 +49,8 @@ export function scoredLists(segment: CompactSegment, plan: ScoringPlan): ScoredL
         idf,
         fieldBoost: FIELD_BOOSTS[f],
         averageLength: plan.averageLengths[f],
-        blocks: blockSummary(field, t),
-        block: 0,
-        blockBound: NaN,
-        exact: false,
+        field,
+        term: t,
       });
     }
   }
@@ -101,33 +93,40 @@ export function weightAtCursor(list: ScoredList, d: number): number {
 }
 
 /**
- * An upper bound of what `d` gets from the list, from the summary of the block that would hold it
- * (0 when no block can; its exact weight for an `exact` list). Calls must come with ascending `d` until {@link resetCursors}.
+ * Adds to each candidate's bound what it can get from the list: the bound of the block that would
+ * hold it (the weight of the block's largest frequency and shortest length), 0 between blocks.
+ * Candidates are ascending, so one pass over the blocks and the candidates does it.
  */
-export function boundAt(list: ScoredList, d: number, work: { scoredWeights: number }): number {
-  if (list.exact) {
-    if (!advanceTo(list, d)) return 0;
+export function addBlockBounds(list: ScoredList, candidates: Int32Array, bounds: Float64Array): void {
+  const { lastDoc, maxFrequency, minLength } = blockSummary(list.field, list.term);
+  let i = 0;
+  for (let b = 0; b < lastDoc.length && i < candidates.length; b++) {
+    const first = list.docs[list.from + b * BLOCK_SIZE];
+    while (i < candidates.length && candidates[i] < first) i++;
+    if (i === candidates.length || candidates[i] > lastDoc[b]) continue;
+    const bound = list.queryWeight * postingWeight(list.idf, maxFrequency[b], minLength[b], list.averageLength, list.fieldBoost);
+    while (i < candidates.length && candidates[i] <= lastDoc[b]) bounds[i++] += bound;
+  }
+}
+
+/**
+ * Adds each candidate's exact weight from a list much shorter than the candidates (a title, a
+ * rare word): one pass over the list's postings, galloping in the candidates. A block bound would
+ * charge every candidate the block's maximum.
+ */
+export function addExactBounds(list: ScoredList, candidates: Int32Array, bounds: Float64Array, work: { scoredWeights: number }): void {
+  let i = 0;
+  for (let p = list.from; p < list.end && i < candidates.length; p++) {
+    const d = list.docs[p];
+    i = seek(candidates, i, candidates.length, d);
+    if (i === candidates.length || candidates[i] !== d) continue;
+    bounds[i] += list.queryWeight * postingWeight(list.idf, list.tf[p], list.lengths[d], list.averageLength, list.fieldBoost);
     work.scoredWeights++;
-    return weightAtCursor(list, d);
   }
-  const { lastDoc } = list.blocks;
-  let b = list.block;
-  while (b < lastDoc.length && lastDoc[b] < d) b++;
-  if (b !== list.block) {
-    list.block = b;
-    list.blockBound = NaN;
-  }
-  if (b === lastDoc.length || list.docs[list.from + b * BLOCK_SIZE] > d) return 0;
-  if (Number.isNaN(list.blockBound)) {
-    list.blockBound = list.queryWeight * postingWeight(list.idf, list.blocks.maxFrequency[b], list.blocks.minLength[b], list.averageLength, list.fieldBoost);
-  }
-  return list.blockBound;
 }
 
 export function resetCursors(lists: readonly ScoredList[]): void {
   for (const list of lists) {
     list.cursor = list.from;
-    list.block = 0;
-    list.blockBound = NaN;
   }
 }

@@ -42,7 +42,7 @@ export interface TextIndexOptions {
   mergePolicy?: Partial<Omit<MergePolicyOptions, 'maxSegmentDocs'>>;
   /** Run the merge policy after every update (default true). */
   autoMerge?: boolean;
-  /** Bytes of postings kept in memory once read (postings-cache.ts; default 256 MB). */
+  /** Bytes of postings kept in memory once read (postings-cache.ts; default 1 GB). */
   postingsCacheBytes?: number;
 }
 

@@ -11,7 +11,7 @@
  */
 import { findPosting } from './compact-segment.ts';
 import type { QueryWork } from './query-budget.ts';
-import { advanceTo, boundAt, resetCursors, weightAtCursor, type ScoredList } from './scored-lists.ts';
+import { addBlockBounds, addExactBounds, advanceTo, resetCursors, weightAtCursor, type ScoredList } from './scored-lists.ts';
 import { postingWeight } from './scoring-plan.ts';
 import type { LiveSegment } from './segment-set.ts';
 
@@ -56,15 +56,16 @@ export function rankCandidates(segment: LiveSegment, candidates: Int32Array, lis
     for (let i = 0; i < count; i++) offerScored(top, segment, ids, candidates[i], lists, extras, work);
     return;
   }
-  resetCursors(lists);
-  for (const list of lists) list.exact = (list.end - list.from) * EXACT_BOUND_RATIO < count;
+  // Each list adds its bounds to every candidate in one pass over its blocks (or its postings).
   const bounds = new Float64Array(count);
-  for (let i = 0; i < count; i++) {
-    const d = candidates[i];
-    let bound = prior === null ? 0 : prior[d];
-    for (const list of lists) bound += boundAt(list, d, work);
-    if (bonuses !== null) bound += bonuses.get(d) ?? 0;
-    bounds[i] = bound;
+  if (prior !== null) for (let i = 0; i < count; i++) bounds[i] = prior[candidates[i]];
+  for (const list of lists) {
+    if ((list.end - list.from) * EXACT_BOUND_RATIO < count) addExactBounds(list, candidates, bounds, work);
+    else addBlockBounds(list, candidates, bounds);
+  }
+  if (bonuses !== null) for (const [d, bonus] of bonuses) {
+    const i = findPosting(candidates, 0, count, d);
+    if (i >= 0) bounds[i] += bonus;
   }
   // The most promising first: their scores raise the threshold before the rest is visited.
   let seeded: Uint8Array | null = null;

@@ -50,8 +50,8 @@ export const serveUsage = `lse serve [--data DIR] [--host 127.0.0.1] [--port 808
 
 /** The text index's settings: segment size and merge policy. */
 export function textIndexOptions(settings: Settings): TextIndexOptions {
-  const { segmentSize, segmentsPerTier, maxMergedSegmentSize } = settings.index;
-  return { maxSegmentDocs: segmentSize, mergePolicy: { segmentsPerTier, maxMergedSegmentDocs: maxMergedSegmentSize } };
+  const { segmentSize, segmentsPerTier, maxMergedSegmentSize, postingsCacheMb } = settings.index;
+  return { maxSegmentDocs: segmentSize, mergePolicy: { segmentsPerTier, maxMergedSegmentDocs: maxMergedSegmentSize }, postingsCacheBytes: postingsCacheMb * 1024 * 1024 };
 }
 
 /** Builds the index and the local PageRank of a store; returns the number of documents. */
