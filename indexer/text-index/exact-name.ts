@@ -27,7 +27,7 @@
  */
 import { FIELD_NAMES, INDEX_FIELDS, qualifiedSuffixes, type TextDocument } from './document.ts';
 import { termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
-import { seek } from './scored-lists.ts';
+import { intersectSorted } from './ordinal-lists.ts';
 import { K1, type ScoringPlan } from './scoring-plan.ts';
 import { COMMAND_OPTION } from './query-text.ts';
 import { forEachToken } from './analysis.ts';
@@ -263,15 +263,3 @@ function titleHoldingAll(postings: CompactSegment, analyzedNames: readonly strin
 }
 
 const NO_PAGES = new Int32Array(0);
-
-/** The documents of `short` that `long` holds too (both ascending), found by galloping in `long`. */
-function intersectSorted(short: Int32Array, long: Int32Array): Int32Array {
-  const out = new Int32Array(short.length);
-  let n = 0;
-  let at = 0;
-  for (let i = 0; i < short.length && at < long.length; i++) {
-    at = seek(long, at, long.length, short[i]);
-    if (at < long.length && long[at] === short[i]) out[n++] = short[i];
-  }
-  return out.subarray(0, n);
-}

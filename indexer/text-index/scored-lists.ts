@@ -5,6 +5,7 @@
 import { BLOCK_SIZE, blockSummary } from './block-bounds.ts';
 import { termNumber, termPostings, type CompactSegment, type FieldPostings } from './compact-segment.ts';
 import { INDEX_FIELDS } from './document.ts';
+import { seek } from './ordinal-lists.ts';
 import { postingWeight, type ScoringPlan } from './scoring-plan.ts';
 
 const FIELD_BOOSTS = INDEX_FIELDS.map((field) => field.boost);
@@ -55,29 +56,6 @@ export function scoredLists(segment: CompactSegment, plan: ScoringPlan): ScoredL
     }
   }
   return lists;
-}
-
-/** The first index in docs[from .. end) at or after `from` whose document is ≥ `d` (end if none). */
-export function seek(docs: Int32Array, from: number, end: number, d: number): number {
-  if (from >= end || docs[from] >= d) return from;
-  // Gallop: most seeks move a few postings, some jump far.
-  let step = 1;
-  let lo = from;
-  let hi = from + 1;
-  while (hi < end && docs[hi] < d) {
-    lo = hi;
-    step <<= 1;
-    hi = lo + step;
-  }
-  if (hi > end) hi = end;
-  // docs[lo] < d; the answer is in (lo, hi].
-  lo++;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (docs[mid] < d) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Moves the list's cursor to `d`; true when the list has it. */

@@ -8,7 +8,8 @@
 import { termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
 import { clauseMatches, isTermClause } from './clause-matches.ts';
 import type { QueryBudget } from './query-budget.ts';
-import { seek, type ScoredList } from './scored-lists.ts';
+import { intersectSorted, seek, unionSorted } from './ordinal-lists.ts';
+import type { ScoredList } from './scored-lists.ts';
 import type { ResolvedClause, ScoringPlan } from './scoring-plan.ts';
 import type { LiveSegment } from './segment-set.ts';
 
@@ -43,20 +44,20 @@ export function matchingDocuments(segment: LiveSegment, plan: ScoringPlan, lists
     else for (let d = 0; d < marks.length; d++) excluded[d] |= marks[d];
   }
   let candidates: Int32Array;
-  let others: Range[][] = [];
   let needsScoredCheck = false;
   if (termClauses.length > 0) {
-    let driver = 0;
-    for (let i = 1; i < termClauses.length; i++) if (size(termClauses[i]) < size(termClauses[driver])) driver = i;
-    candidates = unionOf(termClauses[driver]);
-    others = termClauses.filter((_, i) => i !== driver);
-    // A document of the driving clause holds a scored term when the clause's lists are all scored.
-    needsScoredCheck = termClauses[driver].some((range) => !range.scored);
+    // Every required clause as one ascending list, intersected smallest first.
+    const unions = termClauses.map((ranges) => ({ ranges, docs: unionOf(ranges) })).sort((a, b) => a.docs.length - b.docs.length);
+    candidates = unions[0].docs;
+    for (let i = 1; i < unions.length && candidates.length > 0; i++) candidates = intersectSorted(candidates, unions[i].docs);
+    // A document of the smallest clause holds a scored term when that clause's lists are all scored.
+    needsScoredCheck = unions[0].ranges.some((range) => !range.scored);
   } else {
     candidates = unionOf(lists.map((list) => ({ docs: list.docs, from: list.from, end: list.end, cursor: list.from, scored: true })));
   }
   const scoredRanges: Range[] = needsScoredCheck ? lists.map((list) => ({ docs: list.docs, from: list.from, end: list.end, cursor: list.from, scored: true })) : [];
   const deleted = segment.deleted;
+  if (deleted === null && excluded === null && requiredMarks.length === 0 && !needsScoredCheck) return candidates;
   const out = new Int32Array(candidates.length);
   let count = 0;
   documents: for (let i = 0; i < candidates.length; i++) {
@@ -64,7 +65,6 @@ export function matchingDocuments(segment: LiveSegment, plan: ScoringPlan, lists
     if (deleted !== null && deleted[d]) continue;
     if (excluded !== null && excluded[d]) continue;
     for (const marks of requiredMarks) if (!marks[d]) continue documents;
-    for (const ranges of others) if (!anyHas(ranges, d)) continue documents;
     if (needsScoredCheck && !anyHas(scoredRanges, d)) continue;
     out[count++] = d;
   }
@@ -88,44 +88,9 @@ function clauseRanges(postings: CompactSegment, clause: ResolvedClause, plan: Sc
   return ranges;
 }
 
-function size(ranges: readonly Range[]): number {
-  let total = 0;
-  for (const range of ranges) total += range.end - range.from;
-  return total;
-}
-
-/**
- * The documents of several ranges, ascending, without repeats (one range: a view, no copy). Each
- * range is sorted already: they are merged two at a time, shortest first, never sorted again.
- */
+/** The documents of several ranges, ascending, without repeats (one range: a view, no copy). */
 function unionOf(ranges: readonly Range[]): Int32Array {
-  const lists = ranges.map((range) => range.docs.subarray(range.from, range.end)).sort((a, b) => a.length - b.length);
-  if (lists.length === 0) return NONE;
-  let union = lists[0];
-  for (let i = 1; i < lists.length; i++) union = mergeSorted(union, lists[i]);
-  return union;
-}
-
-/** Two ascending lists as one, without repeats. */
-function mergeSorted(a: Int32Array, b: Int32Array): Int32Array {
-  const out = new Int32Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i];
-    const y = b[j];
-    if (x < y) out[n++] = a[i++];
-    else if (y < x) out[n++] = b[j++];
-    else {
-      out[n++] = x;
-      i++;
-      j++;
-    }
-  }
-  while (i < a.length) out[n++] = a[i++];
-  while (j < b.length) out[n++] = b[j++];
-  return out.subarray(0, n);
+  return unionSorted(ranges.map((range) => range.docs.subarray(range.from, range.end)));
 }
 
 /** Whether any range holds `d` (cursors move forward: `d` must not decrease between calls). */

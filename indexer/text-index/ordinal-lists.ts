@@ -1,0 +1,89 @@
+/**
+ * Sets of document ordinals as ascending typed arrays: the union of a clause's lists and the
+ * intersection of required clauses, in tight loops over the arrays (no per-document calls).
+ */
+
+/** The lists as one, ascending, without repeats (one list: itself). Merged two at a time, shortest first. */
+export function unionSorted(lists: readonly Int32Array[]): Int32Array {
+  if (lists.length === 0) return new Int32Array(0);
+  const ordered = [...lists].sort((a, b) => a.length - b.length);
+  let union = ordered[0];
+  for (let i = 1; i < ordered.length; i++) union = mergeTwo(union, ordered[i]);
+  return union;
+}
+
+function mergeTwo(a: Int32Array, b: Int32Array): Int32Array {
+  const out = new Int32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (x < y) out[n++] = a[i++];
+    else if (y < x) out[n++] = b[j++];
+    else {
+      out[n++] = x;
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) out[n++] = a[i++];
+  while (j < b.length) out[n++] = b[j++];
+  return out.subarray(0, n);
+}
+
+/**
+ * The ordinals of `a` that `b` holds too. Walks both when their sizes are close, else gallops in
+ * the longer one from each ordinal of the shorter.
+ */
+export function intersectSorted(a: Int32Array, b: Int32Array): Int32Array {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  const out = new Int32Array(short.length);
+  let n = 0;
+  if (long.length > short.length * 16) {
+    let at = 0;
+    for (let i = 0; i < short.length && at < long.length; i++) {
+      at = seek(long, at, long.length, short[i]);
+      if (at < long.length && long[at] === short[i]) out[n++] = short[i];
+    }
+    return out.subarray(0, n);
+  }
+  let i = 0;
+  let j = 0;
+  while (i < short.length && j < long.length) {
+    const x = short[i];
+    const y = long[j];
+    if (x < y) i++;
+    else if (y < x) j++;
+    else {
+      out[n++] = x;
+      i++;
+      j++;
+    }
+  }
+  return out.subarray(0, n);
+}
+
+/** The first index in docs[from .. end) at or after `from` whose document is ≥ `d` (end if none). */
+export function seek(docs: Int32Array, from: number, end: number, d: number): number {
+  if (from >= end || docs[from] >= d) return from;
+  // Gallop: most seeks move a few postings, some jump far.
+  let step = 1;
+  let lo = from;
+  let hi = from + 1;
+  while (hi < end && docs[hi] < d) {
+    lo = hi;
+    step <<= 1;
+    hi = lo + step;
+  }
+  if (hi > end) hi = end;
+  // docs[lo] < d; the answer is in (lo, hi].
+  lo++;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (docs[mid] < d) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
