@@ -37,11 +37,12 @@ export function rankScale(values: ArrayLike<number>): RankScale {
   let maxLog = -Infinity;
   let sum = 0;
   let count = 0;
-  const positive: number[] = [];
+  // A typed array sorts numerically in native code: a million ranks in milliseconds, not a second.
+  const positive = new Float64Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (!(v > 0)) continue;
-    positive.push(v);
+    positive[count] = v;
     const l = Math.log(v);
     if (l < minLog) minLog = l;
     if (l > maxLog) maxLog = l;
@@ -49,9 +50,9 @@ export function rankScale(values: ArrayLike<number>): RankScale {
     count++;
   }
   if (count === 0) return { minLog: 0, maxLog: 0, mean: 0, median: 0 };
-  positive.sort((a, b) => a - b);
-  const middle = positive.length >> 1;
-  const median = positive.length % 2 === 1 ? positive[middle] : (positive[middle - 1] + positive[middle]) / 2;
+  const sorted = positive.subarray(0, count).sort();
+  const middle = count >> 1;
+  const median = count % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
   return { minLog, maxLog, mean: sum / count, median };
 }
 
