@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildLunrSegment } from '../indexer/text-index/lunr-segment.ts';
 import { SegmentBuilderPool } from '../indexer/text-index/segment-builder-pool.ts';
 import { syntheticCorpus } from '../indexer/text-index/synthetic-documents.ts';
+import { MANIFEST_FORMAT, manifestText } from '../indexer/text-index/manifest.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
 import type { SearchResult } from '../indexer/text-index/search.ts';
@@ -148,6 +149,33 @@ describe('text index: persistence', () => {
     const stored = await second.documents([docs[5].id, docs[0].id]);
     expect(stored.get(docs[5].id)).toEqual(docs[5]);
     expect(stored.has(docs[0].id)).toBe(false);
+  });
+
+  it("writes a segment's ids and versions once, and its deletions at every commit", async () => {
+    let fixedCalls = 0;
+    const stored = {};
+    const part = (deletedIds: number[]) => ({ key: stored, deletedIds, fixed: () => (fixedCalls++, { name: 'seg-000001', docIds: [1, 2, 3], versions: ['a', 'b', 'c'] }) });
+    const header = { format: MANIFEST_FORMAT, generation: 1, nextSegmentNumber: 2, maxTextChars: 100 } as const;
+    expect(JSON.parse(manifestText(header, [part([])])).segments).toEqual([{ name: 'seg-000001', docIds: [1, 2, 3], versions: ['a', 'b', 'c'], deletedIds: [] }]);
+    expect(JSON.parse(manifestText({ ...header, generation: 2 }, [part([2])])).segments[0]).toMatchObject({ docIds: [1, 2, 3], versions: ['a', 'b', 'c'], deletedIds: [2] });
+    expect(fixedCalls).toBe(1);
+
+    // Through the index: pages removed from a segment are recorded, the others keep their versions.
+    const dir = await tempDir();
+    const index = await openIndex(dir, { maxSegmentDocs: 1_000 });
+    await index.rebuild(docs.slice(0, 30));
+    await index.update({ remove: [docs[3].id] });
+    await index.update({ remove: [docs[7].id], upsert: [{ ...docs[9], text: `${docs[9].text} changed` }] });
+    const manifest = JSON.parse(await readFile(join(dir, 'index', 'manifest.json'), 'utf8'));
+    const first = manifest.segments[0];
+    expect(first.deletedIds.sort((a: number, b: number) => a - b)).toEqual([docs[3].id, docs[7].id, docs[9].id]);
+    // Written when the segment was made: a deleted page keeps its version there (open skips it).
+    expect(first.versions.filter((v: string) => v !== '')).toHaveLength(30);
+    await index.close();
+    const reopened = await openIndex(dir, { maxSegmentDocs: 1_000 });
+    expect(reopened.info().documentCount).toBe(28);
+    expect(reopened.holdsVersion(docs[10])).toBe(true);
+    expect(reopened.holdsVersion({ ...docs[9], text: `${docs[9].text} changed` })).toBe(true);
   });
 
   it('removes the lunr JSON that earlier versions wrote with a segment, when the segment goes', async () => {

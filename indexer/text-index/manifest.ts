@@ -55,20 +55,25 @@ export async function writeManifest(directory: string, manifest: Manifest | stri
   await writeFileAtomic(join(directory, MANIFEST_FILE), typeof manifest === 'string' ? manifest : JSON.stringify(manifest));
 }
 
-// A segment's entry (every page id and version) is written into each manifest while the segment
-// lives: kept as JSON per segment view, so a swap serialises only the segments it changes, not
-// the whole index (a pause that grew with the pages at every update and merge).
-const entryJson = new WeakMap<object, string>();
+// A segment's page ids and versions (a million at a million pages) never change while its files
+// live: each is serialised once, keyed by the segment's stored form, and a swap writes only the
+// deleted ids of every segment anew. Serialising every entry whose deletions changed took a pause
+// that grew with the index (an update touching every large segment).
+const stableJson = new WeakMap<object, string>();
 
-/**
- * The manifest's JSON, from its header and one entry per segment; `entry` is asked only for
- * segments (keys: their in-memory views, replaced whenever deletions change) not seen before.
- */
-export function manifestText<K extends object>(header: Omit<Manifest, 'segments'>, segments: readonly K[], entry: (segment: K) => ManifestSegment): string {
-  const parts = segments.map((segment) => {
-    let json = entryJson.get(segment);
-    if (json === undefined) entryJson.set(segment, (json = JSON.stringify(entry(segment))));
-    return json;
+/** What the manifest says of one segment: its fixed part (asked once per `key`) and its deletions. */
+export interface ManifestPart {
+  key: object;
+  fixed: () => Omit<ManifestSegment, 'deletedIds'>;
+  deletedIds: readonly number[];
+}
+
+/** The manifest's JSON, from its header and one part per segment. */
+export function manifestText(header: Omit<Manifest, 'segments'>, segments: readonly ManifestPart[]): string {
+  const parts = segments.map(({ key, fixed, deletedIds }) => {
+    let json = stableJson.get(key);
+    if (json === undefined) stableJson.set(key, (json = JSON.stringify(fixed())));
+    return `${json.slice(0, -1)},"deletedIds":${JSON.stringify(deletedIds)}}`;
   });
   const head = JSON.stringify({ ...header, segments: [] });
   return `${head.slice(0, -'[]}'.length)}[${parts.join(',')}]}`;

@@ -378,11 +378,17 @@ export class TextIndex {
   private async commit(segments: LiveSegment[], versions: Map<number, string> | VersionChanges): Promise<void> {
     const previous = this.handle.current;
     const next = makeSegmentSet(previous.generation + 1, segments);
-    // A segment view's live pages keep their versions while it lives: its entry is serialised once.
-    const manifest = manifestText({ format: MANIFEST_FORMAT, generation: next.generation, nextSegmentNumber: this.nextSegmentNumber, maxTextChars: this.maxTextChars }, segments, (s) => {
-      const docIds = Array.from(s.stored.postings.docIds);
-      return { name: s.stored.postings.name, docIds, deletedIds: deletedIds(s), versions: docIds.map((id, i) => (s.deleted?.[i] ? '' : (versions.get(id) ?? ''))) };
-    });
+    // A stored segment's pages keep their versions while it lives (a changed page goes to a new
+    // segment): its ids and versions are serialised once, its deletions at every commit.
+    const header = { format: MANIFEST_FORMAT, generation: next.generation, nextSegmentNumber: this.nextSegmentNumber, maxTextChars: this.maxTextChars } as const;
+    const manifest = manifestText(header, segments.map((s) => ({
+      key: s.stored,
+      fixed: () => {
+        const docIds = Array.from(s.stored.postings.docIds);
+        return { name: s.stored.postings.name, docIds, versions: docIds.map((id, i) => (s.deleted?.[i] ? '' : (versions.get(id) ?? ''))) };
+      },
+      deletedIds: deletedIds(s),
+    })));
     await writeManifest(this.directory, manifest);
     this.handle.swap(next);
     if (versions instanceof Map) this.versions = versions;
