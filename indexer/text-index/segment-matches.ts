@@ -2,8 +2,8 @@
  * The documents of a segment that match a query, found without scoring (for `total`, facet counts
  * and the candidates of top-k): live, matching every required clause and no prohibited one, and
  * holding at least one scored term. With required word clauses (every word of an all-words query)
- * the clause with the fewest postings drives and the others are checked by galloping cursors, so
- * the work follows the rarest word, not the union of all the query's postings.
+ * each clause is one ascending list and the lists are intersected smallest first, so the work
+ * follows the rarest words, not the union of all the query's postings.
  */
 import { termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
 import { clauseMatches, isTermClause } from './clause-matches.ts';
