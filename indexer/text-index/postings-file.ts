@@ -93,13 +93,15 @@ export function decodePostings(bytes: Uint8Array, source: string): { postings: C
   if (bytes.byteLength < 8 || view.getUint32(0, true) !== MAGIC) throw new IndexCorruptError(`${source} is not a postings file`);
   const headerLength = view.getUint32(4, true);
   const header = parseHeader(bytes.subarray(8, 8 + headerLength), source);
-  // Copy into an aligned buffer of our own (a Buffer may be a view into a larger, pooled one).
-  const body = new Uint8Array(bytes.subarray(pad8(8 + headerLength)));
+  // Views need the arrays aligned: a Buffer may be a view into a larger, pooled one, and is then
+  // copied into an aligned buffer of our own (readSegment reads into one, and is not).
+  const bodyStart = pad8(8 + headerLength);
+  const body = (bytes.byteOffset + bodyStart) % 8 === 0 ? bytes.subarray(bodyStart) : new Uint8Array(bytes.subarray(bodyStart));
   let at = 0;
   const take = <T extends FieldArray | Int32Array>(Type: { new (buffer: ArrayBuffer, offset: number, length: number): T; BYTES_PER_ELEMENT: number }, length: number): T => {
     const byteLength = length * Type.BYTES_PER_ELEMENT;
     if (at + byteLength > body.byteLength) throw new IndexCorruptError(`${source} is truncated`);
-    const array = new Type(body.buffer, at, length);
+    const array = new Type(body.buffer as ArrayBuffer, body.byteOffset + at, length);
     at += pad8(byteLength);
     return array;
   };

@@ -6,7 +6,7 @@
  * Stored documents are read on demand (snippets need ten of them, not all). Earlier versions also
  * wrote `<name>.lunr.json` (a lunr index no query read); such files are removed with their segment.
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-file.ts';
 import type { CompactSegment } from './compact-segment.ts';
@@ -51,7 +51,15 @@ export async function readSegment(directory: string, name: string): Promise<Stor
   const path = postingsFilePath(directory, name);
   let bytes: Uint8Array;
   try {
-    bytes = await readFile(path);
+    // Into a buffer of its own, so that the arrays are views of it and not a second copy.
+    const file = await open(path, 'r');
+    try {
+      bytes = new Uint8Array((await file.stat()).size);
+      const { bytesRead } = await file.read(bytes, 0, bytes.length, 0);
+      if (bytesRead !== bytes.length) throw new Error('read short');
+    } finally {
+      await file.close();
+    }
   } catch (error) {
     throw new IndexCorruptError(`cannot read segment ${path}: ${(error as Error).message}`, { cause: error });
   }
