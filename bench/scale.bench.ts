@@ -31,7 +31,12 @@ export async function scaleBenchmarks(bench: BenchContext): Promise<void> {
   const rows: Array<Array<string | number>> = [
     ['pages', 'import+index s', 'CPU s', 'peak RSS MB', 'disk MB', 'serve ready s', 'serve RSS MB', 'search p50/p99 ms', 'suggest p99 ms', '1 % update searchable s', 'p99/max ms during', 'non-2xx'],
   ];
-  for (const count of sizes) rows.push(await scaleCase(bench, table, count));
+  for (const count of sizes) {
+    const row = await scaleCase(bench, table, count);
+    rows.push(row);
+    // Each size as soon as it is measured: a million pages take most of an hour.
+    bench.note(rows[0].map((name, i) => `${name}: ${row[i]}`).join(' · '));
+  }
   bench.table(rows);
   bench.note('per page: divide RSS, disk and CPU by the page count; the machine is shared, so CPU seconds are the steadier figure');
 }
