@@ -1,0 +1,73 @@
+/**
+ * The URL table's snapshot, `url-table.bin` in the data directory: what lets the store open
+ * without reading every entry of its `urls` sublevel. It is a cache, never the truth — the store
+ * checks it against the sublevels at open and ignores it when it does not fit.
+ *
+ * Layout (little-endian): magic `LSEURLS1`, u32 count, u32 byte length of the URLs, u32 CRC-32 of
+ * everything after the header, u32 reserved; then count + 1 u32 offsets, count u32 hashes
+ * (url-table.ts), and the URLs' UTF-8 bytes. Written whole to a temporary file, fsynced, renamed.
+ */
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { syncDirectory } from '../text-index/atomic-file.ts';
+import { UrlTable, type UrlTableParts } from './url-table.ts';
+
+export const URL_TABLE_FILE = 'url-table.bin';
+const MAGIC = 'LSEURLS1';
+const HEADER_BYTES = 24;
+
+/** The snapshot of a data directory, or why it cannot be used (`missing` when there is none). */
+export async function readUrlTableFile(directory: string): Promise<{ table: UrlTable } | { problem: string; missing?: true }> {
+  let file: Buffer;
+  try {
+    file = await readFile(join(directory, URL_TABLE_FILE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { problem: 'no snapshot', missing: true };
+    return { problem: `cannot read it: ${(error as Error).message}` };
+  }
+  if (file.length < HEADER_BYTES || file.toString('latin1', 0, 8) !== MAGIC) return { problem: 'not a URL table snapshot' };
+  const count = file.readUInt32LE(8);
+  const byteLength = file.readUInt32LE(12);
+  const expected = HEADER_BYTES + (count + 1) * 4 + count * 4 + byteLength;
+  if (file.length !== expected) return { problem: `${file.length} bytes where its header promises ${expected} (truncated?)` };
+  if (crc32(file.subarray(HEADER_BYTES)) !== file.readUInt32LE(16)) return { problem: 'checksum mismatch' };
+  const offsets = new Uint32Array(count + 1);
+  new Uint8Array(offsets.buffer).set(file.subarray(HEADER_BYTES, HEADER_BYTES + offsets.byteLength));
+  const hashes = new Uint32Array(count);
+  const hashesAt = HEADER_BYTES + offsets.byteLength;
+  new Uint8Array(hashes.buffer).set(file.subarray(hashesAt, hashesAt + hashes.byteLength));
+  if (offsets[0] !== 0 || offsets[count] !== byteLength) return { problem: 'offsets do not span the URLs' };
+  for (let id = 0; id < count; id++) if (offsets[id + 1] < offsets[id]) return { problem: `offsets decrease at id ${id}` };
+  const bytes = file.subarray(hashesAt + hashes.byteLength);
+  return { table: UrlTable.fromParts({ count, offsets, hashes, bytes }) };
+}
+
+let counter = 0;
+
+/** Writes the snapshot atomically: a reader sees the old file or the whole new one. */
+export async function writeUrlTableFile(directory: string, parts: UrlTableParts): Promise<void> {
+  const offsets = new Uint8Array(parts.offsets.buffer, parts.offsets.byteOffset, parts.offsets.byteLength);
+  const hashes = new Uint8Array(parts.hashes.buffer, parts.hashes.byteOffset, parts.hashes.byteLength);
+  const header = Buffer.alloc(HEADER_BYTES);
+  header.write(MAGIC, 0, 'latin1');
+  header.writeUInt32LE(parts.count, 8);
+  header.writeUInt32LE(parts.bytes.byteLength, 12);
+  header.writeUInt32LE(crc32(parts.bytes, crc32(hashes, crc32(offsets))), 16);
+  const path = join(directory, URL_TABLE_FILE);
+  const temporary = join(directory, `.${URL_TABLE_FILE}.${process.pid}.${counter++}.tmp`);
+  const handle = await open(temporary, 'w');
+  try {
+    for (const part of [header, offsets, hashes, parts.bytes]) {
+      for (let at = 0; at < part.byteLength; ) at += (await handle.write(part, at, part.byteLength - at)).bytesWritten;
+    }
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  await handle.close();
+  await rename(temporary, path);
+  await syncDirectory(directory);
+}
