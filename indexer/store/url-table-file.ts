@@ -7,7 +7,7 @@
  * everything after the header, u32 reserved; then count + 1 u32 offsets, count u32 hashes
  * (url-table.ts), and the URLs' UTF-8 bytes. Written whole to a temporary file, fsynced, renamed.
  */
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { syncDirectory } from '../text-index/atomic-file.ts';
@@ -19,28 +19,62 @@ const HEADER_BYTES = 24;
 
 /** The snapshot of a data directory, or why it cannot be used (`missing` when there is none). */
 export async function readUrlTableFile(directory: string): Promise<{ table: UrlTable } | { problem: string; missing?: true }> {
-  let file: Buffer;
+  let handle: FileHandle;
   try {
-    file = await readFile(join(directory, URL_TABLE_FILE));
+    handle = await open(join(directory, URL_TABLE_FILE), 'r');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { problem: 'no snapshot', missing: true };
     return { problem: `cannot read it: ${(error as Error).message}` };
   }
-  if (file.length < HEADER_BYTES || file.toString('latin1', 0, 8) !== MAGIC) return { problem: 'not a URL table snapshot' };
-  const count = file.readUInt32LE(8);
-  const byteLength = file.readUInt32LE(12);
+  try {
+    return await readOpenFile(handle);
+  } catch (error) {
+    return { problem: `cannot read it: ${(error as Error).message}` };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads the sections straight into the table's own arrays (no second copy of a 100 MB file). */
+async function readOpenFile(handle: FileHandle): Promise<{ table: UrlTable } | { problem: string }> {
+  const size = (await handle.stat()).size;
+  const header = Buffer.alloc(HEADER_BYTES);
+  if (size < HEADER_BYTES || (await readFully(handle, header, 0)) || header.toString('latin1', 0, 8) !== MAGIC) return { problem: 'not a URL table snapshot' };
+  const count = header.readUInt32LE(8);
+  const byteLength = header.readUInt32LE(12);
   const expected = HEADER_BYTES + (count + 1) * 4 + count * 4 + byteLength;
-  if (file.length !== expected) return { problem: `${file.length} bytes where its header promises ${expected} (truncated?)` };
-  if (crc32(file.subarray(HEADER_BYTES)) !== file.readUInt32LE(16)) return { problem: 'checksum mismatch' };
-  const offsets = new Uint32Array(count + 1);
-  new Uint8Array(offsets.buffer).set(file.subarray(HEADER_BYTES, HEADER_BYTES + offsets.byteLength));
-  const hashes = new Uint32Array(count);
-  const hashesAt = HEADER_BYTES + offsets.byteLength;
-  new Uint8Array(hashes.buffer).set(file.subarray(hashesAt, hashesAt + hashes.byteLength));
+  if (size !== expected) return { problem: `${size} bytes where its header promises ${expected} (truncated?)` };
+  // Room for the URLs a session adds before the arrays must grow.
+  const room = Math.ceil(count * 1.25) + 16;
+  const offsets = new Uint32Array(room + 1);
+  const hashes = new Uint32Array(room);
+  const bytes = Buffer.allocUnsafeSlow(Math.min(0xffffffff, Math.ceil(byteLength * 1.25) + 1024));
+  const sections = [
+    new Uint8Array(offsets.buffer, 0, (count + 1) * 4),
+    new Uint8Array(hashes.buffer, 0, count * 4),
+    bytes.subarray(0, byteLength),
+  ];
+  let at = HEADER_BYTES;
+  let crc = 0;
+  for (const section of sections) {
+    if (await readFully(handle, section, at)) return { problem: 'shorter than its header promises' };
+    crc = crc32(section, crc);
+    at += section.byteLength;
+  }
+  if (crc !== header.readUInt32LE(16)) return { problem: 'checksum mismatch' };
   if (offsets[0] !== 0 || offsets[count] !== byteLength) return { problem: 'offsets do not span the URLs' };
   for (let id = 0; id < count; id++) if (offsets[id + 1] < offsets[id]) return { problem: `offsets decrease at id ${id}` };
-  const bytes = file.subarray(hashesAt + hashes.byteLength);
-  return { table: UrlTable.fromParts({ count, offsets, hashes, bytes }) };
+  return { table: UrlTable.adopt({ count, offsets, hashes, bytes }) };
+}
+
+/** Fills `target` from `position`; true when the file ends first. */
+async function readFully(handle: FileHandle, target: Uint8Array, position: number): Promise<boolean> {
+  for (let done = 0; done < target.byteLength; ) {
+    const { bytesRead } = await handle.read(target, done, target.byteLength - done, position + done);
+    if (bytesRead === 0) return true;
+    done += bytesRead;
+  }
+  return false;
 }
 
 let counter = 0;

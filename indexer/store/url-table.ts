@@ -49,6 +49,22 @@ export class UrlTable {
     this.slots = new Int32Array(slotCountFor(ids)).fill(EMPTY);
   }
 
+  /**
+   * A table made of the given arrays themselves (not copied: a snapshot read straight into them),
+   * its hash slots rebuilt from the saved hashes. `bytes` may be longer than the URLs (room to grow).
+   */
+  static adopt(parts: UrlTableParts & { bytes: Buffer }): UrlTable {
+    const table = new UrlTable(0);
+    table.bytes = parts.bytes;
+    table.offsets = parts.offsets;
+    table.hashes = parts.hashes;
+    table.count = parts.count;
+    if (parts.offsets.length < parts.count + 1 || parts.hashes.length < parts.count) throw new RangeError('URL table parts shorter than their count');
+    table.slots = new Int32Array(slotCountFor(parts.count + 1)).fill(EMPTY);
+    for (let id = 0; id < parts.count; id++) table.place(id, table.hashes[id]);
+    return table;
+  }
+
   /** A table holding the given parts (copied), its hash slots rebuilt from the saved hashes. */
   static fromParts(parts: UrlTableParts): UrlTable {
     const table = new UrlTable(Math.ceil(parts.count * 1.25));
@@ -140,7 +156,7 @@ export class UrlTable {
   }
 
   private growIds(): void {
-    const capacity = this.hashes.length * 2;
+    const capacity = Math.max(16, this.hashes.length * 2);
     const offsets = new Uint32Array(capacity + 1);
     offsets.set(this.offsets);
     this.offsets = offsets;
@@ -153,7 +169,7 @@ export class UrlTable {
     if (needed <= this.bytes.byteLength) return;
     // Offsets are 32-bit: 4 GiB of URL bytes (tens of millions of URLs) is the table's limit.
     if (needed > 0xffffffff) throw new RangeError('the URL table is full (4 GiB of URLs)');
-    const bytes = Buffer.allocUnsafeSlow(Math.min(0xffffffff, Math.max(needed, Math.ceil(this.bytes.byteLength * 1.5))));
+    const bytes = Buffer.allocUnsafeSlow(Math.min(0xffffffff, Math.max(needed, 1024, Math.ceil(this.bytes.byteLength * 1.5))));
     bytes.set(this.bytes.subarray(0, this.offsets[this.count]));
     this.bytes = bytes;
   }
