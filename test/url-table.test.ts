@@ -163,6 +163,20 @@ describe('CrawlStore URL table snapshot', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('removes a snapshot a killed process left half-written, and opens from the last whole one', async () => {
+    const dir = freshDir();
+    let store = await CrawlStore.open(dir);
+    await addUrls(store, 0, 20);
+    await store.close();
+    const unfinished = join(dir, `.${URL_TABLE_FILE}.12345.0.tmp`);
+    writeFileSync(unfinished, readFileSync(join(dir, URL_TABLE_FILE)).subarray(0, 30));
+    store = await CrawlStore.open(dir);
+    expect(existsSync(unfinished)).toBe(false);
+    expect(store.urlTableLoad).toEqual({ fromSnapshot: 20, entriesRead: 0, rebuilt: false });
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('snapshots only committed ids: one given out but never committed is not kept', async () => {
     const dir = freshDir();
     let store = await CrawlStore.open(dir);

@@ -7,7 +7,7 @@
  * everything after the header, u32 reserved; then count + 1 u32 offsets, count u32 hashes
  * (url-table.ts), and the URLs' UTF-8 bytes. Written whole to a temporary file, fsynced, renamed.
  */
-import { open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { syncDirectory } from '../text-index/atomic-file.ts';
@@ -78,6 +78,16 @@ async function readFully(handle: FileHandle, target: Uint8Array, position: numbe
 }
 
 let counter = 0;
+const temporaryName = (name: string) => name.startsWith(`.${URL_TABLE_FILE}.`) && name.endsWith('.tmp');
+
+/**
+ * Removes snapshot files a killed process left half-written (up to 100 MB each at a million URLs).
+ * Called at open, when this process holds the data directory's lock: no other writer is running.
+ */
+export async function removeUnfinishedUrlTableFiles(directory: string): Promise<void> {
+  const names = await readdir(directory).catch(() => [] as string[]);
+  await Promise.all(names.filter(temporaryName).map((name) => rm(join(directory, name), { force: true })));
+}
 
 /** Writes the snapshot atomically: a reader sees the old file or the whole new one. */
 export async function writeUrlTableFile(directory: string, parts: UrlTableParts): Promise<void> {

@@ -4,7 +4,7 @@
  * as `urls`). When the snapshot is missing or does not fit the store, the table is rebuilt from
  * the `urls` sublevel (url → id), the source of truth, as every open did before the snapshot.
  */
-import { readUrlTableFile } from './url-table-file.ts';
+import { readUrlTableFile, removeUnfinishedUrlTableFiles } from './url-table-file.ts';
 import { UrlTable } from './url-table.ts';
 
 /** What is read of the `urls` and `url-ids` sublevels. */
@@ -26,6 +26,7 @@ export interface UrlTableLoad {
 export const urlIdKey = (id: number) => id.toString(16).padStart(8, '0');
 
 export async function loadUrlTable(directory: string, urls: Sublevel, urlIds: Sublevel): Promise<{ table: UrlTable; load: UrlTableLoad }> {
+  await removeUnfinishedUrlTableFiles(directory);
   const snapshot = await readUrlTableFile(directory);
   let problem = 'problem' in snapshot ? snapshot.problem : undefined;
   if ('table' in snapshot) {
