@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { URL_TABLE_FILE } from '../indexer/store/url-table-file.ts';
@@ -160,6 +162,41 @@ describe('CrawlStore URL table snapshot', () => {
       expect(store.urlTableLoad, name).toEqual({ fromSnapshot: 250, entriesRead: 0, rebuilt: false });
       await store.close();
     }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds every id a SIGKILLed writer committed after the snapshot', async () => {
+    const dir = freshDir();
+    const pageUrl = (n: number) => `http://site.example/page/${n}`;
+    let store = await CrawlStore.open(dir);
+    const batch = store.batch();
+    for (let n = 0; n < 50; n++) batch.idFor(pageUrl(n));
+    await batch.commit();
+    await store.close();
+    // The crash test's writer: one page a commit, "ack N" after each, until killed.
+    const writer = fileURLToPath(new URL('./helpers/store-writer.ts', import.meta.url));
+    const child = spawn(process.execPath, ['--import', 'tsx', writer, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let acknowledged = -1;
+    let buffer = '';
+    await new Promise<void>((resolve, reject) => {
+      child.on('error', reject);
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        const lines = buffer.split('\n');
+        buffer = lines.pop()!;
+        for (const line of lines) acknowledged = Number(line.split(' ')[1]);
+        if (acknowledged >= 120 && !child.killed) child.kill('SIGKILL');
+      });
+      child.on('exit', () => resolve());
+    });
+    store = await CrawlStore.open(dir);
+    expect(store.urlTableLoad.fromSnapshot).toBe(50);
+    expect(store.urlTableLoad.rebuilt).toBe(false);
+    expect(store.urlTableLoad.entriesRead).toBeGreaterThanOrEqual(acknowledged + 1 - 50);
+    const wrong: number[] = [];
+    for (let n = 0; n <= acknowledged; n++) if (store.idOf(pageUrl(n)) !== n || store.urlOf(n) !== pageUrl(n)) wrong.push(n);
+    expect(wrong).toEqual([]);
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
