@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -231,6 +231,36 @@ describe('CrawlStore URL table snapshot', () => {
     expect(store.urlOf(10)).toBe('http://other.example/');
     await store.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps working, and does not retry at every commit, when the snapshot cannot be written', async () => {
+    const dir = freshDir();
+    // A directory where the file should be: neither readable as a snapshot nor replaceable.
+    mkdirSync(join(dir, URL_TABLE_FILE, 'x'), { recursive: true });
+    const unsaved: string[] = [];
+    const onUnsaved = (warning: Error & { code?: string }) => warning.code === 'LSE_URL_TABLE_UNSAVED' && unsaved.push(warning.message);
+    process.on('warning', onUnsaved);
+    try {
+      let store = await CrawlStore.open(dir);
+      await addUrls(store, 0, 60_000);
+      await settled();
+      expect(unsaved).toHaveLength(1);
+      for (let i = 60_000; i < 60_100; i += 10) await addUrls(store, i, i + 10);
+      await settled();
+      expect(unsaved).toHaveLength(1);
+      await store.close();
+      await settled();
+      expect(unsaved).toHaveLength(2);
+      // The failed writes left no temporary file behind.
+      expect(readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+      store = await CrawlStore.open(dir);
+      expect(store.urlTableLoad).toMatchObject({ rebuilt: true, entriesRead: 60_100 });
+      expectUrls(store, 60_100);
+      await store.close();
+    } finally {
+      process.off('warning', onUnsaved);
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('snapshots during a long session once many ids are past the snapshot', async () => {

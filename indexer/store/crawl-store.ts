@@ -197,6 +197,8 @@ export class CrawlStore {
   /** Ids the URL table snapshot file holds, and the write of one under way. */
   private snapshotUrls = 0;
   private savingSnapshot: Promise<void> | undefined;
+  /** After a failed snapshot write, commits try again only once the saved ids reach this. */
+  private snapshotRetryAt = 0;
   /** How the URL table was loaded at open (ids from the snapshot, store entries read). */
   urlTableLoad: UrlTableLoad = { fromSnapshot: 0, entriesRead: 0, rebuilt: false };
   private readonly subs: Record<'urls' | 'urlIds' | 'pages' | 'links' | 'frontier' | 'hosts' | 'history' | 'ranks' | 'jobs' | 'meta' | 'journal' | 'sketches', Sub<unknown>>;
@@ -287,6 +289,7 @@ export class CrawlStore {
         this.snapshotUrls = Math.max(this.snapshotUrls, saved);
       },
       (error: unknown) => {
+        this.snapshotRetryAt = saved + Math.max(URL_SNAPSHOT_MIN_TAIL, saved);
         process.emitWarning(`cannot write the URL table snapshot of ${this.directory}: ${(error as Error).message}`, { code: 'LSE_URL_TABLE_UNSAVED' });
       },
     );
@@ -299,8 +302,9 @@ export class CrawlStore {
 
   /** Snapshots when the saved ids past the snapshot are many (doubling: each URL is written O(1) times). */
   private async snapshotWhenBehind(): Promise<void> {
-    const behind = this.urls.size - this.unsavedUrls.size - this.snapshotUrls;
-    if (behind >= Math.max(URL_SNAPSHOT_MIN_TAIL, this.snapshotUrls) && !this.savingSnapshot) await this.saveUrlSnapshot();
+    const saved = this.urls.size - this.unsavedUrls.size;
+    if (saved - this.snapshotUrls < Math.max(URL_SNAPSHOT_MIN_TAIL, this.snapshotUrls) || saved < this.snapshotRetryAt) return;
+    if (!this.savingSnapshot) await this.saveUrlSnapshot();
   }
 
   batch(): WriteBatch {

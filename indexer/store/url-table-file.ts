@@ -112,6 +112,11 @@ export async function writeUrlTableFile(directory: string, parts: UrlTableParts)
     throw error;
   }
   await handle.close();
-  await rename(temporary, path);
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
   await syncDirectory(directory);
 }
