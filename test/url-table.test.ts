@@ -42,6 +42,10 @@ describe('UrlTable', () => {
     expect(table.idOf('http://h1.example/a/')).toBeUndefined();
     expect(table.idOf(`${urls[5]}x`)).toBeUndefined();
     expect(table.idOf('http://ü.example/straße/3?q=s')).toBeUndefined();
+    // A lone surrogate is stored as UTF-8 stores it (U+FFFD), and found again by the same string.
+    const lone = table.add('http://x.example/\ud800');
+    expect(table.idOf('http://x.example/\ud800')).toBe(lone);
+    expect(table.urlOf(lone)).toBe('http://x.example/\ufffd');
     expect(table.urlOf(-1)).toBeUndefined();
     expect(table.urlOf(1.5)).toBeUndefined();
   });

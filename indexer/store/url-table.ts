@@ -24,6 +24,10 @@ export function hashUrl(url: string): number {
 
 const encoder = new TextEncoder();
 
+type WellFormed = { isWellFormed(): boolean; toWellFormed(): string };
+/** A string with lone surrogates as UTF-8 stores it (each one U+FFFD): what the table holds and finds. */
+const storable = (url: string) => ((url as unknown as WellFormed).isWellFormed() ? url : (url as unknown as WellFormed).toWellFormed());
+
 /** The arrays a table is made of (what the snapshot file holds). */
 export interface UrlTableParts {
   count: number;
@@ -88,6 +92,7 @@ export class UrlTable {
   }
 
   idOf(url: string): number | undefined {
+    url = storable(url);
     const mask = this.slots.length - 1;
     const hash = hashUrl(url);
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
@@ -105,6 +110,7 @@ export class UrlTable {
 
   /** Appends a URL the table does not hold yet; its id is the table's size before. */
   add(url: string): number {
+    url = storable(url);
     const id = this.count;
     if (id + 1 >= this.offsets.length) this.growIds();
     const start = this.offsets[id];
