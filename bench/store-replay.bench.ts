@@ -5,11 +5,14 @@
  * loaded), the known pages and links are read (`loadKnownPages`: the first resume of a store written
  * without near-duplicate sketches computes and saves them, "known s, first"; a resume after that
  * reads them, "known s") and the frontier is replayed into the ordering. Time and memory of each phase.
+ * "open s" opens with the URL table snapshot the writer's close left; "open s, no snapshot" opens
+ * again once it is deleted (the table rebuilt from every `urls` entry). "open heap MB" is the heap
+ * the open store keeps: exact only with `node --expose-gc bin/run-ts.js bench/run.ts store-replay`.
  *
  *   npm run bench -- store-replay                          100k pages
  *   LSE_BENCH_REPLAY_SIZES=1000000 npm run bench -- store-replay
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CrawlRecorder } from '../crawler/crawl-recorder.ts';
@@ -25,7 +28,7 @@ export async function storeReplayBenchmarks(bench: BenchContext): Promise<void> 
   const sizes = (process.env.LSE_BENCH_REPLAY_SIZES ?? '100000').split(',').map(Number).filter((n) => n > 0);
   const table = realWordTable();
   bench.heading('resuming a crawl: open the store, read the known pages and links, replay the frontier (no HTTP)');
-  const rows: Array<Array<string | number>> = [['pages', 'links', 'URLs', 'write s', 'open s', 'known s, first', 'known s', 'replay s', 'heap after MB', 'RSS after MB']];
+  const rows: Array<Array<string | number>> = [['pages', 'links', 'URLs', 'write s', 'open s', 'open heap MB', 'open s, no snapshot', 'known s, first', 'known s', 'replay s', 'heap after MB', 'RSS after MB']];
   for (const count of sizes) rows.push(await replayCase(table, count));
   bench.table(rows);
 }
@@ -37,9 +40,14 @@ async function replayCase(table: WordTable, count: number): Promise<Array<string
     const { links, urls } = await writeStore(dir, table, count);
     const writeSeconds = (performance.now() - started) / 1000;
     globalThis.gc?.();
+    const heapBeforeOpen = process.memoryUsage().heapUsed;
     started = performance.now();
     const store = await CrawlStore.open(dir);
     const openSeconds = (performance.now() - started) / 1000;
+    let row: Array<string | number>;
+    globalThis.gc?.();
+    // What the open store keeps on the heap (its URL table): run with --expose-gc for this to be exact.
+    const openHeap = (process.memoryUsage().heapUsed - heapBeforeOpen) / 1e6;
     try {
       const rules = urlRules();
       started = performance.now();
@@ -56,13 +64,27 @@ async function replayCase(table: WordTable, count: number): Promise<Array<string
       const replaySeconds = (performance.now() - started) / 1000;
       globalThis.gc?.();
       const memory = process.memoryUsage();
-      return [count, links, urls, writeSeconds.toFixed(1), openSeconds.toFixed(1), firstKnownSeconds.toFixed(1), knownSeconds.toFixed(1), replaySeconds.toFixed(1), (memory.heapUsed / 1e6).toFixed(0), (memory.rss / 1e6).toFixed(0)];
+      row = [count, links, urls, writeSeconds.toFixed(1), openSeconds.toFixed(1), openHeap.toFixed(0), firstKnownSeconds.toFixed(1), knownSeconds.toFixed(1), replaySeconds.toFixed(1), (memory.heapUsed / 1e6).toFixed(0), (memory.rss / 1e6).toFixed(0)];
     } finally {
       await store.close();
     }
+    row.splice(6, 0, await openWithoutSnapshot(dir));
+    return row;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Open seconds once the URL table snapshot is gone (rebuilt from the urls sublevel), or '-' for a store without one. */
+async function openWithoutSnapshot(dir: string): Promise<string> {
+  const snapshot = join(dir, 'url-table.bin');
+  if (!existsSync(snapshot)) return '-';
+  rmSync(snapshot);
+  const started = performance.now();
+  const store = await CrawlStore.open(dir);
+  const seconds = (performance.now() - started) / 1000;
+  await store.close();
+  return seconds.toFixed(1);
 }
 
 /** N fetched local pages with their links; each page links to 5 URLs on average, half not fetched. */

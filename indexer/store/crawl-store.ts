@@ -5,6 +5,7 @@
  *
  * Sublevels (keys sort as written; ids are fixed-width hex so they sort numerically):
  * - `urls`      url → id          dense integer ids, assigned once, never reused
+ * - `url-ids`   id → url          the same, by id: what a URL table snapshot lacks is read from here
  * - `pages`     id → PageRecord   one record per fetched (or attempted) page
  * - `links`     id → StoredLink[] out-links of a fetched page, with anchor text
  * - `frontier`  id → FrontierEntry URLs discovered but not fetched yet
@@ -18,8 +19,14 @@
  *
  * All writes go through {@link WriteBatch}: one atomic `batch` per commit, optionally fsynced, so
  * a crash (even SIGKILL) loses nothing that was committed and never leaves half a page.
+ *
+ * Beside the database, `url-table.bin` snapshots the URL table (url-table-file.ts), so that
+ * opening a store of a million URLs reads one file rather than a million entries.
  */
 import { Level } from 'level';
+import { writeUrlTableFile } from './url-table-file.ts';
+import { loadUrlTable, urlIdKey, type UrlTableLoad } from './url-table-load.ts';
+import { UrlTable } from './url-table.ts';
 
 export type PageRole = 'local' | 'global';
 
@@ -180,12 +187,21 @@ interface RankRow {
   info?: Record<string, unknown>;
 }
 
+/** A snapshot is (re)written once this many saved ids, and as many as it holds, are past it. */
+const URL_SNAPSHOT_MIN_TAIL = 50_000;
+
 export class CrawlStore {
-  private readonly urlToId = new Map<string, number>();
-  private readonly idToUrl: string[] = [];
+  private urls = new UrlTable();
   /** URLs given an id whose mapping no commit has written yet: every commit carries them. */
   private readonly unsavedUrls = new Map<string, number>();
-  private readonly subs: Record<'urls' | 'pages' | 'links' | 'frontier' | 'hosts' | 'history' | 'ranks' | 'jobs' | 'meta' | 'journal' | 'sketches', Sub<unknown>>;
+  /** Ids the URL table snapshot file holds, and the write of one under way. */
+  private snapshotUrls = 0;
+  private savingSnapshot: Promise<void> | undefined;
+  /** After a failed snapshot write, commits try again only once the saved ids reach this. */
+  private snapshotRetryAt = 0;
+  /** How the URL table was loaded at open (ids from the snapshot, store entries read). */
+  urlTableLoad: UrlTableLoad = { fromSnapshot: 0, entriesRead: 0, rebuilt: false };
+  private readonly subs: Record<'urls' | 'urlIds' | 'pages' | 'links' | 'frontier' | 'hosts' | 'history' | 'ranks' | 'jobs' | 'meta' | 'journal' | 'sketches', Sub<unknown>>;
   /** The sequence number of the last commit that wrote pages (0: none since the journal began). */
   private pageSequence = 0;
 
@@ -196,6 +212,7 @@ export class CrawlStore {
     const sub = (name: string) => openSublevel(db, name);
     this.subs = {
       urls: sub('urls'),
+      urlIds: sub('url-ids'),
       pages: sub('pages'),
       links: sub('links'),
       frontier: sub('frontier'),
@@ -221,30 +238,73 @@ export class CrawlStore {
       throw new StoreError(`cannot open the data directory ${directory}: ${detail}`, { cause: error });
     }
     const store = new CrawlStore(db, directory);
-    for await (const [url, id] of store.subs.urls.iterator()) {
-      const n = id as unknown as number;
-      store.urlToId.set(url, n);
-      store.idToUrl[n] = url;
+    try {
+      const { table, load } = await loadUrlTable(directory, store.subs.urls, store.subs.urlIds);
+      store.urls = table;
+      store.urlTableLoad = load;
+      store.snapshotUrls = load.fromSnapshot;
+      store.pageSequence = (await store.getMeta<number>(PAGE_SEQUENCE_KEY)) ?? 0;
+      await store.snapshotWhenBehind();
+    } catch (error) {
+      await db.close();
+      throw error;
     }
-    store.pageSequence = (await store.getMeta<number>(PAGE_SEQUENCE_KEY)) ?? 0;
     return store;
   }
 
+  /** Closes the database, first snapshotting the URL table when ids were saved since the last snapshot. */
   async close(): Promise<void> {
-    await this.db.close();
+    try {
+      await this.saveUrlSnapshot();
+    } finally {
+      await this.db.close();
+    }
   }
 
   /** Number of URLs ever given an id (fetched or not). */
   get urlCount(): number {
-    return this.idToUrl.length;
+    return this.urls.size;
   }
 
   idOf(url: string): number | undefined {
-    return this.urlToId.get(url);
+    return this.urls.idOf(url);
   }
 
+  /** The URL of an id (decoded from the table on each call). */
   urlOf(id: number): string | undefined {
-    return this.idToUrl[id];
+    return this.urls.urlOf(id);
+  }
+
+  /**
+   * Writes the URL table snapshot of the ids saved so far, unless the snapshot already holds them.
+   * A failed write is reported as a warning: the snapshot is a cache, the store keeps the truth.
+   */
+  async saveUrlSnapshot(): Promise<void> {
+    while (this.savingSnapshot) await this.savingSnapshot;
+    // Unsaved ids are always the newest (every commit carries them all).
+    const saved = this.urls.size - this.unsavedUrls.size;
+    if (saved <= this.snapshotUrls) return;
+    this.savingSnapshot = writeUrlTableFile(this.directory, this.urls.parts(saved)).then(
+      () => {
+        this.snapshotUrls = Math.max(this.snapshotUrls, saved);
+      },
+      (error: unknown) => {
+        this.snapshotRetryAt = saved + Math.max(URL_SNAPSHOT_MIN_TAIL, saved);
+        process.emitWarning(`cannot write the URL table snapshot of ${this.directory}: ${(error as Error).message}`, { code: 'LSE_URL_TABLE_UNSAVED' });
+      },
+    );
+    try {
+      await this.savingSnapshot;
+    } finally {
+      this.savingSnapshot = undefined;
+    }
+  }
+
+  /** Snapshots when the saved ids past the snapshot are many (doubling: each URL is written O(1) times). */
+  private async snapshotWhenBehind(): Promise<void> {
+    const saved = this.urls.size - this.unsavedUrls.size;
+    if (saved - this.snapshotUrls < Math.max(URL_SNAPSHOT_MIN_TAIL, this.snapshotUrls) || saved < this.snapshotRetryAt) return;
+    if (!this.savingSnapshot) await this.saveUrlSnapshot();
   }
 
   batch(): WriteBatch {
@@ -253,11 +313,9 @@ export class CrawlStore {
 
   /** The id of a URL, assigning the next one when it is new (saved by the next commit). */
   assignId(url: string): number {
-    const known = this.urlToId.get(url);
+    const known = this.urls.idOf(url);
     if (known !== undefined) return known;
-    const id = this.idToUrl.length;
-    this.urlToId.set(url, id);
-    this.idToUrl.push(url);
+    const id = this.urls.add(url);
     this.unsavedUrls.set(url, id);
     return id;
   }
@@ -274,9 +332,13 @@ export class CrawlStore {
     // Keys prefixed and values encoded here (what the sublevels would write, byte for byte):
     // abstract-level's per-operation sublevel delegation was 5 % of a crawl's CPU.
     const urlPrefix = this.subs.urls.prefix;
-    const encoded: EncodedOp[] = new Array(urls.length + ops.length);
+    const urlIdPrefix = this.subs.urlIds.prefix;
+    const encoded: EncodedOp[] = new Array(2 * urls.length + ops.length);
     let n = 0;
-    for (const [url, id] of urls) encoded[n++] = { type: 'put', key: urlPrefix + url, value: JSON.stringify(id) };
+    for (const [url, id] of urls) {
+      encoded[n++] = { type: 'put', key: urlPrefix + url, value: JSON.stringify(id) };
+      encoded[n++] = { type: 'put', key: urlIdPrefix + urlIdKey(id), value: JSON.stringify(url) };
+    }
     const pageIds: number[] = [];
     for (const op of ops) {
       const key = op.sublevel.prefix + op.key;
@@ -295,6 +357,7 @@ export class CrawlStore {
       throw new StoreError(`cannot write to ${this.directory}: ${(error as Error).message}`, { cause: error });
     }
     for (const [url] of urls) this.unsavedUrls.delete(url);
+    if (urls.length > 0) await this.snapshotWhenBehind();
   }
 
   async getPage(id: number): Promise<PageRecord | undefined> {

@@ -63,7 +63,9 @@ export async function loadRoundStart(store: CrawlStore, options: RoundStartOptio
   // L in URL order, not the crawl's discovery order: a round then numbers its pages as an
   // offline run over the same pages does, and a re-crawl that changes nothing changes no id.
   const urlOf = (id: number) => store.urlOf(id)!;
-  local.sort((a, b) => (urlOf(a) < urlOf(b) ? -1 : urlOf(a) > urlOf(b) ? 1 : 0));
+  // Each URL decoded once (the store's table decodes on every urlOf), not at every comparison.
+  const byUrl = local.map((id) => ({ id, url: urlOf(id) })).sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  for (let i = 0; i < byUrl.length; i++) local[i] = byUrl[i].id;
 
   const saved = options.fresh ? undefined : await supergraphVersion(store, options.version);
   const globalIds: number[] = [];
