@@ -7,10 +7,10 @@
  * everything after the header, u32 reserved; then count + 1 u32 offsets, count u32 hashes
  * (url-table.ts), and the URLs' UTF-8 bytes. Written whole to a temporary file, fsynced, renamed.
  */
-import { open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import { open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { syncDirectory } from '../text-index/atomic-file.ts';
+import { writeFileAtomic } from '../text-index/atomic-file.ts';
 import { UrlTable, type UrlTableParts } from './url-table.ts';
 
 export const URL_TABLE_FILE = 'url-table.bin';
@@ -77,7 +77,6 @@ async function readFully(handle: FileHandle, target: Uint8Array, position: numbe
   return false;
 }
 
-let counter = 0;
 const temporaryName = (name: string) => name.startsWith(`.${URL_TABLE_FILE}.`) && name.endsWith('.tmp');
 
 /**
@@ -98,25 +97,5 @@ export async function writeUrlTableFile(directory: string, parts: UrlTableParts)
   header.writeUInt32LE(parts.count, 8);
   header.writeUInt32LE(parts.bytes.byteLength, 12);
   header.writeUInt32LE(crc32(parts.bytes, crc32(hashes, crc32(offsets))), 16);
-  const path = join(directory, URL_TABLE_FILE);
-  const temporary = join(directory, `.${URL_TABLE_FILE}.${process.pid}.${counter++}.tmp`);
-  const handle = await open(temporary, 'w');
-  try {
-    for (const part of [header, offsets, hashes, parts.bytes]) {
-      for (let at = 0; at < part.byteLength; ) at += (await handle.write(part, at, part.byteLength - at)).bytesWritten;
-    }
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  await handle.close();
-  try {
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
-  await syncDirectory(directory);
+  await writeFileAtomic(join(directory, URL_TABLE_FILE), [header, offsets, hashes, parts.bytes]);
 }

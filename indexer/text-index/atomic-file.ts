@@ -5,11 +5,13 @@ import { basename, dirname, join } from 'node:path';
 
 let counter = 0;
 
-export async function writeFileAtomic(path: string, data: string | Uint8Array): Promise<void> {
+/** Writes `data` (or its parts, one after the other) to `path`: a reader sees the old file or the whole new one. */
+export async function writeFileAtomic(path: string, data: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
   const handle = await open(temporary, 'w');
   try {
-    await handle.writeFile(data);
+    if (typeof data === 'string' || data instanceof Uint8Array) await handle.writeFile(data);
+    else for (const part of data) for (let at = 0; at < part.byteLength; ) at += (await handle.write(part, at, part.byteLength - at)).bytesWritten;
     await handle.sync();
   } catch (error) {
     await handle.close();
@@ -17,7 +19,12 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array): 
     throw error;
   }
   await handle.close();
-  await rename(temporary, path);
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
   await syncDirectory(dirname(path));
 }
 

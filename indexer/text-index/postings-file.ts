@@ -114,12 +114,17 @@ export function decodePostings(bytes: Uint8Array, source: string): { postings: C
     positions: header.positionBytes?.[f] === 4 ? take(Uint32Array, positions) : take(Uint16Array, positions),
     lengths: take(Uint32Array, lengths),
   }));
+  return segmentOf(header, docIds, fields, (length) => take(Int32Array, length));
+}
+
+/** The segment of a header, its page ids and fields; the written words' arrays come last in the file. */
+function segmentOf(header: PostingsHeader, docIds: Int32Array, fields: FieldPostings[], nextInt32s: (length: number) => Int32Array): { postings: CompactSegment; docOffsets: Float64Array } {
   // Files written before a field existed (`definitions`): that field is empty.
   while (fields.length < FIELD_NAMES.length) fields.push(emptyField(header.terms.length, header.docCount));
   let surfaces = noSurfaceWords();
   if (Array.isArray(header.surfaces) && typeof header.surfaceTermCount === 'number') {
-    const offsets = take(Int32Array, header.surfaces.length + 1);
-    const termIds = take(Int32Array, header.surfaceTermCount);
+    const offsets = nextInt32s(header.surfaces.length + 1);
+    const termIds = nextInt32s(header.surfaceTermCount);
     surfaces = { words: header.surfaces.map(String), offsets, termIds };
   }
   const docLangs = Array.isArray(header.docLangs) && header.docLangs.length === header.docCount ? header.docLangs.map(String) : new Array<string>(header.docCount).fill(DEFAULT_LANGUAGE);
@@ -182,15 +187,7 @@ export function openPostings(path: string, cache: PostingsCache): { postings: Co
         paged: { file: file!, field: f, docsAt: field.docsAt, tfAt: field.tfAt, positionOffsetsAt: field.positionOffsetsAt, positionsAt: field.positionsAt, positionBytes },
       };
     });
-    while (fields.length < FIELD_NAMES.length) fields.push(emptyField(header.terms.length, header.docCount));
-    let surfaces = noSurfaceWords();
-    if (Array.isArray(header.surfaces) && typeof header.surfaceTermCount === 'number') {
-      const offsets = read(Int32Array, header.surfaces.length + 1);
-      const termIds = read(Int32Array, header.surfaceTermCount);
-      surfaces = { words: header.surfaces.map(String), offsets, termIds };
-    }
-    const docLangs = Array.isArray(header.docLangs) && header.docLangs.length === header.docCount ? header.docLangs.map(String) : new Array<string>(header.docCount).fill(DEFAULT_LANGUAGE);
-    return { postings: { name: header.name, docIds, terms: header.terms, fields, docLangs, surfaces }, docOffsets: Float64Array.from(header.docOffsets) };
+    return segmentOf(header, docIds, fields, (length) => read(Int32Array, length));
   } catch (error) {
     // Once a PostingsFile holds it, the descriptor is closed when that is collected.
     if (file === undefined) closeSync(fd);
