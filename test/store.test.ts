@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runStoreWriterUntilKilled } from './helpers/killed-store-writer.ts';
 import { describe, expect, it } from 'vitest';
 import { CrawlStore, StoreError, type PageRecord } from '../indexer/store/crawl-store.ts';
 
@@ -86,21 +85,7 @@ describe('CrawlStore', () => {
 
   it('loses no acknowledged batch when the writing process is killed with SIGKILL', async () => {
     const dir = freshDir();
-    const writer = fileURLToPath(new URL('./helpers/store-writer.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', writer, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let acknowledged = -1;
-    let buffer = '';
-    await new Promise<void>((resolve, reject) => {
-      child.on('error', reject);
-      child.stdout.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString();
-        const lines = buffer.split('\n');
-        buffer = lines.pop()!;
-        for (const line of lines) acknowledged = Number(line.split(' ')[1]);
-        if (acknowledged >= 150 && !child.killed) child.kill('SIGKILL');
-      });
-      child.on('exit', () => resolve());
-    });
+    const acknowledged = await runStoreWriterUntilKilled(dir, 150);
     expect(acknowledged).toBeGreaterThanOrEqual(150);
     const store = await CrawlStore.open(dir);
     for (let n = 0; n <= acknowledged; n++) {

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runStoreWriterUntilKilled } from './helpers/killed-store-writer.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { URL_TABLE_FILE } from '../indexer/store/url-table-file.ts';
@@ -178,21 +177,7 @@ describe('CrawlStore URL table snapshot', () => {
     await batch.commit();
     await store.close();
     // The crash test's writer: one page a commit, "ack N" after each, until killed.
-    const writer = fileURLToPath(new URL('./helpers/store-writer.ts', import.meta.url));
-    const child = spawn(process.execPath, ['--import', 'tsx', writer, dir], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let acknowledged = -1;
-    let buffer = '';
-    await new Promise<void>((resolve, reject) => {
-      child.on('error', reject);
-      child.stdout.on('data', (chunk: Buffer) => {
-        buffer += chunk.toString();
-        const lines = buffer.split('\n');
-        buffer = lines.pop()!;
-        for (const line of lines) acknowledged = Number(line.split(' ')[1]);
-        if (acknowledged >= 120 && !child.killed) child.kill('SIGKILL');
-      });
-      child.on('exit', () => resolve());
-    });
+    const acknowledged = await runStoreWriterUntilKilled(dir, 120);
     store = await CrawlStore.open(dir);
     expect(store.urlTableLoad.fromSnapshot).toBe(50);
     expect(store.urlTableLoad.rebuilt).toBe(false);
