@@ -3,7 +3,7 @@
  * index holds none of them in memory, answers exactly as the same segments read whole, keeps what
  * it read within its cache budget, and a snapshot keeps reading files a later generation removed.
  */
-import { readdir, truncate } from 'node:fs/promises';
+import { readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IndexCorruptError } from '../indexer/text-index/errors.ts';
@@ -103,13 +103,21 @@ describe('paged postings', () => {
     expect(before.total).toBeGreaterThan(0);
   }, 120_000);
 
-  it('refuses a postings file cut short, naming it', async () => {
+  it('refuses a postings file cut short or with damaged offsets, naming it', async () => {
     const dir = await tempDir();
     const index = await openIndex(dir, { maxSegmentDocs: 1000 });
     await index.rebuild(realDocPages(20));
     const [segment] = index.handle.current.segments;
     await index.close();
     const path = join(dir, 'index', `${segment.stored.postings.name}.postings.bin`);
+    const whole = await readFile(path);
+    // Term offsets overwritten past the header: refused at open, not read from the wrong place.
+    const damaged = Buffer.from(whole);
+    const bodyStart = (8 + damaged.readUInt32LE(4) + 7) & ~7;
+    const firstOffsets = bodyStart + ((segment.stored.postings.docIds.length * 4 + 7) & ~7);
+    damaged.writeInt32LE(1_000_000, firstOffsets + 8);
+    await writeFile(path, damaged);
+    await expect(TextIndex.open(dir, { workers: 0 })).rejects.toThrow(/postings that do not fit its header/);
     await truncate(path, 4000);
     await expect(TextIndex.open(dir, { workers: 0 })).rejects.toThrow(IndexCorruptError);
     await expect(TextIndex.open(dir, { workers: 0 })).rejects.toThrow(/postings\.bin is truncated/);

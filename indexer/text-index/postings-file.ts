@@ -177,6 +177,11 @@ export function openPostings(path: string, cache: PostingsCache): { postings: Co
         positionsAt: place(positionBytes, positions),
         lengths: read(Uint32Array, lengths),
       };
+      // Reads go where these offsets say: checked once here, so a damaged file is refused at open
+      // rather than answering from the wrong bytes.
+      if (!termOffsetsFit(field.offsets, header.terms.length, docs) || tf !== docs || positionOffsets !== docs + 1 || lengths !== header.docCount) {
+        throw new IndexCorruptError(`${path} has postings that do not fit its header`);
+      }
       return {
         offsets: field.offsets,
         docs: new Int32Array(0),
@@ -193,6 +198,13 @@ export function openPostings(path: string, cache: PostingsCache): { postings: Co
     if (file === undefined) closeSync(fd);
     throw error;
   }
+}
+
+/** Term offsets start at 0, never decrease, and end at the field's postings count. */
+function termOffsetsFit(offsets: Int32Array, terms: number, postings: number): boolean {
+  if (offsets.length !== terms + 1 || offsets[0] !== 0 || offsets[terms] !== postings) return false;
+  for (let t = 0; t < terms; t++) if (offsets[t + 1] < offsets[t]) return false;
+  return true;
 }
 
 function parseHeader(bytes: Uint8Array, source: string): PostingsHeader {
