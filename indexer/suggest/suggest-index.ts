@@ -148,34 +148,9 @@ export class SuggestIndex {
    * until the scale of their ranks is known.
    */
   static async build(pages: Iterable<SuggestSource> | AsyncIterable<SuggestSource>, rankOf: (id: number) => number, scale?: RankScale): Promise<SuggestIndex> {
-    const scores = new Map<string, number>();
-    const titles: BuiltTitle[] = [];
-    const add = (words: ReadonlySet<string>, title: string, url: string, position: number) => {
-      for (const word of words) scores.set(word, (scores.get(word) ?? 0) + 0.5 + position);
-      if (title !== '') titles.push({ title, url, score: position });
-    };
-    const read = (source: SuggestSource) => ({
-      words: new Set(surfaceWords(`${source.title}\n${source.headings.join('\n')}\n${source.text.slice(0, SUGGEST_TEXT_CHARS)}`)),
-      title: source.title.replace(/\s+/g, ' ').trim(),
-      url: source.url,
-      rank: rankOf(source.id),
-    });
-    if (scale) {
-      for await (const source of pages) {
-        const page = read(source);
-        add(page.words, page.title, page.url, logRankPosition(page.rank, scale));
-      }
-    } else {
-      const collected: Array<ReturnType<typeof read>> = [];
-      for await (const source of pages) collected.push(read(source));
-      const scaleOfPages = rankScale(collected.map((p) => p.rank));
-      for (const page of collected) add(page.words, page.title, page.url, logRankPosition(page.rank, scaleOfPages));
-    }
-    // Stop words are dropped once per distinct word, not once per page that uses them.
-    for (const word of scores.keys()) if (isStopWord(word)) scores.delete(word);
-    const terms = [...scores.keys()].sort();
-    titles.sort((a, b) => b.score - a.score || titleOrder(a.title, b.title));
-    return SuggestIndex.fromColumns({ terms, termScores: Float64Array.from(terms, (term) => scores.get(term)!), ...titleColumns(titles) });
+    const builder = new SuggestIndexBuilder(rankOf, scale);
+    for await (const source of pages) builder.add(source);
+    return builder.done();
   }
 
   /**
@@ -248,6 +223,59 @@ export class SuggestIndex {
     }
     return found.map((t) => ({ title: titles[t], url: titleUrls[t] }));
   }
+}
+
+/**
+ * The suggestion index built one page at a time (SuggestIndex.build, or a pass over the store that
+ * something else makes: the index build's). With the scale of the ranks given, a page is read
+ * when added; without it, its words are held until the scale of all the ranks is known.
+ */
+export class SuggestIndexBuilder {
+  private readonly scores = new Map<string, number>();
+  private readonly titles: BuiltTitle[] = [];
+  private readonly held: SuggestPage[] = [];
+
+  constructor(
+    private readonly rankOf: (id: number) => number,
+    private readonly scale?: RankScale,
+  ) {}
+
+  add(source: SuggestSource): void {
+    const page: SuggestPage = {
+      words: new Set(surfaceWords(`${source.title}\n${source.headings.join('\n')}\n${source.text.slice(0, SUGGEST_TEXT_CHARS)}`)),
+      title: source.title.replace(/\s+/g, ' ').trim(),
+      url: source.url,
+      rank: this.rankOf(source.id),
+    };
+    if (this.scale) this.count(page, logRankPosition(page.rank, this.scale));
+    else this.held.push(page);
+  }
+
+  done(): SuggestIndex {
+    const { scores, titles, held } = this;
+    if (held.length > 0) {
+      const scaleOfPages = rankScale(held.map((p) => p.rank));
+      for (const page of held) this.count(page, logRankPosition(page.rank, scaleOfPages));
+      held.length = 0;
+    }
+    // Stop words are dropped once per distinct word, not once per page that uses them.
+    for (const word of scores.keys()) if (isStopWord(word)) scores.delete(word);
+    const terms = [...scores.keys()].sort();
+    titles.sort((a, b) => b.score - a.score || titleOrder(a.title, b.title));
+    return SuggestIndex.fromColumns({ terms, termScores: Float64Array.from(terms, (term) => scores.get(term)!), ...titleColumns(titles) });
+  }
+
+  private count(page: SuggestPage, position: number): void {
+    for (const word of page.words) this.scores.set(word, (this.scores.get(word) ?? 0) + 0.5 + position);
+    if (page.title !== '') this.titles.push({ title: page.title, url: page.url, score: position });
+  }
+}
+
+interface SuggestPage {
+  words: ReadonlySet<string>;
+  title: string;
+  url: string;
+  rank: number;
 }
 
 /** Titles (best first) as columns: their words numbered, and each word's titles. */
