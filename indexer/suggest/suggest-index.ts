@@ -103,12 +103,6 @@ export interface SuggestColumns {
   titleWordIds: Int32Array;
 }
 
-interface BuiltTitle {
-  title: string;
-  url: string;
-  score: number;
-}
-
 const titleOrder = new Intl.Collator().compare;
 
 export class SuggestIndex {
@@ -232,7 +226,10 @@ export class SuggestIndex {
  */
 export class SuggestIndexBuilder {
   private readonly scores = new Map<string, number>();
-  private readonly titles: BuiltTitle[] = [];
+  // Titles as columns, not an object each: a million pages hold a million of them.
+  private readonly titles: string[] = [];
+  private readonly titleUrls: string[] = [];
+  private readonly titleScores: number[] = [];
   private readonly held: SuggestPage[] = [];
 
   constructor(
@@ -252,7 +249,7 @@ export class SuggestIndexBuilder {
   }
 
   done(): SuggestIndex {
-    const { scores, titles, held } = this;
+    const { scores, titles, titleUrls, titleScores, held } = this;
     if (held.length > 0) {
       const scaleOfPages = rankScale(held.map((p) => p.rank));
       for (const page of held) this.count(page, logRankPosition(page.rank, scaleOfPages));
@@ -261,13 +258,18 @@ export class SuggestIndexBuilder {
     // Stop words are dropped once per distinct word, not once per page that uses them.
     for (const word of scores.keys()) if (isStopWord(word)) scores.delete(word);
     const terms = [...scores.keys()].sort();
-    titles.sort((a, b) => b.score - a.score || titleOrder(a.title, b.title));
-    return SuggestIndex.fromColumns({ terms, termScores: Float64Array.from(terms, (term) => scores.get(term)!), ...titleColumns(titles) });
+    // Best first; the sort is stable, so equal titles keep the order the pages came in.
+    const order = Array.from(titles, (_, t) => t).sort((a, b) => titleScores[b] - titleScores[a] || titleOrder(titles[a], titles[b]));
+    const sorted = { titles: order.map((t) => titles[t]), urls: order.map((t) => titleUrls[t]) };
+    return SuggestIndex.fromColumns({ terms, termScores: Float64Array.from(terms, (term) => scores.get(term)!), ...titleColumns(sorted.titles, sorted.urls) });
   }
 
   private count(page: SuggestPage, position: number): void {
     for (const word of page.words) this.scores.set(word, (this.scores.get(word) ?? 0) + 0.5 + position);
-    if (page.title !== '') this.titles.push({ title: page.title, url: page.url, score: position });
+    if (page.title === '') return;
+    this.titles.push(page.title);
+    this.titleUrls.push(page.url);
+    this.titleScores.push(position);
   }
 }
 
@@ -279,8 +281,8 @@ interface SuggestPage {
 }
 
 /** Titles (best first) as columns: their words numbered, and each word's titles. */
-function titleColumns(titles: readonly BuiltTitle[]): Pick<SuggestColumns, 'titleWords' | 'titlePostingStarts' | 'titlePostings' | 'titles' | 'titleUrls' | 'titleWordStarts' | 'titleWordIds'> {
-  const wordsOfTitles = titles.map((title) => surfaceWords(title.title));
+function titleColumns(titles: string[], titleUrls: string[]): Pick<SuggestColumns, 'titleWords' | 'titlePostingStarts' | 'titlePostings' | 'titles' | 'titleUrls' | 'titleWordStarts' | 'titleWordIds'> {
+  const wordsOfTitles = titles.map((title) => surfaceWords(title));
   const postings = new Map<string, number[]>();
   wordsOfTitles.forEach((words, t) => {
     for (const word of new Set(words)) {
@@ -299,5 +301,5 @@ function titleColumns(titles: readonly BuiltTitle[]): Pick<SuggestColumns, 'titl
   wordsOfTitles.forEach((words, t) => (titleWordStarts[t + 1] = titleWordStarts[t] + words.length));
   const titleWordIds = new Int32Array(titleWordStarts[titles.length]);
   wordsOfTitles.forEach((words, t) => titleWordIds.set(words.map((word) => wordNumber.get(word)!), titleWordStarts[t]));
-  return { titleWords, titlePostingStarts, titlePostings, titles: titles.map((t) => t.title), titleUrls: titles.map((t) => t.url), titleWordStarts, titleWordIds };
+  return { titleWords, titlePostingStarts, titlePostings, titles, titleUrls, titleWordStarts, titleWordIds };
 }
