@@ -225,7 +225,13 @@ export class SuggestIndex {
  * when added; without it, its words are held until the scale of all the ranks is known.
  */
 export class SuggestIndexBuilder {
-  private readonly scores = new Map<string, number>();
+  // A word's number, its score, and the last page that counted it (pages are numbered from 1):
+  // one lookup a word, no score object, no set of words a page.
+  private readonly wordNumbers = new Map<string, number>();
+  private readonly words: string[] = [];
+  private scores = new Float64Array(1024);
+  private lastPage = new Int32Array(1024);
+  private pages = 0;
   // Titles as columns, not an object each: a million pages hold a million of them.
   private readonly titles: string[] = [];
   private readonly titleUrls: string[] = [];
@@ -239,42 +245,65 @@ export class SuggestIndexBuilder {
 
   add(source: SuggestSource): void {
     const page: SuggestPage = {
-      words: new Set(surfaceWords(`${source.title}\n${source.headings.join('\n')}\n${source.text.slice(0, SUGGEST_TEXT_CHARS)}`)),
+      words: surfaceWords(`${source.title}\n${source.headings.join('\n')}\n${source.text.slice(0, SUGGEST_TEXT_CHARS)}`),
       title: source.title.replace(/\s+/g, ' ').trim(),
       url: source.url,
       rank: this.rankOf(source.id),
     };
     if (this.scale) this.count(page, logRankPosition(page.rank, this.scale));
-    else this.held.push(page);
+    else this.held.push({ ...page, words: [...new Set(page.words)] });
   }
 
   done(): SuggestIndex {
-    const { scores, titles, titleUrls, titleScores, held } = this;
+    const { titles, titleUrls, titleScores, held } = this;
     if (held.length > 0) {
       const scaleOfPages = rankScale(held.map((p) => p.rank));
       for (const page of held) this.count(page, logRankPosition(page.rank, scaleOfPages));
       held.length = 0;
     }
     // Stop words are dropped once per distinct word, not once per page that uses them.
-    for (const word of scores.keys()) if (isStopWord(word)) scores.delete(word);
-    const terms = [...scores.keys()].sort();
+    const terms = this.words.filter((word) => !isStopWord(word)).sort();
+    const termScores = Float64Array.from(terms, (term) => this.scores[this.wordNumbers.get(term)!]);
     // Best first; the sort is stable, so equal titles keep the order the pages came in.
     const order = Array.from(titles, (_, t) => t).sort((a, b) => titleScores[b] - titleScores[a] || titleOrder(titles[a], titles[b]));
     const sorted = { titles: order.map((t) => titles[t]), urls: order.map((t) => titleUrls[t]) };
-    return SuggestIndex.fromColumns({ terms, termScores: Float64Array.from(terms, (term) => scores.get(term)!), ...titleColumns(sorted.titles, sorted.urls) });
+    return SuggestIndex.fromColumns({ terms, termScores, ...titleColumns(sorted.titles, sorted.urls) });
   }
 
   private count(page: SuggestPage, position: number): void {
-    for (const word of page.words) this.scores.set(word, (this.scores.get(word) ?? 0) + 0.5 + position);
+    const pageNumber = ++this.pages;
+    for (const word of page.words) {
+      let w = this.wordNumbers.get(word);
+      if (w === undefined) w = this.newWord(word);
+      // Once a page, however often it uses the word.
+      if (this.lastPage[w] === pageNumber) continue;
+      this.lastPage[w] = pageNumber;
+      // Added as (score + ½) + position: the saved index is the same, bit for bit, by every path.
+      this.scores[w] = this.scores[w] + 0.5 + position;
+    }
     if (page.title === '') return;
     this.titles.push(page.title);
     this.titleUrls.push(page.url);
     this.titleScores.push(position);
   }
+
+  private newWord(word: string): number {
+    const w = this.words.push(word) - 1;
+    this.wordNumbers.set(word, w);
+    if (w === this.scores.length) {
+      const scores = new Float64Array(w * 2);
+      scores.set(this.scores);
+      this.scores = scores;
+      const lastPage = new Int32Array(w * 2);
+      lastPage.set(this.lastPage);
+      this.lastPage = lastPage;
+    }
+    return w;
+  }
 }
 
 interface SuggestPage {
-  words: ReadonlySet<string>;
+  words: readonly string[];
   title: string;
   url: string;
   rank: number;
