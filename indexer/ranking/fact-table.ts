@@ -6,9 +6,10 @@
  * where a fact object per page held hundreds.
  */
 import { join } from 'node:path';
-import type { CrawlStore } from '../store/crawl-store.ts';
+import type { CrawlStore, PageRecord } from '../store/crawl-store.ts';
 import { readColumnFile, writeColumnFile, type Column } from './column-file.ts';
-import { FACET_NAMES, languageOfUrl, pageFact, type FacetName, type PageFact } from './page-facts.ts';
+import { PageFactsBuilder } from './fact-builder.ts';
+import { pageFact, type FacetName, type PageFact } from './page-facts.ts';
 
 /** One facet dimension: its values, and each row's value as a code into them. */
 export interface FacetColumn {
@@ -198,55 +199,9 @@ export interface SavedFacts {
 }
 
 function columnsOfFacts(records: Iterable<[number, PageFact]>): SavedFacts {
-  const entries = [...records].sort((a, b) => a[0] - b[0]);
-  const facts = entries.map(([, fact]) => fact);
-  const urls = facts.map((f) => f.url);
-  const lang = column(facts, (f) => f.lang);
-  const host = column(facts, (f) => f.host);
-  const section = column(facts, (f) => f.section);
-  const type = column(facts, (f) => f.type);
-  const relatedStarts = new Int32Array(facts.length + 1);
-  const copyCounts = new Uint16Array(facts.length);
-  const related: string[] = [];
-  facts.forEach((fact, row) => {
-    const copies = fact.copies ?? [];
-    // Copies first, then the rest of `related` (translations).
-    const rest = fact.related.slice();
-    for (const copy of copies) {
-      const at = rest.indexOf(copy);
-      if (at >= 0) rest.splice(at, 1);
-    }
-    for (const url of copies) related.push(url);
-    for (const url of rest) related.push(url);
-    copyCounts[row] = Math.min(copies.length, 0xffff);
-    relatedStarts[row + 1] = related.length;
-  });
-  const langCodeOf = new Map(lang.values.map((value, code) => [value, code]));
-  return {
-    urls,
-    columns: {
-      ids: Int32Array.from(entries, ([id]) => id),
-      indexed: Uint8Array.from(facts, (f) => (f.indexed ? 1 : 0)),
-      dates: Float64Array.from(facts, (f) => f.date),
-      langValues: lang.values,
-      langCodes: lang.codes,
-      hostValues: host.values,
-      hostCodes: host.codes,
-      sectionValues: section.values,
-      sectionCodes: section.codes,
-      typeValues: type.values,
-      typeCodes: type.codes,
-      relatedStarts,
-      related,
-      copyCounts,
-      group: groupRows(urls, (row) => related.slice(relatedStarts[row], relatedStarts[row + 1])),
-      copyClass: groupRows(urls, (row) => related.slice(relatedStarts[row], relatedStarts[row] + copyCounts[row])),
-      urlLanguage: Int32Array.from(facts, (fact) => {
-        const named = languageOfUrl(fact.url, fact.lang);
-        return named === undefined ? -1 : (langCodeOf.get(named) ?? -1);
-      }),
-    },
-  };
+  const builder = new PageFactsBuilder();
+  for (const [id, fact] of [...records].sort((a, b) => a[0] - b[0])) builder.add(id, fact);
+  return builder.done();
 }
 
 /** Throws when saved columns do not fit together (a damaged file the caller then rebuilds). */
@@ -270,51 +225,6 @@ function checkColumns(c: FactColumns, urls: readonly string[]): void {
 
 function facetColumn(values: string[], codes: Uint16Array): FacetColumn {
   return { values, codeOf: new Map(values.map((value, code) => [value, code])), codes };
-}
-
-function column(facts: readonly PageFact[], valueOf: (fact: PageFact) => string): FacetColumn {
-  const values: string[] = [];
-  const codeOf = new Map<string, number>();
-  const codes = new Uint16Array(facts.length);
-  facts.forEach((fact, row) => {
-    const value = valueOf(fact);
-    let code = codeOf.get(value);
-    if (code === undefined) {
-      code = values.length;
-      // A 16-bit code: past 65,535 distinct values the rest share the last one.
-      if (code > 0xffff) code = 0xffff;
-      else {
-        values.push(value);
-        codeOf.set(value, code);
-      }
-    }
-    codes[row] = code;
-  });
-  return { values, codeOf, codes };
-}
-
-/** Joins rows related by URL (union–find); each row's group is the smallest row of its set. */
-function groupRows(urls: readonly string[], relatedOf: (row: number) => readonly string[]): Int32Array {
-  const parent = Int32Array.from(urls, (_, row) => row);
-  const find = (row: number): number => {
-    while (parent[row] !== row) {
-      parent[row] = parent[parent[row]];
-      row = parent[row];
-    }
-    return row;
-  };
-  const rowOfUrl = new Map<string, number>();
-  urls.forEach((url, row) => rowOfUrl.set(url, row));
-  urls.forEach((_, row) => {
-    for (const url of relatedOf(row)) {
-      const other = rowOfUrl.get(url);
-      if (other === undefined) continue;
-      const a = find(row);
-      const b = find(other);
-      if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
-    }
-  });
-  return Int32Array.from(parent, (_, row) => find(row));
 }
 
 const FACTS_FORMAT = 'lse-page-facts/1';
@@ -343,21 +253,37 @@ export async function loadPageFacts(store: CrawlStore): Promise<PageFacts> {
 
 /** Reads the facts of every page and saves them (`lse index`, `lse import`), for the server to load. */
 export async function savePageFacts(store: CrawlStore): Promise<PageFacts> {
-  // Read before the pages: a page written during the pass makes the saved table stale, never wrong.
-  const key = factsKey(store);
-  const facts = await readPageFacts(store);
-  await writeColumnFile(factsFile(store), FACTS_FORMAT, key, facts.toColumns() as unknown as Record<string, Column>);
-  return facts;
+  const pass = new PageFactsPass(store);
+  for await (const [id, page] of store.pages()) pass.add(id, page);
+  return pass.save();
 }
 
-/** Reads the facts of every local page of the store. */
-async function readPageFacts(store: CrawlStore): Promise<PageFacts> {
-  const collected: Array<[number, PageFact]> = [];
-  for await (const [id, page] of store.pages()) {
-    const fact = pageFact(page, (other) => store.urlOf(other));
-    if (fact) collected.push([id, { ...fact, url: store.urlOf(id) ?? fact.url }]);
+/**
+ * The facts of the store's pages gathered as a pass reads them (this module's own, or the index
+ * build's), in id order, then saved for the server to load.
+ */
+export class PageFactsPass {
+  // Read before the pages: a page written during the pass makes the saved table stale, never wrong.
+  private readonly key: { pageSequence: number };
+  private readonly builder = new PageFactsBuilder();
+
+  constructor(private readonly store: CrawlStore) {
+    this.key = factsKey(store);
   }
-  return new PageFacts(collected);
+
+  /** One stored page (ids ascending, as the store iterates them). */
+  add(id: number, page: PageRecord): void {
+    const fact = pageFact(page, (other) => this.store.urlOf(other));
+    if (fact === undefined) return;
+    fact.url = this.store.urlOf(id) ?? fact.url;
+    this.builder.add(id, fact);
+  }
+
+  async save(): Promise<PageFacts> {
+    const facts = new PageFacts(this.builder.done());
+    await writeColumnFile(factsFile(this.store), FACTS_FORMAT, this.key, facts.toColumns() as unknown as Record<string, Column>);
+    return facts;
+  }
 }
 
 /** The table with the given pages read again from the store (after a crawl or a re-crawl). */

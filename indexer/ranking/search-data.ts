@@ -6,10 +6,11 @@
  * re-crawl changed; the suggestions after an estimation round or local PageRank update, as they
  * are ranked by the global PageRank estimate.
  */
-import type { CrawlStore } from '../store/crawl-store.ts';
+import type { CrawlStore, PageRecord } from '../store/crawl-store.ts';
 import { indexableDocuments } from '../text-index/store-adapter.ts';
-import { SuggestIndex } from '../suggest/suggest-index.ts';
+import { SuggestIndex, SuggestIndexBuilder, type SuggestSource } from '../suggest/suggest-index.ts';
 import { loadSuggestIndex, saveSuggestIndex, type SuggestKey } from '../suggest/suggest-file.ts';
+import { PageFactsPass } from './fact-table.ts';
 import { loadPageFacts, refreshPageFacts, savePageFacts } from './page-facts.ts';
 import { loadRankSnapshot, type RankSnapshot, type SearchEngine } from './search-engine.ts';
 
@@ -46,6 +47,52 @@ export async function refreshRanks(engine: SearchEngine, store: CrawlStore): Pro
 export async function saveSearchData(store: CrawlStore): Promise<void> {
   await savePageFacts(store);
   await buildSuggestions(store);
+}
+
+/**
+ * The page facts and the suggestions built from a pass over the store's pages that something else
+ * makes (the index build: `indexableDocuments`' `onPage`), then saved as saveSearchData saves
+ * them, so that the pages are read once rather than three times. Started after the ranks are
+ * stored and before the pass; its keys are read then, so a page written during the pass makes
+ * the saved copies stale, never wrong. Should the pass not come in id order, the data is read by
+ * its own passes instead.
+ */
+export class SearchDataPass {
+  private readonly facts: PageFactsPass;
+  private readonly suggestions: SuggestIndexBuilder;
+  private readonly key: SuggestKey;
+  private broken: Error | undefined;
+
+  private constructor(private readonly store: CrawlStore, snapshot: RankSnapshot) {
+    this.key = suggestKey(store, snapshot);
+    this.facts = new PageFactsPass(store);
+    this.suggestions = new SuggestIndexBuilder((id) => snapshot.global.get(id) ?? 0, snapshot.globalScale);
+  }
+
+  static async start(store: CrawlStore): Promise<SearchDataPass> {
+    return new SearchDataPass(store, await loadRankSnapshot(store));
+  }
+
+  /** One stored page, with its document when it is indexable. */
+  add(id: number, page: PageRecord, document: SuggestSource | undefined): void {
+    if (this.broken) return;
+    try {
+      this.facts.add(id, page);
+      if (document) this.suggestions.add(document);
+    } catch (error) {
+      this.broken = error as Error;
+    }
+  }
+
+  async save(): Promise<void> {
+    if (this.broken) {
+      process.stderr.write(`reading the page facts and suggestions again (${this.broken.message})\n`);
+      await saveSearchData(this.store);
+      return;
+    }
+    await this.facts.save();
+    await saveSuggestIndex(this.store.directory, this.suggestions.done(), this.key);
+  }
 }
 
 /** Builds the suggestions of the store's pages ranked by `ranks` (default: the stored ones) and saves them. */

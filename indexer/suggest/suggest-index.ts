@@ -103,12 +103,6 @@ export interface SuggestColumns {
   titleWordIds: Int32Array;
 }
 
-interface BuiltTitle {
-  title: string;
-  url: string;
-  score: number;
-}
-
 const titleOrder = new Intl.Collator().compare;
 
 export class SuggestIndex {
@@ -148,34 +142,9 @@ export class SuggestIndex {
    * until the scale of their ranks is known.
    */
   static async build(pages: Iterable<SuggestSource> | AsyncIterable<SuggestSource>, rankOf: (id: number) => number, scale?: RankScale): Promise<SuggestIndex> {
-    const scores = new Map<string, number>();
-    const titles: BuiltTitle[] = [];
-    const add = (words: ReadonlySet<string>, title: string, url: string, position: number) => {
-      for (const word of words) scores.set(word, (scores.get(word) ?? 0) + 0.5 + position);
-      if (title !== '') titles.push({ title, url, score: position });
-    };
-    const read = (source: SuggestSource) => ({
-      words: new Set(surfaceWords(`${source.title}\n${source.headings.join('\n')}\n${source.text.slice(0, SUGGEST_TEXT_CHARS)}`)),
-      title: source.title.replace(/\s+/g, ' ').trim(),
-      url: source.url,
-      rank: rankOf(source.id),
-    });
-    if (scale) {
-      for await (const source of pages) {
-        const page = read(source);
-        add(page.words, page.title, page.url, logRankPosition(page.rank, scale));
-      }
-    } else {
-      const collected: Array<ReturnType<typeof read>> = [];
-      for await (const source of pages) collected.push(read(source));
-      const scaleOfPages = rankScale(collected.map((p) => p.rank));
-      for (const page of collected) add(page.words, page.title, page.url, logRankPosition(page.rank, scaleOfPages));
-    }
-    // Stop words are dropped once per distinct word, not once per page that uses them.
-    for (const word of scores.keys()) if (isStopWord(word)) scores.delete(word);
-    const terms = [...scores.keys()].sort();
-    titles.sort((a, b) => b.score - a.score || titleOrder(a.title, b.title));
-    return SuggestIndex.fromColumns({ terms, termScores: Float64Array.from(terms, (term) => scores.get(term)!), ...titleColumns(titles) });
+    const builder = new SuggestIndexBuilder(rankOf, scale);
+    for await (const source of pages) builder.add(source);
+    return builder.done();
   }
 
   /**
@@ -250,9 +219,99 @@ export class SuggestIndex {
   }
 }
 
+/**
+ * The suggestion index built one page at a time (SuggestIndex.build, or a pass over the store that
+ * something else makes: the index build's). With the scale of the ranks given, a page is read
+ * when added; without it, its words are held until the scale of all the ranks is known.
+ */
+export class SuggestIndexBuilder {
+  // A word's number, its score, and the last page that counted it (pages are numbered from 1):
+  // one lookup a word, no score object, no set of words a page.
+  private readonly wordNumbers = new Map<string, number>();
+  private readonly words: string[] = [];
+  private scores = new Float64Array(1024);
+  private lastPage = new Int32Array(1024);
+  private pages = 0;
+  // Titles as columns, not an object each: a million pages hold a million of them.
+  private readonly titles: string[] = [];
+  private readonly titleUrls: string[] = [];
+  private readonly titleScores: number[] = [];
+  private readonly held: SuggestPage[] = [];
+
+  constructor(
+    private readonly rankOf: (id: number) => number,
+    private readonly scale?: RankScale,
+  ) {}
+
+  add(source: SuggestSource): void {
+    const page: SuggestPage = {
+      words: surfaceWords(`${source.title}\n${source.headings.join('\n')}\n${source.text.slice(0, SUGGEST_TEXT_CHARS)}`),
+      title: source.title.replace(/\s+/g, ' ').trim(),
+      url: source.url,
+      rank: this.rankOf(source.id),
+    };
+    if (this.scale) this.count(page, logRankPosition(page.rank, this.scale));
+    else this.held.push({ ...page, words: [...new Set(page.words)] });
+  }
+
+  done(): SuggestIndex {
+    const { titles, titleUrls, titleScores, held } = this;
+    if (held.length > 0) {
+      const scaleOfPages = rankScale(held.map((p) => p.rank));
+      for (const page of held) this.count(page, logRankPosition(page.rank, scaleOfPages));
+      held.length = 0;
+    }
+    // Stop words are dropped once per distinct word, not once per page that uses them.
+    const terms = this.words.filter((word) => !isStopWord(word)).sort();
+    const termScores = Float64Array.from(terms, (term) => this.scores[this.wordNumbers.get(term)!]);
+    // Best first; the sort is stable, so equal titles keep the order the pages came in.
+    const order = Array.from(titles, (_, t) => t).sort((a, b) => titleScores[b] - titleScores[a] || titleOrder(titles[a], titles[b]));
+    const sorted = { titles: order.map((t) => titles[t]), urls: order.map((t) => titleUrls[t]) };
+    return SuggestIndex.fromColumns({ terms, termScores, ...titleColumns(sorted.titles, sorted.urls) });
+  }
+
+  private count(page: SuggestPage, position: number): void {
+    const pageNumber = ++this.pages;
+    for (const word of page.words) {
+      let w = this.wordNumbers.get(word);
+      if (w === undefined) w = this.newWord(word);
+      // Once a page, however often it uses the word.
+      if (this.lastPage[w] === pageNumber) continue;
+      this.lastPage[w] = pageNumber;
+      // Added as (score + ½) + position: the saved index is the same, bit for bit, by every path.
+      this.scores[w] = this.scores[w] + 0.5 + position;
+    }
+    if (page.title === '') return;
+    this.titles.push(page.title);
+    this.titleUrls.push(page.url);
+    this.titleScores.push(position);
+  }
+
+  private newWord(word: string): number {
+    const w = this.words.push(word) - 1;
+    this.wordNumbers.set(word, w);
+    if (w === this.scores.length) {
+      const scores = new Float64Array(w * 2);
+      scores.set(this.scores);
+      this.scores = scores;
+      const lastPage = new Int32Array(w * 2);
+      lastPage.set(this.lastPage);
+      this.lastPage = lastPage;
+    }
+    return w;
+  }
+}
+
+interface SuggestPage {
+  words: readonly string[];
+  title: string;
+  url: string;
+  rank: number;
+}
+
 /** Titles (best first) as columns: their words numbered, and each word's titles. */
-function titleColumns(titles: readonly BuiltTitle[]): Pick<SuggestColumns, 'titleWords' | 'titlePostingStarts' | 'titlePostings' | 'titles' | 'titleUrls' | 'titleWordStarts' | 'titleWordIds'> {
-  const wordsOfTitles = titles.map((title) => surfaceWords(title.title));
+function titleColumns(titles: string[], titleUrls: string[]): Pick<SuggestColumns, 'titleWords' | 'titlePostingStarts' | 'titlePostings' | 'titles' | 'titleUrls' | 'titleWordStarts' | 'titleWordIds'> {
+  const wordsOfTitles = titles.map((title) => surfaceWords(title));
   const postings = new Map<string, number[]>();
   wordsOfTitles.forEach((words, t) => {
     for (const word of new Set(words)) {
@@ -271,5 +330,5 @@ function titleColumns(titles: readonly BuiltTitle[]): Pick<SuggestColumns, 'titl
   wordsOfTitles.forEach((words, t) => (titleWordStarts[t + 1] = titleWordStarts[t] + words.length));
   const titleWordIds = new Int32Array(titleWordStarts[titles.length]);
   wordsOfTitles.forEach((words, t) => titleWordIds.set(words.map((word) => wordNumber.get(word)!), titleWordStarts[t]));
-  return { titleWords, titlePostingStarts, titlePostings, titles: titles.map((t) => t.title), titleUrls: titles.map((t) => t.url), titleWordStarts, titleWordIds };
+  return { titleWords, titlePostingStarts, titlePostings, titles, titleUrls, titleWordStarts, titleWordIds };
 }

@@ -33,12 +33,21 @@ export function pageToDocument(id: number, page: PageRecord): TextDocument {
 export interface IndexableOptions {
   /** Told about every page whose language cannot be told (indexed with the neutral analysis). */
   onUndeterminedLanguage?: (url: string) => void;
+  /**
+   * Told about every stored page as it is read, with its document when it is indexable: what else
+   * is built from the pages (the page facts, the suggestions) comes from the same pass.
+   */
+  onPage?: (id: number, page: PageRecord, document: TextDocument | undefined) => void;
 }
 
 export async function* indexableDocuments(store: CrawlStore, options: IndexableOptions = {}): AsyncGenerator<TextDocument> {
   for await (const [id, page] of store.pages()) {
-    if (!isIndexablePage(page)) continue;
+    if (!isIndexablePage(page)) {
+      options.onPage?.(id, page, undefined);
+      continue;
+    }
     const doc = pageToDocument(id, page);
+    options.onPage?.(id, page, doc);
     if (doc.lang === UNDETERMINED_LANGUAGE) options.onUndeterminedLanguage?.(doc.url);
     yield doc;
   }

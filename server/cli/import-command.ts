@@ -79,20 +79,21 @@ export function formatImportSummary(summary: ImportSummary): string {
  * it, it now has up to the import's last write, and the next start checks no page.
  */
 export async function indexImported(store: CrawlStore, settings: Settings, changedIds: readonly number[], sequenceBefore?: number): Promise<number> {
-  const documents = await updateIndex(store, settings, changedIds, sequenceBefore);
-  // Saved with the index, so that the server starts without reading every page for its facts and suggestions.
-  await saveSearchData(store);
+  const { documents, built } = await updateIndex(store, settings, changedIds, sequenceBefore);
+  // Saved with the index (a build saves them from its own pass), so that the server starts
+  // without reading every page for its facts and suggestions.
+  if (!built) await saveSearchData(store);
   return documents;
 }
 
-async function updateIndex(store: CrawlStore, settings: Settings, changedIds: readonly number[], sequenceBefore?: number): Promise<number> {
+async function updateIndex(store: CrawlStore, settings: Settings, changedIds: readonly number[], sequenceBefore?: number): Promise<{ documents: number; built: boolean }> {
   const index = await openOrRebuildIndex(store, settings);
   if (index.info().generation === 0) {
     // Nothing indexed yet: one build from the store (segments on both cores).
     await index.close();
     const built = await buildIndex(store, settings);
     await built.index.close();
-    return built.documents;
+    return { documents: built.documents, built: true };
   }
   try {
     const upsert: TextDocument[] = [];
@@ -104,7 +105,7 @@ async function updateIndex(store: CrawlStore, settings: Settings, changedIds: re
     if (upsert.length > 0 || remove.length > 0) await index.update({ upsert, remove });
     if (sequenceBefore !== undefined) await advanceAppliedSequence(index.directory, sequenceBefore, store.pageWriteSequence);
     await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);
-    return index.info().documentCount;
+    return { documents: index.info().documentCount, built: false };
   } finally {
     await index.close();
   }

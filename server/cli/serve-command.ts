@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Settings } from '../../config/schema.ts';
 import { loadRankSnapshot, SearchEngine } from '../../indexer/ranking/search-engine.ts';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
-import { saveSearchData, loadSearchData } from '../../indexer/ranking/search-data.ts';
+import { loadSearchData, SearchDataPass } from '../../indexer/ranking/search-data.ts';
 import { indexableDocuments } from '../../indexer/text-index/store-adapter.ts';
 import { IndexCorruptError } from '../../indexer/text-index/errors.ts';
 import { TextIndex, type TextIndexOptions } from '../../indexer/text-index/text-index.ts';
@@ -54,7 +54,10 @@ export function textIndexOptions(settings: Settings): TextIndexOptions {
   return { maxSegmentDocs: segmentSize, mergePolicy: { segmentsPerTier, maxMergedSegmentDocs: maxMergedSegmentSize }, postingsCacheBytes: postingsCacheMb * 1024 * 1024 };
 }
 
-/** Builds the index and the local PageRank of a store; returns the number of documents. */
+/**
+ * Builds the index and the local PageRank of a store, and saves the page facts and suggestions
+ * for the server to load; returns the number of documents.
+ */
 export async function buildIndex(store: CrawlStore, settings: Settings): Promise<{ documents: number; index: TextIndex }> {
   await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);
   const index = await TextIndex.open(settings.dataDir, textIndexOptions(settings));
@@ -62,11 +65,14 @@ export async function buildIndex(store: CrawlStore, settings: Settings): Promise
   const sequence = store.pageWriteSequence;
   let undetermined = 0;
   const named: string[] = [];
-  const info = await index.rebuild(indexableDocuments(store, { onUndeterminedLanguage: (url) => {
+  // The page facts and suggestions a server loads at start come from the same pass over the pages.
+  const searchData = await SearchDataPass.start(store);
+  const info = await index.rebuild(indexableDocuments(store, { onPage: (id, page, document) => searchData.add(id, page, document), onUndeterminedLanguage: (url) => {
     undetermined++;
     if (named.length < 3) named.push(url);
   } }));
   await writeAppliedSequence(index.directory, sequence);
+  await searchData.save();
   // Such pages are indexed with the neutral analysis (no stemming), never left out.
   if (undetermined > 0) {
     console.warn(`${undetermined} page(s) in a language that cannot be told, indexed with the neutral analysis: ${named.join(', ')}${undetermined > named.length ? ', …' : ''} (all of them: lse pages --data ${settings.dataDir} --lang und)`);
@@ -81,8 +87,6 @@ export async function indexCommand(argv: string[]): Promise<number> {
     const started = performance.now();
     const { documents, index } = await buildIndex(store, settings);
     await index.close();
-    // Saved, so that the server starts without reading every page for its facts and suggestions.
-    await saveSearchData(store);
     process.stdout.write(`indexed ${documents} pages in ${((performance.now() - started) / 1000).toFixed(1)} s (${index.info().segments.length} segments)\n`);
     return 0;
   } finally {

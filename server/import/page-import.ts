@@ -8,7 +8,7 @@ import { fingerprintHex, normalizedFingerprint } from '../../crawler/duplicates.
 import { pageWords } from '../../crawler/page-fetch.ts';
 import type { CrawlStore, PageRecord, StoredLink } from '../../indexer/store/crawl-store.ts';
 import type { NumberedLine } from './jsonl-lines.ts';
-import { IMPORT_LIMITS, parsePageLine, type ImportedPage, type LineError } from './page-line.ts';
+import { IMPORT_LIMITS, ImportUrls, parsePageLine, type ImportedPage, type LineError } from './page-line.ts';
 
 export interface ImportOptions {
   /** Milliseconds since the epoch stamped on the pages (default: now). */
@@ -48,6 +48,8 @@ export async function importPages(store: CrawlStore, lines: AsyncIterable<Number
     options.onError?.(e);
   };
   let pending: ImportedPage[] = [];
+  const urls = new ImportUrls();
+  const fresh = new FreshIds(store);
   try {
     for await (const numbered of lines) {
       if ('tooLong' in numbered) {
@@ -57,14 +59,14 @@ export async function importPages(store: CrawlStore, lines: AsyncIterable<Number
       }
       if (numbered.text.trim() === '') continue;
       summary.lines++;
-      const parsed = parsePageLine(numbered.text, numbered.line);
+      const parsed = parsePageLine(numbered.text, numbered.line, urls);
       if (!parsed.ok) {
         error(parsed.error);
         continue;
       }
       pending.push(parsed.page);
       if (pending.length >= batchPages) {
-        await writePages(store, pending, now, summary);
+        await writePages(store, pending, now, summary, fresh);
         pending = [];
       }
     }
@@ -72,15 +74,63 @@ export async function importPages(store: CrawlStore, lines: AsyncIterable<Number
     // The input broke off (a cut request, a read error): what was read still goes in.
     summary.inputError = failure instanceof Error ? failure : new Error(String(failure));
   }
-  if (pending.length > 0) await writePages(store, pending, now, summary);
+  if (pending.length > 0) await writePages(store, pending, now, summary, fresh);
   return summary;
 }
 
+/**
+ * The URLs that got their id in this import (ids from the store's URL count at its start on)
+ * and whose page it has not written yet: the store holds no page for them, so none is read. Only
+ * while no one else writes pages (a crawl beside a push): from the first page write not the
+ * import's own, every page is read again.
+ */
+class FreshIds {
+  private written = new Uint8Array(1024);
+  private readonly firstId: number;
+  /** The store's page-write sequence after the import's last commit. */
+  private sequence: number;
+  private othersWrote = false;
+
+  constructor(private readonly store: CrawlStore) {
+    this.firstId = store.urlCount;
+    this.sequence = store.pageWriteSequence;
+  }
+
+  hasNoPage(id: number): boolean {
+    if (this.store.pageWriteSequence !== this.sequence) this.othersWrote = true;
+    return !this.othersWrote && id >= this.firstId && this.written[id - this.firstId] !== 1;
+  }
+
+  /** After a commit of the import's that wrote these pages. */
+  committed(ids: readonly number[]): void {
+    if (ids.length > 0) this.sequence++;
+    for (const id of ids) {
+      if (id < this.firstId) continue;
+      const at = id - this.firstId;
+      if (at >= this.written.length) {
+        const larger = new Uint8Array(Math.max(this.written.length * 2, at + 1));
+        larger.set(this.written);
+        this.written = larger;
+      }
+      this.written[at] = 1;
+    }
+  }
+}
+
+/** The stored pages of these ids (undefined for none), reading only those the store may hold. */
+async function storedPages(store: CrawlStore, ids: readonly number[], fresh: FreshIds): Promise<Array<PageRecord | undefined>> {
+  const read = ids.filter((id) => !fresh.hasNoPage(id));
+  const pages = read.length > 0 ? await store.getPages(read) : [];
+  const byId = new Map(read.map((id, i) => [id, pages[i]]));
+  return ids.map((id) => byId.get(id));
+}
+
 /** Writes one batch of pages (and their links and visit history) in one atomic commit. */
-async function writePages(store: CrawlStore, pages: readonly ImportedPage[], now: number, summary: ImportSummary): Promise<void> {
+async function writePages(store: CrawlStore, pages: readonly ImportedPage[], now: number, summary: ImportSummary, fresh: FreshIds): Promise<void> {
   const batch = store.batch();
+  const changedBefore = summary.changedIds.length;
   const ids = pages.map((page) => batch.idFor(page.url));
-  const previous = await store.getPages(ids);
+  const previous = await storedPages(store, ids, fresh);
   for (let i = 0; i < pages.length; i++) {
     const page = pages[i];
     const id = ids[i];
@@ -99,6 +149,7 @@ async function writePages(store: CrawlStore, pages: readonly ImportedPage[], now
     summary.changedIds.push(id);
   }
   await batch.commit();
+  fresh.committed(summary.changedIds.slice(changedBefore));
 }
 
 function pageRecord(page: ImportedPage, before: PageRecord | undefined, now: number): PageRecord {

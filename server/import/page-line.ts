@@ -3,7 +3,7 @@
  * them): checked field by field, so a bad line names its line number and the field at fault, and
  * the other lines still go in. Pure: no I/O.
  */
-import { normalizeUrl, resolveLink } from '../../crawler/url.ts';
+import { linkResolver, normalizeUrl, urlRules, type UrlCheck } from '../../crawler/url.ts';
 
 /** A page as a site pushes it: its text already extracted (no HTML is parsed here). */
 export interface ImportedPage {
@@ -48,6 +48,44 @@ const TYPE_NAME = /^[a-z0-9]{1,10}$/;
 /** Schemes a page may link to that are not pages (skipped, not an error). */
 const NOT_A_PAGE = /^(mailto|tel|javascript|data|ftp|news|irc|sms|file):/i;
 
+/** An absolute http(s) link: what it resolves to does not depend on the page it is on. */
+const ABSOLUTE_HTTP = /^https?:\/\//i;
+
+/**
+ * The URL checks of one import: one set of crawl rules for all its lines, and the checked form of
+ * absolute links remembered (an import's pages link to the same home, menus and hubs again and
+ * again), up to a bound past which the memory starts anew.
+ */
+export class ImportUrls {
+  private readonly rules = urlRules();
+  private readonly checkedLinks = new Map<string, UrlCheck | null>();
+
+  constructor(private readonly maxRemembered = 200_000) {}
+
+  page(url: string): UrlCheck {
+    return normalizeUrl(url, this.rules);
+  }
+
+  /** A page's links, each resolved against the page and checked (null: it cannot be resolved). */
+  linksOf(pageUrl: string): (href: string) => UrlCheck | null {
+    const resolve = linkResolver(pageUrl);
+    const check = (href: string) => {
+      const absolute = resolve(href);
+      return absolute === null ? null : normalizeUrl(absolute, this.rules);
+    };
+    return (href) => {
+      if (!ABSOLUTE_HTTP.test(href)) return check(href);
+      let checked = this.checkedLinks.get(href);
+      if (checked === undefined) {
+        checked = check(href);
+        if (this.checkedLinks.size >= this.maxRemembered) this.checkedLinks.clear();
+        this.checkedLinks.set(href, checked);
+      }
+      return checked;
+    };
+  }
+}
+
 class FieldError extends Error {
   constructor(
     readonly field: string,
@@ -57,8 +95,11 @@ class FieldError extends Error {
   }
 }
 
-/** Parses and checks one line; `line` is its 1-based number. Blank lines are the caller's to skip. */
-export function parsePageLine(text: string, line: number): ParsedLine {
+/**
+ * Parses and checks one line; `line` is its 1-based number. Blank lines are the caller's to skip.
+ * The lines of one import share their URL checks (`urls`).
+ */
+export function parsePageLine(text: string, line: number, urls: ImportUrls = new ImportUrls()): ParsedLine {
   if (text.length > IMPORT_LIMITS.maxLineChars) return fail(line, 'line', `longer than ${IMPORT_LIMITS.maxLineChars} characters`);
   let value: unknown;
   try {
@@ -68,7 +109,7 @@ export function parsePageLine(text: string, line: number): ParsedLine {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail(line, 'line', 'not a JSON object');
   try {
-    return { ok: true, page: checkPage(value as Record<string, unknown>) };
+    return { ok: true, page: checkPage(value as Record<string, unknown>, urls) };
   } catch (error) {
     if (error instanceof FieldError) return fail(line, error.field, error.message);
     throw error;
@@ -79,16 +120,16 @@ function fail(line: number, field: string, message: string): ParsedLine {
   return { ok: false, error: { line, field, message } };
 }
 
-function checkPage(fields: Record<string, unknown>): ImportedPage {
+function checkPage(fields: Record<string, unknown>, urls: ImportUrls): ImportedPage {
   for (const name of Object.keys(fields)) {
     if (!(IMPORT_FIELDS as readonly string[]).includes(name)) throw new FieldError(name, `unknown field (the fields are ${IMPORT_FIELDS.join(', ')})`);
   }
-  const url = pageUrl(fields.url);
+  const url = pageUrl(fields.url, urls);
   const page: ImportedPage = {
     url,
     title: requiredString(fields, 'title', IMPORT_LIMITS.maxTitleChars).replace(/\s+/g, ' ').trim(),
     body: requiredString(fields, 'body', Infinity),
-    links: links(fields.links, url),
+    links: links(fields.links, urls.linksOf(url), url),
   };
   const lang = optionalString(fields, 'lang', 35);
   if (lang !== undefined) {
@@ -112,9 +153,9 @@ function checkPage(fields: Record<string, unknown>): ImportedPage {
   return page;
 }
 
-function pageUrl(value: unknown): string {
+function pageUrl(value: unknown, urls: ImportUrls): string {
   if (typeof value !== 'string' || value.trim() === '') throw new FieldError('url', 'required: the absolute http(s) URL of the page');
-  const checked = normalizeUrl(value);
+  const checked = urls.page(value);
   if (!checked.ok) throw new FieldError('url', `"${value.slice(0, 200)}" is not an accepted absolute http(s) URL (${checked.reason})`);
   return checked.url;
 }
@@ -135,7 +176,7 @@ function optionalString(fields: Record<string, unknown>, name: string, maxChars:
 }
 
 /** Links resolved against the page, normalised, deduplicated; non-page schemes skipped. */
-function links(value: unknown, pageUrl: string): string[] {
+function links(value: unknown, checkLink: (href: string) => UrlCheck | null, pageUrl: string): string[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw new FieldError('links', 'must be an array of URLs');
   if (value.length > IMPORT_LIMITS.maxLinks) throw new FieldError('links', `more than ${IMPORT_LIMITS.maxLinks} links`);
@@ -143,8 +184,7 @@ function links(value: unknown, pageUrl: string): string[] {
   value.forEach((href, i) => {
     if (typeof href !== 'string') throw new FieldError(`links[${i}]`, 'must be a string');
     if (NOT_A_PAGE.test(href.trim())) return;
-    const absolute = resolveLink(href, pageUrl);
-    const checked = absolute === null ? undefined : normalizeUrl(absolute);
+    const checked = checkLink(href);
     if (!checked?.ok) throw new FieldError(`links[${i}]`, `"${href.slice(0, 200)}" is not a URL this page can link to`);
     if (checked.url !== pageUrl) out.add(checked.url);
   });
