@@ -12,6 +12,7 @@ import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
 import { loadLocalDomain } from '../server/jobs/estimation-round.ts';
 import { sortByUrl } from '../server/jobs/local-graph.ts';
 import { storeLocalPageRank } from '../server/jobs/local-pagerank.ts';
+import { computeLocalPageRankInWorker } from '../server/jobs/local-pagerank-thread.ts';
 import { buildDemoDataDir } from './helpers/demo-data-dir.ts';
 import { hasSharedData, sharedDataSkipReason, sharedGraphFile } from './helpers/shared-data.ts';
 
@@ -174,6 +175,15 @@ describe('storeLocalPageRank', () => {
       await store.close();
     }
   }, 60_000);
+});
+
+describe('computeLocalPageRankInWorker', () => {
+  it('returns the vector computed in the worker, and rejects with a code when the worker fails', async () => {
+    const job = () => ({ nodeCount: 3, sources: Int32Array.from([0, 1, 2]), targets: Int32Array.from([1, 2, 0]), edgeCount: 3, alpha: 0.85, tolerance: 1e-9 });
+    expect([...(await computeLocalPageRankInWorker(job()))]).toEqual([1 / 3, 1 / 3, 1 / 3]);
+    // An edge to a page that does not exist: the graph cannot be built in the worker.
+    await expect(computeLocalPageRankInWorker({ ...job(), targets: Int32Array.from([1, 2, 7]) })).rejects.toMatchObject({ code: 'LSE_LOCAL_PAGERANK_WORKER_FAILED', message: expect.stringContaining('outside') });
+  });
 });
 
 describe('sortByUrl', () => {
