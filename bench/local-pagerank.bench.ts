@@ -7,7 +7,7 @@
  * with the PageRank on the main thread (`workers: 0`), and in a worker thread (the product). An
  * idle row measures the machine's own scheduling noise over the same time.
  *
- *   npm run bench -- local-pagerank                             100k pages
+ *   node --expose-gc bin/run-ts.js bench/run.ts local-pagerank       100k pages (gc between modes)
  *   LSE_BENCH_LOCAL_PAGERANK_SIZES=1000000 npm run bench -- local-pagerank
  */
 import { mkdtempSync, rmSync } from 'node:fs';

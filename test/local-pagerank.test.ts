@@ -13,6 +13,7 @@ import { loadLocalDomain } from '../server/jobs/estimation-round.ts';
 import { sortByUrl } from '../server/jobs/local-graph.ts';
 import { storeLocalPageRank } from '../server/jobs/local-pagerank.ts';
 import { computeLocalPageRankInWorker } from '../server/jobs/local-pagerank-thread.ts';
+import { computeLocalPageRank } from '../server/jobs/local-pagerank-compute.ts';
 import { buildDemoDataDir } from './helpers/demo-data-dir.ts';
 import { hasSharedData, sharedDataSkipReason, sharedGraphFile } from './helpers/shared-data.ts';
 
@@ -179,10 +180,26 @@ describe('storeLocalPageRank', () => {
 
 describe('computeLocalPageRankInWorker', () => {
   it('returns the vector computed in the worker, and rejects with a code when the worker fails', async () => {
-    const job = () => ({ nodeCount: 3, sources: Int32Array.from([0, 1, 2]), targets: Int32Array.from([1, 2, 0]), edgeCount: 3, alpha: 0.85, tolerance: 1e-9 });
+    const job = () => ({ nodeCount: 3, sources: [Int32Array.from([0, 1, 2])], targets: [Int32Array.from([1, 2, 0])], edgeCount: 3, alpha: 0.85, tolerance: 1e-9 });
     expect([...(await computeLocalPageRankInWorker(job()))]).toEqual([1 / 3, 1 / 3, 1 / 3]);
     // An edge to a page that does not exist: the graph cannot be built in the worker.
-    await expect(computeLocalPageRankInWorker({ ...job(), targets: Int32Array.from([1, 2, 7]) })).rejects.toMatchObject({ code: 'LSE_LOCAL_PAGERANK_WORKER_FAILED', message: expect.stringContaining('outside') });
+    await expect(computeLocalPageRankInWorker({ ...job(), targets: [Int32Array.from([1, 2, 7])] })).rejects.toMatchObject({ code: 'LSE_LOCAL_PAGERANK_WORKER_FAILED', message: expect.stringContaining('outside') });
+  });
+});
+
+describe('computeLocalPageRank', () => {
+  it('reads edges split over chunks, the last one partly filled, as one list', () => {
+    const random = seededRandom(4);
+    const sources = Int32Array.from({ length: 5000 }, () => Math.floor(random() * 300));
+    const targets = Int32Array.from({ length: 5000 }, () => Math.floor(random() * 300));
+    const whole = computeLocalPageRank({ nodeCount: 300, sources: [sources], targets: [targets], edgeCount: 5000, alpha: 0.85, tolerance: 1e-12 });
+    const padded = (array: Int32Array, from: number) => {
+      const chunk = new Int32Array(2048);
+      chunk.set(array.subarray(from, from + 2048));
+      return chunk;
+    };
+    const chunked = computeLocalPageRank({ nodeCount: 300, sources: [0, 2048, 4096].map((at) => padded(sources, at)), targets: [0, 2048, 4096].map((at) => padded(targets, at)), edgeCount: 5000, alpha: 0.85, tolerance: 1e-12 });
+    expect(bytesOf(chunked).equals(bytesOf(whole))).toBe(true);
   });
 });
 

@@ -10,11 +10,17 @@ import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 export interface LocalGraphEdges {
   /** Store ids of the local pages, in URL order: page `i` of the graph is `ids[i]`. */
   ids: Int32Array<ArrayBuffer>;
-  /** Edge `e` goes from `sources[e]` to `targets[e]`, for `e < edgeCount` (repeats and self-links kept). */
-  sources: Int32Array<ArrayBuffer>;
-  targets: Int32Array<ArrayBuffer>;
+  /**
+   * The edges in chunks of {@link EDGE_CHUNK} (the last one partly filled): edge `e` goes from
+   * `sources[c][k]` to `targets[c][k]`, `e = c·EDGE_CHUNK + k < edgeCount` (repeats and self-links
+   * kept). Chunks, so that no million-entry array is copied on the main thread as the list grows.
+   */
+  sources: Array<Int32Array<ArrayBuffer>>;
+  targets: Array<Int32Array<ArrayBuffer>>;
   edgeCount: number;
 }
+
+export const EDGE_CHUNK = 1 << 20;
 
 /** Pages (or sorted entries) handled between two yields to the event loop. */
 const YIELD_EVERY = 4096;
@@ -41,10 +47,12 @@ export async function loadLocalGraph(store: CrawlStore): Promise<LocalGraphEdges
   for (let i = 0; i < ids.length; i++) {
     place[ids[i]] = i;
     if (/^https?:/.test(urlOf(ids[i]))) linkable[i] = 1;
+    if ((i + 1) % (YIELD_EVERY * 4) === 0) await yieldToEventLoop();
   }
-  let sources = new Int32Array(1024);
-  let targets = new Int32Array(1024);
+  const sources: Array<Int32Array<ArrayBuffer>> = [];
+  const targets: Array<Int32Array<ArrayBuffer>> = [];
   let edgeCount = 0;
+  let k = EDGE_CHUNK;
   seen = 0;
   for await (const [id, links] of store.allLinks()) {
     if (++seen % YIELD_EVERY === 0) await yieldToEventLoop();
@@ -54,12 +62,14 @@ export async function loadLocalGraph(store: CrawlStore): Promise<LocalGraphEdges
       if (link.nofollow || !(link.to >= 0 && link.to < urlCount)) continue;
       const to = place[link.to];
       if (to < 0 || linkable[to] === 0) continue;
-      if (edgeCount === sources.length) {
-        sources = grown(sources);
-        targets = grown(targets);
+      if (k === EDGE_CHUNK) {
+        sources.push(new Int32Array(EDGE_CHUNK));
+        targets.push(new Int32Array(EDGE_CHUNK));
+        k = 0;
       }
-      sources[edgeCount] = from;
-      targets[edgeCount++] = to;
+      sources[sources.length - 1][k] = from;
+      targets[targets.length - 1][k++] = to;
+      edgeCount++;
     }
   }
   return { ids, sources, targets, edgeCount };

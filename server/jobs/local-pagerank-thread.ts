@@ -36,7 +36,7 @@ function tsxEsmApiUrl(): string {
 
 export function computeLocalPageRankInWorker(job: LocalPageRankJob): Promise<Float64Array> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(workerBootstrap(), { workerData: job, transferList: [job.sources.buffer, job.targets.buffer] });
+    const worker = new Worker(workerBootstrap(), { workerData: job, transferList: [...job.sources, ...job.targets].map((chunk) => chunk.buffer) });
     let settled = false;
     worker.once('message', (rank: Float64Array) => {
       settled = true;
