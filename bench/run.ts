@@ -69,6 +69,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./startup.bench.ts')).startupBenchmarks,
     about: 'lse serve start-up by phase on 100k pushed pages (LSE_BENCH_STARTUP_SIZES): store, index, catch-up, ranks, page facts (heap), suggestions',
   },
+  'local-pagerank': {
+    load: async () => (await import('./local-pagerank.bench.ts')).localPageRankBenchmarks,
+    about: 'the event-loop pause while the local PageRank is recomputed: 100k pages, ~1M links (LSE_BENCH_LOCAL_PAGERANK_SIZES for 1M), before and with the worker thread',
+  },
   'store-replay': {
     load: async () => (await import('./store-replay.bench.ts')).storeReplayBenchmarks,
     about: 'resuming a crawl without HTTP: a store of 100k pages and ~500k links (LSE_BENCH_REPLAY_SIZES for 1M), open, known pages, frontier replay: time and memory',

@@ -30,3 +30,6 @@ export const UnscopedDataDirError = createError<'LSE_DATA_DIR_UNSCOPED', 409, []
 
 /** A search of content fetched with credentials by a searcher who has not signed in (what to do). */
 export const SignInRequiredError = createError<'LSE_SIGN_IN_REQUIRED', 401, [string]>('LSE_SIGN_IN_REQUIRED', 'this search covers pages that are not public: %s', 401);
+
+/** The worker thread computing the local PageRank failed or exited without an answer (why). */
+export const LocalPageRankWorkerError = createError<'LSE_LOCAL_PAGERANK_WORKER_FAILED', 500, [string]>('LSE_LOCAL_PAGERANK_WORKER_FAILED', 'local PageRank worker failed: %s', 500);

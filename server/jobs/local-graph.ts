@@ -1,0 +1,123 @@
+/**
+ * The local pages' link graph read from the store as edge lists over typed arrays, for the local
+ * PageRank. Pages are numbered in URL order (as {@link loadRoundStart} numbers L), an edge is a
+ * followed link to another local page with an http(s) URL — the graph `Supergraph(L).graph()`
+ * builds, without a URL string or a page object per page. The reading yields to the event loop
+ * every few thousand pages, so a server keeps answering while a million pages are read.
+ */
+import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
+
+export interface LocalGraphEdges {
+  /** Store ids of the local pages, in URL order: page `i` of the graph is `ids[i]`. */
+  ids: Int32Array<ArrayBuffer>;
+  /**
+   * The edges in chunks of {@link EDGE_CHUNK} (the last one partly filled): edge `e` goes from
+   * `sources[c][k]` to `targets[c][k]`, `e = c·EDGE_CHUNK + k < edgeCount` (repeats and self-links
+   * kept). Chunks, so that no million-entry array is copied on the main thread as the list grows.
+   */
+  sources: Array<Int32Array<ArrayBuffer>>;
+  targets: Array<Int32Array<ArrayBuffer>>;
+  edgeCount: number;
+}
+
+export const EDGE_CHUNK = 1 << 20;
+
+/** Pages (or sorted entries) handled between two yields to the event loop. */
+const YIELD_EVERY = 4096;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function loadLocalGraph(store: CrawlStore): Promise<LocalGraphEdges> {
+  const urlCount = store.urlCount;
+  const urlOf = (id: number) => store.urlOf(id)!;
+  let local = new Int32Array(1024);
+  let localCount = 0;
+  let seen = 0;
+  for await (const [id, page] of store.pages()) {
+    if (page.role === 'local' && (page.state === 'fetched' || page.state === 'not-modified') && id < urlCount) {
+      if (localCount === local.length) local = grown(local);
+      local[localCount++] = id;
+    }
+    if (++seen % YIELD_EVERY === 0) await yieldToEventLoop();
+  }
+  const ids = await sortByUrl(local.subarray(0, localCount), urlOf);
+  // place[id]: the page number of a local page; linkable[i]: page i's URL is one a followed link can reach.
+  const place = new Int32Array(urlCount).fill(-1);
+  const linkable = new Uint8Array(ids.length);
+  for (let i = 0; i < ids.length; i++) {
+    place[ids[i]] = i;
+    if (/^https?:/.test(urlOf(ids[i]))) linkable[i] = 1;
+    if ((i + 1) % (YIELD_EVERY * 4) === 0) await yieldToEventLoop();
+  }
+  const sources: Array<Int32Array<ArrayBuffer>> = [];
+  const targets: Array<Int32Array<ArrayBuffer>> = [];
+  let edgeCount = 0;
+  let k = EDGE_CHUNK;
+  seen = 0;
+  for await (const [id, links] of store.allLinks()) {
+    if (++seen % YIELD_EVERY === 0) await yieldToEventLoop();
+    const from = id < urlCount ? place[id] : -1;
+    if (from < 0) continue;
+    for (const link of links) {
+      if (link.nofollow || !(link.to >= 0 && link.to < urlCount)) continue;
+      const to = place[link.to];
+      if (to < 0 || linkable[to] === 0) continue;
+      if (k === EDGE_CHUNK) {
+        sources.push(new Int32Array(EDGE_CHUNK));
+        targets.push(new Int32Array(EDGE_CHUNK));
+        k = 0;
+      }
+      sources[sources.length - 1][k] = from;
+      targets[targets.length - 1][k++] = to;
+      edgeCount++;
+    }
+  }
+  return { ids, sources, targets, edgeCount };
+}
+
+function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
+}
+
+/**
+ * Store ids in ascending URL order (code-unit order, as `<` compares strings): runs of
+ * {@link YIELD_EVERY} ids sorted, then merged pairwise, yielding between steps. URLs are
+ * distinct, so the order is the one any sort gives.
+ */
+export async function sortByUrl(ids: Int32Array, urlOf: (id: number) => string): Promise<Int32Array<ArrayBuffer>> {
+  const compare = (a: number, b: number) => {
+    const x = urlOf(a);
+    const y = urlOf(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
+  let from = Int32Array.from(ids);
+  const n = from.length;
+  for (let start = 0; start < n; start += YIELD_EVERY) {
+    from.subarray(start, Math.min(n, start + YIELD_EVERY)).sort(compare);
+    await yieldToEventLoop();
+  }
+  let to = new Int32Array(n);
+  let sinceYield = 0;
+  for (let width = YIELD_EVERY; width < n; width *= 2) {
+    for (let left = 0; left < n; left += 2 * width) {
+      const middle = Math.min(n, left + width);
+      const right = Math.min(n, left + 2 * width);
+      let i = left;
+      let j = middle;
+      let k = left;
+      while (k < right) {
+        to[k++] = j >= right || (i < middle && compare(from[i], from[j]) <= 0) ? from[i++] : from[j++];
+        if (++sinceYield === YIELD_EVERY * 4) {
+          sinceYield = 0;
+          await yieldToEventLoop();
+        }
+      }
+    }
+    const swap = from;
+    from = to;
+    to = swap;
+  }
+  return from;
+}
