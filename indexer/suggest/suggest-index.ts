@@ -16,6 +16,7 @@
 import lunr from 'lunr';
 import { logRankPosition, rankScale, type RankScale } from '../ranking/blend.ts';
 import { prefixRange } from '../text-index/sorted-strings.ts';
+import { mergeSortSteps, runSteps, runStepsYielding } from '../stepwise.ts';
 
 export interface SuggestSource {
   id: number;
@@ -139,12 +140,18 @@ export class SuggestIndex {
   /**
    * Builds from pages; `rankOf` gives a page's estimated global PageRank (0 when unknown). With
    * the scale of the ranks given, pages are read one at a time; without it, their words are held
-   * until the scale of their ranks is known.
+   * until the scale of their ranks is known. The event loop is served every 1,024 pages and
+   * between the steps of the final sort and title index: a server rebuilds them beside searches.
    */
   static async build(pages: Iterable<SuggestSource> | AsyncIterable<SuggestSource>, rankOf: (id: number) => number, scale?: RankScale): Promise<SuggestIndex> {
     const builder = new SuggestIndexBuilder(rankOf, scale);
-    for await (const source of pages) builder.add(source);
-    return builder.done();
+    let count = 0;
+    for await (const source of pages) {
+      builder.add(source);
+      // Pages an iterator has buffered arrive as microtasks, which never let a timer or a request in.
+      if (++count % 1024 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return builder.doneYielding();
   }
 
   /**
@@ -255,6 +262,15 @@ export class SuggestIndexBuilder {
   }
 
   done(): SuggestIndex {
+    return runSteps(this.doneSteps());
+  }
+
+  /** {@link done} with the event loop served between its steps (a server rebuilding beside searches). */
+  doneYielding(): Promise<SuggestIndex> {
+    return runStepsYielding(this.doneSteps());
+  }
+
+  private *doneSteps(): Generator<void, SuggestIndex> {
     const { titles, titleUrls, titleScores, held } = this;
     if (held.length > 0) {
       const scaleOfPages = rankScale(held.map((p) => p.rank));
@@ -265,9 +281,10 @@ export class SuggestIndexBuilder {
     const terms = this.words.filter((word) => !isStopWord(word)).sort();
     const termScores = Float64Array.from(terms, (term) => this.scores[this.wordNumbers.get(term)!]);
     // Best first; the sort is stable, so equal titles keep the order the pages came in.
-    const order = Array.from(titles, (_, t) => t).sort((a, b) => titleScores[b] - titleScores[a] || titleOrder(titles[a], titles[b]));
-    const sorted = { titles: order.map((t) => titles[t]), urls: order.map((t) => titleUrls[t]) };
-    return SuggestIndex.fromColumns({ terms, termScores, ...titleColumns(sorted.titles, sorted.urls) });
+    const order = yield* mergeSortSteps(Int32Array.from(titles, (_, t) => t), (a, b) => titleScores[b] - titleScores[a] || titleOrder(titles[a], titles[b]));
+    const sorted = { titles: Array.from(order, (t) => titles[t]), urls: Array.from(order, (t) => titleUrls[t]) };
+    yield;
+    return SuggestIndex.fromColumns({ terms, termScores, ...(yield* titleColumnsSteps(sorted.titles, sorted.urls)) });
   }
 
   private count(page: SuggestPage, position: number): void {
@@ -310,16 +327,19 @@ interface SuggestPage {
 }
 
 /** Titles (best first) as columns: their words numbered, and each word's titles. */
-function titleColumns(titles: string[], titleUrls: string[]): Pick<SuggestColumns, 'titleWords' | 'titlePostingStarts' | 'titlePostings' | 'titles' | 'titleUrls' | 'titleWordStarts' | 'titleWordIds'> {
-  const wordsOfTitles = titles.map((title) => surfaceWords(title));
+function* titleColumnsSteps(titles: string[], titleUrls: string[]): Generator<void, Pick<SuggestColumns, 'titleWords' | 'titlePostingStarts' | 'titlePostings' | 'titles' | 'titleUrls' | 'titleWordStarts' | 'titleWordIds'>> {
+  const wordsOfTitles: string[][] = new Array(titles.length);
   const postings = new Map<string, number[]>();
-  wordsOfTitles.forEach((words, t) => {
+  for (let t = 0; t < titles.length; t++) {
+    const words = (wordsOfTitles[t] = surfaceWords(titles[t]));
     for (const word of new Set(words)) {
       const list = postings.get(word);
       if (list) list.push(t);
       else postings.set(word, [t]);
     }
-  });
+    if (t % 4096 === 4095) yield;
+  }
+  yield;
   const titleWords = [...postings.keys()].sort();
   const wordNumber = new Map(titleWords.map((word, w) => [word, w]));
   const titlePostingStarts = new Int32Array(titleWords.length + 1);

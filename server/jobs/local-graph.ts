@@ -6,6 +6,7 @@
  * every few thousand pages, so a server keeps answering while a million pages are read.
  */
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import { mergeSortSteps, runStepsYielding } from '../../indexer/stepwise.ts';
 
 export interface LocalGraphEdges {
   /** Store ids of the local pages, in URL order: page `i` of the graph is `ids[i]`. */
@@ -92,32 +93,5 @@ export async function sortByUrl(ids: Int32Array, urlOf: (id: number) => string):
     const y = urlOf(b);
     return x < y ? -1 : x > y ? 1 : 0;
   };
-  let from = Int32Array.from(ids);
-  const n = from.length;
-  for (let start = 0; start < n; start += YIELD_EVERY) {
-    from.subarray(start, Math.min(n, start + YIELD_EVERY)).sort(compare);
-    await yieldToEventLoop();
-  }
-  let to = new Int32Array(n);
-  let sinceYield = 0;
-  for (let width = YIELD_EVERY; width < n; width *= 2) {
-    for (let left = 0; left < n; left += 2 * width) {
-      const middle = Math.min(n, left + width);
-      const right = Math.min(n, left + 2 * width);
-      let i = left;
-      let j = middle;
-      let k = left;
-      while (k < right) {
-        to[k++] = j >= right || (i < middle && compare(from[i], from[j]) <= 0) ? from[i++] : from[j++];
-        if (++sinceYield === YIELD_EVERY * 4) {
-          sinceYield = 0;
-          await yieldToEventLoop();
-        }
-      }
-    }
-    const swap = from;
-    from = to;
-    to = swap;
-  }
-  return from;
+  return runStepsYielding(mergeSortSteps(ids, compare, YIELD_EVERY));
 }
