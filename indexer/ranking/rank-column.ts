@@ -9,14 +9,14 @@ export class RankColumn implements Iterable<[number, number]> {
   private readonly positionOfId: Int32Array;
 
   constructor(ids: ArrayLike<number>, values: ArrayLike<number>) {
-    this.ids = Int32Array.from(ids);
-    this.values = Float64Array.from(values);
+    // Typed arrays are copied in native code (a million ranks at every rank refresh).
+    this.ids = ids instanceof Int32Array ? ids.slice() : Int32Array.from(ids);
+    this.values = values instanceof Float64Array ? values.slice() : Float64Array.from(values);
+    const n = this.ids.length;
     let maxId = -1;
-    for (const id of this.ids) if (id > maxId) maxId = id;
+    for (let i = 0; i < n; i++) if (this.ids[i] > maxId) maxId = this.ids[i];
     this.positionOfId = new Int32Array(maxId + 1).fill(-1);
-    this.ids.forEach((id, i) => {
-      if (id >= 0) this.positionOfId[id] = i;
-    });
+    for (let i = 0; i < n; i++) if (this.ids[i] >= 0) this.positionOfId[this.ids[i]] = i;
   }
 
   get size(): number {

@@ -133,7 +133,8 @@ export async function loadRankSnapshot(store: CrawlStore): Promise<RankSnapshot>
   const estimate = await store.latestRanks('estimate');
   if (!local) return rankSnapshot(0, [], [], []);
   const estimated = new RankColumn(estimate?.ids ?? [], estimate?.values ?? []);
-  const global = Float64Array.from(local.ids, (id, i) => estimated.get(id) ?? local.values[i]);
+  const global = new Float64Array(local.ids.length);
+  for (let i = 0; i < global.length; i++) global[i] = estimated.get(local.ids[i]) ?? local.values[i];
   return rankSnapshot(estimate?.version ?? 0, local.ids, global, local.values);
 }
 
