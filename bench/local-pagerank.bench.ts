@@ -16,12 +16,11 @@ import { join } from 'node:path';
 import { Supergraph } from '../indexer/estimation/supergraph.ts';
 import { restrictAndNormalise } from '../indexer/metrics.ts';
 import { pageRank } from '../indexer/pagerank.ts';
-import { seededRandom } from '../indexer/seeded-random.ts';
-import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
+import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { loadLocalDomain } from '../server/jobs/estimation-round.ts';
 import { storeLocalPageRank } from '../server/jobs/local-pagerank.ts';
 import type { BenchContext } from './run.ts';
-import { drawWord, realWordTable, scaleUrl, type WordTable } from './scale-corpus.ts';
+import { realWordTable, writeScaleStore, type WordTable } from './scale-corpus.ts';
 
 const ALPHA = 0.85;
 const TOLERANCE = 1e-6;
@@ -94,27 +93,10 @@ async function measurePauses(run: () => Promise<unknown>): Promise<{ seconds: nu
 
 /** N fetched local pages (~200 words), each linking to 5–15 of them. */
 async function writeStore(dir: string, table: WordTable, count: number): Promise<number> {
-  const store = await CrawlStore.open(dir);
-  let links = 0;
-  try {
-    const random = seededRandom(11);
-    let batch = store.batch();
-    for (let i = 0; i < count; i++) {
-      const id = batch.idFor(scaleUrl(i));
-      const words: string[] = [];
-      for (let w = 150 + Math.floor(random() * 100); w > 0; w--) words.push(drawWord(table, random));
-      const page: PageRecord = { url: scaleUrl(i), host: 'big.example.org', role: 'local', state: 'fetched', status: 200, fetchedAt: 1, depth: 1 + (i % 5), title: words.slice(0, 5).join(' '), text: words.join(' '), fingerprint: i.toString(16), visits: 1, changes: 0 };
-      const out = 5 + Math.floor(random() * 11);
-      links += out;
-      batch.putPage(id, page).putLinks(id, Array.from({ length: out }, () => ({ to: batch.idFor(scaleUrl(Math.floor(random() * count))) })));
-      if (batch.size >= 2000) {
-        await batch.commit({ sync: false });
-        batch = store.batch();
-      }
-    }
-    await batch.commit();
-    return links;
-  } finally {
-    await store.close();
-  }
+  const { links } = await writeScaleStore(dir, table, count, {
+    seed: 11,
+    words: (random) => 150 + Math.floor(random() * 100),
+    targets: (random) => Array.from({ length: 5 + Math.floor(random() * 11) }, () => Math.floor(random() * count)),
+  });
+  return links;
 }

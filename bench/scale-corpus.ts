@@ -8,6 +8,7 @@ import { createWriteStream, existsSync, readdirSync, readFileSync } from 'node:f
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { seededRandom } from '../indexer/seeded-random.ts';
+import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
 import { syntheticVocabulary } from '../indexer/text-index/synthetic-documents.ts';
 
 const REFERENCE = '/usr/share/debian-reference';
@@ -88,4 +89,41 @@ export function scaleQueries(table: WordTable, howMany: number): string[] {
   const random = seededRandom(99);
   const band = table.words.slice(50, Math.min(table.words.length, 3000));
   return Array.from({ length: howMany }, () => Array.from({ length: 2 + Math.floor(random() * 2) }, () => band[Math.floor(random() * random() * band.length)]).join(' '));
+}
+
+/**
+ * A store of `count` fetched local pages (words drawn from the table), each linking to the page
+ * numbers `targets` gives; targets past `count` are URLs not fetched, waiting in the frontier.
+ * Written in commits of about 2,000 operations. Returns the links written and the URLs known.
+ */
+export async function writeScaleStore(
+  dir: string,
+  table: WordTable,
+  count: number,
+  options: { seed: number; words: (random: () => number) => number; targets: (random: () => number) => number[] },
+): Promise<{ links: number; urls: number }> {
+  const store = await CrawlStore.open(dir);
+  let links = 0;
+  try {
+    const random = seededRandom(options.seed);
+    let batch = store.batch();
+    for (let i = 0; i < count; i++) {
+      const id = batch.idFor(scaleUrl(i));
+      const words: string[] = [];
+      for (let w = options.words(random); w > 0; w--) words.push(drawWord(table, random));
+      const page: PageRecord = { url: scaleUrl(i), host: 'big.example.org', role: 'local', state: 'fetched', status: 200, fetchedAt: 1, depth: 1 + (i % 5), title: words.slice(0, 5).join(' '), text: words.join(' '), fingerprint: i.toString(16), visits: 1, changes: 0 };
+      const targets = options.targets(random);
+      links += targets.length;
+      batch.putPage(id, page).putLinks(id, targets.map((j) => ({ to: batch.idFor(scaleUrl(j)) })));
+      for (const j of targets) if (j >= count) batch.addToFrontier(batch.idFor(scaleUrl(j)), { depth: 2, discoveredAt: 1, role: 'local' });
+      if (batch.size >= 2000) {
+        await batch.commit({ sync: false });
+        batch = store.batch();
+      }
+    }
+    await batch.commit();
+    return { links, urls: store.urlCount };
+  } finally {
+    await store.close();
+  }
 }

@@ -19,10 +19,9 @@ import { CrawlRecorder } from '../crawler/crawl-recorder.ts';
 import { loadKnownPages, replayFrontier } from '../crawler/crawl-resume.ts';
 import { createOrdering } from '../crawler/ordering.ts';
 import { urlRules } from '../crawler/url.ts';
-import { seededRandom } from '../indexer/seeded-random.ts';
-import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
+import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import type { BenchContext } from './run.ts';
-import { drawWord, realWordTable, scaleUrl, type WordTable } from './scale-corpus.ts';
+import { realWordTable, writeScaleStore, type WordTable } from './scale-corpus.ts';
 
 export async function storeReplayBenchmarks(bench: BenchContext): Promise<void> {
   const sizes = (process.env.LSE_BENCH_REPLAY_SIZES ?? '100000').split(',').map(Number).filter((n) => n > 0);
@@ -88,31 +87,10 @@ async function openWithoutSnapshot(dir: string): Promise<string> {
 }
 
 /** N fetched local pages with their links; each page links to 5 URLs on average, half not fetched. */
-async function writeStore(dir: string, table: WordTable, count: number): Promise<{ links: number; urls: number }> {
-  const store = await CrawlStore.open(dir);
-  let links = 0;
-  try {
-    const random = seededRandom(5);
-    let batch = store.batch();
-    for (let i = 0; i < count; i++) {
-      const id = batch.idFor(scaleUrl(i));
-      const words: string[] = [];
-      for (let w = 200 + Math.floor(random() * 100); w > 0; w--) words.push(drawWord(table, random));
-      const page: PageRecord = { url: scaleUrl(i), host: 'big.example.org', role: 'local', state: 'fetched', status: 200, fetchedAt: 1, depth: 1 + (i % 5), title: words.slice(0, 5).join(' '), text: words.join(' '), fingerprint: i.toString(16), visits: 1, changes: 0 };
-      const out = 1 + Math.floor(random() * 9);
-      const targets = Array.from({ length: out }, () => Math.floor(random() * count * 2));
-      links += out;
-      batch.putPage(id, page).putLinks(id, targets.map((j) => ({ to: batch.idFor(scaleUrl(j)) })));
-      // Targets past the fetched pages wait in the frontier.
-      for (const j of targets) if (j >= count) batch.addToFrontier(batch.idFor(scaleUrl(j)), { depth: 2, discoveredAt: 1, role: 'local' });
-      if (batch.size >= 2000) {
-        await batch.commit({ sync: false });
-        batch = store.batch();
-      }
-    }
-    await batch.commit();
-    return { links, urls: store.urlCount };
-  } finally {
-    await store.close();
-  }
+function writeStore(dir: string, table: WordTable, count: number): Promise<{ links: number; urls: number }> {
+  return writeScaleStore(dir, table, count, {
+    seed: 5,
+    words: (random) => 200 + Math.floor(random() * 100),
+    targets: (random) => Array.from({ length: 1 + Math.floor(random() * 9) }, () => Math.floor(random() * count * 2)),
+  });
 }
