@@ -33,11 +33,9 @@ export class PostingsFile {
     // Not zero-filled first (every byte is read into it), and never a slice of Node's shared pool.
     const buffer = Buffer.allocUnsafeSlow(byteLength);
     const array = new Type(buffer.buffer as ArrayBuffer, buffer.byteOffset, length);
-    if (byteLength === 0) return array;
-    const bytes = buffer;
     let done = 0;
     while (done < byteLength) {
-      const n = readSync(this.fd, bytes, done, byteLength - done, position + done);
+      const n = readSync(this.fd, buffer, done, byteLength - done, position + done);
       if (n === 0) throw new IndexCorruptError(`${this.path} is truncated`);
       done += n;
     }
