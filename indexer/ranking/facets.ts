@@ -63,23 +63,23 @@ export function countResults(facts: PageFacts, compiled: CompiledFilters, matche
   const codes = FACET_NAMES.map((name) => facts.columns[name].codes);
   const allowed = FACET_NAMES.map((name) => compiled[name]);
   const counts = FACET_NAMES.map((name) => new Uint32Array(facts.columns[name].values.length));
-  const filtering = allowed.some((a) => a !== null);
+  // Only the dimensions with a filter are asked whether they reject a row (none, most often).
+  const filtered = allowed.flatMap((a, d) => (a === null ? [] : [d]));
+  const filtering = filtered.length > 0;
   const chains = new GroupChains(facts.size);
   let total = 0;
-  if (!filtering && blocked === undefined) total = countUnfiltered(facts, matchedIds, codes, counts, chains);
-  else for (const id of matchedIds) {
-    const row = facts.rowOf(id);
+  for (let i = 0; i < matchedIds.length; i++) {
+    const row = facts.rowOf(matchedIds[i]);
     if (row < 0) {
       if (!filtering) total++;
       continue;
     }
-    if (blocked?.(row)) continue;
+    if (blocked !== undefined && blocked(row)) continue;
     // Which dimensions' filters reject the row: with none it counts everywhere, with one only there.
     let rejecting = -1;
     let rejections = 0;
-    for (let d = 0; d < dimensions; d++) {
-      const a = allowed[d];
-      if (a !== null && a[codes[d][row]] === 0) {
+    for (const d of filtered) {
+      if (allowed[d]![codes[d][row]] === 0) {
         rejections++;
         rejecting = d;
       }
@@ -90,8 +90,10 @@ export function countResults(facts: PageFacts, compiled: CompiledFilters, matche
       chains.add(group, row, rejecting);
       continue;
     }
-    if (rejections === 0) total++;
-    for (let d = 0; d < dimensions; d++) if (rejections === 0 || d === rejecting) counts[d][codes[d][row]]++;
+    if (rejections === 0) {
+      total++;
+      for (let d = 0; d < dimensions; d++) counts[d][codes[d][row]]++;
+    } else counts[rejecting][codes[rejecting][row]]++;
   }
   total += chains.count(codes, counts);
   const facets = {} as FacetCounts;
@@ -105,39 +107,6 @@ export function countResults(facts: PageFacts, compiled: CompiledFilters, matche
     facets[name] = Object.fromEntries(entries);
   });
   return { total, facets };
-}
-
-/**
- * The common case of {@link countResults}, in a loop of its own: no filter and no blocked page,
- * so every match counts in every dimension (groups of several pages still count once).
- */
-// countUnfiltered names the four dimensions one by one: adding a fifth must add it there (this fails to compile).
-const FACET_DIMENSIONS: 4 = FACET_NAMES.length;
-
-function countUnfiltered(facts: PageFacts, matchedIds: readonly number[], codes: readonly Uint16Array[], counts: Uint32Array[], chains: GroupChains): number {
-  if (codes.length !== FACET_DIMENSIONS) throw new Error('countUnfiltered counts four facet dimensions');
-  const [codes0, codes1, codes2, codes3] = codes;
-  const [counts0, counts1, counts2, counts3] = counts;
-  const { group, groupSize } = facts;
-  let total = 0;
-  for (let i = 0; i < matchedIds.length; i++) {
-    const row = facts.rowOf(matchedIds[i]);
-    if (row < 0) {
-      total++;
-      continue;
-    }
-    const g = group[row];
-    if (groupSize[g] > 1) {
-      chains.add(g, row, -1);
-      continue;
-    }
-    total++;
-    counts0[codes0[row]]++;
-    counts1[codes1[row]]++;
-    counts2[codes2[row]]++;
-    counts3[codes3[row]]++;
-  }
-  return total;
 }
 
 /** Matched rows of groups with several pages, chained per group (arrays made on first use). */
