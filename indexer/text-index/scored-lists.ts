@@ -14,9 +14,6 @@ export interface ScoredList {
   docs: Int32Array;
   tf: Uint16Array;
   lengths: Uint32Array;
-  /** The term's postings are docs[from .. end). */
-  from: number;
-  end: number;
   cursor: number;
   /** The query vector's weight of this term and field, divided by the vector's length. */
   queryWeight: number;
@@ -43,8 +40,6 @@ export function scoredLists(segment: CompactSegment, plan: ScoringPlan): ScoredL
         docs,
         tf,
         lengths: field.lengths,
-        from: 0,
-        end: docs.length,
         cursor: 0,
         queryWeight: weights[f] / plan.magnitude[f],
         idf,
@@ -60,9 +55,9 @@ export function scoredLists(segment: CompactSegment, plan: ScoringPlan): ScoredL
 
 /** Moves the list's cursor to `d`; true when the list has it. */
 export function advanceTo(list: ScoredList, d: number): boolean {
-  const p = seek(list.docs, list.cursor, list.end, d);
+  const p = seek(list.docs, list.cursor, list.docs.length, d);
   list.cursor = p;
-  return p < list.end && list.docs[p] === d;
+  return p < list.docs.length && list.docs[p] === d;
 }
 
 /** The weight `d` gets from the list's posting at its cursor (which must be on `d`). */
@@ -79,7 +74,7 @@ export function addBlockBounds(list: ScoredList, candidates: Int32Array, bounds:
   const { lastDoc, maxFrequency, minLength } = blockSummary(list.field, list.term);
   let i = 0;
   for (let b = 0; b < lastDoc.length && i < candidates.length; b++) {
-    const first = list.docs[list.from + b * BLOCK_SIZE];
+    const first = list.docs[b * BLOCK_SIZE];
     while (i < candidates.length && candidates[i] < first) i++;
     if (i === candidates.length || candidates[i] > lastDoc[b]) continue;
     const bound = list.queryWeight * postingWeight(list.idf, maxFrequency[b], minLength[b], list.averageLength, list.fieldBoost);
@@ -94,7 +89,7 @@ export function addBlockBounds(list: ScoredList, candidates: Int32Array, bounds:
  */
 export function addExactBounds(list: ScoredList, candidates: Int32Array, bounds: Float64Array, work: { scoredWeights: number }): void {
   let i = 0;
-  for (let p = list.from; p < list.end && i < candidates.length; p++) {
+  for (let p = 0; p < list.docs.length && i < candidates.length; p++) {
     const d = list.docs[p];
     i = seek(candidates, i, candidates.length, d);
     if (i === candidates.length || candidates[i] !== d) continue;
@@ -105,6 +100,6 @@ export function addExactBounds(list: ScoredList, candidates: Int32Array, bounds:
 
 export function resetCursors(lists: readonly ScoredList[]): void {
   for (const list of lists) {
-    list.cursor = list.from;
+    list.cursor = 0;
   }
 }

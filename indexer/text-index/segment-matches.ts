@@ -13,11 +13,9 @@ import type { ScoredList } from './scored-lists.ts';
 import type { ResolvedClause, ScoringPlan } from './scoring-plan.ts';
 import type { LiveSegment } from './segment-set.ts';
 
-/** A postings range docs[from .. end) with a forward cursor. */
+/** A term's documents in one field, with a forward cursor. */
 interface Range {
   docs: Int32Array;
-  from: number;
-  end: number;
   cursor: number;
   /** Whether the range is one of the scored lists (its documents hold a scored term). */
   scored: boolean;
@@ -53,9 +51,9 @@ export function matchingDocuments(segment: LiveSegment, plan: ScoringPlan, lists
     // A document of the smallest clause holds a scored term when that clause's lists are all scored.
     needsScoredCheck = unions[0].ranges.some((range) => !range.scored);
   } else {
-    candidates = unionOf(lists.map((list) => ({ docs: list.docs, from: list.from, end: list.end, cursor: list.from, scored: true })));
+    candidates = unionOf(lists.map((list) => ({ docs: list.docs, cursor: 0, scored: true })));
   }
-  const scoredRanges: Range[] = needsScoredCheck ? lists.map((list) => ({ docs: list.docs, from: list.from, end: list.end, cursor: list.from, scored: true })) : [];
+  const scoredRanges: Range[] = needsScoredCheck ? lists.map((list) => ({ docs: list.docs, cursor: 0, scored: true })) : [];
   const deleted = segment.deleted;
   if (deleted === null && excluded === null && requiredMarks.length === 0 && !needsScoredCheck) return candidates;
   const out = new Int32Array(candidates.length);
@@ -82,7 +80,7 @@ function clauseRanges(postings: CompactSegment, clause: ResolvedClause, plan: Sc
       const field = postings.fields[f];
       if (field.offsets[t] === field.offsets[t + 1]) continue;
       const { docs } = termPostings(field, t);
-      ranges.push({ docs, from: 0, end: docs.length, cursor: 0, scored: weights !== undefined && weights[f] !== 0 });
+      ranges.push({ docs, cursor: 0, scored: weights !== undefined && weights[f] !== 0 });
     }
   }
   return ranges;
@@ -90,15 +88,15 @@ function clauseRanges(postings: CompactSegment, clause: ResolvedClause, plan: Sc
 
 /** The documents of several ranges, ascending, without repeats (one range: a view, no copy). */
 function unionOf(ranges: readonly Range[]): Int32Array {
-  return unionSorted(ranges.map((range) => range.docs.subarray(range.from, range.end)));
+  return unionSorted(ranges.map((range) => range.docs));
 }
 
 /** Whether any range holds `d` (cursors move forward: `d` must not decrease between calls). */
 function anyHas(ranges: Range[], d: number): boolean {
   for (const range of ranges) {
-    const p = seek(range.docs, range.cursor, range.end, d);
+    const p = seek(range.docs, range.cursor, range.docs.length, d);
     range.cursor = p;
-    if (p < range.end && range.docs[p] === d) return true;
+    if (p < range.docs.length && range.docs[p] === d) return true;
   }
   return false;
 }

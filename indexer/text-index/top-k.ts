@@ -60,7 +60,7 @@ export function rankCandidates(segment: LiveSegment, candidates: Int32Array, lis
   const bounds = new Float64Array(count);
   if (prior !== null) for (let i = 0; i < count; i++) bounds[i] = prior[candidates[i]];
   for (const list of lists) {
-    if ((list.end - list.from) * EXACT_BOUND_RATIO < count) addExactBounds(list, candidates, bounds, work);
+    if (list.docs.length * EXACT_BOUND_RATIO < count) addExactBounds(list, candidates, bounds, work);
     else addBlockBounds(list, candidates, bounds);
   }
   if (bonuses !== null) for (const [d, bonus] of bonuses) {
@@ -103,7 +103,7 @@ function scoreByLookup(d: number, lists: readonly ScoredList[], work: PruningWor
   work.scoredDocuments++;
   let text = 0;
   for (const list of lists) {
-    const p = findPosting(list.docs, list.from, list.end, d);
+    const p = findPosting(list.docs, 0, list.docs.length, d);
     if (p < 0) continue;
     text += list.queryWeight * postingWeight(list.idf, list.tf[p], list.lengths[d], list.averageLength, list.fieldBoost);
     work.scoredWeights++;
