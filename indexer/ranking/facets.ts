@@ -4,6 +4,7 @@
  * still show how many results they have), and are counted over every match before paging.
  */
 import { unknownFacetValue } from './errors.ts';
+import type { FacetTuples } from './facet-tuples.ts';
 import { FACET_NAMES, type FacetName, type PageFacts } from './page-facts.ts';
 
 export type FacetFilters = Partial<Record<FacetName, readonly string[]>>;
@@ -59,14 +60,16 @@ export interface ResultCounts {
  * matches outside the facts table (none loaded) count in the total only, when nothing filters.
  */
 export function countResults(facts: PageFacts, compiled: CompiledFilters, matchedIds: readonly number[], blocked?: (row: number) => boolean): ResultCounts {
-  const dimensions = FACET_NAMES.length;
   const codes = FACET_NAMES.map((name) => facts.columns[name].codes);
-  const allowed = FACET_NAMES.map((name) => compiled[name]);
   const counts = FACET_NAMES.map((name) => new Uint32Array(facts.columns[name].values.length));
-  // Only the dimensions with a filter are asked whether they reject a row (none, most often).
-  const filtered = allowed.flatMap((a, d) => (a === null ? [] : [d]));
-  const filtering = filtered.length > 0;
+  const tuples = facts.facetTuples;
+  const rejecting = rejectingDimensions(tuples, FACET_NAMES.map((name) => compiled[name]));
+  const filtering = rejecting !== null;
+  const { ofRow, grouped } = tuples;
+  const group = facts.group;
   const chains = new GroupChains(facts.size);
+  // Rows of single-page groups are counted by their combination of values, spread out below.
+  const perTuple = new Uint32Array(tuples.count);
   let total = 0;
   for (let i = 0; i < matchedIds.length; i++) {
     const row = facts.rowOf(matchedIds[i]);
@@ -75,25 +78,23 @@ export function countResults(facts: PageFacts, compiled: CompiledFilters, matche
       continue;
     }
     if (blocked !== undefined && blocked(row)) continue;
-    // Which dimensions' filters reject the row: with none it counts everywhere, with one only there.
-    let rejecting = -1;
-    let rejections = 0;
-    for (const d of filtered) {
-      if (allowed[d]![codes[d][row]] === 0) {
-        rejections++;
-        rejecting = d;
-      }
+    const t = ofRow[row];
+    if (grouped[t] === 0) perTuple[t]++;
+    else {
+      const by = filtering ? rejecting[t] : NONE_REJECTS;
+      if (by !== SEVERAL_REJECT) chains.add(group[row], row, by);
     }
-    if (rejections > 1) continue;
-    const group = facts.group[row];
-    if (facts.groupSize[group] > 1) {
-      chains.add(group, row, rejecting);
-      continue;
-    }
-    if (rejections === 0) {
-      total++;
-      for (let d = 0; d < dimensions; d++) counts[d][codes[d][row]]++;
-    } else counts[rejecting][codes[rejecting][row]]++;
+  }
+  const dimensions = tuples.dimensions;
+  for (let t = 0; t < tuples.count; t++) {
+    const n = perTuple[t];
+    if (n === 0) continue;
+    const by = filtering ? rejecting[t] : NONE_REJECTS;
+    if (by === SEVERAL_REJECT) continue;
+    if (by === NONE_REJECTS) {
+      total += n;
+      for (let d = 0; d < dimensions; d++) counts[d][tuples.codes[t * dimensions + d]] += n;
+    } else counts[by][tuples.codes[t * dimensions + by]] += n;
   }
   total += chains.count(codes, counts);
   const facets = {} as FacetCounts;
@@ -109,8 +110,39 @@ export function countResults(facts: PageFacts, compiled: CompiledFilters, matche
   return { total, facets };
 }
 
-/** Matched rows of groups with several pages, chained per group (arrays made on first use). */
+/** No dimension's filter rejects the combination; several do. */
+const NONE_REJECTS = -1;
+const SEVERAL_REJECT = -2;
+
+/**
+ * Per combination, the dimension whose filter rejects it: NONE_REJECTS, the dimension, or
+ * SEVERAL_REJECT (it counts nowhere). Null when nothing filters. A row rejected by one
+ * dimension's filter still counts in that dimension, whose counts ignore its own filter.
+ */
+function rejectingDimensions(tuples: FacetTuples, allowed: readonly (Uint8Array | null)[]): Int8Array | null {
+  if (allowed.every((a) => a === null)) return null;
+  const { count, dimensions, codes } = tuples;
+  const rejecting = new Int8Array(count);
+  for (let t = 0; t < count; t++) {
+    let by = NONE_REJECTS;
+    for (let d = 0; d < dimensions; d++) {
+      const a = allowed[d];
+      if (a === null || a[codes[t * dimensions + d]] === 1) continue;
+      by = by === NONE_REJECTS ? d : SEVERAL_REJECT;
+      if (by === SEVERAL_REJECT) break;
+    }
+    rejecting[t] = by;
+  }
+  return rejecting;
+}
+
+/**
+ * Matched rows of groups with several pages, chained per group. The chains live in arrays of a
+ * row each, made once per table size and cleared after each count (only where they were written),
+ * so that a query on a multilingual site does not allocate and fill three million-entry arrays.
+ */
 class GroupChains {
+  static #scratch: { first: Int32Array; next: Int32Array; rejectedBy: Int8Array } | undefined;
   #first: Int32Array | undefined;
   #next: Int32Array | undefined;
   #rejectedBy: Int8Array | undefined;
@@ -120,16 +152,37 @@ class GroupChains {
 
   add(group: number, row: number, rejectedBy: number): void {
     if (this.#first === undefined) {
-      this.#first = new Int32Array(this.rows).fill(-1);
-      this.#next = new Int32Array(this.rows).fill(-2);
-      this.#rejectedBy = new Int8Array(this.rows);
+      let scratch = GroupChains.#scratch;
+      if (scratch === undefined || scratch.first.length < this.rows) {
+        scratch = { first: new Int32Array(this.rows).fill(-1), next: new Int32Array(this.rows).fill(-2), rejectedBy: new Int8Array(this.rows) };
+      }
+      // Taken while in use: a count that fails half way leaves no dirty scratch behind.
+      GroupChains.#scratch = undefined;
+      this.#first = scratch.first;
+      this.#next = scratch.next;
+      this.#rejectedBy = scratch.rejectedBy;
     }
     const next = this.#next!;
-    if (next[row] !== -2) return; // matched twice (a synonym spelling)
+    if (next[row] !== -2) return; // matched twice
     if (this.#first[group] < 0) this.#groups.push(group);
     next[row] = this.#first[group];
     this.#first[group] = row;
     this.#rejectedBy![row] = rejectedBy;
+  }
+
+  /** Clears what the chains wrote and hands their arrays back for the next count. */
+  #release(): void {
+    const first = this.#first!;
+    const next = this.#next!;
+    for (const group of this.#groups) {
+      for (let row = first[group]; row >= 0; ) {
+        const following = next[row];
+        next[row] = -2;
+        row = following;
+      }
+      first[group] = -1;
+    }
+    GroupChains.#scratch = { first, next, rejectedBy: this.#rejectedBy! };
   }
 
   /**
@@ -162,6 +215,7 @@ class GroupChains {
       }
       if (passes) total++;
     }
+    this.#release();
     return total;
   }
 }

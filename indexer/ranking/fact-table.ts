@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { CrawlStore, PageRecord } from '../store/crawl-store.ts';
 import { readColumnFile, writeColumnFile, type Column } from './column-file.ts';
 import { PageFactsBuilder } from './fact-builder.ts';
-import { pageFact, type FacetName, type PageFact } from './page-facts.ts';
+import { facetTuples, type FacetTuples } from './facet-tuples.ts';
+import { FACET_NAMES, pageFact, type FacetName, type PageFact } from './page-facts.ts';
 
 /** One facet dimension: its values, and each row's value as a code into them. */
 export interface FacetColumn {
@@ -46,6 +47,7 @@ export class PageFacts {
   /** Row of each page id (-1: none); ids are the store's, dense from 0. */
   private readonly rowOfId: Int32Array;
   private rowOfUrl: Map<string, number> | undefined;
+  private tuples: FacetTuples | undefined;
   private readonly saved: FactColumns;
 
   /** The table of these facts (read once: no fact object is kept), or of saved columns. */
@@ -145,6 +147,12 @@ export class PageFacts {
     }
     const row = this.rowOfUrl.get(url);
     return row === undefined ? undefined : this.ids[row];
+  }
+
+  /** Each row's combination of facet values, numbered (made at the first count, then kept). */
+  get facetTuples(): FacetTuples {
+    this.tuples ??= facetTuples(FACET_NAMES.map((name) => this.columns[name].codes), this.group, this.groupSize);
+    return this.tuples;
   }
 
   rowOf(id: number): number {

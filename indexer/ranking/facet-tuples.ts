@@ -1,0 +1,55 @@
+/**
+ * Each page's combination of facet values, numbered. A site has few combinations of language,
+ * host, section and type (tens to thousands) against many pages, so counting a query's matches
+ * by combination (one increment a match, into a table that stays in cache) and spreading the
+ * combinations' counts over the dimensions afterwards costs far less than four increments a
+ * match into four columns: at a million pages, 27k matches went from about 4 ms to a fraction.
+ * Rows whose group has several pages (copies, translations) get combinations of their own, as
+ * they are counted once per group rather than once per row.
+ */
+export interface FacetTuples {
+  /** Row → its combination. */
+  readonly ofRow: Int32Array;
+  /** Combination t's code in dimension d: codes[t * dimensions + d]. */
+  readonly codes: Uint16Array;
+  /** Combination → 1 when its rows belong to groups of several pages. */
+  readonly grouped: Uint8Array;
+  readonly count: number;
+  readonly dimensions: number;
+}
+
+/** Numbers the combinations of the rows' codes (and of whether their group has several pages). */
+export function facetTuples(columns: readonly Uint16Array[], group: Int32Array, groupSize: Int32Array): FacetTuples {
+  const rows = group.length;
+  const dimensions = columns.length;
+  const radices = columns.map((codes) => codes.reduce((max, code) => Math.max(max, code), 0) + 1);
+  // A number names a combination exactly while the product of the radices stays an integer a double holds.
+  const exact = radices.reduce((product, radix) => product * radix, 2) < Number.MAX_SAFE_INTEGER;
+  const numberOf = new Map<number | string, number>();
+  const ofRow = new Int32Array(rows);
+  const firstRow: number[] = [];
+  for (let row = 0; row < rows; row++) {
+    const grouped = groupSize[group[row]] > 1 ? 1 : 0;
+    let key: number | string;
+    if (exact) {
+      let k = grouped;
+      for (let d = 0; d < dimensions; d++) k = k * radices[d] + columns[d][row];
+      key = k;
+    } else key = `${grouped}:${columns.map((codes) => codes[row]).join(':')}`;
+    let t = numberOf.get(key);
+    if (t === undefined) {
+      t = firstRow.length;
+      numberOf.set(key, t);
+      firstRow.push(row);
+    }
+    ofRow[row] = t;
+  }
+  const count = firstRow.length;
+  const codes = new Uint16Array(count * dimensions);
+  const grouped = new Uint8Array(count);
+  firstRow.forEach((row, t) => {
+    for (let d = 0; d < dimensions; d++) codes[t * dimensions + d] = columns[d][row];
+    grouped[t] = groupSize[group[row]] > 1 ? 1 : 0;
+  });
+  return { ofRow, codes, grouped, count, dimensions };
+}

@@ -1,0 +1,81 @@
+/**
+ * Facet counts and totals against a reference that counts the definition directly: a result is a
+ * group of copies and translations; it counts in the total when one of its matched pages passes
+ * every filter, and under a value when one of its matched pages has that value and passes the
+ * other dimensions' filters. Random tables with groups, filters, unmatched ids and removed pages.
+ */
+import { describe, expect, it } from 'vitest';
+import { compileFilters, countResults, type FacetFilters } from '../indexer/ranking/facets.ts';
+import { FACET_NAMES, PageFacts, type FacetName, type PageFact } from '../indexer/ranking/page-facts.ts';
+import { seededRandom } from '../indexer/seeded-random.ts';
+
+const VALUES: Record<FacetName, string[]> = {
+  lang: ['en', 'de', 'fr'],
+  host: ['a.example', 'b.example'],
+  section: ['docs', 'news', 'blog', 'api', ''],
+  type: ['html', 'pdf'],
+};
+
+function randomFacts(random: () => number, pages: number): PageFacts {
+  const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)];
+  const urlOf = (id: number) => `https://a.example/p${id}`;
+  const facts = new Map<number, PageFact>();
+  for (let id = 0; id < pages; id++) {
+    // About one page in four is a copy or translation of an earlier page.
+    const related = id > 0 && random() < 0.25 ? [urlOf(Math.floor(random() * id))] : [];
+    const fact: PageFact = { url: urlOf(id), host: pick(VALUES.host), lang: pick(VALUES.lang), type: pick(VALUES.type), section: pick(VALUES.section), date: NaN, indexed: true, related };
+    if (related.length > 0 && random() < 0.5) fact.copies = related;
+    facts.set(id, fact);
+  }
+  return new PageFacts(facts);
+}
+
+function referenceCounts(facts: PageFacts, filters: FacetFilters, matched: readonly number[], removed: ReadonlySet<number>) {
+  const valueOf = (row: number, name: FacetName) => facts.columns[name].values[facts.columns[name].codes[row]];
+  const passes = (row: number, except?: FacetName) => FACET_NAMES.every((name) => name === except || !filters[name] || filters[name]!.includes(valueOf(row, name)));
+  const filtering = FACET_NAMES.some((name) => filters[name]);
+  const totalGroups = new Set<string>();
+  const byValue = Object.fromEntries(FACET_NAMES.map((name) => [name, new Map<string, Set<string>>()])) as Record<FacetName, Map<string, Set<string>>>;
+  for (const id of matched) {
+    const row = facts.rowOf(id);
+    if (row < 0) {
+      if (!filtering) totalGroups.add(`id${id}`);
+      continue;
+    }
+    if (removed.has(id)) continue;
+    const group = `g${facts.group[row]}`;
+    if (passes(row)) totalGroups.add(group);
+    for (const name of FACET_NAMES) {
+      const value = valueOf(row, name);
+      if (value === '' || !passes(row, name)) continue;
+      if (!byValue[name].has(value)) byValue[name].set(value, new Set());
+      byValue[name].get(value)!.add(group);
+    }
+  }
+  const facets = Object.fromEntries(FACET_NAMES.map((name) => [name, Object.fromEntries([...byValue[name]].map(([value, groups]) => [value, groups.size]))]));
+  return { total: totalGroups.size, facets };
+}
+
+describe('facet counts', () => {
+  it('equal a direct count of groups per value, with filters, groups, removed and unknown pages', () => {
+    const random = seededRandom(2026);
+    for (let table = 0; table < 20; table++) {
+      const pages = 50 + Math.floor(random() * 400);
+      const facts = randomFacts(random, pages);
+      for (let query = 0; query < 25; query++) {
+        // Each id once (the engine's matches are unique), some past the table (pages the facts do not know yet).
+        const matched = [...new Set(Array.from({ length: Math.floor(random() * pages) }, () => Math.floor(random() * (pages + 20))))];
+        const filters: FacetFilters = {};
+        for (const name of FACET_NAMES) {
+          if (random() < 0.3) filters[name] = VALUES[name].filter((value) => value !== '' && random() < 0.5);
+          if (filters[name]?.length === 0) delete filters[name];
+        }
+        const removed = new Set(matched.filter(() => random() < 0.05));
+        const got = countResults(facts, compileFilters(facts, filters), matched, removed.size > 0 ? (row) => removed.has(facts.ids[row]) : undefined);
+        const want = referenceCounts(facts, filters, matched, removed);
+        expect(got.total, `table ${table} query ${query}`).toBe(want.total);
+        for (const name of FACET_NAMES) expect({ ...got.facets[name] }, `${name}, table ${table} query ${query}`).toEqual(want.facets[name]);
+      }
+    }
+  });
+});
