@@ -1,6 +1,9 @@
 /**
  * Sets of document ordinals as ascending typed arrays: the union of a clause's lists and the
  * intersection of required clauses, in tight loops over the arrays (no per-document calls).
+ * Long lists are combined through a bitmap of the segment's documents instead: setting a bit per
+ * posting has no branch to mispredict, where a merge of two long lists mispredicts about one
+ * comparison in two.
  */
 
 /** The lists as one, ascending, without repeats (one list: itself). Merged two at a time, shortest first. */
@@ -86,4 +89,46 @@ export function seek(docs: Int32Array, from: number, end: number, d: number): nu
     else hi = mid;
   }
   return lo;
+}
+
+/** A bitmap of a segment's document ordinals (bit d of word d >>> 5). */
+export function emptyBits(documents: number): Uint32Array {
+  return new Uint32Array((documents + 31) >>> 5);
+}
+
+/** Sets the bits of every ordinal of the lists. */
+export function setBits(bits: Uint32Array, lists: readonly Int32Array[]): void {
+  for (const docs of lists) {
+    for (let p = 0; p < docs.length; p++) {
+      const d = docs[p];
+      bits[d >>> 5] |= 1 << (d & 31);
+    }
+  }
+}
+
+/** The ordinals whose bits are set, ascending. */
+export function ordinalsOfBits(bits: Uint32Array, atMost: number): Int32Array {
+  const out = new Int32Array(atMost);
+  let n = 0;
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w];
+    while (word !== 0) {
+      const low = word & -word;
+      out[n++] = (w << 5) + 31 - Math.clz32(low);
+      word ^= low;
+    }
+  }
+  return out.subarray(0, n);
+}
+
+/** The ordinals of `candidates` whose bits are set (a new array). */
+export function keepSetBits(candidates: Int32Array, bits: Uint32Array): Int32Array {
+  const out = new Int32Array(candidates.length);
+  let n = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const d = candidates[i];
+    out[n] = d;
+    n += (bits[d >>> 5] >>> (d & 31)) & 1;
+  }
+  return out.subarray(0, n);
 }

@@ -8,7 +8,7 @@
 import { termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
 import { clauseMatches, isTermClause } from './clause-matches.ts';
 import type { QueryBudget } from './query-budget.ts';
-import { intersectSorted, seek, unionSorted } from './ordinal-lists.ts';
+import { emptyBits, intersectSorted, keepSetBits, ordinalsOfBits, seek, setBits, unionSorted } from './ordinal-lists.ts';
 import type { ScoredList } from './scored-lists.ts';
 import type { ResolvedClause, ScoringPlan } from './scoring-plan.ts';
 import type { LiveSegment } from './segment-set.ts';
@@ -44,12 +44,13 @@ export function matchingDocuments(segment: LiveSegment, plan: ScoringPlan, lists
   let candidates: Int32Array;
   let needsScoredCheck = false;
   if (termClauses.length > 0) {
-    // Every required clause as one ascending list, intersected smallest first.
-    const unions = termClauses.map((ranges) => ({ ranges, docs: unionOf(ranges) })).sort((a, b) => a.docs.length - b.docs.length);
-    candidates = unions[0].docs;
-    for (let i = 1; i < unions.length && candidates.length > 0; i++) candidates = intersectSorted(candidates, unions[i].docs);
+    // The smallest clause's documents, kept where every other clause holds them too.
+    const documents = postings.docIds.length;
+    const clauses = termClauses.map((ranges) => ({ ranges, postings: ranges.reduce((n, range) => n + range.docs.length, 0) })).sort((a, b) => a.postings - b.postings);
+    candidates = clauseDocuments(clauses[0], documents);
+    for (let i = 1; i < clauses.length && candidates.length > 0; i++) candidates = heldBy(candidates, clauses[i], documents);
     // A document of the smallest clause holds a scored term when that clause's lists are all scored.
-    needsScoredCheck = unions[0].ranges.some((range) => !range.scored);
+    needsScoredCheck = clauses[0].ranges.some((range) => !range.scored);
   } else {
     candidates = unionOf(lists.map((list) => ({ docs: list.docs, cursor: 0, scored: true })));
   }
@@ -84,6 +85,39 @@ function clauseRanges(postings: CompactSegment, clause: ResolvedClause, plan: Sc
     }
   }
   return ranges;
+}
+
+/** A required clause's ranges and how many postings they hold together. */
+interface ClauseRanges {
+  ranges: Range[];
+  postings: number;
+}
+
+/** Past this share of a segment's documents, a clause's lists are combined through a bitmap. */
+const BITMAP_SHARE = 1 / 16;
+/** Candidates this many times fewer than a clause's postings are looked up in its lists. */
+const GALLOP_RATIO = 16;
+
+/** The clause's documents, ascending, without repeats (one range: a view, no copy). */
+function clauseDocuments({ ranges, postings }: ClauseRanges, documents: number): Int32Array {
+  if (ranges.length === 1 || postings < documents * BITMAP_SHARE) return unionOf(ranges);
+  const bits = emptyBits(documents);
+  setBits(bits, ranges.map((range) => range.docs));
+  return ordinalsOfBits(bits, Math.min(postings, documents));
+}
+
+/** The candidates that one of the clause's ranges holds. */
+function heldBy(candidates: Int32Array, clause: ClauseRanges, documents: number): Int32Array {
+  if (candidates.length * GALLOP_RATIO < clause.postings) {
+    if (clause.ranges.length === 1) return intersectSorted(candidates, clause.ranges[0].docs);
+    const out = new Int32Array(candidates.length);
+    let n = 0;
+    for (let i = 0; i < candidates.length; i++) if (anyHas(clause.ranges, candidates[i])) out[n++] = candidates[i];
+    return out.subarray(0, n);
+  }
+  const bits = emptyBits(documents);
+  setBits(bits, clause.ranges.map((range) => range.docs));
+  return keepSetBits(candidates, bits);
 }
 
 /** The documents of several ranges, ascending, without repeats (one range: a view, no copy). */
