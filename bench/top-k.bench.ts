@@ -16,6 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CompactSegment } from '../indexer/text-index/compact-segment.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
+import { MatchCollector } from '../indexer/text-index/match-collector.ts';
 import type { StaticPrior } from '../indexer/text-index/scorer.ts';
 import type { SearchOptions } from '../indexer/text-index/search.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
@@ -92,9 +93,9 @@ export async function topKBenchmarks(bench: BenchContext): Promise<void> {
         let scoredWeights = 0;
         let same = 0;
         // One untimed pass warms the block summaries and term caches, as a serving process is.
-        for (const q of queries) index.search(q, { ...options, collect: [] });
+        for (const q of queries) index.search(q, { ...options, collect: new MatchCollector() });
         for (const q of queries) {
-          const collect: number[] = [];
+          const collect = new MatchCollector();
           const t0 = performance.now();
           const result = index.search(q, { ...options, collect });
           times.push(performance.now() - t0);

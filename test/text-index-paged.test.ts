@@ -7,6 +7,7 @@ import { readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { IndexCorruptError } from '../indexer/text-index/errors.ts';
+import { MatchCollector } from '../indexer/text-index/match-collector.ts';
 import { bodyPositions } from '../indexer/text-index/passage.ts';
 import { PostingsCache } from '../indexer/text-index/postings-cache.ts';
 import { searchSnapshot, type SearchOptions } from '../indexer/text-index/search.ts';
@@ -26,9 +27,9 @@ async function wholeSnapshot(index: TextIndex): Promise<SegmentSet> {
 }
 
 function answer(set: SegmentSet, query: string, options: SearchOptions) {
-  const collected: number[] = [];
+  const collected = new MatchCollector();
   const result = searchSnapshot(set, query, { ...options, collect: collected });
-  return { hits: result.hits.map((hit) => [hit.id, hit.score, hit.matchedTerms.join(' ')]), total: result.total, terms: result.terms, collected: collected.sort((a, b) => a - b) };
+  return { hits: result.hits.map((hit) => [hit.id, hit.score, hit.matchedTerms.join(' ')]), total: result.total, terms: result.terms, collected: [...collected.ids()].sort((a, b) => a - b) };
 }
 
 describe('paged postings', () => {

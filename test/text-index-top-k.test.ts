@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompactSegment } from '../indexer/text-index/compact-segment.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
+import { MatchCollector } from '../indexer/text-index/match-collector.ts';
 import type { StaticPrior } from '../indexer/text-index/scorer.ts';
 import type { SearchOptions } from '../indexer/text-index/search.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
@@ -46,10 +47,10 @@ afterAll(async () => {
 let work = { candidates: 0, scoredDocuments: 0 };
 
 function run(query: string, options: SearchOptions) {
-  const collected: number[] = [];
+  const collected = new MatchCollector();
   const result = index.search(query, { ...options, collect: collected });
   work = result.work;
-  return { hits: result.hits.map((hit) => [hit.id, hit.score, hit.matchedTerms.join(' ')]), total: result.total, unfilteredTotal: result.unfilteredTotal, matchMode: result.matchMode, collected: collected.sort((x, y) => x - y) };
+  return { hits: result.hits.map((hit) => [hit.id, hit.score, hit.matchedTerms.join(' ')]), total: result.total, unfilteredTotal: result.unfilteredTotal, matchMode: result.matchMode, collected: [...collected.ids()].sort((x, y) => x - y) };
 }
 
 describe('top-k with dynamic pruning', () => {

@@ -59,7 +59,7 @@ export interface ResultCounts {
  * each language, and once in the total). `blocked` rows (removed by the admin) count nowhere;
  * matches outside the facts table (none loaded) count in the total only, when nothing filters.
  */
-export function countResults(facts: PageFacts, compiled: CompiledFilters, matchedIds: readonly number[], blocked?: (row: number) => boolean): ResultCounts {
+export function countResults(facts: PageFacts, compiled: CompiledFilters, matchedIds: ArrayLike<number>, blocked?: (row: number) => boolean): ResultCounts {
   const codes = FACET_NAMES.map((name) => facts.columns[name].codes);
   const counts = FACET_NAMES.map((name) => new Uint32Array(facts.columns[name].values.length));
   const tuples = facts.facetTuples;

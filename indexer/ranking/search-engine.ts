@@ -5,6 +5,7 @@
  */
 import type { TextIndex } from '../text-index/text-index.ts';
 import { QuerySyntaxError } from '../text-index/errors.ts';
+import { MatchCollector } from '../text-index/match-collector.ts';
 import { QueryBudget, type QueryNotice } from '../text-index/query-budget.ts';
 import type { SearchHit, StaticPrior } from '../text-index/scorer.ts';
 import { termWord } from '../text-index/expansion.ts';
@@ -366,9 +367,9 @@ export class SearchEngine implements SearchService {
    */
   private textMatches(q: string, limit: number, accept: ((id: number) => boolean) | undefined, settings: SearchSettings, budget: QueryBudget, prior?: StaticPrior) {
     const variants = synonymVariants(q, settings.synonyms);
-    const collected: number[] = [];
+    const collected = new MatchCollector();
     const first = this.index.search(variants[0], { offset: 0, limit, accept, collect: collected, budget, prior: variants.length === 1 ? prior : undefined });
-    if (variants.length === 1) return { hits: first.hits, terms: first.terms, matched: collected, corrections: first.corrections, unmatchedTerms: first.unmatchedTerms };
+    if (variants.length === 1) return { hits: first.hits, terms: first.terms, matched: collected.ids(), corrections: first.corrections, unmatchedTerms: first.unmatchedTerms };
     // The words are said to match nothing only when no synonym spelling found them all either.
     let unmatchedTerms = first.unmatchedTerms;
     const byId = new Map(first.hits.map((hit) => [hit.id, hit]));
@@ -390,18 +391,18 @@ export class SearchEngine implements SearchService {
       }
     }
     const hits = [...byId.values()].sort((a, b) => b.score - a.score).slice(0, limit);
-    return { hits, terms: [...terms], matched: [...new Set(collected)], corrections: first.corrections, unmatchedTerms };
+    return { hits, terms: [...terms], matched: Int32Array.from(new Set(collected.ids())), corrections: first.corrections, unmatchedTerms };
   }
 
   /** Every accepted match, newest first (undated last), with its text score where it has one. */
-  private byDate(matched: readonly number[], accept: (id: number) => boolean, textHits: readonly SearchHit[], candidateOf: (hit: SearchHit) => Candidate): Candidate[] {
+  private byDate(matched: Int32Array, accept: (id: number) => boolean, textHits: readonly SearchHit[], candidateOf: (hit: SearchHit) => Candidate): Candidate[] {
     const textOf = new Map(textHits.map((hit) => [hit.id, hit]));
     const dateOf = (id: number) => {
       const row = this.facts.rowOf(id);
       const date = row >= 0 ? this.facts.dates[row] : NaN;
       return Number.isNaN(date) ? -Infinity : date;
     };
-    const ids = matched.filter(accept).sort((a, b) => dateOf(b) - dateOf(a) || a - b).slice(0, 1000);
+    const ids = Array.from(matched).filter(accept).sort((a, b) => dateOf(b) - dateOf(a) || a - b).slice(0, 1000);
     return ids.map((id) => candidateOf(textOf.get(id) ?? this.unmatchedHit(id)));
   }
 

@@ -2,6 +2,7 @@
 export { TextIndex, type TextIndexOptions, type IndexChanges, type IndexInfo, type MergeReport, type SegmentInfo } from './text-index.ts';
 export { IndexHandle, type SegmentSet } from './segment-set.ts';
 export { type SearchOptions, type SearchResult, MAX_LIMIT } from './search.ts';
+export { MatchCollector } from './match-collector.ts';
 export { type SearchHit, type StaticPrior } from './scorer.ts';
 export { type MatchMode, parseUserQuery } from './query-parser.ts';
 export { snippet, escapeHtml, type SnippetOptions } from './snippet.ts';

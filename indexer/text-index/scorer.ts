@@ -27,6 +27,7 @@ import { prefixRange } from './sorted-strings.ts';
 import { forEachTermMatchingGlob, forEachTermWithinEdits } from './term-walk.ts';
 import { rankCandidates, TopHits, type DocumentExtras } from './top-k.ts';
 import { exactNameBonuses, exactNameScoreBound } from './exact-name.ts';
+import type { MatchCollector } from './match-collector.ts';
 
 export { withinEdits } from './term-walk.ts';
 
@@ -70,7 +71,7 @@ export interface Page {
   /** Keeps a matching document among the hits (filters: language, host…); absent keeps all. */
   accept?: (id: number) => boolean;
   /** Receives the id of every matching document, accepted or not (facet counts). */
-  collect?: number[];
+  collect?: MatchCollector;
   /** Orders the hits by text score plus this prior (absent: by text score). */
   prior?: StaticPrior;
   /** Scores every match, term by term (the reference dynamic pruning must equal; tests, benchmarks). */
@@ -150,7 +151,11 @@ function acceptedMatches(segment: LiveSegment, matches: Int32Array, page: Page, 
   const { accept, collect } = page;
   const ids = segment.stored.postings.docIds;
   counts.unfilteredTotal += matches.length;
-  if (collect !== undefined) for (let i = 0; i < matches.length; i++) collect.push(ids[matches[i]]);
+  if (collect !== undefined) {
+    const matchedIds = new Int32Array(matches.length);
+    for (let i = 0; i < matches.length; i++) matchedIds[i] = ids[matches[i]];
+    collect.add(matchedIds);
+  }
   if (accept === undefined) {
     counts.total += matches.length;
     return matches;
@@ -182,13 +187,14 @@ function scoreEverything(segment: LiveSegment, plan: ScoringPlan, page: Page, { 
   for (const clause of plan.prohibited) markClauseMatches(postings, clause, excluded!, budget);
   const deleted = segment.deleted;
   const { accept, collect } = page;
+  const matchedIds: number[] = [];
   documents: for (let d = 0; d < n; d++) {
     if (!matched[d] || (deleted !== null && deleted[d])) continue;
     for (const marks of requiredMarks) if (!marks[d]) continue documents;
     if (excluded !== null && excluded[d]) continue;
     const id = postings.docIds[d];
     counts.unfilteredTotal++;
-    collect?.push(id);
+    matchedIds.push(id);
     if (accept !== undefined && !accept(id)) continue;
     counts.total++;
     budget.work.candidates++;
@@ -196,6 +202,7 @@ function scoreEverything(segment: LiveSegment, plan: ScoringPlan, page: Page, { 
     const text = bonuses === null ? scores[d] : scores[d] + (bonuses.get(d) ?? 0);
     top.offer(prior === null ? text : text + prior[d], text, id, segment, d);
   }
+  collect?.add(Int32Array.from(matchedIds));
 }
 
 /** The terms a clause scores with: its own (an identifier's whole, expansions) and its parts'. */

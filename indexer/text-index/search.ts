@@ -9,6 +9,7 @@ import { analysisLanguage, checkLanguage } from './languages.ts';
 import { QueryBudget, type QueryNotice, type QueryWork } from './query-budget.ts';
 import { parseUserQuery, relaxQuery, type MatchMode, type ParsedQuery } from './query-parser.ts';
 import { executeQuery, type RankedHits, type StaticPrior } from './scorer.ts';
+import type { MatchCollector } from './match-collector.ts';
 import type { SegmentSet } from './segment-set.ts';
 
 export interface SearchOptions {
@@ -19,7 +20,7 @@ export interface SearchOptions {
   /** Keeps a matching page among the hits and in `total` (the search's filters). */
   accept?: (id: number) => boolean;
   /** Receives the id of every matching page, accepted or not (facet counts). */
-  collect?: number[];
+  collect?: MatchCollector;
   /**
    * Analyse the query in this language only (a supported language, else UnknownLanguageError, a
    * 400). By default a query is analysed in every language of the index its script allows.
