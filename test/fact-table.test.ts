@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPageFacts, PageFacts, savePageFacts, type PageFact } from '../indexer/ranking/page-facts.ts';
 import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
+import { runStepsYielding } from '../indexer/stepwise.ts';
 
 const fact = (n: number, fields: Partial<PageFact> = {}): PageFact => ({
   url: `http://site.test/${n % 3 === 0 ? 'de' : 'en'}/s${n % 4}/p${n}`,
@@ -80,6 +81,34 @@ describe('the page facts table', () => {
     expect(refreshed.rowOf(24)).toBe(-1);
     expect(refreshed.langOf(refreshed.rowOf(8))).toBe('fr');
     expect(refreshed.group[refreshed.rowOf(200)]).toBe(refreshed.group[refreshed.rowOf(0)]);
+  });
+
+  it('refreshed in steps, by ids, past a value no row keeps and over many steps, equals a table built from scratch', async () => {
+    const urlOf = (id: number) => `http://site.test/p${id}`;
+    const big = new Map<number, PageFact>();
+    for (let id = 0; id < 40_000; id++) {
+      const related = id % 97 === 5 ? [urlOf(id - 5)] : id % 89 === 3 ? [urlOf(id + 1), urlOf(10_000_000)] : [];
+      big.set(id * 3, { ...fact(id), url: urlOf(id * 3), section: id % 1000 === 7 ? 'rare' : `s${id % 4}`, related: related.map((u) => u.replace(/\d+$/, (n) => String(Number(n) * 3))), copies: id % 2 === 0 ? related.slice(0, 1).map((u) => u.replace(/\d+$/, (n) => String(Number(n) * 3))) : [] });
+    }
+    const changes: Array<[number, PageFact | undefined]> = [];
+    // Every page of the rare section goes (its value with it), some pages change language, new ones come.
+    for (const [id, f] of big) if (f.section === 'rare') changes.push([id, undefined]);
+    for (let id = 1; id < 30_000; id += 7) changes.push([id * 3, { ...fact(id), url: urlOf(id * 3), lang: 'ja', section: 'new', related: [urlOf(0)] }]);
+    changes.push([200_001, { ...fact(1), url: urlOf(200_001), related: [urlOf(3)], copies: [urlOf(3)] }]);
+    const idOf = new Map<string, number>([...big.keys(), 200_001].map((id) => [urlOf(id), id]));
+    let turns = 0;
+    const turning = setInterval(() => turns++, 0);
+    const refreshed = await runStepsYielding(new PageFacts(big).changedSteps(changes, (url) => idOf.get(url)));
+    clearInterval(turning);
+    for (const [id, changed] of changes) {
+      if (changed) big.set(id, changed);
+      else big.delete(id);
+    }
+    const built = new PageFacts(big);
+    expect(turns).toBeGreaterThan(0);
+    expect(refreshed.toColumns()).toEqual(built.toColumns());
+    expect(refreshed.columns.section.values).toEqual(built.columns.section.values);
+    expect(refreshed.columns.section.values).not.toContain('rare');
   });
 
   it('is saved with the store and loaded as it was, until a page is written', async () => {

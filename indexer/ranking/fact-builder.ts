@@ -37,9 +37,19 @@ class GrowingArray<A extends NumberArray> {
 
 /** One facet dimension being built: values in order of first use, a 16-bit code per row. */
 class FacetBuilder {
-  readonly values: string[] = [];
-  private readonly codeOf = new Map<string, number>();
+  readonly values: string[];
+  private readonly codeOf: Map<string, number>;
   private readonly codes = new GrowingArray((size) => new Uint16Array(size));
+
+  /** Empty, or holding a column's values already, so that its rows' codes can be copied as they are. */
+  constructor(from?: FacetColumn) {
+    this.values = from ? from.values.slice() : [];
+    this.codeOf = from ? new Map(from.codeOf) : new Map();
+  }
+
+  addCode(code: number): void {
+    this.codes.push(code);
+  }
 
   add(value: string): void {
     let code = this.codeOf.get(value);
@@ -55,19 +65,39 @@ class FacetBuilder {
     this.codes.push(code);
   }
 
+  /**
+   * The column, its values in order of first use by the rows (a column seeded from another and
+   * then changed is renumbered so: the same column a build from scratch gives).
+   */
   done(): FacetColumn {
-    return { values: this.values, codeOf: this.codeOf, codes: this.codes.done() };
+    const codes = this.codes.done();
+    const renumber = new Int32Array(this.values.length).fill(-1);
+    const values: string[] = [];
+    for (let row = 0; row < codes.length; row++) {
+      const code = codes[row];
+      if (renumber[code] < 0) renumber[code] = values.push(this.values[code]) - 1;
+    }
+    if (values.length === this.values.length && renumber.every((to, from) => to === from)) return { values: this.values, codeOf: this.codeOf, codes };
+    for (let row = 0; row < codes.length; row++) codes[row] = renumber[codes[row]];
+    return { values, codeOf: new Map(values.map((value, code) => [value, code])), codes };
   }
+}
+
+/** A row of an existing table, read from its columns (for a refresh that copies unchanged rows). */
+export interface SourceTable {
+  columns: FactColumns;
+  facets: Record<'lang' | 'host' | 'section' | 'type', FacetColumn>;
+  urls: readonly string[];
 }
 
 export class PageFactsBuilder {
   private readonly ids = new GrowingArray((size) => new Int32Array(size));
   private readonly indexed = new GrowingArray((size) => new Uint8Array(size));
   private readonly dates = new GrowingArray((size) => new Float64Array(size));
-  private readonly lang = new FacetBuilder();
-  private readonly host = new FacetBuilder();
-  private readonly section = new FacetBuilder();
-  private readonly type = new FacetBuilder();
+  private readonly lang: FacetBuilder;
+  private readonly host: FacetBuilder;
+  private readonly section: FacetBuilder;
+  private readonly type: FacetBuilder;
   private readonly urls: string[] = [];
   private readonly relatedStarts = new GrowingArray((size) => new Int32Array(size));
   private readonly related: string[] = [];
@@ -77,8 +107,33 @@ export class PageFactsBuilder {
   private readonly namedLanguages: string[] = [];
   private readonly namedNumber = new Map<string, number>();
 
-  constructor() {
+  /** Empty; or with `source`'s facet values, so that {@link copyRow} keeps its codes. */
+  constructor(private readonly source?: SourceTable) {
+    this.lang = new FacetBuilder(source?.facets.lang);
+    this.host = new FacetBuilder(source?.facets.host);
+    this.section = new FacetBuilder(source?.facets.section);
+    this.type = new FacetBuilder(source?.facets.type);
     this.relatedStarts.push(0);
+  }
+
+  /** Adds row `row` of the source table as it is: no fact object made, no value looked up. */
+  copyRow(row: number): void {
+    const { columns: c, urls } = this.source!;
+    const id = c.ids[row];
+    if (id <= this.lastId) throw new Error(`page facts: id ${id} after ${this.lastId}, not in ascending order`);
+    this.ids.push(id);
+    this.urls.push(urls[row]);
+    this.indexed.push(c.indexed[row]);
+    this.dates.push(c.dates[row]);
+    this.lang.addCode(c.langCodes[row]);
+    this.host.addCode(c.hostCodes[row]);
+    this.section.addCode(c.sectionCodes[row]);
+    this.type.addCode(c.typeCodes[row]);
+    for (let at = c.relatedStarts[row]; at < c.relatedStarts[row + 1]; at++) this.related.push(c.related[at]);
+    this.copyCounts.push(c.copyCounts[row]);
+    this.relatedStarts.push(this.related.length);
+    const named = c.urlLanguage[row];
+    this.named.push(named < 0 ? -1 : this.namedNumberOf(c.langValues[named]));
   }
 
   get size(): number {
@@ -112,16 +167,23 @@ export class PageFactsBuilder {
     this.copyCounts.push(Math.min(copies.length, 0xffff));
     this.relatedStarts.push(this.related.length);
     const named = languageOfUrl(fact.url, fact.lang);
-    let number = named === undefined ? -1 : this.namedNumber.get(named);
-    if (number === undefined) {
-      number = this.namedLanguages.push(named!) - 1;
-      this.namedNumber.set(named!, number);
-    }
-    this.named.push(number);
+    this.named.push(named === undefined ? -1 : this.namedNumberOf(named));
   }
 
-  /** The columns of the rows added. */
-  done(): SavedFacts {
+  private namedNumberOf(language: string): number {
+    let number = this.namedNumber.get(language);
+    if (number === undefined) {
+      number = this.namedLanguages.push(language) - 1;
+      this.namedNumber.set(language, number);
+    }
+    return number;
+  }
+
+  /**
+   * The columns of the rows added. Related URLs are found by a map of every row's URL made here,
+   * or, given `idOfUrl` (a store's URL table, which knows every URL already), by their ids.
+   */
+  done(idOfUrl?: (url: string) => number | undefined): SavedFacts {
     const lang = this.lang.done();
     const host = this.host.done();
     const section = this.section.done();
@@ -130,8 +192,10 @@ export class PageFactsBuilder {
     const copyCounts = this.copyCounts.done();
     const { urls, related, namedLanguages } = this;
     const namedCodes = namedLanguages.map((named) => lang.codeOf.get(named) ?? -1);
+    const ids = this.ids.done();
+    const rowOfUrl = idOfUrl ? rowOfId(ids, idOfUrl) : urlMap(urls);
     const columns: FactColumns = {
-      ids: this.ids.done(),
+      ids,
       indexed: this.indexed.done(),
       dates: this.dates.done(),
       langValues: lang.values,
@@ -145,17 +209,50 @@ export class PageFactsBuilder {
       relatedStarts,
       related,
       copyCounts,
-      group: groupRows(urls, (row) => related.slice(relatedStarts[row], relatedStarts[row + 1])),
-      copyClass: groupRows(urls, (row) => related.slice(relatedStarts[row], relatedStarts[row] + copyCounts[row])),
+      group: groupRows(urls.length, relatedStarts, (row) => relatedStarts[row + 1], related, rowOfUrl),
+      copyClass: groupRows(urls.length, relatedStarts, (row) => relatedStarts[row] + copyCounts[row], related, rowOfUrl),
       urlLanguage: this.named.done().map((number) => (number < 0 ? -1 : namedCodes[number])),
     };
     return { urls, columns };
   }
 }
 
-/** Joins rows related by URL (union–find); each row's group is the smallest row of its set. */
-function groupRows(urls: readonly string[], relatedOf: (row: number) => readonly string[]): Int32Array {
-  const parent = Int32Array.from(urls, (_, row) => row);
+/** The row of a URL through its id (ids ascending: a binary search). */
+function rowOfId(ids: Int32Array, idOfUrl: (url: string) => number | undefined): (url: string) => number | undefined {
+  return (url) => {
+    const id = idOfUrl(url);
+    if (id === undefined) return undefined;
+    let lo = 0;
+    let hi = ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ids[mid] < id) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < ids.length && ids[lo] === id ? lo : undefined;
+  };
+}
+
+/** The row of each URL, by a map made once (first use) and kept for the table's two groupings. */
+function urlMap(urls: readonly string[]): (url: string) => number | undefined {
+  let map: Map<string, number> | undefined;
+  return (url) => {
+    if (map === undefined) {
+      map = new Map();
+      urls.forEach((u, row) => map!.set(u, row));
+    }
+    return map.get(url);
+  };
+}
+
+/**
+ * Joins rows related by URL (union–find): row r is joined with the rows of
+ * related[starts[r] … endOf(r)]. Each row's group is the smallest row of its set. Only rows
+ * that relate to others cost a lookup.
+ */
+function groupRows(rows: number, starts: Int32Array, endOf: (row: number) => number, related: readonly string[], rowOfUrl: (url: string) => number | undefined): Int32Array {
+  const parent = new Int32Array(rows);
+  for (let row = 0; row < rows; row++) parent[row] = row;
   const find = (row: number): number => {
     while (parent[row] !== row) {
       parent[row] = parent[parent[row]];
@@ -163,16 +260,16 @@ function groupRows(urls: readonly string[], relatedOf: (row: number) => readonly
     }
     return row;
   };
-  const rowOfUrl = new Map<string, number>();
-  urls.forEach((url, row) => rowOfUrl.set(url, row));
-  urls.forEach((_, row) => {
-    for (const url of relatedOf(row)) {
-      const other = rowOfUrl.get(url);
+  for (let row = 0; row < rows; row++) {
+    const end = endOf(row);
+    for (let at = starts[row]; at < end; at++) {
+      const other = rowOfUrl(related[at]);
       if (other === undefined) continue;
       const a = find(row);
       const b = find(other);
       if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
     }
-  });
-  return Int32Array.from(parent, (_, row) => find(row));
+  }
+  for (let row = 0; row < rows; row++) parent[row] = find(row);
+  return parent;
 }

@@ -10,6 +10,7 @@ import type { CrawlStore, PageRecord } from '../store/crawl-store.ts';
 import { readColumnFile, writeColumnFile, type Column } from './column-file.ts';
 import { PageFactsBuilder } from './fact-builder.ts';
 import { facetTuples, type FacetTuples } from './facet-tuples.ts';
+import { runSteps, runStepsYielding } from '../stepwise.ts';
 import { FACET_NAMES, pageFact, type FacetName, type PageFact } from './page-facts.ts';
 
 /** One facet dimension: its values, and each row's value as a code into them. */
@@ -20,6 +21,12 @@ export interface FacetColumn {
 }
 
 const EMPTY_ROWS = new Int32Array(0);
+/** Rows a refresh copies between two turns of the event loop. */
+const ROWS_PER_STEP = 16_384;
+
+function addChanged(builder: PageFactsBuilder, [id, fact]: [number, PageFact | undefined]): void {
+  if (fact) builder.add(id, fact);
+}
 
 /** The compiled table: one row per page, columns per facet, groups of copies and translations. */
 export class PageFacts {
@@ -160,14 +167,29 @@ export class PageFacts {
   }
 
   /** The table with some pages changed (a fact) or gone (undefined). */
-  withChanges(changes: Iterable<[number, PageFact | undefined]>): PageFacts {
-    const changed = new Map(changes);
-    const table = this;
-    function* rows(): IterableIterator<[number, PageFact]> {
-      for (let row = 0; row < table.ids.length; row++) if (!changed.has(table.ids[row])) yield [table.ids[row], table.factOf(row)];
-      for (const [id, fact] of changed) if (fact) yield [id, fact];
+  withChanges(changes: Iterable<[number, PageFact | undefined]>, idOfUrl?: (url: string) => number | undefined): PageFacts {
+    return runSteps(this.changedSteps(changes, idOfUrl));
+  }
+
+  /**
+   * {@link withChanges} as steps, for {@link runStepsYielding}: the unchanged rows are copied
+   * column by column (no fact object, no value looked up) and the changed ones encoded, in id
+   * order, yielding every {@link ROWS_PER_STEP} rows. The table equals one built from scratch.
+   */
+  *changedSteps(changes: Iterable<[number, PageFact | undefined]>, idOfUrl?: (url: string) => number | undefined): Generator<void, PageFacts> {
+    const changed = [...new Map(changes)].sort((a, b) => a[0] - b[0]);
+    const builder = new PageFactsBuilder({ columns: this.saved, facets: this.columns, urls: this.urls });
+    const ids = this.ids;
+    let next = 0;
+    for (let row = 0; row < ids.length; row++) {
+      while (next < changed.length && changed[next][0] < ids[row]) addChanged(builder, changed[next++]);
+      if (next < changed.length && changed[next][0] === ids[row]) addChanged(builder, changed[next++]);
+      else builder.copyRow(row);
+      if (row % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
     }
-    return new PageFacts(rows());
+    while (next < changed.length) addChanged(builder, changed[next++]);
+    yield;
+    return new PageFacts(builder.done(idOfUrl));
   }
 
   /** Values of a facet present among indexed pages. */
@@ -297,5 +319,11 @@ export class PageFactsPass {
 /** The table with the given pages read again from the store (after a crawl or a re-crawl). */
 export async function refreshPageFacts(facts: PageFacts, store: CrawlStore, ids: readonly number[]): Promise<PageFacts> {
   const pages = await store.getPages(ids);
-  return facts.withChanges(ids.map((id, i) => [id, pages[i] ? pageFact(pages[i], (other) => store.urlOf(other)) : undefined]));
+  const changes = ids.map((id, i): [number, PageFact | undefined] => {
+    const fact = pages[i] ? pageFact(pages[i], (other) => store.urlOf(other)) : undefined;
+    // The URL as the store's table holds it, as a full pass reads it (PageFactsPass).
+    if (fact) fact.url = store.urlOf(id) ?? fact.url;
+    return [id, fact];
+  });
+  return runStepsYielding(facts.changedSteps(changes, (url) => store.idOf(url)));
 }
