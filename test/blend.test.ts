@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rankingSettingsSchema } from '../config/schema.ts';
 import { blendScore, logRankPosition, logRankPrior, rankScale, saturatedRank } from '../indexer/ranking/blend.ts';
+import { seededRandom } from '../indexer/seeded-random.ts';
 
 describe('blended ranking', () => {
   const scale = rankScale([0.001, 0.01, 0.1, 0.889]);
@@ -79,5 +80,27 @@ describe('blended ranking', () => {
     const { blend, weight } = rankingSettingsSchema.parse({});
     expect(blendScore({ textScore: 5, bestTextScore: 9, rank: even.median * Math.E }, even, blend, weight).score).toBeCloseTo(5.5, 12);
     expect(blendScore({ textScore: 5, bestTextScore: 9, rank: even.median }, even, blend, weight).score).toBe(5);
+  });
+});
+
+describe('the median of the rank scale', () => {
+  it('equals the sorted middle on random, repeated, sorted and reversed values', () => {
+    const random = seededRandom(5);
+    const cases: number[][] = [];
+    for (let k = 0; k < 200; k++) {
+      const n = 1 + Math.floor(random() * 300);
+      const kind = k % 4;
+      const values = Array.from({ length: n }, () => (kind === 1 ? Math.floor(random() * 4) / 8 + 0.01 : random() ** 4));
+      if (kind === 2) values.sort((a, b) => a - b);
+      if (kind === 3) values.sort((a, b) => b - a);
+      cases.push(values);
+    }
+    cases.push(Array(1000).fill(0.25));
+    for (const values of cases) {
+      const sorted = values.filter((v) => v > 0).sort((a, b) => a - b);
+      const middle = sorted.length >> 1;
+      const want = sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+      expect(rankScale(values).median).toBe(want);
+    }
   });
 });

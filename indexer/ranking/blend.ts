@@ -33,27 +33,71 @@ export interface RankScale {
 }
 
 export function rankScale(values: ArrayLike<number>): RankScale {
-  let minLog = Infinity;
-  let maxLog = -Infinity;
+  let min = Infinity;
+  let max = -Infinity;
   let sum = 0;
   let count = 0;
-  // A typed array sorts numerically in native code: a million ranks in milliseconds, not a second.
   const positive = new Float64Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
     if (!(v > 0)) continue;
     positive[count] = v;
-    const l = Math.log(v);
-    if (l < minLog) minLog = l;
-    if (l > maxLog) maxLog = l;
+    if (v < min) min = v;
+    if (v > max) max = v;
     sum += v;
     count++;
   }
   if (count === 0) return { minLog: 0, maxLog: 0, mean: 0, median: 0 };
-  const sorted = positive.subarray(0, count).sort();
+  // The logarithm is monotone: the smallest log is the log of the smallest value.
+  const minLog = Math.log(min);
+  const maxLog = Math.log(max);
+  const positives = positive.subarray(0, count);
   const middle = count >> 1;
-  const median = count % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const upper = selectNth(positives, middle);
+  // Below the middle are the smaller values: the lower middle is their largest.
+  let lower = -Infinity;
+  if (count % 2 === 0) for (let i = 0; i < middle; i++) if (positives[i] > lower) lower = positives[i];
+  const median = count % 2 === 1 ? upper : (lower + upper) / 2;
   return { minLog, maxLog, mean: sum / count, median };
+}
+
+/**
+ * The value at position `n` of `values` sorted ascending, found in linear time on average
+ * (quickselect, the pivot the median of three); `values` is reordered so that those before `n`
+ * are at most it. A median of a million ranks in a few ms, where sorting them took 200.
+ */
+export function selectNth(values: Float64Array, n: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  for (let rounds = 0; lo < hi; rounds++) {
+    // Pathological inputs: sort the part left, as the worst case of quickselect is quadratic.
+    if (rounds > 64) {
+      values.subarray(lo, hi + 1).sort();
+      break;
+    }
+    const mid = (lo + hi) >>> 1;
+    const a = values[lo];
+    const b = values[mid];
+    const c = values[hi];
+    const pivot = a < b ? (b < c ? b : a < c ? c : a) : a < c ? a : b < c ? c : b;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i] < pivot) i++;
+      while (values[j] > pivot) j--;
+      if (i <= j) {
+        const swap = values[i];
+        values[i] = values[j];
+        values[j] = swap;
+        i++;
+        j--;
+      }
+    }
+    if (n <= j) hi = j;
+    else if (n >= i) lo = i;
+    else break;
+  }
+  return values[n];
 }
 
 export interface BlendInput {

@@ -74,9 +74,11 @@ export class GroupTable {
   ) {
     const langCodes = facts.columns.lang.codes;
     const langValues = facts.columns.lang.values;
-    for (const group of facts.groups()) {
+    const { groupSize, copyClass: copyClasses, group: groupOf, ids } = facts;
+    // Loops over typed arrays, not iterators: a million pages at every refresh of facts or ranks.
+    for (let group = 0; group < groupSize.length; group++) {
+      if (groupSize[group] < 2) continue;
       const rows = facts.membersOf(group);
-      if (rows.length < 2) continue;
       const byCode = new Map<number, number[]>();
       for (const row of rows) {
         const list = byCode.get(langCodes[row]);
@@ -88,20 +90,33 @@ export class GroupTable {
       this.languagesOf.set(group, languages);
     }
     const classRows = new Map<number, number[]>();
-    facts.copyClass.forEach((copyClass, row) => {
-      if (copyClass === row && facts.groupSize[facts.group[row]] < 2) return;
+    for (let row = 0; row < copyClasses.length; row++) {
+      const copyClass = copyClasses[row];
+      if (copyClass === row && groupSize[groupOf[row]] < 2) continue;
       const list = classRows.get(copyClass);
       if (list) list.push(row);
       else classRows.set(copyClass, [row]);
-    });
+    }
     for (const [copyClass, rows] of classRows) if (rows.length > 1) this.classLanguages.set(copyClass, Int32Array.from(new Set(rows.map((row) => langCodes[row]))));
-    const combined = new Float64Array(facts.size);
-    facts.group.forEach((group, row) => {
-      const rank = globalRank(facts.ids[row]);
-      combined[group] = combine === 'sum' ? combined[group] + rank : Math.max(combined[group], rank);
-    });
-    this.groupRank = combine === 'page' ? Float64Array.from(facts.ids, (id) => globalRank(id)) : Float64Array.from(facts.group, (group) => combined[group]);
-    this.groupRankScale = combine === 'page' ? rankScale(this.groupRank) : rankScale(Array.from(facts.groups(), (group) => combined[group]));
+    const rows = facts.size;
+    const pageRank = new Float64Array(rows);
+    for (let row = 0; row < rows; row++) pageRank[row] = globalRank(ids[row]);
+    if (combine === 'page') {
+      this.groupRank = pageRank;
+      this.groupRankScale = rankScale(pageRank);
+      return;
+    }
+    const combined = new Float64Array(rows);
+    for (let row = 0; row < rows; row++) {
+      const group = groupOf[row];
+      combined[group] = combine === 'sum' ? combined[group] + pageRank[row] : Math.max(combined[group], pageRank[row]);
+    }
+    this.groupRank = new Float64Array(rows);
+    for (let row = 0; row < rows; row++) this.groupRank[row] = combined[groupOf[row]];
+    // The scale of the groups' ranks: one value per group (at its smallest row).
+    let groups = 0;
+    for (let row = 0; row < rows; row++) if (groupSize[row] > 0) combined[groups++] = combined[row];
+    this.groupRankScale = rankScale(combined.subarray(0, groups));
   }
 
   /** The group's languages with their pages, best first (none for a page alone). */
