@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PageFacts, type PageFact } from '../indexer/ranking/page-facts.ts';
 import { rankSnapshot, SearchEngine } from '../indexer/ranking/search-engine.ts';
+import { GroupTable } from '../indexer/ranking/hit-groups.ts';
+import { runStepsYielding } from '../indexer/stepwise.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 
@@ -112,5 +114,43 @@ describe("the visitor's language first among equal matches", () => {
     expect(strong.slice(1, 3).sort()).toEqual(['/fr/index.html', '/fr/vhosts/index.html']);
     const none = await order(1);
     expect(none.indexOf('/en/vhosts/redirect.html')).toBeLessThan(none.indexOf('/fr/vhosts/index.html'));
+  });
+});
+
+describe('the group table made in steps', () => {
+  it('equals the table made at once, over more rows than a step, and serves the event loop', async () => {
+    const facts = new Map<number, PageFact>();
+    for (let id = 0; id < 150_000; id++) {
+      // Every 50th page is a copy of the one before, every 70th a translation of the one before.
+      const related = id % 50 === 1 || id % 70 === 1 ? [`${SITE}/p${id - 1}`] : [];
+      facts.set(id, { url: `${SITE}/p${id}`, host: 'manual.test', lang: id % 70 === 1 ? 'fr' : 'en', type: 'html', section: 'p', date: NaN, indexed: true, related, copies: id % 50 === 1 ? related : [] });
+    }
+    const table = new PageFacts(facts);
+    const rank = (id: number) => ((id * 7919) % 1000) / 1e6 + 1e-7;
+    let turns = 0;
+    const turning = setInterval(() => turns++, 0);
+    const stepped = await runStepsYielding(GroupTable.steps(table, rank, rank));
+    clearInterval(turning);
+    const once = GroupTable.build(table, rank, rank);
+    expect(turns).toBeGreaterThan(0);
+    expect(stepped.groupRank).toEqual(once.groupRank);
+    expect(stepped.groupRankScale).toEqual(once.groupRankScale);
+    for (const row of [0, 1, 50, 51, 70, 71, 3500, 3501, 149_999]) {
+      expect(stepped.languages(table.group[row])).toEqual(once.languages(table.group[row]));
+      expect(stepped.hasLanguage(row, 1)).toBe(once.hasLanguage(row, 1));
+    }
+  });
+
+  it("answers as the engine's at-once switch does after changeRanks and changeFacts", async () => {
+    const ids = PAGES.map((_, id) => id);
+    const flipped = PAGES.map((page) => 0.05 - page.rank);
+    const atOnce = new SearchEngine(index, rankSnapshot(1, ids, flipped, flipped), { blend: 'log-linear', weight: 0.3 });
+    atOnce.setFacts(engine.pageFacts);
+    const stepped = new SearchEngine(index, rankSnapshot(1, ids, PAGES.map((page) => page.rank), PAGES.map((page) => page.rank)), { blend: 'log-linear', weight: 0.3 });
+    await stepped.changeFacts(engine.pageFacts);
+    await stepped.changeRanks(rankSnapshot(1, ids, flipped, flipped));
+    const query = { q: 'Redirect', page: 1, size: 10, rank: 'blend' as const, explain: true };
+    const strip = (result: Awaited<ReturnType<SearchEngine['search']>>) => ({ ...result, tookMs: 0 });
+    expect(strip(await stepped.search(query))).toEqual(strip(await atOnce.search(query)));
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { FacetColumn, FactColumns, SavedFacts } from './fact-table.ts';
 import { languageOfUrl, type PageFact } from './page-facts.ts';
+import { runSteps } from '../stepwise.ts';
 
 type NumberArray = Int32Array | Uint16Array | Uint8Array | Float64Array;
 
@@ -184,16 +185,29 @@ export class PageFactsBuilder {
    * or, given `idOfUrl` (a store's URL table, which knows every URL already), by their ids.
    */
   done(idOfUrl?: (url: string) => number | undefined): SavedFacts {
+    return runSteps(this.doneSteps(idOfUrl));
+  }
+
+  /** {@link done} in steps of a column or a share of the rows each (for a server's refresh). */
+  *doneSteps(idOfUrl?: (url: string) => number | undefined): Generator<void, SavedFacts> {
     const lang = this.lang.done();
     const host = this.host.done();
     const section = this.section.done();
     const type = this.type.done();
+    yield;
     const relatedStarts = this.relatedStarts.done();
     const copyCounts = this.copyCounts.done();
     const { urls, related, namedLanguages } = this;
     const namedCodes = namedLanguages.map((named) => lang.codeOf.get(named) ?? -1);
     const ids = this.ids.done();
     const rowOfUrl = idOfUrl ? rowOfId(ids, idOfUrl) : urlMap(urls);
+    const group = yield* groupRows(urls.length, relatedStarts, relatedStarts.subarray(1), related, rowOfUrl);
+    const copyEnds = new Int32Array(urls.length);
+    for (let row = 0; row < copyEnds.length; row++) copyEnds[row] = relatedStarts[row] + copyCounts[row];
+    const copyClass = yield* groupRows(urls.length, relatedStarts, copyEnds, related, rowOfUrl);
+    const named = this.named.done();
+    const urlLanguage = new Int32Array(named.length);
+    for (let row = 0; row < named.length; row++) urlLanguage[row] = named[row] < 0 ? -1 : namedCodes[named[row]];
     const columns: FactColumns = {
       ids,
       indexed: this.indexed.done(),
@@ -209,9 +223,9 @@ export class PageFactsBuilder {
       relatedStarts,
       related,
       copyCounts,
-      group: groupRows(urls.length, relatedStarts, (row) => relatedStarts[row + 1], related, rowOfUrl),
-      copyClass: groupRows(urls.length, relatedStarts, (row) => relatedStarts[row] + copyCounts[row], related, rowOfUrl),
-      urlLanguage: this.named.done().map((number) => (number < 0 ? -1 : namedCodes[number])),
+      group,
+      copyClass,
+      urlLanguage,
     };
     return { urls, columns };
   }
@@ -245,12 +259,15 @@ function urlMap(urls: readonly string[]): (url: string) => number | undefined {
   };
 }
 
+/** Rows a grouping goes over between two turns of the event loop. */
+const ROWS_PER_STEP = 131_072;
+
 /**
  * Joins rows related by URL (union–find): row r is joined with the rows of
- * related[starts[r] … endOf(r)]. Each row's group is the smallest row of its set. Only rows
+ * related[starts[r] … ends[r]]. Each row's group is the smallest row of its set. Only rows
  * that relate to others cost a lookup.
  */
-function groupRows(rows: number, starts: Int32Array, endOf: (row: number) => number, related: readonly string[], rowOfUrl: (url: string) => number | undefined): Int32Array {
+function* groupRows(rows: number, starts: Int32Array, ends: Int32Array, related: readonly string[], rowOfUrl: (url: string) => number | undefined): Generator<void, Int32Array> {
   const parent = new Int32Array(rows);
   for (let row = 0; row < rows; row++) parent[row] = row;
   const find = (row: number): number => {
@@ -261,7 +278,8 @@ function groupRows(rows: number, starts: Int32Array, endOf: (row: number) => num
     return row;
   };
   for (let row = 0; row < rows; row++) {
-    const end = endOf(row);
+    if (row % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
+    const end = ends[row];
     for (let at = starts[row]; at < end; at++) {
       const other = rowOfUrl(related[at]);
       if (other === undefined) continue;
@@ -270,6 +288,7 @@ function groupRows(rows: number, starts: Int32Array, endOf: (row: number) => num
       if (a !== b) parent[Math.max(a, b)] = Math.min(a, b);
     }
   }
+  yield;
   for (let row = 0; row < rows; row++) parent[row] = find(row);
   return parent;
 }

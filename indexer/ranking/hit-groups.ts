@@ -13,6 +13,7 @@
  * ({@link GroupTable}), so that grouping a query's candidates reads arrays.
  */
 import { rankScale, type RankScale } from './blend.ts';
+import { runSteps } from '../stepwise.ts';
 import type { PageFacts } from './page-facts.ts';
 
 export interface GroupCandidate {
@@ -55,28 +56,56 @@ export type GroupRank = 'sum' | 'max' | 'page';
  * languages its copy class is stored in; per row, the summed global PageRank of its group (copies
  * and translations share one link-based rank, as a canonical URL gathers the links of its copies).
  */
+/** What a group table holds, computed by {@link GroupTable.steps}. */
+interface GroupTableParts {
+  languagesOf: Map<number, readonly LanguageRows[]>;
+  classLanguages: Map<number, Int32Array>;
+  groupRank: Float64Array;
+  groupRankScale: RankScale;
+}
+
+/** Rows a group table's passes cover between two turns of the event loop. */
+const ROWS_PER_STEP = 65_536;
+
 export class GroupTable {
   /** Group (its smallest row) → its languages; only groups of several rows. */
-  private readonly languagesOf = new Map<number, readonly LanguageRows[]>();
+  private readonly languagesOf: Map<number, readonly LanguageRows[]>;
   /** Copy class (its smallest row) → language codes stored in it; only classes of several rows. */
-  private readonly classLanguages = new Map<number, Int32Array>();
+  private readonly classLanguages: Map<number, Int32Array>;
   private readonly alternatesCache = new Map<number, Array<{ url: string; lang: string }>>();
   /** Row → the global PageRank of its group (summed over its pages, see {@link GroupRank}). */
   readonly groupRank: Float64Array;
   /** Scale of the groups' ranks (the blend's log scale). */
   readonly groupRankScale: RankScale;
 
-  constructor(
+  private constructor(
     readonly facts: PageFacts,
-    localRank: (id: number) => number,
-    globalRank: (id: number) => number,
-    combine: GroupRank = 'sum',
+    parts: GroupTableParts,
   ) {
+    this.languagesOf = parts.languagesOf;
+    this.classLanguages = parts.classLanguages;
+    this.groupRank = parts.groupRank;
+    this.groupRankScale = parts.groupRankScale;
+  }
+
+  /** The table of these facts and ranks, made at once. */
+  static build(facts: PageFacts, localRank: (id: number) => number, globalRank: (id: number) => number, combine: GroupRank = 'sum'): GroupTable {
+    return runSteps(GroupTable.steps(facts, localRank, globalRank, combine));
+  }
+
+  /**
+   * The table made in steps ({@link runStepsYielding} serves the event loop between them): its
+   * passes are loops over typed arrays, cut every {@link ROWS_PER_STEP} rows, as a million pages
+   * are gone over at every refresh of the facts or the ranks.
+   */
+  static *steps(facts: PageFacts, localRank: (id: number) => number, globalRank: (id: number) => number, combine: GroupRank = 'sum'): Generator<void, GroupTable> {
     const langCodes = facts.columns.lang.codes;
     const langValues = facts.columns.lang.values;
     const { groupSize, copyClass: copyClasses, group: groupOf, ids } = facts;
-    // Loops over typed arrays, not iterators: a million pages at every refresh of facts or ranks.
+    const languagesOf = new Map<number, readonly LanguageRows[]>();
+    const classLanguages = new Map<number, Int32Array>();
     for (let group = 0; group < groupSize.length; group++) {
+      if (group % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
       if (groupSize[group] < 2) continue;
       const rows = facts.membersOf(group);
       const byCode = new Map<number, number[]>();
@@ -87,36 +116,38 @@ export class GroupTable {
       }
       const languages = [...byCode].map(([code, list]): LanguageRows => ({ code, lang: langValues[code], rows: Int32Array.from(orderCopies(facts, list, code, localRank)) }));
       languages.sort((a, b) => a.lang.localeCompare(b.lang));
-      this.languagesOf.set(group, languages);
+      languagesOf.set(group, languages);
     }
     const classRows = new Map<number, number[]>();
     for (let row = 0; row < copyClasses.length; row++) {
+      if (row % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
       const copyClass = copyClasses[row];
       if (copyClass === row && groupSize[groupOf[row]] < 2) continue;
       const list = classRows.get(copyClass);
       if (list) list.push(row);
       else classRows.set(copyClass, [row]);
     }
-    for (const [copyClass, rows] of classRows) if (rows.length > 1) this.classLanguages.set(copyClass, Int32Array.from(new Set(rows.map((row) => langCodes[row]))));
+    for (const [copyClass, rows] of classRows) if (rows.length > 1) classLanguages.set(copyClass, Int32Array.from(new Set(rows.map((row) => langCodes[row]))));
     const rows = facts.size;
     const pageRank = new Float64Array(rows);
-    for (let row = 0; row < rows; row++) pageRank[row] = globalRank(ids[row]);
-    if (combine === 'page') {
-      this.groupRank = pageRank;
-      this.groupRankScale = rankScale(pageRank);
-      return;
+    for (let row = 0; row < rows; row++) {
+      if (row % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
+      pageRank[row] = globalRank(ids[row]);
     }
+    yield;
+    if (combine === 'page') return new GroupTable(facts, { languagesOf, classLanguages, groupRank: pageRank, groupRankScale: rankScale(pageRank) });
     const combined = new Float64Array(rows);
     for (let row = 0; row < rows; row++) {
       const group = groupOf[row];
       combined[group] = combine === 'sum' ? combined[group] + pageRank[row] : Math.max(combined[group], pageRank[row]);
     }
-    this.groupRank = new Float64Array(rows);
-    for (let row = 0; row < rows; row++) this.groupRank[row] = combined[groupOf[row]];
+    const groupRank = new Float64Array(rows);
+    for (let row = 0; row < rows; row++) groupRank[row] = combined[groupOf[row]];
+    yield;
     // The scale of the groups' ranks: one value per group (at its smallest row).
     let groups = 0;
     for (let row = 0; row < rows; row++) if (groupSize[row] > 0) combined[groups++] = combined[row];
-    this.groupRankScale = rankScale(combined.subarray(0, groups));
+    return new GroupTable(facts, { languagesOf, classLanguages, groupRank, groupRankScale: rankScale(combined.subarray(0, groups)) });
   }
 
   /** The group's languages with their pages, best first (none for a page alone). */

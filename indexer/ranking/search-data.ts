@@ -31,12 +31,12 @@ export async function loadSearchData(engine: SearchEngine, store: CrawlStore): P
  * PageRank that a crawl always updates next (refreshRanks).
  */
 export async function refreshSearchData(engine: SearchEngine, store: CrawlStore, changedIds: readonly number[]): Promise<void> {
-  engine.setFacts(await refreshPageFacts(engine.pageFacts, store, changedIds));
+  await engine.changeFacts(await refreshPageFacts(engine.pageFacts, store, changedIds));
 }
 
 /** After an estimation round (or a local PageRank update): the new ranks, and the suggestions ranked by them. */
 export async function refreshRanks(engine: SearchEngine, store: CrawlStore): Promise<void> {
-  engine.setRanks(await loadRankSnapshot(store));
+  await engine.changeRanks(await loadRankSnapshot(store));
   engine.setSuggestions(await buildSuggestions(store, engine.currentRanks));
 }
 

@@ -12,15 +12,19 @@ import type { GroupTable } from './hit-groups.ts';
 
 export function blendPrior(table: GroupTable, globalRank: (id: number) => number, globalScale: RankScale, weight: number): StaticPrior {
   const cache = new WeakMap<CompactSegment, Float64Array>();
-  const priorOf = (id: number) => {
-    const row = table.facts.rowOf(id);
-    const link = row >= 0 ? logRankPrior(table.groupRank[row], table.groupRankScale) : logRankPrior(globalRank(id), globalScale);
-    return weight * link;
-  };
+  const { facts, groupRank, groupRankScale } = table;
   return {
     of(segment) {
       let values = cache.get(segment);
-      if (values === undefined) cache.set(segment, (values = Float64Array.from(segment.docIds, priorOf)));
+      if (values === undefined) {
+        const ids = segment.docIds;
+        values = new Float64Array(ids.length);
+        for (let d = 0; d < ids.length; d++) {
+          const row = facts.rowOf(ids[d]);
+          values[d] = weight * (row >= 0 ? logRankPrior(groupRank[row], groupRankScale) : logRankPrior(globalRank(ids[d]), globalScale));
+        }
+        cache.set(segment, values);
+      }
       return values;
     },
   };

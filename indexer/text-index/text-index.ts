@@ -21,6 +21,7 @@ import { PostingsCache } from './postings-cache.ts';
 import { bestPosition, bodyPositions, definitionTerms, hitPassage, matchedDefinition, passageWindow, type HitPassage, type PassageOptions } from './passage.ts';
 import { documentFields, readAllStoredDocuments, readBodyWindows, readDefinitions, readDocumentHeads, readStoredDocuments, type DocumentHead } from './stored-documents.ts';
 import type { SearchHit } from './scorer.ts';
+import type { CompactSegment } from './compact-segment.ts';
 import { deletedIds, IndexHandle, liveCount, makeSegmentSet, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
 
 export interface TextIndexOptions {
@@ -162,6 +163,11 @@ export class TextIndex {
   holdsVersion(doc: TextDocument): boolean {
     const version = this.versions.get(doc.id);
     return version !== undefined && this.has(doc.id) && version === documentVersion(normalizeDocument(doc, this.maxTextChars));
+  }
+
+  /** The segments of the current snapshot (for work a search would do on its first query). */
+  currentSegments(): CompactSegment[] {
+    return this.handle.current.segments.map((segment) => segment.stored.postings);
   }
 
   /** Page ids of the live documents of the current snapshot. */
