@@ -83,7 +83,16 @@ function isIdentifier(word: string): boolean {
   return false;
 }
 
-const isStopWord = (word: string) => lunr.stopWordFilter(new lunr.Token(word, {})) === undefined;
+/** A word lunr drops as a stop word: never offered as a completion. */
+export const isStopWord = (word: string) => lunr.stopWordFilter(new lunr.Token(word, {})) === undefined;
+
+/** The words a page offers: its title, headings and the start of its text. */
+export function pageSurfaceWords(source: SuggestSource): string[] {
+  return surfaceWords(`${source.title}\n${source.headings.join('\n')}\n${source.text.slice(0, SUGGEST_TEXT_CHARS)}`);
+}
+
+/** A page's title as offered (whitespace collapsed; empty: no title suggestion). */
+export const suggestTitle = (source: SuggestSource) => source.title.replace(/\s+/g, ' ').trim();
 
 /**
  * The suggestion index as columns: sorted strings and typed arrays, no object per word or title,
@@ -104,7 +113,8 @@ export interface SuggestColumns {
   titleWordIds: Int32Array;
 }
 
-const titleOrder = new Intl.Collator().compare;
+/** Titles of equal rank, in the order of their text. */
+export const titleOrder = new Intl.Collator().compare;
 
 export class SuggestIndex {
   private constructor(private readonly columns: SuggestColumns) {}
@@ -252,8 +262,8 @@ export class SuggestIndexBuilder {
 
   add(source: SuggestSource): void {
     const page: SuggestPage = {
-      words: surfaceWords(`${source.title}\n${source.headings.join('\n')}\n${source.text.slice(0, SUGGEST_TEXT_CHARS)}`),
-      title: source.title.replace(/\s+/g, ' ').trim(),
+      words: pageSurfaceWords(source),
+      title: suggestTitle(source),
       url: source.url,
       rank: this.rankOf(source.id),
     };
