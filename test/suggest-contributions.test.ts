@@ -40,7 +40,7 @@ describe('suggestions from page contributions', () => {
     for (let id = 3; id < 300; id += 17) changed.set(id, { ...pages[(id * 31) % 400], id, url: `http://docs.test/moved/${id}`, title: id % 2 === 0 ? '' : `${pages[id].title} ZZ-new-word-${id}` });
     for (let id = 5; id < 300; id += 23) changed.set(id, undefined);
     changed.set(10_000, undefined);
-    const after = new Map(before.map((p) => [p.id, p]));
+    const after = new Map<number, SuggestSource>(before.map((p) => [p.id, p]));
     for (const [id, page] of changed) {
       if (page) after.set(id, page);
       else after.delete(id);
