@@ -7,9 +7,12 @@
  * are ranked by the global PageRank estimate.
  */
 import type { CrawlStore, PageRecord } from '../store/crawl-store.ts';
-import { indexableDocuments } from '../text-index/store-adapter.ts';
-import { SuggestIndex, SuggestIndexBuilder, type SuggestSource } from '../suggest/suggest-index.ts';
+import { runStepsYielding } from '../stepwise.ts';
+import { SuggestIndex, type SuggestSource } from '../suggest/suggest-index.ts';
 import { loadSuggestIndex, saveSuggestIndex, type SuggestKey } from '../suggest/suggest-file.ts';
+import { ContributionsWriter, Vocabulary, type SuggestContributions } from '../suggest/suggest-contributions.ts';
+import { currentContributions, saveContributionsAsOf } from '../suggest/suggest-refresh.ts';
+import { rankedSuggestionsSteps } from '../suggest/suggest-ranking.ts';
 import { PageFactsPass } from './fact-table.ts';
 import { loadPageFacts, refreshPageFacts, savePageFacts } from './page-facts.ts';
 import { loadRankSnapshot, type RankSnapshot, type SearchEngine } from './search-engine.ts';
@@ -59,14 +62,16 @@ export async function saveSearchData(store: CrawlStore): Promise<void> {
  */
 export class SearchDataPass {
   private readonly facts: PageFactsPass;
-  private readonly suggestions: SuggestIndexBuilder;
+  private readonly suggestions = new ContributionsWriter(new Vocabulary());
   private readonly key: SuggestKey;
   private broken: Error | undefined;
 
-  private constructor(private readonly store: CrawlStore, snapshot: RankSnapshot) {
+  private constructor(
+    private readonly store: CrawlStore,
+    private readonly snapshot: RankSnapshot,
+  ) {
     this.key = suggestKey(store, snapshot);
     this.facts = new PageFactsPass(store);
-    this.suggestions = new SuggestIndexBuilder((id) => snapshot.global.get(id) ?? 0, snapshot.globalScale);
   }
 
   static async start(store: CrawlStore): Promise<SearchDataPass> {
@@ -91,7 +96,9 @@ export class SearchDataPass {
       return;
     }
     await this.facts.save();
-    await saveSuggestIndex(this.store.directory, this.suggestions.done(), this.key);
+    const contributions = await runStepsYielding(this.suggestions.doneSteps());
+    await saveContributionsAsOf(this.store.directory, contributions, this.key.pageSequence);
+    await saveSuggestIndex(this.store.directory, await rankSuggestions(contributions, this.snapshot), this.key);
   }
 }
 
@@ -100,10 +107,15 @@ export async function buildSuggestions(store: CrawlStore, ranks?: RankSnapshot):
   const snapshot = ranks ?? (await loadRankSnapshot(store));
   // Read before the pages: a page written during the build makes the saved copy stale, never wrong.
   const key = suggestKey(store, snapshot);
-  const suggestions = await SuggestIndex.build(indexableDocuments(store), (id) => snapshot.global.get(id) ?? 0, snapshot.globalScale);
+  // Only the pages written since the page contributions were saved are read (all when none are).
+  const { contributions } = await currentContributions(store, key.pageSequence);
+  const suggestions = await rankSuggestions(contributions, snapshot);
   await saveSuggestIndex(store.directory, suggestions, key);
   return suggestions;
 }
+
+const rankSuggestions = (contributions: SuggestContributions, snapshot: RankSnapshot) =>
+  runStepsYielding(rankedSuggestionsSteps(contributions, (id) => snapshot.global.get(id) ?? 0, snapshot.globalScale));
 
 /** The state suggestions are built from: the store's page writes, and a digest of the ranks. */
 export function suggestKey(store: CrawlStore, ranks: RankSnapshot): SuggestKey {

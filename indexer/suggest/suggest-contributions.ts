@@ -42,8 +42,9 @@ class Growing<T extends Uint8Array | Int32Array> {
     grown.set(this.array.subarray(0, this.length));
     this.array = grown;
   }
+  /** The items (a view: a large array is not copied again). */
   done(): T {
-    return this.array.slice(0, this.length) as T;
+    return this.array.subarray(0, this.length) as T;
   }
 }
 
@@ -75,7 +76,12 @@ export class ContributionsWriter {
   private readonly titleWordStarts = new Growing(new Int32Array(1024));
   private readonly titleWordIds = new Growing(new Int32Array(1024));
 
-  constructor(readonly words: Vocabulary) {
+  /** `expectedBytes`: room for the rows' words, so that a large array is not grown by copying. */
+  constructor(
+    readonly words: Vocabulary,
+    expectedBytes = 1 << 16,
+  ) {
+    this.wordBytes.reserve(expectedBytes);
     this.titleWordStarts.array[0] = 0;
     this.titleWordStarts.length = 1;
   }
@@ -198,7 +204,7 @@ export class Vocabulary {
  * copied as they are; `old` must not be used after.
  */
 export function* replaceRowsSteps(old: SuggestContributions, changed: ReadonlyMap<number, SuggestSource | undefined>): Generator<void, SuggestContributions> {
-  const writer = new ContributionsWriter(new Vocabulary(old));
+  const writer = new ContributionsWriter(new Vocabulary(old), Math.ceil(old.wordBytes.length * 1.05) + changed.size * 400);
   const incoming = [...changed].filter((entry): entry is [number, SuggestSource] => entry[1] !== undefined).sort((a, b) => a[0] - b[0]);
   let next = 0;
   let sinceYield = 0;
