@@ -6,9 +6,10 @@
  * Layout: a 4-byte little-endian length, a JSON header (format, sequence, sections' byte lengths),
  * then the sections, each padded to 8 bytes so that number columns are read in place: number
  * columns as raw little-endian arrays, string columns as their UTF-8 byte lengths (Uint32) and
- * the bytes. Strings are decoded in steps: a file of a million pages never holds the event loop
+ * the bytes. A SHA-1 of the sections refuses a damaged file. Strings are decoded in steps: a file of a million pages never holds the event loop
  * for one long parse.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../text-index/atomic-file.ts';
@@ -18,6 +19,7 @@ const FORMAT = 'lse-suggest-contributions/1';
 const FILE = join('suggest', 'contributions.bin');
 /** Strings encoded or decoded between yields. */
 const STRINGS_PER_STEP = 32_768;
+const DIGEST_STEP = 4 << 20;
 
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -38,6 +40,8 @@ const NUMBER_COLUMNS: Readonly<Record<NumberColumn, typeof Int32Array | typeof U
 interface Header {
   format: string;
   pageSequence: number;
+  /** SHA-1 of the sections (padding included): a changed byte anywhere refuses the file. */
+  digest: string;
   sections: Array<[string, number]>;
 }
 
@@ -54,18 +58,30 @@ export function* encodeContributionsSteps(c: SuggestContributions, pageSequence:
     const array = c[name];
     sections.push([name, new Uint8Array(array.buffer, array.byteOffset, array.byteLength)]);
   }
-  const header: Header = { format: FORMAT, pageSequence, sections: sections.map(([name, bytes]) => [name, bytes.byteLength]) };
+  const body: Uint8Array[] = [];
+  for (const [, bytes] of sections) body.push(bytes, new Uint8Array(padding(bytes.byteLength)));
+  const header: Header = { format: FORMAT, pageSequence, digest: yield* digestSteps(body), sections: sections.map(([name, bytes]) => [name, bytes.byteLength]) };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(headerBytes.byteLength);
-  const parts: Uint8Array[] = [length, headerBytes, new Uint8Array(padding(4 + headerBytes.byteLength))];
-  for (const [, bytes] of sections) parts.push(bytes, new Uint8Array(padding(bytes.byteLength)));
-  return parts;
+  return [length, headerBytes, new Uint8Array(padding(4 + headerBytes.byteLength)), ...body];
 }
 
 export async function saveContributions(dataDir: string, parts: readonly Uint8Array[]): Promise<void> {
   await mkdir(join(dataDir, 'suggest'), { recursive: true });
   await writeFileAtomic(join(dataDir, FILE), parts);
+}
+
+/** SHA-1 of the parts, hashed 4 MB at a time between yields. */
+function* digestSteps(parts: readonly Uint8Array[]): Generator<void, string> {
+  const hash = createHash('sha1');
+  for (const part of parts) {
+    for (let at = 0; at < part.byteLength; at += DIGEST_STEP) {
+      hash.update(part.subarray(at, at + DIGEST_STEP));
+      yield;
+    }
+  }
+  return hash.digest('hex');
 }
 
 function* encodeStrings(list: readonly string[], name: string): Generator<void, [Uint8Array, Uint8Array]> {
@@ -102,6 +118,7 @@ export function* decodeContributionsSteps(bytes: Buffer): Generator<void, { cont
   if (!Number.isSafeInteger(header.pageSequence)) throw new Error('no page sequence');
   const parts = new Map<string, Uint8Array>();
   let offset = 4 + headerLength + padding(4 + headerLength);
+  if ((yield* digestSteps([bytes.subarray(offset)])) !== header.digest) throw new Error('its digest does not match: damaged');
   for (const [name, length] of header.sections) {
     if (!(length >= 0) || offset + length > bytes.byteLength) throw new Error('truncated');
     parts.set(name, bytes.subarray(offset, offset + length));
