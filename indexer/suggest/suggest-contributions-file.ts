@@ -176,14 +176,16 @@ function* checkSteps(c: SuggestContributions): Generator<void, void> {
     if (!(w >= 0 && w < words) || seen[w] === 1) fail('sorted words');
     seen[w] = 1;
     if (i > 0 && !(c.vocabulary[c.sortedWords[i - 1]] < c.vocabulary[w])) fail('word order');
+    if (i % 65_536 === 65_535) yield;
   }
-  yield;
   for (let r = 0; r < rows; r++) {
     if ((r > 0 && c.pageIds[r - 1] >= c.pageIds[r]) || c.wordStarts[r] > c.wordStarts[r + 1] || c.titleWordStarts[r] > c.titleWordStarts[r + 1]) fail('row order');
     if (r % 65_536 === 65_535) yield;
   }
-  for (let i = 0; i < c.titleWordIds.length; i++) if (!(c.titleWordIds[i] >= 0 && c.titleWordIds[i] < words)) fail('title words');
-  yield;
+  for (let i = 0; i < c.titleWordIds.length; i++) {
+    if (!(c.titleWordIds[i] >= 0 && c.titleWordIds[i] < words)) fail('title words');
+    if (i % 262_144 === 262_143) yield;
+  }
   // Every row's words decode to increasing numbers within the vocabulary, and end where it ends.
   for (let r = 0; r < rows; r++) {
     const end = c.wordStarts[r + 1];

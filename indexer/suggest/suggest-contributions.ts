@@ -186,7 +186,7 @@ export class Vocabulary {
     let j = 0;
     for (let k = 0; k < merged.length; k++) {
       merged[k] = j >= added.length || (i < first && words[sortedWords[i]] < words[added[j]]) ? sortedWords[i++] : added[j++];
-      if ((k & 0xfffff) === 0xfffff) yield;
+      if ((k & 0xffff) === 0xffff) yield;
     }
     const stops = new Uint8Array(words.length);
     stops.set(stopWords.subarray(0, Math.min(stopWords.length, words.length)));

@@ -14,6 +14,9 @@ import { SuggestIndex, titleOrder, type SuggestColumns } from './suggest-index.t
 
 /** Rows between yields in the score pass (about 150 words a row: a few milliseconds). */
 const ROWS_PER_STEP = 4096;
+/** Items between yields in the cheap loops (a word, a title: a few milliseconds for all). */
+const ITEMS_PER_STEP = 65_536;
+const stepEnds = (i: number) => i % ITEMS_PER_STEP === ITEMS_PER_STEP - 1;
 
 /**
  * The suggestion index of the contributions ranked by `rankOf`, on `scale` (by default the scale
@@ -22,11 +25,16 @@ const ROWS_PER_STEP = 4096;
 export function* rankedSuggestionsSteps(c: SuggestContributions, rankOf: (id: number) => number, scale?: RankScale): Generator<void, SuggestIndex> {
   const rows = c.pageIds.length;
   const ranks = new Float64Array(rows);
-  for (let r = 0; r < rows; r++) ranks[r] = rankOf(c.pageIds[r]);
+  for (let r = 0; r < rows; r++) {
+    ranks[r] = rankOf(c.pageIds[r]);
+    if (stepEnds(r)) yield;
+  }
   const onScale = scale ?? rankScale(ranks);
   const positions = new Float64Array(rows);
-  for (let r = 0; r < rows; r++) positions[r] = logRankPosition(ranks[r], onScale);
-  yield;
+  for (let r = 0; r < rows; r++) {
+    positions[r] = logRankPosition(ranks[r], onScale);
+    if (stepEnds(r)) yield;
+  }
   const termColumns = yield* termColumnsSteps(c, positions);
   const titleColumns = yield* titleColumnsSteps(c, positions);
   return SuggestIndex.fromColumns({ ...termColumns, ...titleColumns });
@@ -57,12 +65,16 @@ function* termColumnsSteps(c: SuggestContributions, positions: Float64Array): Ge
     if (r % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
   let count = 0;
-  for (let i = 0; i < sortedWords.length; i++) if (used[sortedWords[i]] === 1 && stopWords[sortedWords[i]] === 0) count++;
+  for (let i = 0; i < sortedWords.length; i++) {
+    if (used[sortedWords[i]] === 1 && stopWords[sortedWords[i]] === 0) count++;
+    if (stepEnds(i)) yield;
+  }
   const terms: string[] = new Array(count);
   const termScores = new Float64Array(count);
   let t = 0;
   for (let i = 0; i < sortedWords.length; i++) {
     const w = sortedWords[i];
+    if (stepEnds(i)) yield;
     if (used[w] === 0 || stopWords[w] === 1) continue;
     terms[t] = vocabulary[w];
     termScores[t++] = scores[w];
@@ -79,6 +91,7 @@ function* titleColumnsSteps(c: SuggestContributions, positions: Float64Array): G
   for (const title of rowTitles) if (title !== '') titled++;
   const rowOfTitle = new Int32Array(titled);
   for (let r = 0, t = 0; r < rowTitles.length; r++) if (rowTitles[r] !== '') rowOfTitle[t++] = r;
+  yield;
   // Best first; the sort is stable, so equal titles keep the order of their pages.
   const byRank = yield* mergeSortSteps(rowOfTitle, (a, b) => positions[b] - positions[a] || titleOrder(rowTitles[a], rowTitles[b]));
   const titles: string[] = new Array(titled);
@@ -86,20 +99,28 @@ function* titleColumnsSteps(c: SuggestContributions, positions: Float64Array): G
   for (let t = 0; t < titled; t++) {
     titles[t] = rowTitles[byRank[t]];
     titleUrls[t] = urls[byRank[t]];
+    if (stepEnds(t)) yield;
   }
-  yield;
   // The words of some title, numbered in the order of their strings.
   const inTitle = new Uint8Array(vocabulary.length);
-  for (let r = 0; r < rowTitles.length; r++) for (let i = rowWordStarts[r]; i < rowWordStarts[r + 1]; i++) inTitle[rowWordIds[i]] = 1;
+  for (let i = 0; i < rowWordIds.length; i++) {
+    inTitle[rowWordIds[i]] = 1;
+    if (stepEnds(i)) yield;
+  }
   const titleWordOf = new Int32Array(vocabulary.length);
   const titleWords: string[] = [];
-  for (let i = 0; i < sortedWords.length; i++) if (inTitle[sortedWords[i]] === 1) titleWordOf[sortedWords[i]] = titleWords.push(vocabulary[sortedWords[i]]) - 1;
-  yield;
+  for (let i = 0; i < sortedWords.length; i++) {
+    if (inTitle[sortedWords[i]] === 1) titleWordOf[sortedWords[i]] = titleWords.push(vocabulary[sortedWords[i]]) - 1;
+    if (stepEnds(i)) yield;
+  }
   const titleWordStarts = new Int32Array(titled + 1);
   for (let t = 0; t < titled; t++) titleWordStarts[t + 1] = titleWordStarts[t] + rowWordStarts[byRank[t] + 1] - rowWordStarts[byRank[t]];
-  const titleWordIds = new Int32Array(titleWordStarts[titled]);
-  for (let t = 0, k = 0; t < titled; t++) for (let i = rowWordStarts[byRank[t]]; i < rowWordStarts[byRank[t] + 1]; i++) titleWordIds[k++] = titleWordOf[rowWordIds[i]];
   yield;
+  const titleWordIds = new Int32Array(titleWordStarts[titled]);
+  for (let t = 0, k = 0; t < titled; t++) {
+    for (let i = rowWordStarts[byRank[t]]; i < rowWordStarts[byRank[t] + 1]; i++) titleWordIds[k++] = titleWordOf[rowWordIds[i]];
+    if (stepEnds(t)) yield;
+  }
   // Each word's titles, once a title, in title order.
   const lastTitle = new Int32Array(titleWords.length).fill(-1);
   const titlePostingStarts = new Int32Array(titleWords.length + 1);
@@ -110,6 +131,7 @@ function* titleColumnsSteps(c: SuggestContributions, positions: Float64Array): G
       lastTitle[w] = t;
       titlePostingStarts[w + 1]++;
     }
+    if (stepEnds(t)) yield;
   }
   for (let w = 0; w < titleWords.length; w++) titlePostingStarts[w + 1] += titlePostingStarts[w];
   const cursor = titlePostingStarts.slice(0, titleWords.length);
@@ -122,6 +144,7 @@ function* titleColumnsSteps(c: SuggestContributions, positions: Float64Array): G
       lastTitle[w] = t;
       titlePostings[cursor[w]++] = t;
     }
+    if (stepEnds(t)) yield;
   }
   yield;
   return { titleWords, titlePostingStarts, titlePostings, titles, titleUrls, titleWordStarts, titleWordIds };
