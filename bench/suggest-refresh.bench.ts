@@ -5,11 +5,13 @@
  *   - the rebuild as before, reading and tokenising every page (SuggestIndexBuilder in one piece);
  *   - the full read in steps, as when no page contributions are saved (it saves them);
  *   - a rank change: the index computed from the saved contributions, no page read;
- *   - an update of 1 % of the pages (written before the timer starts): those pages read again.
+ *   - an update of 1 % of the pages (written before the timer starts): those pages read again;
+ *   - an idle stretch: the machine's own scheduling noise.
  * Also the size of the saved contributions file beside the suggestion index.
  *
  *   npm run bench -- suggest-refresh                               100k pages
- *   LSE_BENCH_SUGGEST_REFRESH_SIZES=1000000 npm run bench -- suggest-refresh
+ *   LSE_BENCH_SUGGEST_REFRESH_SIZES=1000000 LSE_BENCH_SUGGEST_REFRESH_BEFORE=0 npm run bench -- suggest-refresh
+ *                                                                   (without the rebuild as before)
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -27,7 +29,8 @@ export async function suggestRefreshBenchmarks(bench: BenchContext): Promise<voi
   const sizes = (process.env.LSE_BENCH_SUGGEST_REFRESH_SIZES ?? '100000').split(',').map(Number).filter((n) => n > 0);
   const table = realWordTable();
   bench.heading('suggestions refreshed after an update or a rank change: total time, longest event-loop pause (1-ms timer), RSS');
-  const rows: Array<Array<string | number>> = [['pages', 'refresh', 'total s', 'longest pause ms', 'pauses > 50 ms', 'RSS MB', 'load avg']];
+  const rows: Array<Array<string | number>> = [['pages', 'refresh', 'total s', 'longest pause ms', 'pauses > 50 ms', 'most CPU ms in a pause', 'RSS MB', 'load avg']];
+  const withBefore = process.env.LSE_BENCH_SUGGEST_REFRESH_BEFORE !== '0';
   for (const count of sizes) {
     const dir = mkdtempSync(join(tmpdir(), 'lse-bench-suggest-refresh-'));
     try {
@@ -37,7 +40,7 @@ export async function suggestRefreshBenchmarks(bench: BenchContext): Promise<voi
         const ranks = await ranksOf(store, 1);
         const otherRanks = await ranksOf(store, 2);
         const modes: Array<[string, () => Promise<unknown>, (() => Promise<unknown>)?]> = [
-          ['before: every page read, in one piece', () => suggestionsAsBefore(store, ranks)],
+          ...(withBefore ? [['before: every page read, in one piece', () => suggestionsAsBefore(store, ranks)] as [string, () => Promise<unknown>]] : []),
           ['every page read, in steps (no saved contributions)', () => buildSuggestions(store, ranks), () => Promise.resolve(rmSync(join(dir, 'suggest', 'contributions.bin'), { force: true }))],
           ['ranks changed: from the contributions, no page read', () => buildSuggestions(store, otherRanks)],
           ['1 % of the pages updated: those read again', () => buildSuggestions(store, ranks), () => updatePages(store, table, count)],
@@ -46,10 +49,12 @@ export async function suggestRefreshBenchmarks(bench: BenchContext): Promise<voi
           await prepare?.();
           globalThis.gc?.();
           const measured = await measurePauses(run);
-          rows.push([count, mode, measured.seconds.toFixed(1), measured.longest.toFixed(0), measured.over50, (process.memoryUsage().rss / 2 ** 20).toFixed(0), loadavg()[0].toFixed(1)]);
+          rows.push([count, mode, measured.seconds.toFixed(1), measured.longest.toFixed(0), measured.over50, measured.busiest.toFixed(0), (process.memoryUsage().rss / 2 ** 20).toFixed(0), loadavg()[0].toFixed(1)]);
         }
+        const idle = await measurePauses(() => new Promise((resolve) => setTimeout(resolve, 3000)));
+        rows.push([count, 'idle 3 s (machine noise)', idle.seconds.toFixed(1), idle.longest.toFixed(0), idle.over50, idle.busiest.toFixed(0), '', loadavg()[0].toFixed(1)]);
         const size = (name: string) => (statSync(join(dir, 'suggest', name)).size / 2 ** 20).toFixed(1);
-        rows.push([count, `files: contributions.bin ${size('contributions.bin')} MB, suggestions.bin ${size('suggestions.bin')} MB`, '', '', '', '', '']);
+        rows.push([count, `files: contributions.bin ${size('contributions.bin')} MB, suggestions.bin ${size('suggestions.bin')} MB`, '', '', '', '', '', '']);
       } finally {
         await store.close();
       }
@@ -91,16 +96,26 @@ async function suggestionsAsBefore(store: CrawlStore, ranks: RankSnapshot): Prom
   builder.done();
 }
 
-async function measurePauses(run: () => Promise<unknown>): Promise<{ seconds: number; longest: number; over50: number }> {
+/**
+ * Total seconds; the longest gap between 1-ms timer callbacks and the gaps over 50 ms; and the
+ * most CPU time the process used within one gap (all its threads): on a loaded machine a long gap
+ * with little CPU in it is the process waiting for a core, not work that holds the event loop.
+ */
+async function measurePauses(run: () => Promise<unknown>): Promise<{ seconds: number; longest: number; over50: number; busiest: number }> {
   let longest = 0;
   let over50 = 0;
+  let busiest = 0;
   let last = performance.now();
+  let lastCpu = process.cpuUsage();
   const timer = setInterval(() => {
     const now = performance.now();
+    const cpu = process.cpuUsage();
     const gap = now - last;
     if (gap > longest) longest = gap;
     if (gap > 50) over50++;
+    busiest = Math.max(busiest, (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000);
     last = now;
+    lastCpu = cpu;
   }, 1);
   const started = performance.now();
   try {
@@ -110,5 +125,5 @@ async function measurePauses(run: () => Promise<unknown>): Promise<{ seconds: nu
   }
   const end = performance.now();
   longest = Math.max(longest, end - last);
-  return { seconds: (end - started) / 1000, longest, over50 };
+  return { seconds: (end - started) / 1000, longest, over50, busiest };
 }

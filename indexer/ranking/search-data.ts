@@ -7,7 +7,7 @@
  * are ranked by the global PageRank estimate.
  */
 import type { CrawlStore, PageRecord } from '../store/crawl-store.ts';
-import { runStepsYielding } from '../stepwise.ts';
+import { runSteps, runStepsYielding } from '../stepwise.ts';
 import { SuggestIndex, type SuggestSource } from '../suggest/suggest-index.ts';
 import { loadSuggestIndex, saveSuggestIndex, type SuggestKey } from '../suggest/suggest-file.ts';
 import { ContributionsWriter, Vocabulary, type SuggestContributions } from '../suggest/suggest-contributions.ts';
@@ -106,7 +106,8 @@ export class SearchDataPass {
 export async function buildSuggestions(store: CrawlStore, ranks?: RankSnapshot): Promise<SuggestIndex> {
   const snapshot = ranks ?? (await loadRankSnapshot(store));
   // Read before the pages: a page written during the build makes the saved copy stale, never wrong.
-  const key = suggestKey(store, snapshot);
+  const pageSequence = store.pageWriteSequence;
+  const key = { pageSequence, rankDigest: await runStepsYielding(rankDigestSteps(snapshot)) };
   // Only the pages written since the page contributions were saved are read (all when none are).
   const { contributions } = await currentContributions(store, key.pageSequence);
   const suggestions = await rankSuggestions(contributions, snapshot);
@@ -122,8 +123,13 @@ export function suggestKey(store: CrawlStore, ranks: RankSnapshot): SuggestKey {
   return { pageSequence: store.pageWriteSequence, rankDigest: rankDigest(ranks) };
 }
 
-/** FNV-1a (and a second, independent lane) over the ids and the bits of the global values (in the snapshot's order) and its scale. */
-function rankDigest(ranks: RankSnapshot): string {
+const rankDigest = (ranks: RankSnapshot) => runSteps(rankDigestSteps(ranks));
+
+/**
+ * FNV-1a (and a second, independent lane) over the ids and the bits of the global values (in the
+ * snapshot's order) and its scale; a yield every 65,536 ranks (a million take about 70 ms).
+ */
+function* rankDigestSteps(ranks: RankSnapshot): Generator<void, string> {
   const bits = new Float64Array(1);
   const words = new Uint32Array(bits.buffer);
   let hash = 0x811c9dc5;
@@ -137,9 +143,11 @@ function rankDigest(ranks: RankSnapshot): string {
     mix(words[0]);
     mix(words[1]);
   };
+  let count = 0;
   for (const [id, value] of ranks.global) {
     mix(id);
     mixNumber(value);
+    if (++count % 65_536 === 0) yield;
   }
   const scale = ranks.globalScale;
   for (const value of [scale.minLog, scale.maxLog, scale.mean, scale.median]) mixNumber(value);

@@ -211,8 +211,9 @@ export function* replaceRowsSteps(old: SuggestContributions, changed: ReadonlyMa
   for (let r = 0; r < old.pageIds.length; r++) {
     const id = old.pageIds[r];
     while (next < incoming.length && incoming[next][0] < id) {
+      // A page tokenised costs about as much as 500 rows copied.
       writer.add(incoming[next++][1]);
-      sinceYield += 64;
+      sinceYield += 512;
     }
     if (!changed.has(id)) writer.copy(old, r);
     if (++sinceYield >= 8192) {
@@ -222,7 +223,7 @@ export function* replaceRowsSteps(old: SuggestContributions, changed: ReadonlyMa
   }
   while (next < incoming.length) {
     writer.add(incoming[next++][1]);
-    if (++sinceYield >= 128) {
+    if (++sinceYield >= 16) {
       sinceYield = 0;
       yield;
     }

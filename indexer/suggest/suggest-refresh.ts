@@ -13,7 +13,7 @@ import { decodeContributionsSteps, encodeContributionsSteps, readContributionsFi
 import type { SuggestSource } from './suggest-index.ts';
 
 /** Pages read from the store at once when re-reading written pages. */
-const READ_BATCH = 1000;
+const READ_BATCH = 256;
 
 /** What a stored page gives the suggestions: nothing unless it is indexable. */
 export function suggestSourceOf(id: number, page: PageRecord | undefined): SuggestSource | undefined {
