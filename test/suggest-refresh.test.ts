@@ -7,11 +7,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildSuggestions } from '../indexer/ranking/search-data.ts';
+import { buildSuggestions, SearchDataPass } from '../indexer/ranking/search-data.ts';
 import { rankSnapshot, type RankSnapshot } from '../indexer/ranking/search-engine.ts';
 import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
 import { SuggestIndex } from '../indexer/suggest/suggest-index.ts';
-import { currentContributions } from '../indexer/suggest/suggest-refresh.ts';
+import { currentContributions, suggestSourceOf } from '../indexer/suggest/suggest-refresh.ts';
 import { indexableDocuments } from '../indexer/text-index/store-adapter.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
 import { realDocPages } from './helpers/real-doc-pages.ts';
@@ -60,6 +60,23 @@ describe('suggestions refreshed after an update', () => {
       // A rank change alone: no page read.
       ranks = await ranksOf(store, (id) => (id % 3 === 0 ? 0.5 : 1e-6 * (id + 1)));
       expect((await currentContributions(store, store.pageWriteSequence)).pagesRead).toBe(0);
+      expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('start from the contributions the index build saves from its own pass', async () => {
+    const store = await CrawlStore.open(mkdtempSync(join(tmpdir(), 'lse-suggest-refresh-')));
+    try {
+      await writePages(store, docs.slice(0, 50).map((doc, n) => [n, record(doc)]));
+      const pass = await SearchDataPass.start(store);
+      for await (const [id, page] of store.pages()) pass.add(id, page, suggestSourceOf(id, page));
+      await pass.save();
+      await writePages(store, [[7, { ...record(docs[60]), url: 'http://docs.test/page/7' }]]);
+      const refreshed = await currentContributions(store, store.pageWriteSequence);
+      expect([refreshed.full, refreshed.pagesRead]).toEqual([false, 1]);
+      const ranks = await ranksOf(store, (id) => 1 / (id + 2));
       expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
     } finally {
       await store.close();
