@@ -4,7 +4,9 @@
  * the copy saved when the index or the ranks were last built (suggest-file.ts), built anew only
  * when that copy is missing or the pages or ranks moved on — and again for the pages a crawl or
  * re-crawl changed; the suggestions after an estimation round or local PageRank update, as they
- * are ranked by the global PageRank estimate.
+ * are ranked by the global PageRank estimate. The suggestions are computed from what each page
+ * contributes, saved beside them (suggest-refresh.ts): a refresh reads only the pages written
+ * since, or none when only the ranks moved.
  */
 import type { CrawlStore, PageRecord } from '../store/crawl-store.ts';
 import { runSteps, runStepsYielding } from '../stepwise.ts';

@@ -11,7 +11,9 @@
  * Words are one sorted array, so a prefix is a binary search and a range; titles are found by
  * their words (an inverted list per title word) or, for a prefix many titles share, by walking
  * titles best first until enough match. Built from the stored pages, replaced whole, and held as
- * columns (SuggestColumns) that are saved with the index and loaded at start (suggest-file.ts).
+ * columns (SuggestColumns) that are saved with the index and loaded at start (suggest-file.ts). A
+ * server computes the same columns from what each page contributes (suggest-contributions.ts,
+ * suggest-ranking.ts) rather than reading every page after each update.
  */
 import lunr from 'lunr';
 import { logRankPosition, rankScale, type RankScale } from '../ranking/blend.ts';
