@@ -3,7 +3,7 @@
  * contributions were saved, and equal, column for column, a full build over the store's pages;
  * a missing, damaged or out-of-reach saved copy reads every page again, never answers wrong.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -41,7 +41,8 @@ describe('suggestions refreshed after an update', () => {
 
   it('read only the written pages and equal a full build, after updates, removals and rank changes', async () => {
     expect(docs.length).toBeGreaterThan(300);
-    const store = await CrawlStore.open(mkdtempSync(join(tmpdir(), 'lse-suggest-refresh-')));
+    const dir = mkdtempSync(join(tmpdir(), 'lse-suggest-refresh-'));
+    const store = await CrawlStore.open(dir);
     try {
       await writePages(store, docs.slice(0, 300).map((doc, n) => [n, record(doc)]));
       let ranks = await ranksOf(store, (id) => (id % 7 === 0 ? 0 : ((id * 7919) % 1000) / 1e5));
@@ -63,11 +64,13 @@ describe('suggestions refreshed after an update', () => {
       expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
     } finally {
       await store.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('start from the contributions the index build saves from its own pass', async () => {
-    const store = await CrawlStore.open(mkdtempSync(join(tmpdir(), 'lse-suggest-refresh-')));
+    const dir = mkdtempSync(join(tmpdir(), 'lse-suggest-refresh-'));
+    const store = await CrawlStore.open(dir);
     try {
       await writePages(store, docs.slice(0, 50).map((doc, n) => [n, record(doc)]));
       const pass = await SearchDataPass.start(store);
@@ -80,6 +83,7 @@ describe('suggestions refreshed after an update', () => {
       expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
     } finally {
       await store.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -123,6 +127,7 @@ describe('suggestions refreshed after an update', () => {
       expect((await currentContributions(store, store.pageWriteSequence - 1)).full).toBe(true);
     } finally {
       await store.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
