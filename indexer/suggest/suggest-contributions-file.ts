@@ -18,8 +18,8 @@ import type { SuggestContributions } from './suggest-contributions.ts';
 const FORMAT = 'lse-suggest-contributions/1';
 const FILE = join('suggest', 'contributions.bin');
 /** Strings encoded or decoded between yields. */
-const STRINGS_PER_STEP = 32_768;
-const DIGEST_STEP = 4 << 20;
+const STRINGS_PER_STEP = 8192;
+const DIGEST_STEP = 1 << 20;
 
 const LONE_SURROGATE = /\p{Cs}/u;
 
@@ -72,7 +72,7 @@ export async function saveContributions(dataDir: string, parts: readonly Uint8Ar
   await writeFileAtomic(join(dataDir, FILE), parts);
 }
 
-/** SHA-1 of the parts, hashed 4 MB at a time between yields. */
+/** SHA-1 of the parts, hashed 1 MB at a time between yields. */
 function* digestSteps(parts: readonly Uint8Array[]): Generator<void, string> {
   const hash = createHash('sha1');
   for (const part of parts) {

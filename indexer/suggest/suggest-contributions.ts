@@ -32,8 +32,8 @@ export interface SuggestContributions {
 
 const compareStrings = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** A byte array (or Int32 array) that grows by doubling. */
-class Growing<T extends Uint8Array | Int32Array> {
+/** A typed array that grows by doubling. */
+class Growing<T extends Uint8Array | Int32Array | Float64Array> {
   length = 0;
   constructor(public array: T) {}
   reserve(more: number): void {
@@ -69,7 +69,7 @@ function writeGaps(out: Growing<Uint8Array>, sorted: ArrayLike<number>): void {
 /** Rows appended in page-id order, with the vocabulary they number their words in. */
 export class ContributionsWriter {
   private readonly pageIds = new Growing(new Int32Array(1024));
-  private readonly wordStarts: number[] = [0];
+  private readonly wordStarts = new Growing(new Float64Array(1024));
   private readonly wordBytes = new Growing(new Uint8Array(1 << 16));
   private readonly titles: string[] = [];
   private readonly urls: string[] = [];
@@ -82,8 +82,8 @@ export class ContributionsWriter {
     expectedBytes = 1 << 16,
   ) {
     this.wordBytes.reserve(expectedBytes);
-    this.titleWordStarts.array[0] = 0;
     this.titleWordStarts.length = 1;
+    this.wordStarts.length = 1;
   }
 
   get rowCount(): number {
@@ -118,7 +118,8 @@ export class ContributionsWriter {
     if (last >= 0 && this.pageIds.array[last] >= id) throw new Error(`suggestion rows out of order: page ${id} after ${this.pageIds.array[last]}`);
     this.pageIds.reserve(1);
     this.pageIds.array[this.pageIds.length++] = id;
-    this.wordStarts.push(this.wordBytes.length);
+    this.wordStarts.reserve(1);
+    this.wordStarts.array[this.wordStarts.length++] = this.wordBytes.length;
     this.titles.push(title);
     this.urls.push(url);
     this.titleWordIds.reserve(titleWords.length);
@@ -134,7 +135,7 @@ export class ContributionsWriter {
     return {
       ...vocabulary,
       pageIds: this.pageIds.done(),
-      wordStarts: Float64Array.from(this.wordStarts),
+      wordStarts: this.wordStarts.done(),
       wordBytes: this.wordBytes.done(),
       titles: this.titles,
       urls: this.urls,

@@ -58,11 +58,11 @@ export async function saveSuggestIndex(dataDir: string, index: SuggestIndex, key
   await writeFileAtomic(join(dataDir, FILE), [length, headerBytes, ...sections.flatMap(([, parts]) => parts)]);
 }
 
-/** The strings as one JSON array, in UTF-8 parts of 32,768 strings (a yield after each). */
+/** The strings as one JSON array, in UTF-8 parts of 8,192 strings (a yield after each). */
 function* jsonArraySteps(strings: readonly string[]): Generator<void, Uint8Array[]> {
   const parts: Uint8Array[] = [Buffer.from('[')];
-  for (let from = 0; from < strings.length; from += 32_768) {
-    const json = JSON.stringify(strings.slice(from, from + 32_768));
+  for (let from = 0; from < strings.length; from += 8192) {
+    const json = JSON.stringify(strings.slice(from, from + 8192));
     parts.push(Buffer.from(`${from === 0 ? '' : ','}${json.slice(1, -1)}`, 'utf8'));
     yield;
   }
