@@ -73,6 +73,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./local-pagerank.bench.ts')).localPageRankBenchmarks,
     about: 'the event-loop pause while the local PageRank is recomputed: 100k pages, ~1M links (LSE_BENCH_LOCAL_PAGERANK_SIZES for 1M), before and with the worker thread',
   },
+  'suggest-refresh': {
+    load: async () => (await import('./suggest-refresh.bench.ts')).suggestRefreshBenchmarks,
+    about: 'the suggestions refreshed after a rank change and after an update of 1 % of 100k pages (LSE_BENCH_SUGGEST_REFRESH_SIZES), from saved page contributions vs reading every page: time, longest event-loop pause, file size',
+  },
   'store-replay': {
     load: async () => (await import('./store-replay.bench.ts')).storeReplayBenchmarks,
     about: 'resuming a crawl without HTTP: a store of 100k pages and ~500k links (LSE_BENCH_REPLAY_SIZES for 1M), open, known pages, frontier replay: time and memory',

@@ -4,12 +4,17 @@
  * the copy saved when the index or the ranks were last built (suggest-file.ts), built anew only
  * when that copy is missing or the pages or ranks moved on — and again for the pages a crawl or
  * re-crawl changed; the suggestions after an estimation round or local PageRank update, as they
- * are ranked by the global PageRank estimate.
+ * are ranked by the global PageRank estimate. The suggestions are computed from what each page
+ * contributes, saved beside them (suggest-refresh.ts): a refresh reads only the pages written
+ * since, or none when only the ranks moved.
  */
 import type { CrawlStore, PageRecord } from '../store/crawl-store.ts';
-import { indexableDocuments } from '../text-index/store-adapter.ts';
-import { SuggestIndex, SuggestIndexBuilder, type SuggestSource } from '../suggest/suggest-index.ts';
+import { runSteps, runStepsYielding } from '../stepwise.ts';
+import { SuggestIndex, type SuggestSource } from '../suggest/suggest-index.ts';
 import { loadSuggestIndex, saveSuggestIndex, type SuggestKey } from '../suggest/suggest-file.ts';
+import { ContributionsWriter, Vocabulary, type SuggestContributions } from '../suggest/suggest-contributions.ts';
+import { currentContributions, saveContributionsAsOf } from '../suggest/suggest-refresh.ts';
+import { rankedSuggestionsSteps } from '../suggest/suggest-ranking.ts';
 import { PageFactsPass } from './fact-table.ts';
 import { loadPageFacts, refreshPageFacts, savePageFacts } from './page-facts.ts';
 import { loadRankSnapshot, type RankSnapshot, type SearchEngine } from './search-engine.ts';
@@ -59,14 +64,16 @@ export async function saveSearchData(store: CrawlStore): Promise<void> {
  */
 export class SearchDataPass {
   private readonly facts: PageFactsPass;
-  private readonly suggestions: SuggestIndexBuilder;
+  private readonly suggestions = new ContributionsWriter(new Vocabulary());
   private readonly key: SuggestKey;
   private broken: Error | undefined;
 
-  private constructor(private readonly store: CrawlStore, snapshot: RankSnapshot) {
+  private constructor(
+    private readonly store: CrawlStore,
+    private readonly snapshot: RankSnapshot,
+  ) {
     this.key = suggestKey(store, snapshot);
     this.facts = new PageFactsPass(store);
-    this.suggestions = new SuggestIndexBuilder((id) => snapshot.global.get(id) ?? 0, snapshot.globalScale);
   }
 
   static async start(store: CrawlStore): Promise<SearchDataPass> {
@@ -91,7 +98,9 @@ export class SearchDataPass {
       return;
     }
     await this.facts.save();
-    await saveSuggestIndex(this.store.directory, this.suggestions.done(), this.key);
+    const contributions = await runStepsYielding(this.suggestions.doneSteps());
+    await saveContributionsAsOf(this.store.directory, contributions, this.key.pageSequence);
+    await saveSuggestIndex(this.store.directory, await rankSuggestions(contributions, this.snapshot), this.key);
   }
 }
 
@@ -99,19 +108,30 @@ export class SearchDataPass {
 export async function buildSuggestions(store: CrawlStore, ranks?: RankSnapshot): Promise<SuggestIndex> {
   const snapshot = ranks ?? (await loadRankSnapshot(store));
   // Read before the pages: a page written during the build makes the saved copy stale, never wrong.
-  const key = suggestKey(store, snapshot);
-  const suggestions = await SuggestIndex.build(indexableDocuments(store), (id) => snapshot.global.get(id) ?? 0, snapshot.globalScale);
+  const pageSequence = store.pageWriteSequence;
+  const key = { pageSequence, rankDigest: await runStepsYielding(rankDigestSteps(snapshot)) };
+  // Only the pages written since the page contributions were saved are read (all when none are).
+  const { contributions } = await currentContributions(store, key.pageSequence);
+  const suggestions = await rankSuggestions(contributions, snapshot);
   await saveSuggestIndex(store.directory, suggestions, key);
   return suggestions;
 }
+
+const rankSuggestions = (contributions: SuggestContributions, snapshot: RankSnapshot) =>
+  runStepsYielding(rankedSuggestionsSteps(contributions, (id) => snapshot.global.get(id) ?? 0, snapshot.globalScale));
 
 /** The state suggestions are built from: the store's page writes, and a digest of the ranks. */
 export function suggestKey(store: CrawlStore, ranks: RankSnapshot): SuggestKey {
   return { pageSequence: store.pageWriteSequence, rankDigest: rankDigest(ranks) };
 }
 
-/** FNV-1a (and a second, independent lane) over the ids and the bits of the global values (in the snapshot's order) and its scale. */
-function rankDigest(ranks: RankSnapshot): string {
+const rankDigest = (ranks: RankSnapshot) => runSteps(rankDigestSteps(ranks));
+
+/**
+ * FNV-1a (and a second, independent lane) over the ids and the bits of the global values (in the
+ * snapshot's order) and its scale; a yield every 16,384 ranks (a million take about 70 ms).
+ */
+function* rankDigestSteps(ranks: RankSnapshot): Generator<void, string> {
   const bits = new Float64Array(1);
   const words = new Uint32Array(bits.buffer);
   let hash = 0x811c9dc5;
@@ -125,9 +145,11 @@ function rankDigest(ranks: RankSnapshot): string {
     mix(words[0]);
     mix(words[1]);
   };
+  let count = 0;
   for (const [id, value] of ranks.global) {
     mix(id);
     mixNumber(value);
+    if (++count % 16_384 === 0) yield;
   }
   const scale = ranks.globalScale;
   for (const value of [scale.minLog, scale.maxLog, scale.mean, scale.median]) mixNumber(value);

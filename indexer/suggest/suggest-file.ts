@@ -10,6 +10,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../text-index/atomic-file.ts';
+import { runStepsYielding } from '../stepwise.ts';
 import { SuggestIndex, type SuggestColumns } from './suggest-index.ts';
 
 const FORMAT = 'lse-suggest/1';
@@ -39,21 +40,34 @@ interface Header {
   sections: Array<[string, number]>;
 }
 
+/** Saves the index as built from `key`; the event loop is served while a large one is encoded. */
 export async function saveSuggestIndex(dataDir: string, index: SuggestIndex, key: SuggestKey): Promise<void> {
   const columns = index.toColumns();
-  const sections: Array<[string, Uint8Array]> = [
-    ...STRING_COLUMNS.map((name): [string, Uint8Array] => [name, Buffer.from(JSON.stringify(columns[name]), 'utf8')]),
-    ...(Object.keys(NUMBER_COLUMNS) as NumberColumn[]).map((name): [string, Uint8Array] => {
-      const array = columns[name];
-      return [name, new Uint8Array(array.buffer, array.byteOffset, array.byteLength)];
-    }),
-  ];
-  const header: Header = { format: FORMAT, key, sections: sections.map(([name, bytes]) => [name, bytes.byteLength]) };
+  const sections: Array<[string, Uint8Array[]]> = [];
+  for (const name of STRING_COLUMNS) sections.push([name, await runStepsYielding(jsonArraySteps(columns[name]))]);
+  for (const name of Object.keys(NUMBER_COLUMNS) as NumberColumn[]) {
+    const array = columns[name];
+    sections.push([name, [new Uint8Array(array.buffer, array.byteOffset, array.byteLength)]]);
+  }
+  const byteLength = (parts: Uint8Array[]) => parts.reduce((sum, part) => sum + part.byteLength, 0);
+  const header: Header = { format: FORMAT, key, sections: sections.map(([name, parts]) => [name, byteLength(parts)]) };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(headerBytes.byteLength);
   await mkdir(join(dataDir, 'suggest'), { recursive: true });
-  await writeFileAtomic(join(dataDir, FILE), Buffer.concat([length, headerBytes, ...sections.map(([, bytes]) => bytes)]));
+  await writeFileAtomic(join(dataDir, FILE), [length, headerBytes, ...sections.flatMap(([, parts]) => parts)]);
+}
+
+/** The strings as one JSON array, in UTF-8 parts of 8,192 strings (a yield after each). */
+function* jsonArraySteps(strings: readonly string[]): Generator<void, Uint8Array[]> {
+  const parts: Uint8Array[] = [Buffer.from('[')];
+  for (let from = 0; from < strings.length; from += 8192) {
+    const json = JSON.stringify(strings.slice(from, from + 8192));
+    parts.push(Buffer.from(`${from === 0 ? '' : ','}${json.slice(1, -1)}`, 'utf8'));
+    yield;
+  }
+  parts.push(Buffer.from(']'));
+  return parts;
 }
 
 /**

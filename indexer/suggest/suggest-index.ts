@@ -11,7 +11,9 @@
  * Words are one sorted array, so a prefix is a binary search and a range; titles are found by
  * their words (an inverted list per title word) or, for a prefix many titles share, by walking
  * titles best first until enough match. Built from the stored pages, replaced whole, and held as
- * columns (SuggestColumns) that are saved with the index and loaded at start (suggest-file.ts).
+ * columns (SuggestColumns) that are saved with the index and loaded at start (suggest-file.ts). A
+ * server computes the same columns from what each page contributes (suggest-contributions.ts,
+ * suggest-ranking.ts) rather than reading every page after each update.
  */
 import lunr from 'lunr';
 import { logRankPosition, rankScale, type RankScale } from '../ranking/blend.ts';
@@ -83,7 +85,16 @@ function isIdentifier(word: string): boolean {
   return false;
 }
 
-const isStopWord = (word: string) => lunr.stopWordFilter(new lunr.Token(word, {})) === undefined;
+/** A word lunr drops as a stop word: never offered as a completion. */
+export const isStopWord = (word: string) => lunr.stopWordFilter(new lunr.Token(word, {})) === undefined;
+
+/** The words a page offers: its title, headings and the start of its text. */
+export function pageSurfaceWords(source: SuggestSource): string[] {
+  return surfaceWords(`${source.title}\n${source.headings.join('\n')}\n${source.text.slice(0, SUGGEST_TEXT_CHARS)}`);
+}
+
+/** A page's title as offered (whitespace collapsed; empty: no title suggestion). */
+export const suggestTitle = (source: SuggestSource) => source.title.replace(/\s+/g, ' ').trim();
 
 /**
  * The suggestion index as columns: sorted strings and typed arrays, no object per word or title,
@@ -104,7 +115,8 @@ export interface SuggestColumns {
   titleWordIds: Int32Array;
 }
 
-const titleOrder = new Intl.Collator().compare;
+/** Titles of equal rank, in the order of their text. */
+export const titleOrder = new Intl.Collator().compare;
 
 export class SuggestIndex {
   private constructor(private readonly columns: SuggestColumns) {}
@@ -252,8 +264,8 @@ export class SuggestIndexBuilder {
 
   add(source: SuggestSource): void {
     const page: SuggestPage = {
-      words: surfaceWords(`${source.title}\n${source.headings.join('\n')}\n${source.text.slice(0, SUGGEST_TEXT_CHARS)}`),
-      title: source.title.replace(/\s+/g, ' ').trim(),
+      words: pageSurfaceWords(source),
+      title: suggestTitle(source),
       url: source.url,
       rank: this.rankOf(source.id),
     };

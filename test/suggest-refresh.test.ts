@@ -1,0 +1,133 @@
+/**
+ * The suggestions a server refreshes after an update read only the pages written since the page
+ * contributions were saved, and equal, column for column, a full build over the store's pages;
+ * a missing, damaged or out-of-reach saved copy reads every page again, never answers wrong.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildSuggestions, SearchDataPass } from '../indexer/ranking/search-data.ts';
+import { rankSnapshot, type RankSnapshot } from '../indexer/ranking/search-engine.ts';
+import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
+import { SuggestIndex } from '../indexer/suggest/suggest-index.ts';
+import { currentContributions, suggestSourceOf } from '../indexer/suggest/suggest-refresh.ts';
+import { indexableDocuments } from '../indexer/text-index/store-adapter.ts';
+import type { TextDocument } from '../indexer/text-index/document.ts';
+import { realDocPages } from './helpers/real-doc-pages.ts';
+
+const record = (doc: TextDocument): PageRecord => ({ url: doc.url, host: 'docs.test', role: 'local', state: 'fetched', status: 200, fetchedAt: 1, depth: 1, visits: 1, changes: 0, lang: 'en', title: doc.title, headings: doc.headings, text: doc.text });
+
+async function writePages(store: CrawlStore, pages: Array<[number, PageRecord]>): Promise<void> {
+  const batch = store.batch();
+  for (const [n, page] of pages) batch.putPage(batch.idFor(`http://docs.test/page/${n}`), page);
+  await batch.commit();
+}
+
+/** Ranks for every id the store gave, from a formula (0 for some: pages without a rank). */
+async function ranksOf(store: CrawlStore, formula: (id: number) => number): Promise<RankSnapshot> {
+  const ids: number[] = [];
+  for await (const [id] of store.pages()) ids.push(id);
+  return rankSnapshot(1, ids, ids.map(formula), ids.map(() => 0.1));
+}
+
+async function fullBuild(store: CrawlStore, ranks: RankSnapshot): Promise<SuggestIndex> {
+  return SuggestIndex.build(indexableDocuments(store), (id) => ranks.global.get(id) ?? 0, ranks.globalScale);
+}
+
+describe('suggestions refreshed after an update', () => {
+  const docs = realDocPages(360);
+  afterEach(() => vi.restoreAllMocks());
+
+  it('read only the written pages and equal a full build, after updates, removals and rank changes', async () => {
+    expect(docs.length).toBeGreaterThan(300);
+    const dir = mkdtempSync(join(tmpdir(), 'lse-suggest-refresh-'));
+    const store = await CrawlStore.open(dir);
+    try {
+      await writePages(store, docs.slice(0, 300).map((doc, n) => [n, record(doc)]));
+      let ranks = await ranksOf(store, (id) => (id % 7 === 0 ? 0 : ((id * 7919) % 1000) / 1e5));
+      expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
+      // An update: 60 new pages, 20 changed (other text, other titles), 10 noindex, 5 fetched as errors.
+      const update: Array<[number, PageRecord]> = docs.slice(300).map((doc, i) => [300 + i, record(doc)]);
+      for (let n = 1; n < 300; n += 15) update.push([n, { ...record(docs[(n * 37) % 360]), url: `http://docs.test/page/${n}`, title: `${docs[n].title} Renamed-${n}` }]);
+      for (let n = 2; n < 300; n += 30) update.push([n, { ...record(docs[n]), noindex: true }]);
+      for (let n = 4; n < 300; n += 60) update.push([n, { ...record(docs[n]), state: 'error' }]);
+      await writePages(store, update);
+      ranks = await ranksOf(store, (id) => ((id * 104729) % 997) / 1e4);
+      const refreshed = await currentContributions(store, store.pageWriteSequence);
+      expect(refreshed.full).toBe(false);
+      expect(refreshed.pagesRead).toBe(new Set(update.map(([n]) => n)).size);
+      expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
+      // A rank change alone: no page read.
+      ranks = await ranksOf(store, (id) => (id % 3 === 0 ? 0.5 : 1e-6 * (id + 1)));
+      expect((await currentContributions(store, store.pageWriteSequence)).pagesRead).toBe(0);
+      expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('start from the contributions the index build saves from its own pass', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lse-suggest-refresh-'));
+    const store = await CrawlStore.open(dir);
+    try {
+      await writePages(store, docs.slice(0, 50).map((doc, n) => [n, record(doc)]));
+      const pass = await SearchDataPass.start(store);
+      for await (const [id, page] of store.pages()) pass.add(id, page, suggestSourceOf(id, page));
+      await pass.save();
+      await writePages(store, [[7, { ...record(docs[60]), url: 'http://docs.test/page/7' }]]);
+      const refreshed = await currentContributions(store, store.pageWriteSequence);
+      expect([refreshed.full, refreshed.pagesRead]).toEqual([false, 1]);
+      const ranks = await ranksOf(store, (id) => 1 / (id + 2));
+      expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads every page again, with a warning, when the saved copy is damaged, missing its journal or of another store', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lse-suggest-refresh-'));
+    const store = await CrawlStore.open(dir);
+    const warnings: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((text) => (warnings.push(String(text)), true));
+    try {
+      await writePages(store, docs.slice(0, 80).map((doc, n) => [n, record(doc)]));
+      const ranks = await ranksOf(store, (id) => (id + 1) / 100);
+      await buildSuggestions(store, ranks);
+      const file = join(dir, 'suggest', 'contributions.bin');
+      const good = readFileSync(file);
+      // Damaged: cut short, bytes overwritten, one letter of a title changed (the columns still agree).
+      const title = good.indexOf(Buffer.from(docs[40].title));
+      expect(title).toBeGreaterThan(0);
+      const damages = [
+        (b: Buffer) => b.subarray(0, b.byteLength - 100),
+        (b: Buffer) => Buffer.concat([b.subarray(0, b.byteLength - 3000), Buffer.alloc(3000, 0xff)]),
+        (b: Buffer) => (b[title] ^= 0x20, b),
+      ];
+      for (const damage of damages) {
+        writeFileSync(file, damage(Buffer.from(good)));
+        await writePages(store, [[3, { ...record(docs[90]), url: 'http://docs.test/page/3' }]]);
+        warnings.length = 0;
+        const refreshed = await currentContributions(store, store.pageWriteSequence);
+        expect(refreshed.full).toBe(true);
+        expect(warnings.join('')).toMatch(/reading every page \(the saved page contributions: cannot read it/);
+        expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
+      }
+      // The journal pruned past the saved copy.
+      await writePages(store, [[5, { ...record(docs[91]), url: 'http://docs.test/page/5' }]]);
+      await store.prunePageJournal(store.pageWriteSequence);
+      await writePages(store, [[6, { ...record(docs[92]), url: 'http://docs.test/page/6' }]]);
+      warnings.length = 0;
+      expect((await currentContributions(store, store.pageWriteSequence)).reason).toBe('the page journal no longer reaches back to it');
+      expect(warnings.join('')).toMatch(/reading every page/);
+      expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
+      // Saved for a store further on than this one.
+      expect((await currentContributions(store, store.pageWriteSequence - 1)).full).toBe(true);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
