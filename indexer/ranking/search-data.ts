@@ -19,9 +19,10 @@ import { PageFactsPass } from './fact-table.ts';
 import { loadPageFacts, refreshPageFacts, savePageFacts } from './page-facts.ts';
 import { loadRankSnapshot, type RankSnapshot, type SearchEngine } from './search-engine.ts';
 
-/** Loads facts and suggestions into the engine. */
+/** Loads facts and suggestions into the engine, and makes what its first search would make. */
 export async function loadSearchData(engine: SearchEngine, store: CrawlStore): Promise<void> {
   engine.setFacts(await loadPageFacts(store));
+  await engine.prepare();
   const ranks = engine.currentRanks;
   const saved = await loadSuggestIndex(store.directory, suggestKey(store, ranks));
   if (saved.index) engine.setSuggestions(saved.index);

@@ -259,7 +259,7 @@ export class SearchEngine implements SearchService {
       this.ranks = ranks;
       this.groups = table;
     }
-    await this.preparePrior();
+    await this.prepare();
   }
 
   /** {@link setFacts} with the group table made in steps (see {@link changeRanks}). */
@@ -271,11 +271,11 @@ export class SearchEngine implements SearchService {
       this.facts = facts;
       this.groups = table;
     }
-    await this.preparePrior();
+    await this.prepare();
   }
 
   /** Computes the static prior of each segment now, a segment a step, rather than in the next search. */
-  private async preparePrior(): Promise<void> {
+  async prepare(): Promise<void> {
     const prior = this.options.blend === 'prior' ? this.staticPrior(this.groups, this.ranks) : undefined;
     if (prior === undefined) return;
     for (const segment of this.index.currentSegments()) {
