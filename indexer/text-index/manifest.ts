@@ -61,6 +61,17 @@ export async function writeManifest(directory: string, manifest: Manifest | stri
 // that grew with the index (an update touching every large segment).
 const stableJson = new WeakMap<object, string>();
 
+/**
+ * The JSON of a segment's fixed part, serialised on first use. A server serialises each segment's
+ * ahead, a segment a step, after it opens the index, so that its first commit (an update's) does
+ * not serialise a million ids and versions in one pause.
+ */
+export function fixedJson({ key, fixed }: Pick<ManifestPart, 'key' | 'fixed'>): string {
+  let json = stableJson.get(key);
+  if (json === undefined) stableJson.set(key, (json = JSON.stringify(fixed())));
+  return json;
+}
+
 /** What the manifest says of one segment: its fixed part (asked once per `key`) and its deletions. */
 export interface ManifestPart {
   key: object;
@@ -70,11 +81,7 @@ export interface ManifestPart {
 
 /** The manifest's JSON, from its header and one part per segment. */
 export function manifestText(header: Omit<Manifest, 'segments'>, segments: readonly ManifestPart[]): string {
-  const parts = segments.map(({ key, fixed, deletedIds }) => {
-    let json = stableJson.get(key);
-    if (json === undefined) stableJson.set(key, (json = JSON.stringify(fixed())));
-    return `${json.slice(0, -1)},"deletedIds":${JSON.stringify(deletedIds)}}`;
-  });
+  const parts = segments.map((part) => `${fixedJson(part).slice(0, -1)},"deletedIds":${JSON.stringify(part.deletedIds)}}`);
   const head = JSON.stringify({ ...header, segments: [] });
   return `${head.slice(0, -'[]}'.length)}[${parts.join(',')}]}`;
 }

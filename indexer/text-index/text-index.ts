@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { DEFAULT_MAX_TEXT_CHARS, normalizeDocument, type TextDocument } from './document.ts';
 import { documentVersion } from './document-version.ts';
 import { IndexCorruptError, TextIndexError } from './errors.ts';
-import { MANIFEST_FORMAT, manifestText, readManifest, writeManifest } from './manifest.ts';
+import { fixedJson, MANIFEST_FORMAT, manifestText, readManifest, writeManifest, type ManifestPart } from './manifest.ts';
 import { DEFAULT_MERGE_POLICY, type MergePolicyOptions } from './merge-policy.ts';
 import { searchSnapshot, type SearchOptions, type SearchResult } from './search.ts';
 import { BackgroundMerges, warnMergeFailed, type MergeReport } from './background-merges.ts';
@@ -387,14 +387,7 @@ export class TextIndex {
     // A stored segment's pages keep their versions while it lives (a changed page goes to a new
     // segment): its ids and versions are serialised once, its deletions at every commit.
     const header = { format: MANIFEST_FORMAT, generation: next.generation, nextSegmentNumber: this.nextSegmentNumber, maxTextChars: this.maxTextChars } as const;
-    const manifest = manifestText(header, segments.map((s) => ({
-      key: s.stored,
-      fixed: () => {
-        const docIds = Array.from(s.stored.postings.docIds);
-        return { name: s.stored.postings.name, docIds, versions: docIds.map((id, i) => (s.deleted?.[i] ? '' : (versions.get(id) ?? ''))) };
-      },
-      deletedIds: deletedIds(s),
-    })));
+    const manifest = manifestText(header, segments.map((s) => ({ ...this.manifestPart(s, versions), deletedIds: deletedIds(s) })));
     await writeManifest(this.directory, manifest);
     this.handle.swap(next);
     if (versions instanceof Map) this.versions = versions;
@@ -402,6 +395,28 @@ export class TextIndex {
     // The previous generation's files stay one more generation: queries may still read its documents.
     const keep = new Set([...[...next.segments, ...previous.segments].map((s) => s.stored.postings.name), ...this.merges.busy]);
     await this.removeUnreferencedFiles(keep, false);
+  }
+
+  /** A segment's fixed part of the manifest: its ids and the versions of its live pages. */
+  private manifestPart(s: LiveSegment, versions: Map<number, string> | VersionChanges): Pick<ManifestPart, 'key' | 'fixed'> {
+    return {
+      key: s.stored,
+      fixed: () => {
+        const docIds = Array.from(s.stored.postings.docIds);
+        return { name: s.stored.postings.name, docIds, versions: docIds.map((id, i) => (s.deleted?.[i] ? '' : (versions.get(id) ?? ''))) };
+      },
+    };
+  }
+
+  /**
+   * Serialises the open segments' fixed manifest parts ahead of the first commit, one segment
+   * per turn of the event loop (tens of ms each at 100k pages, where a commit did them all at once).
+   */
+  async prepareCommits(): Promise<void> {
+    for (const segment of this.handle.current.segments) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      fixedJson(this.manifestPart(segment, this.versions));
+    }
   }
 
   private async removeUnreferencedFiles(keep: ReadonlySet<string>, includeTemporary: boolean): Promise<void> {

@@ -168,6 +168,8 @@ export function generatedAdminToken(): string {
 export async function serveStore(store: CrawlStore, settings: Settings, options: ServeOptions): Promise<Serving> {
   const textIndex = options.index ?? (await openOrRebuildIndex(store, settings));
   await catchUpIndex(store, textIndex, settings);
+  // Ahead of the first update's commit, in the background (a segment a turn of the event loop).
+  textIndex.prepareCommits().catch((error: Error) => process.stderr.write(`preparing the index's manifest: ${error.message}\n`));
   const engine = new SearchEngine(textIndex, await loadRankSnapshot(store), { blend: settings.ranking.blend, weight: settings.ranking.weight, otherLanguageWeight: settings.search.otherLanguageWeight });
   await loadSearchData(engine, store);
   const stack = options.stack ?? createCrawlStack(store, settings.crawler);

@@ -1,0 +1,46 @@
+/**
+ * The collection statistics of a snapshot (live documents, field length sums, languages in the
+ * order of their first live document) after deletions equal a direct count over the live
+ * documents, whether a segment's statistics come from a count of all its documents minus the
+ * deleted ones or from scratch.
+ */
+import { describe, expect, it } from 'vitest';
+import { makeSegmentSet, withDeletions, type SegmentSet } from '../indexer/text-index/segment-set.ts';
+import type { TextDocument } from '../indexer/text-index/document.ts';
+import { realDocPages } from './helpers/real-doc-pages.ts';
+import { tempIndexes } from './helpers/temp-indexes.ts';
+
+const { tempDir, openIndex } = tempIndexes('lse-statistics-');
+
+function directCount(set: SegmentSet) {
+  let live = 0;
+  const sums = new Float64Array(set.fieldLengthSums.length);
+  const languages = new Map<string, number>();
+  for (const segment of set.segments) {
+    const { docIds, fields, docLangs } = segment.stored.postings;
+    for (let ordinal = 0; ordinal < docIds.length; ordinal++) {
+      if (segment.deleted?.[ordinal]) continue;
+      live++;
+      languages.set(docLangs[ordinal], (languages.get(docLangs[ordinal]) ?? 0) + 1);
+      for (let f = 0; f < fields.length; f++) sums[f] += fields[f].lengths[ordinal];
+    }
+  }
+  return { live, sums: [...sums], languages: [...languages] };
+}
+
+describe('collection statistics', () => {
+  it('count the live documents after deletions, languages in the order of their first live page', async () => {
+    // Real pages, each segment's first in French, the next in English: deleting the first puts English first.
+    const docs: TextDocument[] = realDocPages(240).map((doc, i) => ({ ...doc, lang: i % 60 === 30 ? 'de' : i % 7 === 0 ? 'fr' : 'en' }));
+    const index = await openIndex(await tempDir(), { maxSegmentDocs: 60 });
+    await index.rebuild(docs);
+    const before = index.handle.current;
+    const at = (set: SegmentSet) => ({ live: set.documentCount, sums: [...set.fieldLengthSums], languages: [...set.languages] });
+    expect(at(before)).toEqual(directCount(before));
+    for (const deleted of [[0, 60, 120, 180].map((i) => docs[i].id), docs.filter((doc) => doc.id % 5 === 1).map((doc) => doc.id), docs.filter((doc) => doc.lang === 'de').map((doc) => doc.id)]) {
+      const set = makeSegmentSet(before.generation + 1, before.segments.map((segment) => withDeletions(segment.stored, deleted, segment.deleted)));
+      expect(at(set)).toEqual(directCount(set));
+    }
+    await index.close();
+  });
+});
