@@ -12,6 +12,7 @@
  *   node --expose-gc bin/run-ts.js bench/run.ts local-pagerank       100k pages (gc between modes)
  *   LSE_BENCH_LOCAL_PAGERANK_SIZES=1000000 npm run bench -- local-pagerank
  */
+import { measurePauses } from './event-loop-pauses.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,29 +84,6 @@ async function suggestionsAsBefore(store: CrawlStore, ranks: RankSnapshot): Prom
   const builder = new SuggestIndexBuilder((id) => ranks.global.get(id) ?? 0, ranks.globalScale);
   for await (const document of indexableDocuments(store)) builder.add(document);
   builder.done();
-}
-
-async function measurePauses(run: () => Promise<unknown>): Promise<{ seconds: number; longest: number; over50: number }> {
-  let longest = 0;
-  let over50 = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    const gap = now - last;
-    if (gap > longest) longest = gap;
-    if (gap > 50) over50++;
-    last = now;
-  }, 1);
-  const started = performance.now();
-  try {
-    await run();
-  } finally {
-    clearInterval(timer);
-  }
-  const end = performance.now();
-  // The stretch from the last callback to the end counts too (a pause the timer could not see end).
-  longest = Math.max(longest, end - last);
-  return { seconds: (end - started) / 1000, longest, over50 };
 }
 
 /** N fetched local pages (~200 words), each linking to 5–15 of them. */

@@ -13,6 +13,7 @@
  *   LSE_BENCH_SUGGEST_REFRESH_SIZES=1000000 LSE_BENCH_SUGGEST_REFRESH_BEFORE=0 npm run bench -- suggest-refresh
  *                                                                   (without the rebuild as before)
  */
+import { measurePauses } from './event-loop-pauses.ts';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,39 +95,4 @@ async function suggestionsAsBefore(store: CrawlStore, ranks: RankSnapshot): Prom
   const builder = new SuggestIndexBuilder((id) => ranks.global.get(id) ?? 0, ranks.globalScale);
   for await (const document of indexableDocuments(store)) builder.add(document);
   builder.done();
-}
-
-/**
- * Total seconds; the longest gap between 1-ms timer callbacks and the gaps over 50 ms; and the
- * most CPU time the process used within one gap (all its threads): on a loaded machine a long gap
- * with little CPU in it is the process waiting for a core, not work that holds the event loop.
- */
-async function measurePauses(run: () => Promise<unknown>): Promise<{ seconds: number; longest: number; over50: number; busiest: number }> {
-  let longest = 0;
-  let over50 = 0;
-  let busiest = 0;
-  let last = performance.now();
-  let lastCpu = process.cpuUsage();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    const cpu = process.cpuUsage();
-    const gap = now - last;
-    if (gap > longest) longest = gap;
-    if (gap > 50) over50++;
-    busiest = Math.max(busiest, (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000);
-    last = now;
-    lastCpu = cpu;
-  }, 1);
-  const started = performance.now();
-  try {
-    await run();
-  } finally {
-    clearInterval(timer);
-  }
-  const end = performance.now();
-  // The stretch from the last callback to the end counts too (a pause the timer could not see end).
-  const cpu = process.cpuUsage();
-  longest = Math.max(longest, end - last);
-  busiest = Math.max(busiest, (cpu.user - lastCpu.user + cpu.system - lastCpu.system) / 1000);
-  return { seconds: (end - started) / 1000, longest, over50, busiest };
 }
