@@ -249,28 +249,25 @@ export class SearchEngine implements SearchService {
 
   /**
    * {@link setRanks} with the group table made in steps, searches answered between them (a
-   * million pages at every update). Should the facts change meanwhile, the table is made again.
+   * million pages at every update).
    */
-  async changeRanks(ranks: RankSnapshot): Promise<void> {
-    const facts = this.facts;
-    const table = await runStepsYielding(this.groupTableSteps(facts, ranks));
-    if (this.facts !== facts) this.setRanks(ranks);
-    else {
-      this.ranks = ranks;
-      this.groups = table;
-    }
-    await this.prepare();
+  changeRanks(ranks: RankSnapshot): Promise<void> {
+    return this.switchInSteps({ ranks });
   }
 
   /** {@link setFacts} with the group table made in steps (see {@link changeRanks}). */
-  async changeFacts(facts: PageFacts): Promise<void> {
-    const ranks = this.ranks;
+  changeFacts(facts: PageFacts): Promise<void> {
+    return this.switchInSteps({ facts });
+  }
+
+  private async switchInSteps(change: { facts?: PageFacts; ranks?: RankSnapshot }): Promise<void> {
+    const facts = change.facts ?? this.facts;
+    const ranks = change.ranks ?? this.ranks;
     const table = await runStepsYielding(this.groupTableSteps(facts, ranks));
-    if (this.ranks !== ranks) this.setFacts(facts);
-    else {
-      this.facts = facts;
-      this.groups = table;
-    }
+    // Should the other half have changed meanwhile, the table is made again with it, at once.
+    this.facts = change.facts ?? this.facts;
+    this.ranks = change.ranks ?? this.ranks;
+    this.groups = this.facts === facts && this.ranks === ranks ? table : this.groupTable();
     await this.prepare();
   }
 
