@@ -34,7 +34,7 @@ describe('private pages, remembered', () => {
     try {
       const page = (n: number, fields: Partial<PageRecord> = {}): PageRecord => ({ url: `http://intra.test/${n}`, host: 'intra.test', role: 'local', state: 'fetched', status: 200, fetchedAt: 1, depth: 0, visits: 1, changes: 0, lang: 'en', title: `Page ${n}`, text: `Page ${n} about otters.`, ...fields });
       const batch = store.batch();
-      for (let n = 0; n < 5; n++) batch.putPage(batch.idFor(`http://intra.test/${n}`), page(n, { private: n === 3 }));
+      for (let n = 0; n < 5; n++) batch.putPage(batch.idFor(`http://intra.test/${n}`), page(n, n === 3 ? { private: true } : {}));
       await batch.commit();
       const settings = loadSettings({ env: {}, overrides: { dataDir, schedules: { estimate: 'off' } } });
       const { index } = await buildIndex(store, settings);

@@ -73,13 +73,16 @@ export async function buildIndex(store: CrawlStore, settings: Settings): Promise
     searchData.add(id, page, document);
     privatePages.add(page);
   };
-  const info = await index.rebuild(indexableDocuments(store, { onPage, onUndeterminedLanguage: (url) => {
+  const documents = indexableDocuments(store, { onPage, onUndeterminedLanguage: (url) => {
     undetermined++;
     if (named.length < 3) named.push(url);
-  } }));
+  } });
+  // Saved before the segments merge into tiers, so that their memory is free for the merges.
+  const info = await index.rebuild(documents, { afterBuild: async () => {
+    await searchData.save();
+    await privatePages.save();
+  } });
   await writeAppliedSequence(index.directory, sequence);
-  await searchData.save();
-  await privatePages.save();
   // Such pages are indexed with the neutral analysis (no stemming), never left out.
   if (undetermined > 0) {
     console.warn(`${undetermined} page(s) in a language that cannot be told, indexed with the neutral analysis: ${named.join(', ')}${undetermined > named.length ? ', …' : ''} (all of them: lse pages --data ${settings.dataDir} --lang und)`);
