@@ -9,6 +9,7 @@ import type { Settings } from '../../config/schema.ts';
 import { loadRankSnapshot, SearchEngine } from '../../indexer/ranking/search-engine.ts';
 import type { CrawlStore, PageRecord } from '../../indexer/store/crawl-store.ts';
 import type { TextDocument } from '../../indexer/text-index/document.ts';
+import { compactStore } from './store-compaction.ts';
 import { loadSearchData, SearchDataPass } from '../../indexer/ranking/search-data.ts';
 import { indexableDocuments } from '../../indexer/text-index/store-adapter.ts';
 import { IndexCorruptError } from '../../indexer/text-index/errors.ts';
@@ -97,7 +98,8 @@ export async function indexCommand(argv: string[]): Promise<number> {
     const started = performance.now();
     const { documents, index } = await buildIndex(store, settings);
     await index.close();
-    process.stdout.write(`indexed ${documents} pages in ${((performance.now() - started) / 1000).toFixed(1)} s (${index.info().segments.length} segments)\n`);
+    const compactSeconds = await compactStore(store);
+    process.stdout.write(`indexed ${documents} pages in ${((performance.now() - started) / 1000).toFixed(1)} s (${index.info().segments.length} segments; store compacted in ${compactSeconds.toFixed(1)} s)\n`);
     return 0;
   } finally {
     await store.close();
