@@ -65,6 +65,15 @@ interface RankRow {
   info?: Record<string, unknown>;
 }
 
+/**
+ * Table files LevelDB keeps open (its default is 1,000). Each open table (about 2 MB) is mapped
+ * into memory, and a pass over every page leaves every one it read resident, counted in the
+ * process's RSS: 1.4 GB of mapped tables at a million pages during an index build. With 200,
+ * at most about 400 MB; a random read whose table was closed opens it again (10k random page
+ * reads of a 300k-page store: 0.4 s with every table open, 1.7–2.2 s with 100 open).
+ */
+const STORE_MAX_OPEN_FILES = 200;
+
 /** A snapshot is (re)written once this many saved ids, and as many as it holds, are past it. */
 const URL_SNAPSHOT_MIN_TAIL = 50_000;
 
@@ -106,7 +115,7 @@ export class CrawlStore {
 
   /** Opens (creating if needed) the store of a data directory and loads the URL table. */
   static async open(directory: string): Promise<CrawlStore> {
-    const db = new Level<string, Stored>(directory, { valueEncoding: 'json' });
+    const db = new Level<string, Stored>(directory, { valueEncoding: 'json', maxOpenFiles: STORE_MAX_OPEN_FILES });
     try {
       await db.open();
     } catch (error) {
