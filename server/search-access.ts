@@ -9,7 +9,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { CrawlStore } from '../indexer/store/crawl-store.ts';
+import type { CrawlStore, PageRecord } from '../indexer/store/crawl-store.ts';
 import { writeFileAtomic } from '../indexer/text-index/atomic-file.ts';
 import { SignInRequiredError } from './errors.ts';
 
@@ -165,8 +165,33 @@ export async function storeHoldsPrivatePagesSaved(store: CrawlStore): Promise<bo
 }
 
 export async function storeHoldsPrivatePages(store: CrawlStore): Promise<boolean> {
-  for await (const [, page] of store.pages()) if (page.private && (page.state === 'fetched' || page.state === 'not-modified')) return true;
+  for await (const [, page] of store.pages()) if (isPrivatePage(page)) return true;
   return false;
+}
+
+const isPrivatePage = (page: PageRecord) => page.private === true && (page.state === 'fetched' || page.state === 'not-modified');
+
+/**
+ * {@link storeHoldsPrivatePagesSaved}'s answer from a pass over every page that something else
+ * makes (the index build), so that the first server start after `lse index` or `lse import` does
+ * not read every page again for it. The sequence is read before the pages: a page written during
+ * the pass makes the saved answer stale, never wrong.
+ */
+export class PrivatePagesPass {
+  private holds = false;
+  private readonly sequence: number;
+
+  constructor(private readonly store: CrawlStore) {
+    this.sequence = store.pageWriteSequence;
+  }
+
+  add(page: PageRecord): void {
+    if (!this.holds && isPrivatePage(page)) this.holds = true;
+  }
+
+  async save(): Promise<void> {
+    await this.store.batch().putMeta(PRIVATE_PAGES_KEY, { sequence: this.sequence, holds: this.holds }).commit({ sync: false });
+  }
 }
 
 function sameText(a: string, b: string): boolean {

@@ -111,6 +111,22 @@ describe('text index: merging segments from their postings', () => {
     for (const query of QUERIES) expect(allHits(index, query), query).toEqual(allHits(fresh, query));
   });
 
+  it('runs the afterBuild hook between the build and the merges, and merges with fresh workers', async () => {
+    const index = await openIndex(await tempDir(), { maxSegmentDocs: 10, autoMerge: true, workers: 2, mergePolicy: { segmentsPerTier: 3 } });
+    let segmentsAtHook = 0;
+    const info = await index.rebuild(docs, {
+      afterBuild: async () => {
+        segmentsAtHook = index.info().segments.length;
+      },
+    });
+    // The hook saw the built generation (30 segments of 10), the merges came after it.
+    expect(segmentsAtHook).toBe(30);
+    expect(info.segments.map((s) => s.liveCount).sort((a, b) => a - b)).toEqual([30, 270]);
+    const fresh = await openIndex(await tempDir(), { maxSegmentDocs: 10_000 });
+    await fresh.rebuild(docs);
+    for (const query of QUERIES) expect(allHits(index, query), query).toEqual(allHits(fresh, query));
+  });
+
   it('keeps updates that arrive while a merge runs, and searches go on meanwhile', async () => {
     const index = await openIndex(await tempDir(), { maxSegmentDocs: 20, workers: 2 });
     await index.rebuild(docs.slice(0, 280));

@@ -23,6 +23,7 @@
  * Beside the database, `url-table.bin` snapshots the URL table (url-table-file.ts), so that
  * opening a store of a million URLs reads one file rather than a million entries.
  */
+import type { ClassicLevel } from 'classic-level';
 import { Level } from 'level';
 import { writeUrlTableFile } from './url-table-file.ts';
 import { loadUrlTable, urlIdKey, type UrlTableLoad } from './url-table-load.ts';
@@ -63,6 +64,15 @@ interface RankRow {
   values: string;
   info?: Record<string, unknown>;
 }
+
+/**
+ * Table files LevelDB keeps open (its default is 1,000). Each open table (about 2 MB) is mapped
+ * into memory, and a pass over every page leaves every one it read resident, counted in the
+ * process's RSS: 1.4 GB of mapped tables at a million pages during an index build. With 200,
+ * at most about 400 MB; a random read whose table was closed opens it again (10k random page
+ * reads of a 300k-page store: 0.4 s with every table open, 1.7–2.2 s with 100 open).
+ */
+const STORE_MAX_OPEN_FILES = 200;
 
 /** A snapshot is (re)written once this many saved ids, and as many as it holds, are past it. */
 const URL_SNAPSHOT_MIN_TAIL = 50_000;
@@ -105,7 +115,7 @@ export class CrawlStore {
 
   /** Opens (creating if needed) the store of a data directory and loads the URL table. */
   static async open(directory: string): Promise<CrawlStore> {
-    const db = new Level<string, Stored>(directory, { valueEncoding: 'json' });
+    const db = new Level<string, Stored>(directory, { valueEncoding: 'json', maxOpenFiles: STORE_MAX_OPEN_FILES });
     try {
       await db.open();
     } catch (error) {
@@ -127,6 +137,16 @@ export class CrawlStore {
       throw error;
     }
     return store;
+  }
+
+  /**
+   * Compacts the whole database now. After a bulk write (an import, an index build) LevelDB holds
+   * overwritten and deleted entries until its background compactions reach them, which they do
+   * over the next runs: on disk meanwhile, and run beside the next start's reads.
+   */
+  async compact(): Promise<void> {
+    // In Node.js `level` is classic-level, whose compactRange its universal type does not name.
+    await (this.db as unknown as ClassicLevel<string, Stored>).compactRange('\u0000', '\u{10ffff}', { keyEncoding: 'utf8' });
   }
 
   /** Closes the database, first snapshotting the URL table when ids were saved since the last snapshot. */

@@ -2,15 +2,16 @@
  * One merged segment, from source segments on disk to files and postings (run in a worker, or
  * inline for a pool of size 0). Nothing is analysed again: the postings are merged
  * (postings-merge.ts), and each live document's stored line is copied with its body and
- * definitions, their byte offsets moved to where they now lie in the merged text file. Files are
+ * definitions, their byte offsets moved to where they now lie in the merged text file; the postings
+ * file is written as it is merged (merged-postings-writer.ts). Files are
  * written as segment-files.ts writes them: documents, texts, then postings, each a temporary file
  * fsynced and renamed; the manifest that names the segment is written later by the index.
  */
 import { closeSync, openSync } from 'node:fs';
 import { AtomicFileWriter } from './atomic-file.ts';
 import { IndexCorruptError } from './errors.ts';
-import { postingsFileParts } from './postings-file.ts';
-import { mergePostings, type MergeSource } from './postings-merge.ts';
+import { writeMergedPostings } from './merged-postings-writer.ts';
+import { planMerge, type MergeSource } from './postings-merge.ts';
 import { postingsFilePath, readSegment, type StoredSegment } from './segment-files.ts';
 import { documentsFilePath, encodeDocument, readExactly, textFilePath, type DocumentHead, type DocumentToStore } from './stored-documents.ts';
 
@@ -20,24 +21,24 @@ export interface MergeSourceSpec {
   deletedOrdinals: number[];
 }
 
-export async function mergeAndWriteSegment(directory: string, name: string, specs: readonly MergeSourceSpec[]): Promise<StoredSegment> {
+export async function mergeAndWriteSegment(directory: string, name: string, specs: readonly MergeSourceSpec[]): Promise<void> {
   const stored = await Promise.all(specs.map((spec) => readSegment(directory, spec.name)));
   const sources: MergeSource[] = stored.map((segment, i) => {
     const deleted = new Uint8Array(segment.postings.docIds.length);
     for (const ordinal of specs[i].deletedOrdinals) deleted[ordinal] = 1;
     return { postings: segment.postings, deleted };
   });
-  const merged = mergePostings(name, sources);
-  const docOffsets = copyDocuments(directory, name, specs, stored, merged.sourceOf, merged.sourceOrdinal);
+  const plan = planMerge(name, sources);
+  const docOffsets = copyDocuments(directory, name, specs, stored, plan.sourceOf, plan.sourceOrdinal);
+  // Written as merged: the merged postings are never whole in memory beside their sources.
   const postingsFile = new AtomicFileWriter(postingsFilePath(directory, name));
   try {
-    for (const part of postingsFileParts(merged.postings, docOffsets)) postingsFile.append(part);
+    writeMergedPostings(plan, docOffsets, postingsFile);
     postingsFile.commit();
   } catch (error) {
     postingsFile.abort();
     throw error;
   }
-  return { postings: merged.postings, docOffsets: Float64Array.from(docOffsets) };
 }
 
 /** Writes the merged documents and texts files; returns the byte offset of each line plus the end. */

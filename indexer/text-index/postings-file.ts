@@ -6,7 +6,7 @@
  * Arrays are little-endian (checked on write and read).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { noSurfaceWords, type CompactSegment, type FieldPostings } from './compact-segment.ts';
+import { noSurfaceWords, type CompactSegment, type FieldPostings, type SurfaceWords } from './compact-segment.ts';
 import { FIELD_NAMES } from './document.ts';
 import { IndexCorruptError } from './errors.ts';
 import { DEFAULT_LANGUAGE } from './languages.ts';
@@ -35,7 +35,7 @@ interface PostingsHeader {
 
 type FieldArray = FieldPostings[(typeof FIELD_ARRAYS)[number]];
 
-const pad8 = (n: number) => (n + 7) & ~7;
+export const pad8 = (n: number) => (n + 7) & ~7;
 
 export function encodePostings(segment: CompactSegment, docOffsets: readonly number[]): Uint8Array {
   const parts = postingsFileParts(segment, docOffsets);
@@ -54,30 +54,16 @@ export function encodePostings(segment: CompactSegment, docOffsets: readonly num
  * its padding.
  */
 export function postingsFileParts(segment: CompactSegment, docOffsets: readonly number[]): Uint8Array[] {
-  if (!LITTLE_ENDIAN) throw new IndexCorruptError('postings files are little-endian; this machine is not');
-  const header: PostingsHeader = {
-    name: segment.name,
-    terms: segment.terms,
-    docCount: segment.docIds.length,
-    docOffsets: [...docOffsets],
-    fields: segment.fields.map((field) => FIELD_ARRAYS.map((key) => field[key].length)),
-    docLangs: segment.docLangs,
-    surfaces: segment.surfaces.words,
-    surfaceTermCount: segment.surfaces.termIds.length,
-    positionBytes: segment.fields.map((field) => field.positions.BYTES_PER_ELEMENT),
-  };
-  const headerBytes = new TextEncoder().encode(JSON.stringify(header));
+  const start = postingsFileHead(
+    { ...segment, fields: segment.fields.map((field) => ({ lengths: FIELD_ARRAYS.map((key) => field[key].length), positionBytes: field.positions.BYTES_PER_ELEMENT })) },
+    docOffsets,
+  );
   const arrays: ArrayBufferView[] = [
     segment.docIds,
     ...segment.fields.flatMap((field) => FIELD_ARRAYS.map((key) => field[key])),
     segment.surfaces.offsets,
     segment.surfaces.termIds,
   ];
-  const start = new Uint8Array(pad8(8 + headerBytes.length));
-  const view = new DataView(start.buffer);
-  view.setUint32(0, MAGIC, true);
-  view.setUint32(4, headerBytes.length, true);
-  start.set(headerBytes, 8);
   const parts: Uint8Array[] = [start];
   for (const array of arrays) {
     parts.push(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
@@ -85,6 +71,42 @@ export function postingsFileParts(segment: CompactSegment, docOffsets: readonly 
     if (padding > 0) parts.push(new Uint8Array(padding));
   }
   return parts;
+}
+
+/** A segment as its postings file's header describes it: each field's arrays by their lengths (FIELD_ARRAYS order). */
+export interface PostingsShape {
+  name: string;
+  terms: string[];
+  docIds: Int32Array;
+  docLangs: string[];
+  surfaces: SurfaceWords;
+  fields: Array<{ lengths: number[]; positionBytes: number }>;
+}
+
+/**
+ * The file's first part: the magic, the header and its padding. The arrays follow in the order
+ * {@link postingsFileParts} lists them, each padded to 8 bytes (a merge writes them as it goes).
+ */
+export function postingsFileHead(shape: PostingsShape, docOffsets: readonly number[]): Uint8Array {
+  if (!LITTLE_ENDIAN) throw new IndexCorruptError('postings files are little-endian; this machine is not');
+  const header: PostingsHeader = {
+    name: shape.name,
+    terms: shape.terms,
+    docCount: shape.docIds.length,
+    docOffsets: [...docOffsets],
+    fields: shape.fields.map((field) => field.lengths),
+    docLangs: shape.docLangs,
+    surfaces: shape.surfaces.words,
+    surfaceTermCount: shape.surfaces.termIds.length,
+    positionBytes: shape.fields.map((field) => field.positionBytes),
+  };
+  const headerBytes = new TextEncoder().encode(JSON.stringify(header));
+  const start = new Uint8Array(pad8(8 + headerBytes.length));
+  const view = new DataView(start.buffer);
+  view.setUint32(0, MAGIC, true);
+  view.setUint32(4, headerBytes.length, true);
+  start.set(headerBytes, 8);
+  return start;
 }
 
 export function decodePostings(bytes: Uint8Array, source: string): { postings: CompactSegment; docOffsets: Float64Array } {

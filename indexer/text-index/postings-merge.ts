@@ -25,6 +25,34 @@ export interface MergedPostings {
 const MAX_U16 = 0xffff;
 
 export function mergePostings(name: string, sources: readonly MergeSource[]): MergedPostings {
+  const plan = planMerge(name, sources);
+  const { docIds, terms, docLangs, surfaces, sourceOf, sourceOrdinal } = plan;
+  const fields: FieldPostings[] = [];
+  for (let f = 0; f < plan.fieldCount; f++) fields.push(mergeField(sources, f, plan.newOrdinals, plan.sourceTerms, plan.order, sourceOf, sourceOrdinal));
+  return { postings: { name, docIds, terms, fields, docLangs, surfaces }, sourceOf, sourceOrdinal };
+}
+
+/** What a merge decides before it copies any posting: the merged documents, terms and written words. */
+export interface MergePlan {
+  name: string;
+  sources: readonly MergeSource[];
+  docIds: Int32Array;
+  docLangs: string[];
+  terms: string[];
+  surfaces: SurfaceWords;
+  fieldCount: number;
+  /** newOrdinals[s][ordinal]: the merged ordinal of a source's document, -1 when left out. */
+  newOrdinals: Int32Array[];
+  /** For each merged ordinal, the source it comes from and its ordinal there. */
+  sourceOf: Int32Array;
+  sourceOrdinal: Int32Array;
+  /** sourceTerms[s][t]: merged term t's number in source s, -1 where the source lacks it. */
+  sourceTerms: Int32Array[];
+  /** The sources in the order their pages follow one another, or null when they interleave. */
+  order: number[] | null;
+}
+
+export function planMerge(name: string, sources: readonly MergeSource[]): MergePlan {
   const { newOrdinals, sourceOf, sourceOrdinal } = mergeDocuments(sources);
   const docCount = sourceOf.length;
   const docIds = new Int32Array(docCount);
@@ -40,10 +68,8 @@ export function mergePostings(name: string, sources: readonly MergeSource[]): Me
   const sourceTerms = sources.map(() => new Int32Array(terms.length).fill(-1));
   termMaps.forEach((map, s) => map.forEach((number, t) => number >= 0 && (sourceTerms[s][number] = t)));
   const order = blockOrder(sourceOf, sources.length);
-  const fields: FieldPostings[] = [];
-  for (let f = 0; f < fieldCount; f++) fields.push(mergeField(sources, f, newOrdinals, sourceTerms, order, sourceOf, sourceOrdinal));
   const surfaces = mergeSurfaces(sources, termMaps);
-  return { postings: { name, docIds, terms, fields, docLangs, surfaces }, sourceOf, sourceOrdinal };
+  return { name, sources, docIds, docLangs, terms, surfaces, fieldCount, newOrdinals, sourceOf, sourceOrdinal, sourceTerms, order };
 }
 
 /** Live documents in ascending page id; newOrdinals[s][ordinal] is -1 for left-out documents. */

@@ -246,56 +246,68 @@ export class TextIndex {
 
   /**
    * Builds a new generation from all documents (later duplicates of an id win). The current
-   * generation keeps answering until the new one is complete and swapped in.
+   * generation keeps answering until the new one is complete and swapped in. `afterBuild` runs
+   * once it is, before the merges into tiers: work done there (the CLI saves what it gathered
+   * from the same pass) does not hold memory beside the merges' largest.
    */
-  rebuild(documents: Iterable<TextDocument> | AsyncIterable<TextDocument>): Promise<IndexInfo> {
+  rebuild(documents: Iterable<TextDocument> | AsyncIterable<TextDocument>, hooks: { afterBuild?: () => Promise<void> } = {}): Promise<IndexInfo> {
     return this.exclusive(async () => {
-      const built: Array<Promise<string>> = [];
-      const deletions = new Map<number, number[]>();
-      const versions = new Map<number, string>();
-      const chunkOf = new Map<number, number>();
-      let chunk = new Map<number, TextDocument>();
-      let chunkChars = 0;
-      const flush = () => {
-        if (chunk.size === 0) return;
-        const name = this.newSegmentName();
-        built.push(this.pool.build(this.directory, name, [...chunk.values()]).then(() => name));
-        chunk = new Map();
-        chunkChars = 0;
-      };
-      try {
-        for await (const raw of documents) {
-          const doc = normalizeDocument(raw, this.maxTextChars);
-          const earlier = chunkOf.get(doc.id);
-          if (earlier !== undefined && earlier !== built.length) {
-            if (!deletions.has(earlier)) deletions.set(earlier, []);
-            deletions.get(earlier)!.push(doc.id);
-          }
-          chunkOf.set(doc.id, built.length);
-          chunk.set(doc.id, doc);
-          versions.set(doc.id, documentVersion(doc));
-          chunkChars += doc.text.length;
-          if (chunk.size >= this.maxSegmentDocs || chunkChars >= this.maxSegmentChars) {
-            flush();
-            // Bound the documents in flight: wait for the oldest build when workers are all busy.
-            const inFlight = Math.max(1, this.pool.size) + 1;
-            if (built.length > inFlight) await built[built.length - 1 - inFlight];
-          }
-        }
-        flush();
-        const names = await Promise.all(built);
-        const segments = names.map((name, i) => withDeletions(openSegment(this.directory, name, this.postingsCache), deletions.get(i) ?? []));
-        await this.commit(segments.filter((s) => liveCount(s) > 0), versions);
-      } catch (error) {
-        const settled = await Promise.allSettled(built);
-        const names = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-        await this.removeSegmentFiles(names);
-        throw error;
-      }
+      await this.buildGeneration(documents);
+      await hooks.afterBuild?.();
+      // The builders' heaps are mostly garbage now (analysis of a thousand pages each); fresh
+      // workers start for the merges instead of keeping it beside them.
+      await this.pool.releaseIdle();
       // The new generation already answers; merging it into tiers is the rest of the build.
       if (this.autoMerge) await this.merges.rounds(false, true).catch((error: unknown) => warnMergeFailed(error));
       return this.info();
     });
+  }
+
+  /** The segments of a rebuild, written and swapped in (called under the lock). */
+  private async buildGeneration(documents: Iterable<TextDocument> | AsyncIterable<TextDocument>): Promise<void> {
+    const built: Array<Promise<string>> = [];
+    const deletions = new Map<number, number[]>();
+    const versions = new Map<number, string>();
+    const chunkOf = new Map<number, number>();
+    let chunk = new Map<number, TextDocument>();
+    let chunkChars = 0;
+    const flush = () => {
+      if (chunk.size === 0) return;
+      const name = this.newSegmentName();
+      built.push(this.pool.build(this.directory, name, [...chunk.values()]).then(() => name));
+      chunk = new Map();
+      chunkChars = 0;
+    };
+    try {
+      for await (const raw of documents) {
+        const doc = normalizeDocument(raw, this.maxTextChars);
+        const earlier = chunkOf.get(doc.id);
+        if (earlier !== undefined && earlier !== built.length) {
+          if (!deletions.has(earlier)) deletions.set(earlier, []);
+          deletions.get(earlier)!.push(doc.id);
+        }
+        chunkOf.set(doc.id, built.length);
+        chunk.set(doc.id, doc);
+        versions.set(doc.id, documentVersion(doc));
+        chunkChars += doc.text.length;
+        if (chunk.size >= this.maxSegmentDocs || chunkChars >= this.maxSegmentChars) {
+          flush();
+          // Bound the documents in flight: wait for the oldest build when workers are all busy.
+          const inFlight = Math.max(1, this.pool.size) + 1;
+          if (built.length > inFlight) await built[built.length - 1 - inFlight];
+        }
+      }
+      flush();
+      const names = await Promise.all(built);
+      chunkOf.clear();
+      const segments = names.map((name, i) => withDeletions(openSegment(this.directory, name, this.postingsCache), deletions.get(i) ?? []));
+      await this.commit(segments.filter((s) => liveCount(s) > 0), versions);
+    } catch (error) {
+      const settled = await Promise.allSettled(built);
+      const names = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      await this.removeSegmentFiles(names);
+      throw error;
+    }
   }
 
   /** Re-indexes changed pages and removes deleted ones without touching unchanged segments. */

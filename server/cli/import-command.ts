@@ -18,6 +18,7 @@ import { storeLocalPageRank } from '../jobs/local-pagerank.ts';
 import { CliError } from './cli-error.ts';
 import { settingsForDataDir } from './crawl-command.ts';
 import { buildIndex, openOrRebuildIndex } from './serve-command.ts';
+import { compactStore } from './store-compaction.ts';
 
 export const importUsage = `lse import [--data DIR] [--config FILE] [--no-index] FILE.jsonl | -
 
@@ -58,8 +59,9 @@ export async function importCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${formatImportSummary(summary)} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     if (!parsed.values['no-index']) {
       const indexStarted = performance.now();
-      const documents = await indexImported(store, settings, summary.changedIds, sequenceBefore);
-      process.stdout.write(`index: ${documents} pages, updated in ${((performance.now() - indexStarted) / 1000).toFixed(1)} s\n`);
+      const { documents, compactSeconds } = await indexImported(store, settings, summary.changedIds, sequenceBefore);
+      const compacted = compactSeconds === undefined ? '' : ` (store compacted in ${compactSeconds.toFixed(1)} s)`;
+      process.stdout.write(`index: ${documents} pages, updated in ${((performance.now() - indexStarted) / 1000).toFixed(1)} s${compacted}\n`);
     }
     return summary.errorCount > 0 || summary.inputError ? 1 : 0;
   } finally {
@@ -74,16 +76,20 @@ export function formatImportSummary(summary: ImportSummary): string {
 
 /**
  * Brings the index of a data directory up to date with imported pages: the changed pages only
- * when an index exists, else a build from the store; then the local PageRank. `sequenceBefore`,
- * the store's page-write sequence before the import: when the index had applied everything up to
- * it, it now has up to the import's last write, and the next start checks no page.
+ * when an index exists, else a build from the store (and then the store is compacted, see
+ * {@link compactStore}); then the local PageRank. `sequenceBefore`, the store's page-write
+ * sequence before the import: when the index had applied everything up to it, it now has up to
+ * the import's last write, and the next start checks no page.
  */
-export async function indexImported(store: CrawlStore, settings: Settings, changedIds: readonly number[], sequenceBefore?: number): Promise<number> {
+export async function indexImported(store: CrawlStore, settings: Settings, changedIds: readonly number[], sequenceBefore?: number): Promise<{ documents: number; compactSeconds?: number }> {
   const { documents, built } = await updateIndex(store, settings, changedIds, sequenceBefore);
   // Saved with the index (a build saves them from its own pass), so that the server starts
   // without reading every page for its facts and suggestions.
-  if (!built) await saveSearchData(store);
-  return documents;
+  if (!built) {
+    await saveSearchData(store);
+    return { documents };
+  }
+  return { documents, compactSeconds: await compactStore(store) };
 }
 
 async function updateIndex(store: CrawlStore, settings: Settings, changedIds: readonly number[], sequenceBefore?: number): Promise<{ documents: number; built: boolean }> {

@@ -7,7 +7,9 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Settings } from '../../config/schema.ts';
 import { loadRankSnapshot, SearchEngine } from '../../indexer/ranking/search-engine.ts';
-import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import type { CrawlStore, PageRecord } from '../../indexer/store/crawl-store.ts';
+import type { TextDocument } from '../../indexer/text-index/document.ts';
+import { compactStore } from './store-compaction.ts';
 import { loadSearchData, SearchDataPass } from '../../indexer/ranking/search-data.ts';
 import { indexableDocuments } from '../../indexer/text-index/store-adapter.ts';
 import { IndexCorruptError } from '../../indexer/text-index/errors.ts';
@@ -24,7 +26,7 @@ import { adminSiteRoutes, SCHEDULE_EDITS_KEY } from '../routes/admin-site-routes
 import { openSearchExperience } from '../search-admin/search-experience.ts';
 import { SiteWordsSource } from '../search-admin/site-words.ts';
 import { searchAccessAdminRoutes } from '../routes/signin-route.ts';
-import { PrivateContentWatch, SearchAccess } from '../search-access.ts';
+import { PrivateContentWatch, PrivatePagesPass, SearchAccess } from '../search-access.ts';
 import { SearchTurns } from '../search-turns.ts';
 import { createCrawlStack, type CrawlStack } from './crawl-setup.ts';
 import { fetchFlagOptions, fetchFlagOverrides, settingsForDataDir } from './crawl-command.ts';
@@ -67,12 +69,21 @@ export async function buildIndex(store: CrawlStore, settings: Settings): Promise
   const named: string[] = [];
   // The page facts and suggestions a server loads at start come from the same pass over the pages.
   const searchData = await SearchDataPass.start(store);
-  const info = await index.rebuild(indexableDocuments(store, { onPage: (id, page, document) => searchData.add(id, page, document), onUndeterminedLanguage: (url) => {
+  const privatePages = new PrivatePagesPass(store);
+  const onPage = (id: number, page: PageRecord, document: TextDocument | undefined) => {
+    searchData.add(id, page, document);
+    privatePages.add(page);
+  };
+  const documents = indexableDocuments(store, { onPage, onUndeterminedLanguage: (url) => {
     undetermined++;
     if (named.length < 3) named.push(url);
-  } }));
+  } });
+  // Saved before the segments merge into tiers, so that their memory is free for the merges.
+  const info = await index.rebuild(documents, { afterBuild: async () => {
+    await searchData.save();
+    await privatePages.save();
+  } });
   await writeAppliedSequence(index.directory, sequence);
-  await searchData.save();
   // Such pages are indexed with the neutral analysis (no stemming), never left out.
   if (undetermined > 0) {
     console.warn(`${undetermined} page(s) in a language that cannot be told, indexed with the neutral analysis: ${named.join(', ')}${undetermined > named.length ? ', …' : ''} (all of them: lse pages --data ${settings.dataDir} --lang und)`);
@@ -87,7 +98,8 @@ export async function indexCommand(argv: string[]): Promise<number> {
     const started = performance.now();
     const { documents, index } = await buildIndex(store, settings);
     await index.close();
-    process.stdout.write(`indexed ${documents} pages in ${((performance.now() - started) / 1000).toFixed(1)} s (${index.info().segments.length} segments)\n`);
+    const compactSeconds = await compactStore(store);
+    process.stdout.write(`indexed ${documents} pages in ${((performance.now() - started) / 1000).toFixed(1)} s (${index.info().segments.length} segments; store compacted in ${compactSeconds.toFixed(1)} s)\n`);
     return 0;
   } finally {
     await store.close();
