@@ -16,11 +16,13 @@ describe('store compaction', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lse-compact-'));
     const store = await CrawlStore.open(dir);
     try {
-      const page = (n: number, round: number): PageRecord => ({ url: `http://site.test/${n}`, host: 'site.test', role: 'local', state: 'fetched', status: 200, fetchedAt: round, depth: 1, visits: round, changes: 0, title: `Page ${n}`, text: `Round ${round} of page ${n}: ${'words about otters and rivers '.repeat(40)}` });
-      // Three rounds of the same 2,000 pages: LevelDB keeps the earlier versions until it compacts.
+      const page = (n: number, round: number): PageRecord => ({ url: `http://site.test/${n}`, host: 'site.test', role: 'local', state: 'fetched', status: 200, fetchedAt: round, depth: 1, visits: round, changes: 0, title: `Page ${n}`, text: `Round ${round} of page ${n}: ${'words about otters and rivers '.repeat(20)}` });
+      // Three rounds of the same 1,000 pages: LevelDB keeps the earlier versions until it compacts.
+      // Together under its 4 MB write buffer, they stay in its log (no table is written, so no
+      // compaction of its own can run first, however busy the machine).
       for (let round = 1; round <= 3; round++) {
         const batch = store.batch();
-        for (let n = 0; n < 2_000; n++) batch.putPage(batch.idFor(`http://site.test/${n}`), page(n, round));
+        for (let n = 0; n < 1_000; n++) batch.putPage(batch.idFor(`http://site.test/${n}`), page(n, round));
         await batch.commit();
       }
       const before = tableBytes(dir);
