@@ -8,7 +8,7 @@
 import type { AtomicFileWriter } from './atomic-file.ts';
 import type { FieldPostings } from './compact-segment.ts';
 import { pad8, postingsFileHead } from './postings-file.ts';
-import type { MergePlan } from './postings-merge.ts';
+import { visitPostings, type MergePlan } from './postings-merge.ts';
 
 const MAX_U16 = 0xffff;
 
@@ -16,8 +16,6 @@ const MAX_U16 = 0xffff;
 const CHUNK_ELEMENTS = 1 << 16;
 
 /** Called for each merged posting, in the merged order: the source field, the posting's index there, its merged ordinal. */
-type PostingVisitor = (input: FieldPostings, from: number, ordinal: number) => void;
-
 interface FieldCount {
   offsets: Int32Array;
   postings: number;
@@ -79,55 +77,6 @@ function countField(plan: MergePlan, f: number): FieldCount {
   );
   offsets[termCount] = postings;
   return { offsets, postings, positions, positionBytes: wide && widest > MAX_U16 ? 4 : 2 };
-}
-
-/** Each posting of field f in merged order (see mergeField in postings-merge.ts); `onTerm` before each term's. */
-function visitPostings(plan: MergePlan, f: number, visit: PostingVisitor, onTerm?: (t: number) => void): void {
-  const { sources, newOrdinals, sourceTerms, order } = plan;
-  const inputs = sources.map((s) => s.postings.fields[f]);
-  const cursor = new Int32Array(sources.length);
-  const end = new Int32Array(sources.length);
-  for (let t = 0; t < plan.terms.length; t++) {
-    onTerm?.(t);
-    if (order) {
-      // The sources' pages do not interleave: each term's postings are the sources' in turn.
-      for (const s of order) {
-        const st = sourceTerms[s][t];
-        if (st < 0) continue;
-        const input = inputs[s];
-        const map = newOrdinals[s];
-        for (let from = input.offsets[st], to = input.offsets[st + 1]; from < to; from++) {
-          const ordinal = map[input.docs[from]];
-          if (ordinal >= 0) visit(input, from, ordinal);
-        }
-      }
-      continue;
-    }
-    for (let s = 0; s < sources.length; s++) {
-      const st = sourceTerms[s][t];
-      cursor[s] = st >= 0 ? inputs[s].offsets[st] : 0;
-      end[s] = st >= 0 ? inputs[s].offsets[st + 1] : 0;
-    }
-    // k-way merge by merged ordinal (the remapping keeps each source's order).
-    for (;;) {
-      let best = -1;
-      let bestOrdinal = 0;
-      for (let s = 0; s < sources.length; s++) {
-        const map = newOrdinals[s];
-        const sourceDocs = inputs[s].docs;
-        while (cursor[s] < end[s] && map[sourceDocs[cursor[s]]] < 0) cursor[s]++;
-        if (cursor[s] < end[s]) {
-          const ordinal = map[sourceDocs[cursor[s]]];
-          if (best < 0 || ordinal < bestOrdinal) {
-            best = s;
-            bestOrdinal = ordinal;
-          }
-        }
-      }
-      if (best < 0) break;
-      visit(inputs[best], cursor[best]++, bestOrdinal);
-    }
-  }
 }
 
 function fieldLengths(plan: MergePlan, f: number): Uint32Array {

@@ -28,7 +28,7 @@ export function mergePostings(name: string, sources: readonly MergeSource[]): Me
   const plan = planMerge(name, sources);
   const { docIds, terms, docLangs, surfaces, sourceOf, sourceOrdinal } = plan;
   const fields: FieldPostings[] = [];
-  for (let f = 0; f < plan.fieldCount; f++) fields.push(mergeField(sources, f, plan.newOrdinals, plan.sourceTerms, plan.order, sourceOf, sourceOrdinal));
+  for (let f = 0; f < plan.fieldCount; f++) fields.push(mergeField(plan, f));
   return { postings: { name, docIds, terms, fields, docLangs, surfaces }, sourceOf, sourceOrdinal };
 }
 
@@ -139,17 +139,10 @@ function liveTerms(source: MergeSource, newOrdinals: Int32Array): Uint8Array {
   return used;
 }
 
-function mergeField(
-  sources: readonly MergeSource[],
-  f: number,
-  newOrdinals: readonly Int32Array[],
-  sourceTerms: readonly Int32Array[],
-  order: readonly number[] | null,
-  sourceOf: Int32Array,
-  sourceOrdinal: Int32Array,
-): FieldPostings {
+function mergeField(plan: MergePlan, f: number): FieldPostings {
+  const { sources, sourceOf, sourceOrdinal } = plan;
   const inputs = sources.map((s) => s.postings.fields[f]);
-  const termCount = sourceTerms[0]?.length ?? 0;
+  const termCount = plan.terms.length;
   let postingBound = 0;
   let positionBound = 0;
   let wide = false;
@@ -167,49 +160,7 @@ function mergeField(
     q: 0,
   };
   const offsets = new Int32Array(termCount + 1);
-  const cursor = new Int32Array(sources.length);
-  const end = new Int32Array(sources.length);
-  for (let t = 0; t < termCount; t++) {
-    offsets[t] = out.p;
-    if (order) {
-      // The sources' pages do not interleave: each term's postings are the sources' in turn.
-      for (const s of order) {
-        const st = sourceTerms[s][t];
-        if (st < 0) continue;
-        const input = inputs[s];
-        const map = newOrdinals[s];
-        for (let from = input.offsets[st], to = input.offsets[st + 1]; from < to; from++) {
-          const ordinal = map[input.docs[from]];
-          if (ordinal >= 0) copyPosting(input, from, ordinal, out);
-        }
-      }
-      continue;
-    }
-    for (let s = 0; s < sources.length; s++) {
-      const st = sourceTerms[s][t];
-      cursor[s] = st >= 0 ? inputs[s].offsets[st] : 0;
-      end[s] = st >= 0 ? inputs[s].offsets[st + 1] : 0;
-    }
-    // k-way merge by merged ordinal (the remapping keeps each source's order).
-    for (;;) {
-      let best = -1;
-      let bestOrdinal = 0;
-      for (let s = 0; s < sources.length; s++) {
-        const map = newOrdinals[s];
-        const sourceDocs = inputs[s].docs;
-        while (cursor[s] < end[s] && map[sourceDocs[cursor[s]]] < 0) cursor[s]++;
-        if (cursor[s] < end[s]) {
-          const ordinal = map[sourceDocs[cursor[s]]];
-          if (best < 0 || ordinal < bestOrdinal) {
-            best = s;
-            bestOrdinal = ordinal;
-          }
-        }
-      }
-      if (best < 0) break;
-      copyPosting(inputs[best], cursor[best]++, bestOrdinal, out);
-    }
-  }
+  visitPostings(plan, f, (input, from, ordinal) => copyPosting(input, from, ordinal, out), (t) => (offsets[t] = out.p));
   const { p, q, positions } = out;
   offsets[termCount] = p;
   out.positionOffsets[p] = q;
@@ -285,4 +236,59 @@ function mergeSurfaces(sources: readonly MergeSource[], termMaps: readonly Int32
     offsets[w + 1] = ids.length;
   });
   return { words, offsets, termIds: Int32Array.from(ids) };
+}
+
+/** What a merge does with one posting: source field, its index there, the merged ordinal. */
+export type PostingVisitor = (input: FieldPostings, from: number, ordinal: number) => void;
+
+/**
+ * Each posting of field f in merged order, `onTerm` before each term's: a term's postings are the
+ * sources' in turn when their pages follow one another, else a k-way merge by merged ordinal.
+ */
+export function visitPostings(plan: MergePlan, f: number, visit: PostingVisitor, onTerm?: (t: number) => void): void {
+  const { sources, newOrdinals, sourceTerms, order } = plan;
+  const inputs = sources.map((s) => s.postings.fields[f]);
+  const cursor = new Int32Array(sources.length);
+  const end = new Int32Array(sources.length);
+  for (let t = 0; t < plan.terms.length; t++) {
+    onTerm?.(t);
+    if (order) {
+      // The sources' pages do not interleave: each term's postings are the sources' in turn.
+      for (const s of order) {
+        const st = sourceTerms[s][t];
+        if (st < 0) continue;
+        const input = inputs[s];
+        const map = newOrdinals[s];
+        for (let from = input.offsets[st], to = input.offsets[st + 1]; from < to; from++) {
+          const ordinal = map[input.docs[from]];
+          if (ordinal >= 0) visit(input, from, ordinal);
+        }
+      }
+      continue;
+    }
+    for (let s = 0; s < sources.length; s++) {
+      const st = sourceTerms[s][t];
+      cursor[s] = st >= 0 ? inputs[s].offsets[st] : 0;
+      end[s] = st >= 0 ? inputs[s].offsets[st + 1] : 0;
+    }
+    // k-way merge by merged ordinal (the remapping keeps each source's order).
+    for (;;) {
+      let best = -1;
+      let bestOrdinal = 0;
+      for (let s = 0; s < sources.length; s++) {
+        const map = newOrdinals[s];
+        const sourceDocs = inputs[s].docs;
+        while (cursor[s] < end[s] && map[sourceDocs[cursor[s]]] < 0) cursor[s]++;
+        if (cursor[s] < end[s]) {
+          const ordinal = map[sourceDocs[cursor[s]]];
+          if (best < 0 || ordinal < bestOrdinal) {
+            best = s;
+            bestOrdinal = ordinal;
+          }
+        }
+      }
+      if (best < 0) break;
+      visit(inputs[best], cursor[best]++, bestOrdinal);
+    }
+  }
 }
