@@ -12,12 +12,15 @@ export function runSteps<T>(steps: Generator<void, T>): T {
   }
 }
 
+/** Resolves on a later turn of the event loop, after the I/O (requests, timers) waiting now. */
+export const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Runs the steps with the event loop served at each yield; the generator's result. */
 export async function runStepsYielding<T>(steps: Generator<void, T>): Promise<T> {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
   }
 }
 

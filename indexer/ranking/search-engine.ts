@@ -21,7 +21,7 @@ import { blendPrior } from './static-prior.ts';
 import { firstPool, poolSuffices } from './candidate-pool.ts';
 import { SuggestIndex, type Suggestion } from '../suggest/suggest-index.ts';
 import { bestBetUrls, EMPTY_SEARCH_SETTINGS, synonymVariants, type SearchSettings } from './search-settings.ts';
-import { runSteps, runStepsYielding } from '../stepwise.ts';
+import { nextTurn, runSteps, runStepsYielding } from '../stepwise.ts';
 
 export const RANK_MODES = ['blend', 'text', 'global', 'local'] as const;
 export type RankMode = (typeof RANK_MODES)[number];
@@ -146,7 +146,7 @@ export async function loadRankSnapshot(store: CrawlStore): Promise<RankSnapshot>
   const estimate = await store.latestRanks('estimate');
   if (!local) return rankSnapshot(0, [], [], []);
   const estimated = new RankColumn(estimate?.ids ?? [], estimate?.values ?? []);
-  await new Promise<void>((resolve) => setImmediate(resolve));
+  await nextTurn();
   const global = new Float64Array(local.ids.length);
   for (let i = 0; i < global.length; i++) global[i] = estimated.get(local.ids[i]) ?? local.values[i];
   return runStepsYielding(rankSnapshotSteps(estimate?.version ?? 0, local.ids, global, local.values));
@@ -277,7 +277,7 @@ export class SearchEngine implements SearchService {
     if (prior === undefined) return;
     for (const segment of this.index.currentSegments()) {
       prior.of(segment);
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   }
 

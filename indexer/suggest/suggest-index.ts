@@ -18,7 +18,7 @@
 import lunr from 'lunr';
 import { logRankPosition, rankScale, type RankScale } from '../ranking/blend.ts';
 import { prefixRange } from '../text-index/sorted-strings.ts';
-import { mergeSortSteps, runSteps, runStepsYielding } from '../stepwise.ts';
+import { mergeSortSteps, nextTurn, runSteps, runStepsYielding } from '../stepwise.ts';
 
 export interface SuggestSource {
   id: number;
@@ -161,7 +161,7 @@ export class SuggestIndex {
     for await (const source of pages) {
       builder.add(source);
       // Pages an iterator has buffered arrive as microtasks, which never let a timer or a request in.
-      if (++count % 1024 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (++count % 1024 === 0) await nextTurn();
     }
     return builder.doneYielding();
   }

@@ -7,13 +7,10 @@
  */
 import type { CrawlStore, PageRecord } from '../store/crawl-store.ts';
 import { isIndexablePage } from '../text-index/store-adapter.ts';
-import { runStepsYielding } from '../stepwise.ts';
+import { nextTurn, runStepsYielding } from '../stepwise.ts';
 import { ContributionsWriter, replaceRowsSteps, Vocabulary, type SuggestContributions } from './suggest-contributions.ts';
 import { decodeContributionsSteps, encodeContributionsSteps, readContributionsFile, saveContributions } from './suggest-contributions-file.ts';
 import type { SuggestSource } from './suggest-index.ts';
-
-/** Pages read from the store at once when re-reading written pages. */
-const READ_BATCH = 256;
 
 /** What a stored page gives the suggestions: nothing unless it is indexable. */
 export function suggestSourceOf(id: number, page: PageRecord | undefined): SuggestSource | undefined {
@@ -53,7 +50,7 @@ export async function currentContributions(store: CrawlStore, sequence: number):
     const source = suggestSourceOf(id, page);
     if (source) writer.add(source);
     // Pages an iterator has buffered arrive as microtasks, which never let a timer or a request in.
-    if (++pagesRead % 1024 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (++pagesRead % 1024 === 0) await nextTurn();
   }
   const contributions = await runStepsYielding(writer.doneSteps());
   await saveContributionsAsOf(store.directory, contributions, sequence);
@@ -81,10 +78,6 @@ async function savedContributions(dataDir: string): Promise<{ contributions?: Su
 
 async function replaceWritten(store: CrawlStore, old: SuggestContributions, written: readonly number[]): Promise<SuggestContributions> {
   const changed = new Map<number, SuggestSource | undefined>();
-  for (let from = 0; from < written.length; from += READ_BATCH) {
-    const ids = written.slice(from, from + READ_BATCH);
-    const pages = await store.getPages(ids);
-    ids.forEach((id, i) => changed.set(id, suggestSourceOf(id, pages[i])));
-  }
+  for await (const [id, page] of store.pagesOf(written)) changed.set(id, suggestSourceOf(id, page));
   return runStepsYielding(replaceRowsSteps(old, changed));
 }

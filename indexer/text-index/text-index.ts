@@ -22,6 +22,7 @@ import { bestPosition, bodyPositions, definitionTerms, hitPassage, matchedDefini
 import { documentFields, readAllStoredDocuments, readBodyWindows, readDefinitions, readDocumentHeads, readStoredDocuments, type DocumentHead } from './stored-documents.ts';
 import type { SearchHit } from './scorer.ts';
 import type { CompactSegment } from './compact-segment.ts';
+import { nextTurn } from '../stepwise.ts';
 import { deletedIds, IndexHandle, liveCount, makeSegmentSet, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
 
 export interface TextIndexOptions {
@@ -426,7 +427,7 @@ export class TextIndex {
    */
   async prepareCommits(): Promise<void> {
     for (const segment of this.handle.current.segments) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
       fixedJson(this.manifestPart(segment, this.versions));
     }
   }

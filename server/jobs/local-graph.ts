@@ -6,7 +6,7 @@
  * every few thousand pages, so a server keeps answering while a million pages are read.
  */
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
-import { mergeSortSteps, runStepsYielding } from '../../indexer/stepwise.ts';
+import { mergeSortSteps, nextTurn, runStepsYielding } from '../../indexer/stepwise.ts';
 
 export interface LocalGraphEdges {
   /** Store ids of the local pages, in URL order: page `i` of the graph is `ids[i]`. */
@@ -26,7 +26,6 @@ export const EDGE_CHUNK = 1 << 20;
 /** Pages (or sorted entries) handled between two yields to the event loop. */
 const YIELD_EVERY = 4096;
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function loadLocalGraph(store: CrawlStore): Promise<LocalGraphEdges> {
   const urlCount = store.urlCount;
@@ -39,7 +38,7 @@ export async function loadLocalGraph(store: CrawlStore): Promise<LocalGraphEdges
       if (localCount === local.length) local = grown(local);
       local[localCount++] = id;
     }
-    if (++seen % YIELD_EVERY === 0) await yieldToEventLoop();
+    if (++seen % YIELD_EVERY === 0) await nextTurn();
   }
   const ids = await sortByUrl(local.subarray(0, localCount), urlOf);
   // place[id]: the page number of a local page; linkable[i]: page i's URL is one a followed link can reach.
@@ -48,7 +47,7 @@ export async function loadLocalGraph(store: CrawlStore): Promise<LocalGraphEdges
   for (let i = 0; i < ids.length; i++) {
     place[ids[i]] = i;
     if (/^https?:/.test(urlOf(ids[i]))) linkable[i] = 1;
-    if ((i + 1) % (YIELD_EVERY * 4) === 0) await yieldToEventLoop();
+    if ((i + 1) % (YIELD_EVERY * 4) === 0) await nextTurn();
   }
   const sources: Array<Int32Array<ArrayBuffer>> = [];
   const targets: Array<Int32Array<ArrayBuffer>> = [];
@@ -56,7 +55,7 @@ export async function loadLocalGraph(store: CrawlStore): Promise<LocalGraphEdges
   let k = EDGE_CHUNK;
   seen = 0;
   for await (const [id, links] of store.allLinks()) {
-    if (++seen % YIELD_EVERY === 0) await yieldToEventLoop();
+    if (++seen % YIELD_EVERY === 0) await nextTurn();
     const from = id < urlCount ? place[id] : -1;
     if (from < 0) continue;
     for (const link of links) {
