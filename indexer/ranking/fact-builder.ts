@@ -6,6 +6,7 @@
 import type { FacetColumn, FactColumns, SavedFacts } from './fact-table.ts';
 import { languageOfUrl, type PageFact } from './page-facts.ts';
 import { runSteps } from '../stepwise.ts';
+import { seek } from '../text-index/ordinal-lists.ts';
 
 type NumberArray = Int32Array | Uint16Array | Uint8Array | Float64Array;
 
@@ -236,14 +237,8 @@ function rowOfId(ids: Int32Array, idOfUrl: (url: string) => number | undefined):
   return (url) => {
     const id = idOfUrl(url);
     if (id === undefined) return undefined;
-    let lo = 0;
-    let hi = ids.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (ids[mid] < id) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo < ids.length && ids[lo] === id ? lo : undefined;
+    const row = seek(ids, 0, ids.length, id);
+    return row < ids.length && ids[row] === id ? row : undefined;
   };
 }
 

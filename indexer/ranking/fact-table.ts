@@ -21,8 +21,6 @@ export interface FacetColumn {
 }
 
 const EMPTY_ROWS = new Int32Array(0);
-/** Pages a refresh reads from the store at a time. */
-const PAGES_PER_READ = 256;
 /** Rows a refresh copies between two turns of the event loop. */
 const ROWS_PER_STEP = 16_384;
 
@@ -331,16 +329,11 @@ export class PageFactsPass {
 /** The table with the given pages read again from the store (after a crawl or a re-crawl). */
 export async function refreshPageFacts(facts: PageFacts, store: CrawlStore, ids: readonly number[]): Promise<PageFacts> {
   const changes: Array<[number, PageFact | undefined]> = [];
-  // A few hundred pages a read: the store decodes a read's pages in one go (10k pages: 0.5 s).
-  for (let from = 0; from < ids.length; from += PAGES_PER_READ) {
-    const chunk = ids.slice(from, from + PAGES_PER_READ);
-    const pages = await store.getPages(chunk);
-    chunk.forEach((id, i) => {
-      const fact = pages[i] ? pageFact(pages[i], (other) => store.urlOf(other)) : undefined;
-      // The URL as the store's table holds it, as a full pass reads it (PageFactsPass).
-      if (fact) fact.url = store.urlOf(id) ?? fact.url;
-      changes.push([id, fact]);
-    });
+  for await (const [id, page] of store.pagesOf(ids)) {
+    const fact = page ? pageFact(page, (other) => store.urlOf(other)) : undefined;
+    // The URL as the store's table holds it, as a full pass reads it (PageFactsPass).
+    if (fact) fact.url = store.urlOf(id) ?? fact.url;
+    changes.push([id, fact]);
   }
   return runStepsYielding(facts.changedSteps(changes, (url) => store.idOf(url)));
 }

@@ -273,6 +273,18 @@ export class CrawlStore {
     return (await this.subs.pages.getMany(ids.map(idKey))) as Array<PageRecord | undefined>;
   }
 
+  /**
+   * The pages of many ids, read a few hundred at a time: LevelDB decodes a read's pages in one go
+   * (10k pages in about 0.5 s at a million pages), which a server must not do in one turn.
+   */
+  async *pagesOf(ids: readonly number[], perRead = 256): AsyncGenerator<[number, PageRecord | undefined]> {
+    for (let from = 0; from < ids.length; from += perRead) {
+      const chunk = ids.slice(from, from + perRead);
+      const pages = await this.getPages(chunk);
+      for (let i = 0; i < chunk.length; i++) yield [chunk[i], pages[i]];
+    }
+  }
+
   async getLinks(id: number): Promise<StoredLink[]> {
     return ((await this.subs.links.get(idKey(id))) as StoredLink[] | undefined) ?? [];
   }

@@ -358,8 +358,7 @@ export class JobRunner extends EventEmitter {
     const { store, index, settings } = this.context;
     const upsert = [];
     const remove = new Set(removed);
-    for (const id of updated) {
-      const page = await store.getPage(id);
+    for await (const [id, page] of store.pagesOf(updated)) {
       if (page && isIndexablePage(page)) upsert.push(pageToDocument(id, page));
       else remove.add(id);
     }
