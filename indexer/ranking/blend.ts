@@ -66,7 +66,7 @@ export function rankScale(values: ArrayLike<number>): RankScale {
  * (quickselect, the pivot the median of three); `values` is reordered so that those before `n`
  * are at most it. A median of a million ranks in a few ms, where sorting them took 200.
  */
-export function selectNth(values: Float64Array, n: number): number {
+function selectNth(values: Float64Array, n: number): number {
   let lo = 0;
   let hi = values.length - 1;
   for (let rounds = 0; lo < hi; rounds++) {
