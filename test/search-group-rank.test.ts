@@ -139,6 +139,13 @@ describe('the group table made in steps', () => {
       expect(stepped.languages(table.group[row])).toEqual(once.languages(table.group[row]));
       expect(stepped.hasLanguage(row, 1)).toBe(once.hasLanguage(row, 1));
     }
+    // And against a direct count: each row has its group's summed rank; the scale's median is the sorted middle of the groups' sums.
+    const sums = new Map<number, number>();
+    for (let row = 0; row < table.size; row++) sums.set(table.group[row], (sums.get(table.group[row]) ?? 0) + rank(table.ids[row]));
+    for (let row = 0; row < table.size; row += 997) expect(stepped.groupRank[row]).toBe(sums.get(table.group[row]));
+    const sorted = [...sums.values()].sort((a, b) => a - b);
+    const middle = sorted.length >> 1;
+    expect(stepped.groupRankScale.median).toBe(sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2);
   });
 
   it("answers as the engine's at-once switch does after changeRanks and changeFacts", async () => {
