@@ -7,6 +7,9 @@
 import { describe, expect, it } from 'vitest';
 import { makeSegmentSet, withDeletions, type SegmentSet } from '../indexer/text-index/segment-set.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
+import { termNumber, termPostings } from '../indexer/text-index/compact-segment.ts';
+import { QueryBudget } from '../indexer/text-index/query-budget.ts';
+import { CollectionTerms } from '../indexer/text-index/scorer.ts';
 import { realDocPages } from './helpers/real-doc-pages.ts';
 import { tempIndexes } from './helpers/temp-indexes.ts';
 
@@ -41,6 +44,36 @@ describe('collection statistics', () => {
       const set = makeSegmentSet(before.generation + 1, before.segments.map((segment) => withDeletions(segment.stored, deleted, segment.deleted)));
       expect(at(set)).toEqual(directCount(set));
     }
+    await index.close();
+  });
+
+  it('counts the live documents of each term after deletions, few or many', async () => {
+    const docs = realDocPages(240);
+    const index = await openIndex(await tempDir(), { maxSegmentDocs: 60 });
+    await index.rebuild(docs);
+    const before = index.handle.current;
+    const terms = [...new Set(before.segments.flatMap((segment) => [...segment.stored.postings.terms].filter((_, t) => t % 7 === 0)))];
+    expect(terms.length).toBeGreaterThan(500);
+    const directFrequency = (set: SegmentSet, term: string) => {
+      let df = 0;
+      for (const segment of set.segments) {
+        const t = termNumber(segment.stored.postings, term);
+        if (t < 0) continue;
+        for (const field of segment.stored.postings.fields) for (const d of termPostings(field, t).docs) if (!segment.deleted?.[d]) df++;
+      }
+      return df;
+    };
+    // A few pages per segment (looked up in the postings), a fifth of them (flags walked), then both on top.
+    const few = [0, 60, 120, 181, 239].map((i) => docs[i].id);
+    const many = docs.filter((doc) => doc.id % 5 === 1).map((doc) => doc.id);
+    let set = before;
+    for (const deleted of [few, many]) {
+      set = makeSegmentSet(set.generation + 1, set.segments.map((segment) => withDeletions(segment.stored, deleted, segment.deleted)));
+      const stats = new CollectionTerms(set, new QueryBudget());
+      const differing = terms.filter((term) => stats.documentFrequency(term) !== directFrequency(set, term));
+      expect(differing).toEqual([]);
+    }
+    expect(terms.some((term) => directFrequency(set, term) !== directFrequency(before, term))).toBe(true);
     await index.close();
   });
 });

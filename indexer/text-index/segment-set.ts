@@ -12,6 +12,10 @@ export interface LiveSegment {
   /** deleted[ordinal] = 1 for deleted documents; null when none are. */
   deleted: Uint8Array | null;
   deletedCount: number;
+  /** The deleted ordinals, ascending (made on first use by {@link deletedOrdinalsOf}). */
+  deletedOrdinals?: Int32Array;
+  /** Live document frequencies of the terms queries asked for (kept with the snapshot's segment; deletions make them cost a pass). */
+  liveFrequencies?: Map<string, number>;
 }
 
 export interface DocumentLocation {
@@ -47,6 +51,15 @@ export function withDeletions(stored: StoredSegment, deletedIds: Iterable<number
   let deletedCount = 0;
   for (let i = 0; i < deleted.length; i++) deletedCount += deleted[i];
   return { stored, deleted: deletedCount > 0 ? deleted : null, deletedCount };
+}
+
+/** The segment's deleted ordinals, ascending, kept with it (a snapshot's deletions never change). */
+export function deletedOrdinalsOf(segment: LiveSegment): Int32Array {
+  if (segment.deletedOrdinals) return segment.deletedOrdinals;
+  const ordinals = new Int32Array(segment.deletedCount);
+  const { deleted } = segment;
+  if (deleted) for (let i = 0, n = 0; i < deleted.length; i++) if (deleted[i]) ordinals[n++] = i;
+  return (segment.deletedOrdinals = ordinals);
 }
 
 export function liveCount(segment: LiveSegment): number {
