@@ -6,7 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rankScale } from '../indexer/ranking/blend.ts';
+import { GroupTable } from '../indexer/ranking/hit-groups.ts';
 import { PageFacts, type PageFact } from '../indexer/ranking/page-facts.ts';
+import { blendPrior } from '../indexer/ranking/static-prior.ts';
 import { rankSnapshot, SearchEngine, type EngineQuery, type SearchEngineOptions } from '../indexer/ranking/search-engine.ts';
 import { syntheticCorpus } from '../indexer/text-index/synthetic-documents.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
@@ -28,11 +31,17 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+const ids = corpus.documents.map((doc) => doc.id);
+// Skewed like PageRank: a few pages far above the median.
+const ranks = ids.map((id) => 1 / (1 + ((id * 37) % 400)) ** 1.1);
+
 function engine(options: Partial<SearchEngineOptions>): SearchEngine {
-  const ids = corpus.documents.map((doc) => doc.id);
-  // Skewed like PageRank: a few pages far above the median.
-  const ranks = ids.map((id) => 1 / (1 + ((id * 37) % 400)) ** 1.1);
   const search = new SearchEngine(index, rankSnapshot(1, ids, ranks, ranks), { blend: 'prior', weight: 0.5, ...options });
+  search.setFacts(pageFacts());
+  return search;
+}
+
+function pageFacts(): PageFacts {
   const facts = new Map<number, PageFact>(
     corpus.documents.map((doc) => {
       // Pairs of translations (one hit per pair): pages 10k and 10k + 1, the second in French.
@@ -41,8 +50,7 @@ function engine(options: Partial<SearchEngineOptions>): SearchEngine {
       return [doc.id, { url: doc.url, host: doc.host, lang: doc.id % 10 === 1 ? 'fr' : 'en', type: 'html', section: sections[doc.id % 3], date: NaN, indexed: true, related, copies: [] }];
     }),
   );
-  search.setFacts(new PageFacts(facts));
-  return search;
+  return new PageFacts(facts);
 }
 
 function queries(): string[] {
@@ -85,5 +93,17 @@ describe('the blend prior as a static rank', () => {
     }
     // Re-ranking only the best by text misses pages the blend puts first: the case this is for.
     expect(poolMissed).toBeGreaterThan(0);
+  });
+
+  it('makes the prior of a segment ahead, a slice at a time, equal to the one a search makes', async () => {
+    const rankOf = (id: number) => ranks[id] ?? 0;
+    const table = GroupTable.build(pageFacts(), rankOf, rankOf);
+    const scale = rankScale(ranks);
+    const ahead = blendPrior(table, rankOf, scale, 0.5);
+    const onDemand = blendPrior(table, rankOf, scale, 0.5);
+    for (const segment of index.currentSegments()) {
+      await ahead.prepare(segment, 7);
+      expect([...ahead.of(segment)]).toEqual([...onDemand.of(segment)]);
+    }
   });
 });

@@ -4,6 +4,7 @@
  * an estimation round finishes; queries in flight keep the snapshot they started with.
  */
 import type { TextIndex } from '../text-index/text-index.ts';
+import type { CompactSegment } from '../text-index/compact-segment.ts';
 import { QuerySyntaxError } from '../text-index/errors.ts';
 import { MatchCollector } from '../text-index/match-collector.ts';
 import { QueryBudget, type QueryNotice } from '../text-index/query-budget.ts';
@@ -17,7 +18,7 @@ import { compileFilters, countResults, hasFilters, rowPasses, type FacetCounts }
 import { GroupTable, groupCandidates, preferVisitorLanguages, showGroup, type GroupRank, type HitGroup } from './hit-groups.ts';
 import { languageOfSitePage, PageFacts } from './page-facts.ts';
 import { queryLanguages, writtenLanguage } from './query-language.ts';
-import { blendPrior } from './static-prior.ts';
+import { blendPrior, type PreparedPrior } from './static-prior.ts';
 import { firstPool, poolSuffices } from './candidate-pool.ts';
 import { SuggestIndex, type Suggestion } from '../suggest/suggest-index.ts';
 import { bestBetUrls, EMPTY_SEARCH_SETTINGS, synonymVariants, type SearchSettings } from './search-settings.ts';
@@ -197,7 +198,7 @@ export class SearchEngine implements SearchService {
   private removedUrls: readonly string[] = [];
   private suggestions = SuggestIndex.empty();
   /** The static prior of the current group table. */
-  private priorOf: { table: GroupTable; prior: StaticPrior } | undefined;
+  private priorOf: { table: GroupTable; prior: PreparedPrior } | undefined;
 
   constructor(
     private readonly index: TextIndex,
@@ -206,6 +207,7 @@ export class SearchEngine implements SearchService {
   ) {
     this.ranks = ranks;
     this.groups = this.groupTable();
+    index.addWarmer((segments) => this.prepare(segments));
   }
 
   private groupTable(): GroupTable {
@@ -271,14 +273,12 @@ export class SearchEngine implements SearchService {
     await this.prepare();
   }
 
-  /** Computes the static prior of each segment now, a segment a step, rather than in the next search. */
-  async prepare(): Promise<void> {
+  /** Computes the static prior of each segment (all current ones, or new ones before they are visible) now, in steps, rather than in the next search. */
+  async prepare(segments: readonly CompactSegment[] = this.index.currentSegments()): Promise<void> {
+    mainLanguage(this.facts);
     const prior = this.options.blend === 'prior' ? this.staticPrior(this.groups, this.ranks) : undefined;
     if (prior === undefined) return;
-    for (const segment of this.index.currentSegments()) {
-      prior.of(segment);
-      await nextTurn();
-    }
+    for (const segment of segments) await prior.prepare(segment);
   }
 
   languageOfPage(url: string): string | undefined {
@@ -404,7 +404,7 @@ export class SearchEngine implements SearchService {
   }
 
   /** The `prior` blend's link part per page, for the text index's top-k (static-prior.ts). */
-  private staticPrior(table: GroupTable, ranks: RankSnapshot): StaticPrior | undefined {
+  private staticPrior(table: GroupTable, ranks: RankSnapshot): PreparedPrior | undefined {
     const { blend, weight, staticPrior } = this.options;
     if (blend !== 'prior' || staticPrior === false) return undefined;
     if (this.priorOf?.table !== table) this.priorOf = { table, prior: blendPrior(table, (id) => ranks.global.get(id) ?? 0, ranks.globalScale, weight) };

@@ -101,6 +101,12 @@ export function termNumber(segment: CompactSegment, term: string): number {
   return number;
 }
 
+/** The terms recently asked of a segment (those it holds), most recent last: what a segment that replaces it will be asked. */
+export function askedTerms(segment: CompactSegment): string[] {
+  const cache = termNumberCaches.get(segment);
+  return cache === undefined ? [] : [...cache].filter(([, t]) => t >= 0).map(([term]) => term);
+}
+
 /** Binary search in sorted terms; -1 when absent. */
 function searchTerm(terms: readonly string[], term: string): number {
   let lo = 0;

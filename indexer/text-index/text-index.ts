@@ -23,7 +23,8 @@ import { documentFields, readAllStoredDocuments, readBodyWindows, readDefinition
 import type { SearchHit } from './scorer.ts';
 import type { CompactSegment } from './compact-segment.ts';
 import { nextTurn } from '../stepwise.ts';
-import { deletedIds, IndexHandle, liveCount, makeSegmentSet, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
+import { deletedIds, IndexHandle, liveCount, makeSegmentSet, postingsOf, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
+import { warmPostings, type SegmentWarmer } from './segment-warmer.ts';
 
 export interface TextIndexOptions {
   /**
@@ -89,6 +90,8 @@ export class TextIndex {
   private readonly merges: BackgroundMerges;
   /** What queries have read of the segments' postings (postings-cache.ts). */
   private readonly postingsCache: PostingsCache;
+  /** Work done on new segments before a commit makes them visible (segment-warmer.ts). */
+  private readonly warmers: SegmentWarmer[] = [];
 
   private constructor(
     readonly directory: string,
@@ -396,6 +399,7 @@ export class TextIndex {
    */
   private async commit(segments: LiveSegment[], versions: Map<number, string> | VersionChanges): Promise<void> {
     const previous = this.handle.current;
+    await this.warm(segments, previous.segments);
     const next = makeSegmentSet(previous.generation + 1, segments);
     // A stored segment's pages keep their versions while it lives (a changed page goes to a new
     // segment): its ids and versions are serialised once, its deletions at every commit.
@@ -408,6 +412,24 @@ export class TextIndex {
     // The previous generation's files stay one more generation: queries may still read its documents.
     const keep = new Set([...[...next.segments, ...previous.segments].map((s) => s.stored.postings.name), ...this.merges.busy]);
     await this.removeUnreferencedFiles(keep, false);
+  }
+
+  /** Adds work to do on new segments (a merge's, an update's) before they become visible. */
+  addWarmer(warmer: SegmentWarmer): void {
+    this.warmers.push(warmer);
+  }
+
+  /** Warms the segments that are new in `segments` with what queries asked of `previous`. Best effort: a failure is a warning. */
+  private async warm(segments: readonly LiveSegment[], previous: readonly LiveSegment[]): Promise<void> {
+    const known = new Set(previous.map((s) => s.stored));
+    const fresh = segments.filter((s) => !known.has(s.stored)).map(postingsOf);
+    if (fresh.length === 0) return;
+    try {
+      await warmPostings(fresh, previous.map(postingsOf));
+      for (const warmer of this.warmers) await warmer(fresh);
+    } catch (error) {
+      process.emitWarning(`warming new index segments failed: ${error instanceof Error ? error.message : String(error)}`, { code: 'LSE_INDEX_WARM_FAILED' });
+    }
   }
 
   /** A segment's fixed part of the manifest: its ids and the versions of its live pages. */

@@ -1,0 +1,47 @@
+/**
+ * Warms segments before a commit swaps them in. A merge replaces segments whose postings the
+ * queries have read into the postings cache (and whose block summaries they made) by one whose
+ * postings are all in its file: without warming, the searches right after the swap read and
+ * summarise every term again, hundreds of milliseconds each at a million pages, all while an
+ * update's work goes on. The terms recently asked of the replaced segments are read from the new
+ * ones first, a few milliseconds of work per turn of the event loop (as Lucene's merged-segment
+ * warmer does before a merged segment is visible). Then the index's other warmers run (the ranking's
+ * static prior of each new segment).
+ */
+import { blockSummary } from './block-bounds.ts';
+import { askedTerms, termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
+import { nextTurn } from '../stepwise.ts';
+
+/** Work a caller wants done on new segments before they become visible (may take several turns). */
+export type SegmentWarmer = (segments: readonly CompactSegment[]) => Promise<void>;
+
+/** Longest stretch of warming between two turns of the event loop. */
+const SLICE_MS = 4;
+/** At most this many of the replaced segments' recent terms are read (the most recent). */
+const MAX_TERMS = 4_096;
+
+/** Reads into the postings cache the postings and block summaries of the terms recently asked of `replaced`, in `fresh`. */
+export async function warmPostings(fresh: readonly CompactSegment[], replaced: readonly CompactSegment[]): Promise<number> {
+  const terms = new Set<string>();
+  for (const segment of replaced) for (const term of askedTerms(segment)) terms.add(term);
+  const wanted = [...terms].slice(-MAX_TERMS);
+  let read = 0;
+  let sliceStart = performance.now();
+  for (const segment of fresh) {
+    for (const term of wanted) {
+      const t = termNumber(segment, term);
+      if (t < 0) continue;
+      for (const field of segment.fields) {
+        if (field.offsets[t] === field.offsets[t + 1]) continue;
+        termPostings(field, t);
+        blockSummary(field, t);
+        read++;
+      }
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await nextTurn();
+        sliceStart = performance.now();
+      }
+    }
+  }
+  return read;
+}
