@@ -109,6 +109,16 @@ describe('the page facts table', () => {
     expect(refreshed.toColumns()).toEqual(built.toColumns());
     expect(refreshed.columns.section.values).toEqual(built.columns.section.values);
     expect(refreshed.columns.section.values).not.toContain('rare');
+    expect(refreshed.facetTuples).toEqual(built.facetTuples);
+    // Made from saved columns in steps (check, derived rows, combinations), it equals the table made at once.
+    let steps = 0;
+    const making = PageFacts.steps({ columns: built.toColumns(), urls: [...built.toColumns().ids].map(urlOf) });
+    let made = making.next();
+    for (; !made.done; made = making.next()) steps++;
+    expect(steps).toBeGreaterThanOrEqual(5);
+    expect(made.value.toColumns()).toEqual(built.toColumns());
+    expect(made.value.facetTuples).toEqual(built.facetTuples);
+    expect(made.value.membersOf(made.value.group[made.value.rowOf(200_001)])).toEqual(built.membersOf(built.group[built.rowOf(200_001)]));
   });
 
   it('is saved with the store and loaded as it was, until a page is written', async () => {

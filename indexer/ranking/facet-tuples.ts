@@ -7,6 +7,8 @@
  * Rows whose group has several pages (copies, translations) get combinations of their own, as
  * they are counted once per group rather than once per row.
  */
+import { runSteps } from '../stepwise.ts';
+
 export interface FacetTuples {
   /** Row → its combination. */
   readonly ofRow: Int32Array;
@@ -18,8 +20,16 @@ export interface FacetTuples {
   readonly dimensions: number;
 }
 
+/** Rows numbered between two turns of the event loop. */
+const ROWS_PER_STEP = 65_536;
+
 /** Numbers the combinations of the rows' codes (and of whether their group has several pages). */
 export function facetTuples(columns: readonly Uint16Array[], group: Int32Array, groupSize: Int32Array): FacetTuples {
+  return runSteps(facetTupleSteps(columns, group, groupSize));
+}
+
+/** {@link facetTuples}, yielding every {@link ROWS_PER_STEP} rows. */
+export function* facetTupleSteps(columns: readonly Uint16Array[], group: Int32Array, groupSize: Int32Array): Generator<void, FacetTuples> {
   const rows = group.length;
   const dimensions = columns.length;
   const radices = columns.map((codes) => codes.reduce((max, code) => Math.max(max, code), 0) + 1);
@@ -43,6 +53,7 @@ export function facetTuples(columns: readonly Uint16Array[], group: Int32Array, 
       firstRow.push(row);
     }
     ofRow[row] = t;
+    if (row % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
   }
   const count = firstRow.length;
   const codes = new Uint16Array(count * dimensions);

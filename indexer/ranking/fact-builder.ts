@@ -192,8 +192,11 @@ export class PageFactsBuilder {
   /** {@link done} in steps of a column or a share of the rows each (for a server's refresh). */
   *doneSteps(idOfUrl?: (url: string) => number | undefined): Generator<void, SavedFacts> {
     const lang = this.lang.done();
+    yield;
     const host = this.host.done();
+    yield;
     const section = this.section.done();
+    yield;
     const type = this.type.done();
     yield;
     const relatedStarts = this.relatedStarts.done();

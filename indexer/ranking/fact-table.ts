@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { CrawlStore, PageRecord } from '../store/crawl-store.ts';
 import { readColumnFile, writeColumnFile, type Column } from './column-file.ts';
 import { PageFactsBuilder } from './fact-builder.ts';
-import { facetTuples, type FacetTuples } from './facet-tuples.ts';
+import { facetTuples, facetTupleSteps, type FacetTuples } from './facet-tuples.ts';
 import { runSteps, runStepsYielding } from '../stepwise.ts';
 import { FACET_NAMES, pageFact, type FacetName, type PageFact } from './page-facts.ts';
 
@@ -57,10 +57,10 @@ export class PageFacts {
   private tuples: FacetTuples | undefined;
   private readonly saved: FactColumns;
 
-  /** The table of these facts (read once: no fact object is kept), or of saved columns. */
-  constructor(source: ReadonlyMap<number, PageFact> | Iterable<[number, PageFact]> | SavedFacts) {
+  /** The table of these facts (read once: no fact object is kept), or of saved columns (checked; `derived` when {@link steps} made them). */
+  constructor(source: ReadonlyMap<number, PageFact> | Iterable<[number, PageFact]> | SavedFacts, derived?: DerivedRows) {
     const { columns: c, urls } = 'columns' in source ? (source as SavedFacts) : columnsOfFacts(source as Iterable<[number, PageFact]>);
-    checkColumns(c, urls);
+    if (derived === undefined) runSteps(checkColumnsSteps(c, urls));
     this.saved = c;
     this.ids = c.ids;
     this.urls = urls;
@@ -78,22 +78,16 @@ export class PageFacts {
     this.group = c.group;
     this.copyClass = c.copyClass;
     this.urlLanguage = c.urlLanguage;
-    // Plain loops over the typed arrays: a million rows at every load and refresh.
-    const { ids, group } = this;
-    const rows = ids.length;
-    const rowOfId = (this.rowOfId = new Int32Array(rows > 0 ? ids[rows - 1] + 1 : 0).fill(-1));
-    for (let row = 0; row < rows; row++) rowOfId[ids[row]] = row;
-    const groupSize = (this.groupSize = new Int32Array(rows));
-    for (let row = 0; row < rows; row++) groupSize[group[row]]++;
-    const memberStarts = (this.memberStarts = new Int32Array(rows));
-    let next = 0;
-    for (let g = 0; g < rows; g++) {
-      memberStarts[g] = next;
-      next += groupSize[g];
-    }
-    const memberRows = (this.memberRows = new Int32Array(rows));
-    const filled = new Int32Array(rows);
-    for (let row = 0; row < rows; row++) memberRows[memberStarts[group[row]] + filled[group[row]]++] = row;
+    ({ rowOfId: this.rowOfId, groupSize: this.groupSize, memberStarts: this.memberStarts, memberRows: this.memberRows } = derived ?? runSteps(derivedRowsSteps(c.ids, c.group)));
+  }
+
+  /** The table of saved columns in steps of a column or a share of the rows (a server's refresh), its facet combinations numbered. */
+  static *steps(saved: SavedFacts): Generator<void, PageFacts> {
+    yield* checkColumnsSteps(saved.columns, saved.urls);
+    const table = new PageFacts(saved, yield* derivedRowsSteps(saved.columns.ids, saved.columns.group));
+    yield;
+    table.tuples = yield* facetTupleSteps(FACET_NAMES.map((name) => table.columns[name].codes), table.group, table.groupSize);
+    return table;
   }
 
   /** The columns to save (the URLs are the store's, by id). */
@@ -191,11 +185,8 @@ export class PageFacts {
     }
     while (next < changed.length) addChanged(builder, changed[next++]);
     yield;
-    const table = new PageFacts(yield* builder.doneSteps(idOfUrl));
-    yield;
-    // Numbered here rather than by the first search after the refresh (100 ms at a million pages).
-    void table.facetTuples;
-    return table;
+    // Facet combinations numbered here rather than by the first search after the refresh (100 ms at a million pages).
+    return yield* PageFacts.steps(yield* builder.doneSteps(idOfUrl));
   }
 
   /** Values of a facet present among indexed pages. */
@@ -241,24 +232,61 @@ function columnsOfFacts(records: Iterable<[number, PageFact]>): SavedFacts {
 }
 
 /** Throws when saved columns do not fit together (a damaged file the caller then rebuilds). */
-function checkColumns(c: FactColumns, urls: readonly string[]): void {
-  const rows = c.ids.length;
-  const sameRows = [c.indexed, c.dates, c.langCodes, c.hostCodes, c.sectionCodes, c.typeCodes, c.copyCounts, c.group, c.copyClass, c.urlLanguage].every((column) => column.length === rows);
+/** Throws when saved columns disagree in length or hold values out of range; yields every {@link ROWS_PER_STEP} × 4 rows. */
+function* checkColumnsSteps(c: FactColumns, urls: readonly string[]): Generator<void, void> {
+  const { ids, group, copyClass, langCodes, hostCodes, sectionCodes, typeCodes } = c;
+  const rows = ids.length;
+  const sameRows = [c.indexed, c.dates, langCodes, hostCodes, sectionCodes, typeCodes, c.copyCounts, group, copyClass, c.urlLanguage].every((column) => column.length === rows);
   let ok = sameRows && urls.length === rows && c.relatedStarts.length === rows + 1 && c.relatedStarts[rows] === c.related.length;
-  for (let row = 0; ok && row < rows; row++) {
-    ok =
-      c.ids[row] >= 0 &&
-      (row === 0 || c.ids[row] > c.ids[row - 1]) &&
-      c.group[row] >= 0 &&
-      c.group[row] < rows &&
-      c.copyClass[row] >= 0 &&
-      c.copyClass[row] < rows &&
-      c.langCodes[row] < c.langValues.length &&
-      c.hostCodes[row] < c.hostValues.length &&
-      c.sectionCodes[row] < c.sectionValues.length &&
-      c.typeCodes[row] < c.typeValues.length;
+  const [langs, hosts, sections, types] = [c.langValues.length, c.hostValues.length, c.sectionValues.length, c.typeValues.length];
+  for (let from = 0; ok && from < rows; from += ROWS_PER_STEP * 4) {
+    const to = Math.min(rows, from + ROWS_PER_STEP * 4);
+    for (let row = from; ok && row < to; row++) {
+      ok =
+        ids[row] >= 0 &&
+        (row === 0 || ids[row] > ids[row - 1]) &&
+        group[row] >= 0 &&
+        group[row] < rows &&
+        copyClass[row] >= 0 &&
+        copyClass[row] < rows &&
+        langCodes[row] < langs &&
+        hostCodes[row] < hosts &&
+        sectionCodes[row] < sections &&
+        typeCodes[row] < types;
+    }
+    yield;
   }
   if (!ok) throw new Error('page facts: columns of inconsistent lengths or values');
+}
+
+/** What a table derives from its ids and groups at load: row of each id, and each group's size and rows. */
+interface DerivedRows {
+  rowOfId: Int32Array;
+  groupSize: Int32Array;
+  memberStarts: Int32Array;
+  memberRows: Int32Array;
+}
+
+/** Plain loops over the typed arrays (a million rows at every load and refresh), a step each. */
+function* derivedRowsSteps(ids: Int32Array, group: Int32Array): Generator<void, DerivedRows> {
+  const rows = ids.length;
+  const rowOfId = new Int32Array(rows > 0 ? ids[rows - 1] + 1 : 0).fill(-1);
+  for (let row = 0; row < rows; row++) rowOfId[ids[row]] = row;
+  yield;
+  const groupSize = new Int32Array(rows);
+  for (let row = 0; row < rows; row++) groupSize[group[row]]++;
+  const memberStarts = new Int32Array(rows);
+  let next = 0;
+  for (let g = 0; g < rows; g++) {
+    memberStarts[g] = next;
+    next += groupSize[g];
+  }
+  yield;
+  const memberRows = new Int32Array(rows);
+  const filled = new Int32Array(rows);
+  for (let row = 0; row < rows; row++) memberRows[memberStarts[group[row]] + filled[group[row]]++] = row;
+  yield;
+  return { rowOfId, groupSize, memberStarts, memberRows };
 }
 
 function facetColumn(values: string[], codes: Uint16Array): FacetColumn {
