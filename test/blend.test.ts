@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rankingSettingsSchema } from '../config/schema.ts';
-import { blendScore, logRankPosition, logRankPrior, rankScale, saturatedRank } from '../indexer/ranking/blend.ts';
+import { blendScore, logRankPosition, logRankPrior, rankScale, rankScaleSteps, saturatedRank } from '../indexer/ranking/blend.ts';
 import { seededRandom } from '../indexer/seeded-random.ts';
 
 describe('blended ranking', () => {
@@ -102,5 +102,18 @@ describe('the median of the rank scale', () => {
       const want = sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
       expect(rankScale(values).median).toBe(want);
     }
+  });
+
+  it('is found in steps over a long vector, as at once', () => {
+    const random = seededRandom(9);
+    const values = Float64Array.from({ length: 400_001 }, (_, i) => (i % 11 === 0 ? 0 : random() ** 3));
+    const sorted = [...values].filter((v) => v > 0).sort((a, b) => a - b);
+    let steps = 0;
+    const making = rankScaleSteps(values);
+    let made = making.next();
+    for (; !made.done; made = making.next()) steps++;
+    expect(steps).toBeGreaterThan(4);
+    expect(made.value.median).toBe(sorted[sorted.length >> 1]);
+    expect(made.value).toEqual(rankScale(values));
   });
 });

@@ -19,6 +19,7 @@
  *   matching rare words strongly (an identifier) is moved less by the rank than one made of
  *   common words. Of the four, it alone improved on text alone without losing on any judged set.
  */
+import { runSteps } from '../stepwise.ts';
 
 export const BLEND_MODES = ['log-linear', 'multiplicative', 'saturating', 'prior'] as const;
 export type BlendMode = (typeof BLEND_MODES)[number];
@@ -33,19 +34,31 @@ export interface RankScale {
 }
 
 export function rankScale(values: ArrayLike<number>): RankScale {
+  return runSteps(rankScaleSteps(values));
+}
+
+/** Values scanned, or a partition's elements, between two yields of {@link rankScaleSteps}. */
+const VALUES_PER_STEP = 131_072;
+
+/** {@link rankScale} in steps of about {@link VALUES_PER_STEP} values (a server's switch to new ranks). */
+export function* rankScaleSteps(values: ArrayLike<number>): Generator<void, RankScale> {
   let min = Infinity;
   let max = -Infinity;
   let sum = 0;
   let count = 0;
   const positive = new Float64Array(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (!(v > 0)) continue;
-    positive[count] = v;
-    if (v < min) min = v;
-    if (v > max) max = v;
-    sum += v;
-    count++;
+  for (let from = 0; from < values.length; from += VALUES_PER_STEP) {
+    const to = Math.min(values.length, from + VALUES_PER_STEP);
+    for (let i = from; i < to; i++) {
+      const v = values[i];
+      if (!(v > 0)) continue;
+      positive[count] = v;
+      if (v < min) min = v;
+      if (v > max) max = v;
+      sum += v;
+      count++;
+    }
+    yield;
   }
   if (count === 0) return { minLog: 0, maxLog: 0, mean: 0, median: 0 };
   // The logarithm is monotone: the smallest log is the log of the smallest value.
@@ -53,7 +66,7 @@ export function rankScale(values: ArrayLike<number>): RankScale {
   const maxLog = Math.log(max);
   const positives = positive.subarray(0, count);
   const middle = count >> 1;
-  const upper = selectNth(positives, middle);
+  const upper = yield* selectNthSteps(positives, middle);
   // Below the middle are the smaller values: the lower middle is their largest.
   let lower = -Infinity;
   if (count % 2 === 0) for (let i = 0; i < middle; i++) if (positives[i] > lower) lower = positives[i];
@@ -64,9 +77,10 @@ export function rankScale(values: ArrayLike<number>): RankScale {
 /**
  * The value at position `n` of `values` sorted ascending, found in linear time on average
  * (quickselect, the pivot the median of three); `values` is reordered so that those before `n`
- * are at most it. A median of a million ranks in a few ms, where sorting them took 200.
+ * are at most it. A median of a million ranks in a few ms, where sorting them took 200. Yields
+ * after each partition of more than {@link VALUES_PER_STEP} values.
  */
-function selectNth(values: Float64Array, n: number): number {
+function* selectNthSteps(values: Float64Array, n: number): Generator<void, number> {
   let lo = 0;
   let hi = values.length - 1;
   for (let rounds = 0; lo < hi; rounds++) {
@@ -75,6 +89,7 @@ function selectNth(values: Float64Array, n: number): number {
       values.subarray(lo, hi + 1).sort();
       break;
     }
+    const partitioned = hi - lo;
     const mid = (lo + hi) >>> 1;
     const a = values[lo];
     const b = values[mid];
@@ -96,6 +111,7 @@ function selectNth(values: Float64Array, n: number): number {
     if (n <= j) hi = j;
     else if (n >= i) lo = i;
     else break;
+    if (partitioned > VALUES_PER_STEP) yield;
   }
   return values[n];
 }

@@ -13,7 +13,7 @@ import { termWord } from '../text-index/expansion.ts';
 import { checkLanguage } from '../text-index/languages.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
 import { RankColumn } from './rank-column.ts';
-import { blendScore, rankScale, type BlendMode, type BlendParts, type RankScale } from './blend.ts';
+import { blendScore, rankScaleSteps, type BlendMode, type BlendParts, type RankScale } from './blend.ts';
 import { compileFilters, countResults, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
 import { GroupTable, groupCandidates, preferVisitorLanguages, showGroup, type GroupRank, type HitGroup } from './hit-groups.ts';
 import { languageOfSitePage, PageFacts } from './page-facts.ts';
@@ -132,9 +132,9 @@ function* rankSnapshotSteps(version: number, ids: ArrayLike<number>, global: Arr
   yield;
   const localColumn = new RankColumn(ids, local);
   yield;
-  const globalScale = rankScale(global);
-  yield;
-  return { version, global: globalColumn, local: localColumn, globalScale, localScale: rankScale(local) };
+  const globalScale = yield* rankScaleSteps(global);
+  const localScale = yield* rankScaleSteps(local);
+  return { version, global: globalColumn, local: localColumn, globalScale, localScale };
 }
 
 /**
