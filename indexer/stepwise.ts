@@ -15,6 +15,20 @@ export function runSteps<T>(steps: Generator<void, T>): T {
 /** Resolves on a later turn of the event loop, after the I/O (requests, timers) waiting now. */
 export const nextTurn = (): Promise<void> => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * For a loop over items of uneven cost: the function returned, awaited once per item, gives the
+ * event loop a turn whenever `ms` of work have passed since the last one (else resolves at once).
+ */
+export function timeSlices(ms: number): () => Promise<void> | undefined {
+  let sliceStart = performance.now();
+  return () => {
+    if (performance.now() - sliceStart <= ms) return undefined;
+    return nextTurn().then(() => {
+      sliceStart = performance.now();
+    });
+  };
+}
+
 /** Runs the steps with the event loop served at each yield; the generator's result. */
 export async function runStepsYielding<T>(steps: Generator<void, T>): Promise<T> {
   for (;;) {

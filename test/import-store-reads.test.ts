@@ -99,4 +99,33 @@ describe('the links of an import', () => {
       }
     }
   });
+
+  it('gives the event loop turns while it parses and writes a batch', async () => {
+    const store = await openStore();
+    // Lines that come at once (read ahead): 300 pages of 200 links each, one batch.
+    const texts = Array.from({ length: 300 }, (_, i) => JSON.stringify({ url: url(i), title: `Page ${i}`, body: 'word '.repeat(500), links: Array.from({ length: 200 }, (_, k) => url(300 + i * 200 + k)) }));
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns++;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    let turnsBeforeCommit = -1;
+    const makeBatch = store.batch.bind(store);
+    vi.spyOn(store, 'batch').mockImplementation(() => {
+      const batch = makeBatch();
+      const commit = batch.commit.bind(batch);
+      batch.commit = () => {
+        if (turnsBeforeCommit < 0) turnsBeforeCommit = turns;
+        return commit();
+      };
+      return batch;
+    });
+    const summary = await importPages(store, lines(texts), { batchPages: 1_000 });
+    counting = false;
+    expect(summary.added).toBe(300);
+    expect(turnsBeforeCommit).toBeGreaterThan(1);
+    await store.close();
+  });
 });

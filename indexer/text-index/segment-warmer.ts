@@ -10,7 +10,7 @@
  */
 import { blockSummary } from './block-bounds.ts';
 import { askedTerms, termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
-import { nextTurn } from '../stepwise.ts';
+import { timeSlices } from '../stepwise.ts';
 
 /** Work a caller wants done on new segments before they become visible (may take several turns). */
 export type SegmentWarmer = (segments: readonly CompactSegment[]) => Promise<void>;
@@ -26,7 +26,7 @@ export async function warmPostings(fresh: readonly CompactSegment[], replaced: r
   for (const segment of replaced) for (const term of askedTerms(segment)) terms.add(term);
   const wanted = [...terms].slice(-MAX_TERMS);
   let read = 0;
-  let sliceStart = performance.now();
+  const turn = timeSlices(SLICE_MS);
   for (const segment of fresh) {
     for (const term of wanted) {
       const t = termNumber(segment, term);
@@ -37,10 +37,7 @@ export async function warmPostings(fresh: readonly CompactSegment[], replaced: r
         blockSummary(field, t);
         read++;
       }
-      if (performance.now() - sliceStart > SLICE_MS) {
-        await nextTurn();
-        sliceStart = performance.now();
-      }
+      await turn();
     }
   }
   return read;

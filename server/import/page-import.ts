@@ -9,6 +9,7 @@ import { pageWords } from '../../crawler/page-fetch.ts';
 import type { CrawlStore, PageRecord, StoredLink } from '../../indexer/store/crawl-store.ts';
 import type { NumberedLine } from './jsonl-lines.ts';
 import { IMPORT_LIMITS, ImportUrls, parsePageLine, type ImportedPage, type LineError } from './page-line.ts';
+import { timeSlices } from '../../indexer/stepwise.ts';
 
 export interface ImportOptions {
   /** Milliseconds since the epoch stamped on the pages (default: now). */
@@ -37,6 +38,9 @@ export interface ImportSummary {
   inputError?: Error;
 }
 
+/** Longest stretch of parsing between two turns of the event loop. */
+const SLICE_MS = 8;
+
 export async function importPages(store: CrawlStore, lines: AsyncIterable<NumberedLine>, options: ImportOptions = {}): Promise<ImportSummary> {
   const now = options.now ?? Date.now();
   const batchPages = options.batchPages ?? 500;
@@ -50,8 +54,11 @@ export async function importPages(store: CrawlStore, lines: AsyncIterable<Number
   let pending: ImportedPage[] = [];
   const urls = new ImportUrls();
   const fresh = new FreshIds(store);
+  // Lines read ahead come without a turn of the event loop between them: a server's searches get one every few ms.
+  const turn = timeSlices(SLICE_MS);
   try {
     for await (const numbered of lines) {
+      await turn();
       if ('tooLong' in numbered) {
         summary.lines++;
         error({ line: numbered.line, field: 'line', message: `longer than ${IMPORT_LIMITS.maxLineChars} characters` });
@@ -66,7 +73,7 @@ export async function importPages(store: CrawlStore, lines: AsyncIterable<Number
       }
       pending.push(parsed.page);
       if (pending.length >= batchPages) {
-        await writePages(store, pending, now, summary, fresh);
+        await writePages(store, pending, now, summary, fresh, turn);
         pending = [];
       }
     }
@@ -74,7 +81,7 @@ export async function importPages(store: CrawlStore, lines: AsyncIterable<Number
     // The input broke off (a cut request, a read error): what was read still goes in.
     summary.inputError = failure instanceof Error ? failure : new Error(String(failure));
   }
-  if (pending.length > 0) await writePages(store, pending, now, summary, fresh);
+  if (pending.length > 0) await writePages(store, pending, now, summary, fresh, turn);
   return summary;
 }
 
@@ -126,7 +133,7 @@ async function storedPages(store: CrawlStore, ids: readonly number[], fresh: Fre
 }
 
 /** Writes one batch of pages (and their links and visit history) in one atomic commit. */
-async function writePages(store: CrawlStore, pages: readonly ImportedPage[], now: number, summary: ImportSummary, fresh: FreshIds): Promise<void> {
+async function writePages(store: CrawlStore, pages: readonly ImportedPage[], now: number, summary: ImportSummary, fresh: FreshIds, turn: () => Promise<void> | undefined): Promise<void> {
   const batch = store.batch();
   const changedBefore = summary.changedIds.length;
   const ids = pages.map((page) => batch.idFor(page.url));
@@ -147,6 +154,7 @@ async function writePages(store: CrawlStore, pages: readonly ImportedPage[], now
     if (before === undefined) summary.added++;
     else summary.updated++;
     summary.changedIds.push(id);
+    await turn();
   }
   await batch.commit();
   fresh.committed(summary.changedIds.slice(changedBefore));
