@@ -349,6 +349,7 @@ export class PageFactsPass {
 
   async save(): Promise<PageFacts> {
     const facts = new PageFacts(this.builder.done());
+    void facts.facetTuples;
     await writeColumnFile(factsFile(this.store), FACTS_FORMAT, this.key, facts.toColumns() as unknown as Record<string, Column>);
     return facts;
   }

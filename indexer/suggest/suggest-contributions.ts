@@ -76,12 +76,16 @@ export class ContributionsWriter {
   private readonly titleWordStarts = new Growing(new Int32Array(1024));
   private readonly titleWordIds = new Growing(new Int32Array(1024));
 
-  /** `expectedBytes`: room for the rows' words, so that a large array is not grown by copying. */
+  /** `expected`: room for the rows, their words and title words, so that a large array is not grown by copying. */
   constructor(
     readonly words: Vocabulary,
-    expectedBytes = 1 << 16,
+    expected: { rows?: number; wordBytes?: number; titleWords?: number } = {},
   ) {
-    this.wordBytes.reserve(expectedBytes);
+    this.wordBytes.reserve(expected.wordBytes ?? 1 << 16);
+    this.pageIds.reserve(expected.rows ?? 0);
+    this.wordStarts.reserve((expected.rows ?? 0) + 1);
+    this.titleWordStarts.reserve((expected.rows ?? 0) + 1);
+    this.titleWordIds.reserve(expected.titleWords ?? 0);
     this.titleWordStarts.length = 1;
     this.wordStarts.length = 1;
   }
@@ -98,14 +102,33 @@ export class ContributionsWriter {
     this.append(source.id, numbers, title, source.url, surfaceWords(title).map((word) => this.words.numberOf(word)));
   }
 
-  /** Row r of `from` as it is (its id past every row's so far). */
-  copy(from: SuggestContributions, r: number): void {
-    const start = from.wordStarts[r];
-    const end = from.wordStarts[r + 1];
-    this.wordBytes.reserve(end - start);
-    this.wordBytes.array.set(from.wordBytes.subarray(start, end), this.wordBytes.length);
-    this.wordBytes.length += end - start;
-    this.finishRow(from.pageIds[r], from.titles[r], from.urls[r], from.titleWordIds.subarray(from.titleWordStarts[r], from.titleWordStarts[r + 1]));
+  /** Rows r0 … r1 − 1 of `from` as they are, in bulk (their ids past every row's so far). */
+  copyRows(from: SuggestContributions, r0: number, r1: number): void {
+    const n = r1 - r0;
+    if (n <= 0) return;
+    const last = this.pageIds.length - 1;
+    if (last >= 0 && this.pageIds.array[last] >= from.pageIds[r0]) throw new Error(`suggestion rows out of order: page ${from.pageIds[r0]} after ${this.pageIds.array[last]}`);
+    const [byteStart, byteEnd] = [from.wordStarts[r0], from.wordStarts[r1]];
+    const byteShift = this.wordBytes.length - byteStart;
+    this.wordBytes.reserve(byteEnd - byteStart);
+    this.wordBytes.array.set(from.wordBytes.subarray(byteStart, byteEnd), this.wordBytes.length);
+    this.wordBytes.length += byteEnd - byteStart;
+    this.pageIds.reserve(n);
+    this.pageIds.array.set(from.pageIds.subarray(r0, r1), this.pageIds.length);
+    this.pageIds.length += n;
+    this.wordStarts.reserve(n);
+    for (let r = r0 + 1; r <= r1; r++) this.wordStarts.array[this.wordStarts.length++] = from.wordStarts[r] + byteShift;
+    const [titleStart, titleEnd] = [from.titleWordStarts[r0], from.titleWordStarts[r1]];
+    const titleShift = this.titleWordIds.length - titleStart;
+    this.titleWordIds.reserve(titleEnd - titleStart);
+    this.titleWordIds.array.set(from.titleWordIds.subarray(titleStart, titleEnd), this.titleWordIds.length);
+    this.titleWordIds.length += titleEnd - titleStart;
+    this.titleWordStarts.reserve(n);
+    for (let r = r0 + 1; r <= r1; r++) this.titleWordStarts.array[this.titleWordStarts.length++] = from.titleWordStarts[r] + titleShift;
+    for (let r = r0; r < r1; r++) {
+      this.titles.push(from.titles[r]);
+      this.urls.push(from.urls[r]);
+    }
   }
 
   private append(id: number, sortedNumbers: Int32Array, title: string, url: string, titleWords: ArrayLike<number>): void {
@@ -205,19 +228,34 @@ export class Vocabulary {
  * copied as they are; `old` must not be used after.
  */
 export function* replaceRowsSteps(old: SuggestContributions, changed: ReadonlyMap<number, SuggestSource | undefined>): Generator<void, SuggestContributions> {
-  const writer = new ContributionsWriter(new Vocabulary(old), Math.ceil(old.wordBytes.length * 1.05) + changed.size * 400);
+  const rows = old.pageIds.length;
+  const writer = new ContributionsWriter(new Vocabulary(old), {
+    rows: rows + changed.size,
+    wordBytes: Math.ceil(old.wordBytes.length * 1.05) + changed.size * 400,
+    titleWords: Math.ceil(old.titleWordIds.length * 1.05) + changed.size * 16,
+  });
   const incoming = [...changed].filter((entry): entry is [number, SuggestSource] => entry[1] !== undefined).sort((a, b) => a[0] - b[0]);
   let next = 0;
   let sinceYield = 0;
-  for (let r = 0; r < old.pageIds.length; r++) {
+  let r = 0;
+  while (r < rows) {
     const id = old.pageIds[r];
-    while (next < incoming.length && incoming[next][0] < id) {
+    if (next < incoming.length && incoming[next][0] < id) {
       // A page tokenised costs about as much as 500 rows copied.
       writer.add(incoming[next++][1]);
       sinceYield += 512;
+    } else if (changed.has(id)) r++;
+    else {
+      // A run of unchanged rows, copied at once: up to the next changed row or incoming page, or the step's end.
+      const stop = next < incoming.length ? incoming[next][0] : Infinity;
+      const limit = Math.min(rows, r + ROWS_PER_STEP);
+      let end = r + 1;
+      while (end < limit && old.pageIds[end] < stop && !changed.has(old.pageIds[end])) end++;
+      writer.copyRows(old, r, end);
+      sinceYield += end - r;
+      r = end;
     }
-    if (!changed.has(id)) writer.copy(old, r);
-    if (++sinceYield >= 8192) {
+    if (sinceYield >= ROWS_PER_STEP) {
       sinceYield = 0;
       yield;
     }
@@ -231,3 +269,6 @@ export function* replaceRowsSteps(old: SuggestContributions, changed: ReadonlyMa
   }
   return yield* writer.doneSteps();
 }
+
+/** Rows copied between two yields of {@link replaceRowsSteps}. */
+const ROWS_PER_STEP = 16_384;
