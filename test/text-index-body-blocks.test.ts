@@ -13,7 +13,7 @@ import type { TextDocument } from '../indexer/text-index/document.ts';
 import { IndexCorruptError } from '../indexer/text-index/errors.ts';
 import { encodePostings } from '../indexer/text-index/postings-file.ts';
 import { readSegment } from '../indexer/text-index/segment-files.ts';
-import { encodeDocuments, readAllStoredDocuments, readBodyWindows, type DocumentHead } from '../indexer/text-index/stored-documents.ts';
+import { encodeDocuments, readAllStoredDocuments, readBodyWindows, type DocumentHead, type WindowRequest } from '../indexer/text-index/stored-documents.ts';
 import { syntheticCorpus } from '../indexer/text-index/synthetic-documents.ts';
 import { tempIndexes } from './helpers/temp-indexes.ts';
 
@@ -108,7 +108,7 @@ describe('bodies compressed in blocks', () => {
     const [head] = await writeStore(dir, 'seg-2', [{ ...baseDoc, text }], [checkpointPairs(text)]);
     expect(bodyLayout(head.body!, 'seg-2').blockStarts.length - 1).toBeGreaterThanOrEqual(4);
     const triples = head.checkpoints!;
-    const requests = [];
+    const requests: Array<WindowRequest & { head: DocumentHead }> = [];
     for (let i = 0; i < triples.length; i += 3) {
       for (const maxBytes of [1, 2, 3, 5, 601, 4_099, 20_000, undefined]) requests.push({ head, checkpoint: { index: triples[i], char: triples[i + 1], byte: triples[i + 2] }, maxBytes });
     }
