@@ -13,7 +13,7 @@ import type { TextDocument } from '../indexer/text-index/document.ts';
 import { IndexCorruptError } from '../indexer/text-index/errors.ts';
 import { encodePostings } from '../indexer/text-index/postings-file.ts';
 import { readSegment } from '../indexer/text-index/segment-files.ts';
-import { encodeDocuments, readAllStoredDocuments, readBodyWindows, type DocumentHead, type WindowRequest } from '../indexer/text-index/stored-documents.ts';
+import { encodeDocuments, readAllStoredDocuments, readBodyWindows, readDefinitions, type DocumentHead, type WindowRequest } from '../indexer/text-index/stored-documents.ts';
 import { syntheticCorpus } from '../indexer/text-index/synthetic-documents.ts';
 import { tempIndexes } from './helpers/temp-indexes.ts';
 
@@ -80,7 +80,8 @@ describe('bodies compressed in blocks', () => {
     const dir = await tempDir();
     const text = multiByteBody();
     const short = 'Hi';
-    const heads = await writeStore(dir, 'seg-1', [{ ...baseDoc, text }, { ...baseDoc, id: 2, text: short }, { ...baseDoc, id: 3, text: '' }], [checkpointPairs(text), undefined, undefined]);
+    const definitions = Array.from({ length: 300 }, (_, k) => ({ name: `std::collections::HashMap::method_${k}`, anchor: `method.${k}`, start: k * 40 }));
+    const heads = await writeStore(dir, 'seg-1', [{ ...baseDoc, text, definitions }, { ...baseDoc, id: 2, text: short, definitions: [{ name: 'x', start: 0 }] }, { ...baseDoc, id: 3, text: '' }], [checkpointPairs(text), undefined, undefined]);
     const raw = utf8Bytes(text);
     const layout = bodyLayout(heads[0].body!, 'seg-1');
     expect(layout.rawBytes).toBe(raw);
@@ -91,12 +92,18 @@ describe('bodies compressed in blocks', () => {
     expect(straddled.length).toBeGreaterThanOrEqual(3);
     // Compression pays on prose; a two-byte body stays raw (three entries), as does an empty one.
     expect(layout.storedBytes).toBeLessThan(raw / 1.5);
-    expect(heads[1].body).toEqual([layout.storedBytes, 2, 2]);
+    expect(heads[1].body).toEqual([layout.storedBytes + heads[0].defined![1], 2, 2]);
     expect(heads[2].body).toHaveLength(3);
-    expect((await readFile(join(dir, 'seg-1.text.bin'))).length).toBe(layout.storedBytes + 2);
+    // Definitions JSON compressed too ([offset, stored, raw]).
+    expect(heads[0].defined).toHaveLength(3);
+    expect(heads[0].defined![1]).toBeLessThan(heads[0].defined![2] / 3);
+    const textFile = await readFile(join(dir, 'seg-1.text.bin'));
+    expect(textFile.length).toBe(layout.storedBytes + heads[0].defined![1] + 2 + heads[1].defined![1]);
 
     const all = await readAllStoredDocuments(dir, 'seg-1');
     expect(all.map((doc) => doc.text)).toEqual([text, short, '']);
+    expect(all.map((doc) => doc.definitions)).toEqual([definitions, [{ name: 'x', start: 0 }], undefined]);
+    expect(readDefinitions(dir, 'seg-1', heads).map((d) => d?.definitions)).toEqual([definitions, [{ name: 'x', start: 0 }], undefined]);
     const whole = await readBodyWindows(dir, 'seg-1', heads.map((head) => ({ head, checkpoint: { index: 0, char: 0, byte: 0 } })));
     expect(whole.map((w) => w.text)).toEqual([text, short, '']);
     expect(whole[0].bodyChars).toBe(text.length);
@@ -158,7 +165,7 @@ describe('bodies compressed in blocks', () => {
     const encoded = encodeBody(encoder.encode('short body '.repeat(50)), 550);
     const stored = encoded.chunks[0];
     const lying = bodyLayout([0, ...encoded.entries.slice(0, 2), 551], 'seg-4');
-    expect(() => readRawRange(lying, 0, 551, (at, length) => stored.subarray(at, at + length), 'seg-4')).toThrow(/seg-4 inflates to 550 bytes, not 551/);
+    expect(() => readRawRange(lying, 0, 551, (at, length) => stored.subarray(at, at + length), 'seg-4')).toThrow(/segment seg-4 inflates to 550 bytes, not 551/);
     // A stream that inflates past its entry is stopped there.
     const short = bodyLayout([0, ...encoded.entries.slice(0, 2), 549], 'seg-5');
     expect(() => readRawRange(short, 0, 549, (at, length) => stored.subarray(at, at + length), 'seg-5')).toThrow(IndexCorruptError);
@@ -168,7 +175,11 @@ describe('bodies compressed in blocks', () => {
   it('merges a segment of raw bodies with compressed ones, copying each as it is stored', async () => {
     const dir = await tempDir();
     const corpus = syntheticCorpus({ count: 60, seed: 5, wordsPerPage: 300, vocabularySize: 2_000 });
-    const docs: TextDocument[] = corpus.documents.map((doc, i) => (i === 47 ? { ...doc, text: `${doc.text} 日本語 😀 ${multiByteBody()}`, definitions: [{ name: 'quux.frobnicate', anchor: 'frob', start: 3 }] } : doc));
+    const defining = (n: number) => Array.from({ length: 40 }, (_, k) => ({ name: `quux${n}.frobnicate_${k}`, anchor: `frob-${n}-${k}`, start: 3 + k }));
+    const docs: TextDocument[] = corpus.documents.map((doc, i) => {
+      if (i === 47) return { ...doc, text: `${doc.text} 日本語 😀 ${multiByteBody()}`, definitions: defining(47) };
+      return i === 3 ? { ...doc, definitions: defining(3) } : doc;
+    });
     let index = await openIndex(dir, { maxSegmentDocs: 20 });
     await index.rebuild(docs);
     const names = index.info().segments.map((s) => s.name);
@@ -188,11 +199,13 @@ describe('bodies compressed in blocks', () => {
     expect(index.info().segments).toHaveLength(1);
     const heads = (await readFile(join(dir, 'index', `${merged.name}.docs.jsonl`), 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line) as DocumentHead);
     const entries = heads.map((head) => head.body!.length);
+    // Definitions too: raw ([offset, bytes]) from the first segment, compressed from the third.
+    expect(heads.filter((head) => head.defined).map((head) => head.defined!.length).sort()).toEqual([2, 3]);
     expect(entries.filter((n) => n === 3).length).toBe(20);
     expect(entries.filter((n) => n >= 4).length).toBe(40);
     expect(entries.some((n) => n > 5)).toBe(true);
     expect(await index.documents(ids)).toEqual(await fresh.documents(ids));
-    for (const query of [corpus.topicWords[1][0], `${corpus.topicWords[2][0]} ${corpus.topicWords[2][1]}`, '日本語', 'frobnicate', 'größe']) {
+    for (const query of [corpus.topicWords[1][0], `${corpus.topicWords[2][0]} ${corpus.topicWords[2][1]}`, '日本語', 'frobnicate_7', 'quux3.frobnicate_5', 'quux47.frobnicate_9', 'größe']) {
       const hits = index.search(query, { limit: 20 }).hits;
       expect(hits.length, query).toBeGreaterThan(0);
       expect(hits, query).toEqual(fresh.search(query, { limit: 20 }).hits);
@@ -204,7 +217,6 @@ describe('bodies compressed in blocks', () => {
 /** Rewrites a segment's bodies raw, with three-entry heads, as segments were before compression. */
 async function toRawBodies(dir: string, name: string): Promise<void> {
   const docs = await readAllStoredDocuments(dir, name);
-  const oldTexts = await readFile(join(dir, `${name}.text.bin`));
   const lines = (await readFile(join(dir, `${name}.docs.jsonl`), 'utf8')).split('\n').filter(Boolean);
   const texts: Uint8Array[] = [];
   const out: Uint8Array[] = [];
@@ -216,11 +228,12 @@ async function toRawBodies(dir: string, name: string): Promise<void> {
     head.body = [at, raw.length, docs[i].text.length];
     texts.push(raw);
     at += raw.length;
-    if (head.defined) {
-      const [from, length] = head.defined;
-      texts.push(oldTexts.subarray(from, from + length));
-      head.defined = [at, length];
-      at += length;
+    const [defined] = readDefinitions(dir, name, [head]);
+    if (defined) {
+      const json = encoder.encode(JSON.stringify(defined));
+      texts.push(json);
+      head.defined = [at, json.length];
+      at += json.length;
     }
     const bytes = encoder.encode(`${JSON.stringify(head)}\n`);
     out.push(bytes);

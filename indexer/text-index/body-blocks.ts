@@ -9,6 +9,9 @@
  * The second entry is always the stored length, so a merge copies any body verbatim and moves
  * only its offset. Checkpoints keep raw byte offsets: a window maps to blocks by division and
  * inflates only the blocks it covers, not a whole reference page.
+ *
+ * A document's definitions (JSON, read whole) follow its body: `defined: [offset, bytes]` raw,
+ * `[offset, storedBytes, rawBytes]` one raw-deflate stream.
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { IndexCorruptError } from './errors.ts';
@@ -42,6 +45,22 @@ export function encodeBody(raw: Uint8Array, chars: number): EncodedBody {
   const entries = [stored, chars, raw.length];
   if (lengths.length > 1) entries.push(BODY_BLOCK_BYTES, ...lengths);
   return { entries, chunks };
+}
+
+/** Definitions JSON as written: the `defined` entries after the offset, and the bytes to append. */
+export function encodeDefinitions(raw: Uint8Array): { entries: number[]; bytes: Uint8Array } {
+  const stored = deflateRawSync(raw, { level: LEVEL });
+  return stored.length < raw.length ? { entries: [stored.length, raw.length], bytes: stored } : { entries: [raw.length], bytes: raw };
+}
+
+/** The definitions JSON bytes of a `defined` entry. */
+export function readDefinitionBytes(defined: readonly number[], read: ReadStored, segment: string): Uint8Array {
+  const [at, storedBytes, rawBytes] = defined;
+  if ((defined.length !== 2 && defined.length !== 3) || !defined.every((n) => Number.isSafeInteger(n) && n >= 0)) {
+    throw new IndexCorruptError(`a document of segment ${segment} has an unreadable definitions entry`);
+  }
+  const stored = read(at, storedBytes);
+  return defined.length === 2 ? stored : inflateBlock(stored, rawBytes, segment);
 }
 
 /** Where a body's bytes lie (offsets relative to `at`), checked against what its entries claim. */
@@ -102,8 +121,8 @@ function inflateBlock(stored: Uint8Array, expected: number, segment: string): Ui
     // The cap stops a damaged stream from inflating past what the head promises.
     block = inflateRawSync(stored, { maxOutputLength: Math.max(1, expected) });
   } catch (error) {
-    throw new IndexCorruptError(`a compressed body of segment ${segment} is damaged: ${(error as Error).message}`, { cause: error });
+    throw new IndexCorruptError(`compressed text of segment ${segment} is damaged: ${(error as Error).message}`, { cause: error });
   }
-  if (block.length !== expected) throw new IndexCorruptError(`a compressed body of segment ${segment} inflates to ${block.length} bytes, not ${expected}`);
+  if (block.length !== expected) throw new IndexCorruptError(`compressed text of segment ${segment} inflates to ${block.length} bytes, not ${expected}`);
   return block;
 }

@@ -93,7 +93,7 @@ function moveBodyInPlace(line: string, textFd: number | null, source: string, te
   let defined: number[] | null = null;
   if (definedKey > bodyEnd) {
     defined = line.slice(definedKey + DEFINED_KEY.length, line.indexOf(']', definedKey)).split(',').map(Number);
-    if (defined.length !== 2 || !defined.every(Number.isSafeInteger)) return undefined;
+    if (defined.length < 2 || !defined.every(Number.isSafeInteger)) return undefined;
   }
   const [at, bytes] = body;
   // Only the offset moves: a compressed body's block lengths are relative to it.
@@ -101,7 +101,7 @@ function moveBodyInPlace(line: string, textFd: number | null, source: string, te
   texts.append(readExactly(textFd, at, bytes, source));
   if (defined) {
     const [from, length] = defined;
-    moved += `${DEFINED_KEY}${texts.size},${length}${line.slice(line.indexOf(']', definedKey))}`;
+    moved += `${DEFINED_KEY}${texts.size}${line.slice(line.indexOf(',', definedKey + DEFINED_KEY.length))}`;
     texts.append(readExactly(textFd, from, length, source));
   }
   return encoder.encode(moved.endsWith('\n') ? moved : `${moved}\n`);
@@ -122,7 +122,7 @@ function moveBody(head: DocumentHead, textFd: number | null, source: string, tex
   texts.append(readExactly(textFd, at, bytes, source));
   if (head.defined) {
     const [from, length] = head.defined;
-    moved.defined = [texts.size, length];
+    moved.defined = [texts.size, ...head.defined.slice(1)];
     texts.append(readExactly(textFd, from, length, source));
   }
   return encoder.encode(`${JSON.stringify(moved)}\n`);

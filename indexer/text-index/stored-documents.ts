@@ -26,7 +26,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TextDocument } from './document.ts';
-import { bodyLayout, encodeBody, readRawRange, type ReadStored } from './body-blocks.ts';
+import { bodyLayout, encodeBody, encodeDefinitions, readDefinitionBytes, readRawRange, type ReadStored } from './body-blocks.ts';
 import { IndexCorruptError } from './errors.ts';
 
 export const documentsFilePath = (directory: string, name: string) => join(directory, `${name}.docs.jsonl`);
@@ -49,10 +49,10 @@ export type DocumentHead = Omit<TextDocument, 'text'> & {
   definitionPositions?: number[];
   /**
    * Where the definitions and their positions lie in the text file, after the body: byte offset
-   * and length of a JSON `{ definitions, positions }`. Kept out of the line, which every hit reads:
+   * and stored length of a JSON `{ definitions, positions }` (then its raw length when compressed). Kept out of the line, which every hit reads:
    * a reference page defines up to 2,000 names, and a hit needs them only when it matched one.
    */
-  defined?: [number, number];
+  defined?: number[];
 };
 
 /** A document's definitions with the body word position where each starts (parallel arrays). */
@@ -108,9 +108,9 @@ export function encodeDocument(doc: DocumentToStore, textOffset: number): { line
   const texts = body.chunks;
   if (definitions && definitions.length > 0) {
     const stored: StoredDefinitions = { definitions, positions: definitionPositions ?? [] };
-    const bytes = encoder.encode(JSON.stringify(stored));
-    head.defined = [textOffset + body.entries[0], bytes.length];
-    texts.push(bytes);
+    const packed = encodeDefinitions(encoder.encode(JSON.stringify(stored)));
+    head.defined = [textOffset + body.entries[0], ...packed.entries];
+    texts.push(packed.bytes);
   }
   return { line: encoder.encode(`${JSON.stringify(head)}\n`), texts };
 }
@@ -180,10 +180,9 @@ export function readDefinitions(directory: string, name: string, heads: readonly
   if (!heads.some((head) => head.defined)) return found;
   withFile(textFilePath(directory, name), `the texts of segment ${name}`, (fd) => {
     const decoder = new TextDecoder();
+    const read: ReadStored = (position, length) => readExactly(fd, position, length, name);
     heads.forEach((head, i) => {
-      if (!head.defined) return;
-      const [at, bytes] = head.defined;
-      found[i] = parseDefinitions(decoder.decode(readExactly(fd, at, bytes, name)), name);
+      if (head.defined) found[i] = parseDefinitions(decoder.decode(readDefinitionBytes(head.defined, read, name)), name);
     });
   });
   return found;
@@ -275,10 +274,7 @@ export async function readAllStoredDocuments(directory: string, name: string): P
     const layout = bodyLayout(head.body, name);
     const body = decoder.decode(readRawRange(layout, 0, layout.rawBytes, read, name));
     let defined: StoredDefinitions | null = null;
-    if (head.defined) {
-      const [from, length] = head.defined;
-      defined = parseDefinitions(decoder.decode(read(from, length)), name);
-    }
+    if (head.defined) defined = parseDefinitions(decoder.decode(readDefinitionBytes(head.defined, read, name)), name);
     return publicDocument(head, body, defined);
   });
 }
