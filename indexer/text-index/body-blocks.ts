@@ -30,20 +30,20 @@ export interface EncodedBody {
   chunks: Uint8Array[];
 }
 
-/** Compresses a body in blocks when that makes it smaller; raw otherwise. */
-export function encodeBody(raw: Uint8Array, chars: number): EncodedBody {
+/** Compresses a body in blocks when that makes it smaller; raw otherwise (`blockBytes`: for benchmarks). */
+export function encodeBody(raw: Uint8Array, chars: number, blockBytes = BODY_BLOCK_BYTES): EncodedBody {
   const chunks: Uint8Array[] = [];
   const lengths: number[] = [];
   let stored = 0;
-  for (let at = 0; at < raw.length && stored < raw.length; at += BODY_BLOCK_BYTES) {
-    const block = deflateRawSync(raw.subarray(at, at + BODY_BLOCK_BYTES), { level: LEVEL });
+  for (let at = 0; at < raw.length && stored < raw.length; at += blockBytes) {
+    const block = deflateRawSync(raw.subarray(at, at + blockBytes), { level: LEVEL });
     chunks.push(block);
     lengths.push(block.length);
     stored += block.length;
   }
   if (raw.length === 0 || stored >= raw.length) return { entries: [raw.length, chars], chunks: [raw] };
   const entries = [stored, chars, raw.length];
-  if (lengths.length > 1) entries.push(BODY_BLOCK_BYTES, ...lengths);
+  if (lengths.length > 1) entries.push(blockBytes, ...lengths);
   return { entries, chunks };
 }
 
