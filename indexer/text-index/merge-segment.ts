@@ -2,8 +2,9 @@
  * One merged segment, from source segments on disk to files and postings (run in a worker, or
  * inline for a pool of size 0). Nothing is analysed again: the postings are merged
  * (postings-merge.ts), and each live document's stored line is copied with its body (compressed
- * or raw, never inflated here) and definitions, their byte offsets moved to where they now lie in the merged text file; the postings
- * file is written as it is merged (merged-postings-writer.ts). Files are
+ * or raw, never inflated here) and definitions, their byte offsets moved to where they now lie
+ * in the merged text file; the postings file is written as it is merged
+ * (merged-postings-writer.ts). Files are
  * written as segment-files.ts writes them: documents, texts, then postings, each a temporary file
  * fsynced and renamed; the manifest that names the segment is written later by the index.
  */

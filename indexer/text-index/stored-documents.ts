@@ -49,8 +49,9 @@ export type DocumentHead = Omit<TextDocument, 'text'> & {
   definitionPositions?: number[];
   /**
    * Where the definitions and their positions lie in the text file, after the body: byte offset
-   * and stored length of a JSON `{ definitions, positions }` (then its raw length when compressed). Kept out of the line, which every hit reads:
-   * a reference page defines up to 2,000 names, and a hit needs them only when it matched one.
+   * and stored length of a JSON `{ definitions, positions }`, then its raw length when it is
+   * compressed. Kept out of the line, which every hit reads: a reference page defines up to
+   * 2,000 names, and a hit needs them only when it matched one.
    */
   defined?: number[];
 };
