@@ -133,6 +133,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./relevance.bench.ts')).relevanceBenchmarks,
     about: 'judged known-item queries from the indexes of real documentation (Sphinx, Django, PostgreSQL, Rust std): MRR@10, success@1/@10 of lse blend and text, the site\'s own search and Pagefind; the blend sweep (case sweep)',
   },
+  'body-compression': {
+    load: async () => (await import('./body-compression.bench.ts')).bodyCompressionBenchmarks,
+    about: 'stored bodies compressed in deflate blocks: scale pages raw vs stored bytes and encode CPU (case scale); the biggest documentation pages per block size, ratio and window read cost (case large)',
+  },
   'copied-translations': {
     load: async () => (await import('./copied-translations.bench.ts')).copiedTranslationsBenchmarks,
     about: 'search over HTTP on a crawled docs site in 11 languages with body language bars and untranslated copies (~2,570 pages): p50/p99, CPU per search, hits in the visitor language',

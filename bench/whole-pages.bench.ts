@@ -33,7 +33,7 @@ function htmlFiles(dir: string, out: Array<{ path: string; size: number }>): voi
 }
 
 /** The biggest HTML pages of the installed documentation, parsed into documents. */
-function longestPages(): TextDocument[] {
+export function longestPages(): TextDocument[] {
   const files: Array<{ path: string; size: number }> = [];
   for (const root of ROOTS) if (existsSync(root)) htmlFiles(root, files);
   files.sort((a, b) => b.size - a.size);

@@ -13,7 +13,7 @@ import type { TextDocument } from '../indexer/text-index/document.ts';
 import { IndexCorruptError } from '../indexer/text-index/errors.ts';
 import { encodePostings } from '../indexer/text-index/postings-file.ts';
 import { readSegment } from '../indexer/text-index/segment-files.ts';
-import { encodeDocuments, type DocumentHead } from '../indexer/text-index/stored-documents.ts';
+import { encodeDocuments, readAllStoredDocuments, type DocumentHead } from '../indexer/text-index/stored-documents.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 import { debianDocs } from './helpers/debian-docs.ts';
 
@@ -23,14 +23,14 @@ async function toEarlierLayout(dataDir: string): Promise<void> {
   for (const file of (await readdir(dir)).filter((name) => name.endsWith('.postings.bin'))) {
     const name = file.slice(0, -'.postings.bin'.length);
     const segment = await readSegment(dir, name);
-    const texts = await readFile(join(dir, `${name}.text.bin`));
+    const bodies = (await readAllStoredDocuments(dir, name)).map((doc) => doc.text);
     const lines = (await readFile(join(dir, `${name}.docs.jsonl`), 'utf8')).split('\n').filter(Boolean);
     const encoder = new TextEncoder();
     const offsets = [0];
     const out: Uint8Array[] = [];
-    for (const line of lines) {
-      const { body, checkpoints: _checkpoints, ...head } = JSON.parse(line) as DocumentHead;
-      const text = new TextDecoder().decode(texts.subarray(body![0], body![0] + body![1]));
+    for (const [i, line] of lines.entries()) {
+      const { body: _body, checkpoints: _checkpoints, ...head } = JSON.parse(line) as DocumentHead;
+      const text = bodies[i];
       const bytes = encoder.encode(`${JSON.stringify({ ...head, text })}\n`);
       out.push(bytes);
       offsets.push(offsets.at(-1)! + bytes.length);

@@ -1,9 +1,10 @@
 /**
  * One merged segment, from source segments on disk to files and postings (run in a worker, or
  * inline for a pool of size 0). Nothing is analysed again: the postings are merged
- * (postings-merge.ts), and each live document's stored line is copied with its body and
- * definitions, their byte offsets moved to where they now lie in the merged text file; the postings
- * file is written as it is merged (merged-postings-writer.ts). Files are
+ * (postings-merge.ts), and each live document's stored line is copied with its body (compressed
+ * or raw, never inflated here) and definitions, their byte offsets moved to where they now lie
+ * in the merged text file; the postings file is written as it is merged
+ * (merged-postings-writer.ts). Files are
  * written as segment-files.ts writes them: documents, texts, then postings, each a temporary file
  * fsynced and renamed; the manifest that names the segment is written later by the index.
  */
@@ -87,19 +88,21 @@ function moveBodyInPlace(line: string, textFd: number | null, source: string, te
   const bodyStart = bodyKey + BODY_KEY.length;
   const bodyEnd = line.indexOf(']', bodyStart);
   const body = line.slice(bodyStart, bodyEnd).split(',').map(Number);
-  if (body.length !== 3 || !body.every(Number.isSafeInteger)) return undefined;
+  // Raw ([offset, bytes, chars]) or compressed (more entries): either way the second is the stored length.
+  if (body.length < 3 || !body.every(Number.isSafeInteger)) return undefined;
   const definedKey = line.lastIndexOf(DEFINED_KEY);
   let defined: number[] | null = null;
   if (definedKey > bodyEnd) {
     defined = line.slice(definedKey + DEFINED_KEY.length, line.indexOf(']', definedKey)).split(',').map(Number);
-    if (defined.length !== 2 || !defined.every(Number.isSafeInteger)) return undefined;
+    if (defined.length < 2 || !defined.every(Number.isSafeInteger)) return undefined;
   }
-  const [at, bytes, chars] = body;
-  let moved = `${line.slice(0, bodyStart)}${texts.size},${bytes},${chars}${line.slice(bodyEnd, defined ? definedKey : undefined)}`;
+  const [at, bytes] = body;
+  // Only the offset moves: a compressed body's block lengths are relative to it.
+  let moved = `${line.slice(0, bodyStart)}${texts.size}${line.slice(line.indexOf(',', bodyStart), defined ? definedKey : undefined)}`;
   texts.append(readExactly(textFd, at, bytes, source));
   if (defined) {
     const [from, length] = defined;
-    moved += `${DEFINED_KEY}${texts.size},${length}${line.slice(line.indexOf(']', definedKey))}`;
+    moved += `${DEFINED_KEY}${texts.size}${line.slice(line.indexOf(',', definedKey + DEFINED_KEY.length))}`;
     texts.append(readExactly(textFd, from, length, source));
   }
   return encoder.encode(moved.endsWith('\n') ? moved : `${moved}\n`);
@@ -115,12 +118,12 @@ function moveParsed(head: DocumentHead, textFd: number | null, source: string, t
 /** Copies a head's body and definitions to the end of the merged texts; its line with the new offsets. */
 function moveBody(head: DocumentHead, textFd: number | null, source: string, texts: AtomicFileWriter): Uint8Array {
   if (textFd === null) throw new IndexCorruptError(`the texts of segment ${source} are missing`);
-  const [at, bytes, chars] = head.body!;
-  const moved: DocumentHead = { ...head, body: [texts.size, bytes, chars] };
+  const [at, bytes] = head.body!;
+  const moved: DocumentHead = { ...head, body: [texts.size, ...head.body!.slice(1)] };
   texts.append(readExactly(textFd, at, bytes, source));
   if (head.defined) {
     const [from, length] = head.defined;
-    moved.defined = [texts.size, length];
+    moved.defined = [texts.size, ...head.defined.slice(1)];
     texts.append(readExactly(textFd, from, length, source));
   }
   return encoder.encode(`${JSON.stringify(moved)}\n`);

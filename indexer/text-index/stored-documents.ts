@@ -1,8 +1,9 @@
 /**
  * The document store of a segment, two files written before its postings:
  * - `<name>.docs.jsonl` — one JSON line per document in ordinal order: every field but the body
- *   text, and where the body lies in the text file (`body: [byte offset, bytes, characters]`);
- * - `<name>.text.bin` — the bodies, UTF-8, one after another.
+ *   text, and where the body lies in the text file (`body: [byte offset, bytes, characters, …]`);
+ * - `<name>.text.bin` — the bodies, one after another: UTF-8 compressed in blocks of raw deflate,
+ *   or raw where that is not smaller (body-blocks.ts says how the entry tells).
  *
  * Why the body has a file of its own: a snippet needs a few hundred characters near the match,
  * and a body holds up to the text cap (20,000 characters, 60 KB of CJK). With the body inside the
@@ -25,6 +26,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TextDocument } from './document.ts';
+import { bodyLayout, encodeBody, encodeDefinitions, readDefinitionBytes, readRawRange, type ReadStored } from './body-blocks.ts';
 import { IndexCorruptError } from './errors.ts';
 
 export const documentsFilePath = (directory: string, name: string) => join(directory, `${name}.docs.jsonl`);
@@ -36,18 +38,22 @@ export type DocumentToStore = TextDocument & { checkpoints?: number[]; definitio
 /** A stored line: the document without its body (`text` only in lines of the earlier layout). */
 export type DocumentHead = Omit<TextDocument, 'text'> & {
   text?: string;
-  /** Byte offset in the text file, byte length and character length of the body. */
-  body?: [number, number, number];
+  /**
+   * Byte offset in the text file, stored byte length and character length of the body, then for a
+   * compressed body its raw byte length and its blocks (body-blocks.ts).
+   */
+  body?: number[];
   /** Triples [ordinal, char, byte] (pairs [ordinal, char] in lines of the earlier layout). */
   checkpoints?: number[];
   /** The body word position of each definition (parallel to `definitions`; in lines of an earlier layout). */
   definitionPositions?: number[];
   /**
    * Where the definitions and their positions lie in the text file, after the body: byte offset
-   * and length of a JSON `{ definitions, positions }`. Kept out of the line, which every hit reads:
-   * a reference page defines up to 2,000 names, and a hit needs them only when it matched one.
+   * and stored length of a JSON `{ definitions, positions }`, then its raw length when it is
+   * compressed. Kept out of the line, which every hit reads: a reference page defines up to
+   * 2,000 names, and a hit needs them only when it matched one.
    */
-  defined?: [number, number];
+  defined?: number[];
 };
 
 /** A document's definitions with the body word position where each starts (parallel arrays). */
@@ -97,15 +103,15 @@ export function encodeDocuments(documents: readonly DocumentToStore[]): { lines:
 /** One document's line, and the bytes it appends to the text file at byte `textOffset`. */
 export function encodeDocument(doc: DocumentToStore, textOffset: number): { line: Uint8Array; texts: Uint8Array[] } {
   const { text, checkpoints, definitions, definitionPositions, ...rest } = doc;
-  const body = encoder.encode(text);
-  const head: DocumentHead = { ...rest, body: [textOffset, body.length, text.length] };
+  const body = encodeBody(encoder.encode(text), text.length);
+  const head: DocumentHead = { ...rest, body: [textOffset, ...body.entries] };
   if (checkpoints && checkpoints.length > 0) head.checkpoints = withByteOffsets(text, checkpoints);
-  const texts = [body];
+  const texts = body.chunks;
   if (definitions && definitions.length > 0) {
     const stored: StoredDefinitions = { definitions, positions: definitionPositions ?? [] };
-    const bytes = encoder.encode(JSON.stringify(stored));
-    head.defined = [textOffset + body.length, bytes.length];
-    texts.push(bytes);
+    const packed = encodeDefinitions(encoder.encode(JSON.stringify(stored)));
+    head.defined = [textOffset + body.entries[0], ...packed.entries];
+    texts.push(packed.bytes);
   }
   return { line: encoder.encode(`${JSON.stringify(head)}\n`), texts };
 }
@@ -175,10 +181,9 @@ export function readDefinitions(directory: string, name: string, heads: readonly
   if (!heads.some((head) => head.defined)) return found;
   withFile(textFilePath(directory, name), `the texts of segment ${name}`, (fd) => {
     const decoder = new TextDecoder();
+    const read: ReadStored = (position, length) => readExactly(fd, position, length, name);
     heads.forEach((head, i) => {
-      if (!head.defined) return;
-      const [at, bytes] = head.defined;
-      found[i] = parseDefinitions(decoder.decode(readExactly(fd, at, bytes, name)), name);
+      if (head.defined) found[i] = parseDefinitions(decoder.decode(readDefinitionBytes(head.defined, read, name)), name);
     });
   });
   return found;
@@ -226,14 +231,15 @@ export async function readBodyWindows(directory: string, name: string, requests:
   });
   if (fromFile.length === 0) return windows;
   withFile(textFilePath(directory, name), `the texts of segment ${name}`, (fd) => {
+    const read: ReadStored = (position, length) => readExactly(fd, position, length, name);
     for (const i of fromFile) {
       const { head, checkpoint, maxBytes } = requests[i];
-      const [at, bytes, chars] = head?.body ?? [0, 0, 0];
-      const length = Math.min(bytes - checkpoint.byte, maxBytes ?? Infinity);
-      const data = length > 0 ? readExactly(fd, at + checkpoint.byte, length, name) : new Uint8Array(0);
+      const layout = bodyLayout(head?.body ?? [0, 0, 0], name);
+      const length = Math.min(layout.rawBytes - checkpoint.byte, maxBytes ?? Infinity);
+      const data = readRawRange(layout, checkpoint.byte, checkpoint.byte + length, read, name);
       // `stream: true` holds back a character cut by the window's end instead of replacing it.
-      const text = new TextDecoder().decode(data, { stream: length < bytes - checkpoint.byte });
-      windows[i] = { text, charStart: checkpoint.char, firstIndex: checkpoint.index, bodyChars: chars };
+      const text = new TextDecoder().decode(data, { stream: length < layout.rawBytes - checkpoint.byte });
+      windows[i] = { text, charStart: checkpoint.char, firstIndex: checkpoint.index, bodyChars: layout.chars };
     }
   });
   return windows;
@@ -260,17 +266,17 @@ export async function readAllStoredDocuments(directory: string, name: string): P
     throw new IndexCorruptError(`cannot read the texts of segment ${name}: ${error.message}`, { cause: error });
   }) : undefined;
   const decoder = new TextDecoder();
+  const read: ReadStored = (position, length) => {
+    if (!texts || position + length > texts.length) throw new IndexCorruptError(`the texts of segment ${name} are truncated`);
+    return texts.subarray(position, position + length);
+  };
   return heads.map((head) => {
     if (!head.body) return publicDocument(head, head.text ?? '');
-    const [at, bytes] = head.body;
-    if (!texts || at + bytes > texts.length) throw new IndexCorruptError(`the texts of segment ${name} are truncated`);
+    const layout = bodyLayout(head.body, name);
+    const body = decoder.decode(readRawRange(layout, 0, layout.rawBytes, read, name));
     let defined: StoredDefinitions | null = null;
-    if (head.defined) {
-      const [from, length] = head.defined;
-      if (from + length > texts.length) throw new IndexCorruptError(`the texts of segment ${name} are truncated`);
-      defined = parseDefinitions(decoder.decode(texts.subarray(from, from + length)), name);
-    }
-    return publicDocument(head, decoder.decode(texts.subarray(at, at + bytes)), defined);
+    if (head.defined) defined = parseDefinitions(decoder.decode(readDefinitionBytes(head.defined, read, name)), name);
+    return publicDocument(head, body, defined);
   });
 }
 
