@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileFilters, countResults, type FacetFilters } from '../indexer/ranking/facets.ts';
+import { facetTuples } from '../indexer/ranking/facet-tuples.ts';
 import { FACET_NAMES, PageFacts, type FacetName, type PageFact } from '../indexer/ranking/page-facts.ts';
 import { seededRandom } from '../indexer/seeded-random.ts';
 
@@ -76,6 +77,28 @@ describe('facet counts', () => {
         expect(got.total, `table ${table} query ${query}`).toBe(want.total);
         for (const name of FACET_NAMES) expect({ ...got.facets[name] }, `${name}, table ${table} query ${query}`).toEqual(want.facets[name]);
       }
+    }
+  });
+
+  it('number the combinations in order of first row, through a table or a map alike', () => {
+    const random = seededRandom(3);
+    const rows = 50_000;
+    const group = Int32Array.from({ length: rows }, (_, row) => (row % 9 === 4 ? row - 1 : row));
+    const groupSize = new Int32Array(rows);
+    for (const g of group) groupSize[g]++;
+    // Few values (a table of keys) and thousands per dimension (past the table: a map).
+    for (const values of [[3, 2, 20, 2], [3_000, 2, 900, 2]]) {
+      const columns = values.map((n) => Uint16Array.from({ length: rows }, () => Math.floor(random() ** 2 * n)));
+      const tuples = facetTuples(columns, group, groupSize);
+      const numberOf = new Map<string, number>();
+      const expected = Int32Array.from({ length: rows }, (_, row) => {
+        const key = `${groupSize[group[row]] > 1 ? 1 : 0}:${columns.map((codes) => codes[row]).join(':')}`;
+        if (!numberOf.has(key)) numberOf.set(key, numberOf.size);
+        return numberOf.get(key)!;
+      });
+      expect(tuples.ofRow).toEqual(expected);
+      expect(tuples.count).toBe(numberOf.size);
+      for (const [key, t] of numberOf) expect([tuples.grouped[t], ...tuples.codes.subarray(t * 4, t * 4 + 4)].join(':')).toBe(key);
     }
   });
 });

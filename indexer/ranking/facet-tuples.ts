@@ -21,7 +21,9 @@ export interface FacetTuples {
 }
 
 /** Rows numbered between two turns of the event loop. */
-const ROWS_PER_STEP = 65_536;
+const ROWS_PER_STEP = 32_768;
+/** Largest number of possible combinations numbered through a table (4 MB). */
+const DENSE_KEYS = 1 << 20;
 
 /** Numbers the combinations of the rows' codes (and of whether their group has several pages). */
 export function facetTuples(columns: readonly Uint16Array[], group: Int32Array, groupSize: Int32Array): FacetTuples {
@@ -34,7 +36,10 @@ export function* facetTupleSteps(columns: readonly Uint16Array[], group: Int32Ar
   const dimensions = columns.length;
   const radices = columns.map((codes) => codes.reduce((max, code) => Math.max(max, code), 0) + 1);
   // A number names a combination exactly while the product of the radices stays an integer a double holds.
-  const exact = radices.reduce((product, radix) => product * radix, 2) < Number.MAX_SAFE_INTEGER;
+  const product = radices.reduce((product, radix) => product * radix, 2);
+  const exact = product < Number.MAX_SAFE_INTEGER;
+  // Few possible combinations (most sites): numbered through a table by key, else through a Map.
+  const dense = product <= DENSE_KEYS ? new Int32Array(product).fill(-1) : null;
   const numberOf = new Map<number | string, number>();
   const ofRow = new Int32Array(rows);
   const firstRow: number[] = [];
@@ -46,10 +51,11 @@ export function* facetTupleSteps(columns: readonly Uint16Array[], group: Int32Ar
       for (let d = 0; d < dimensions; d++) k = k * radices[d] + columns[d][row];
       key = k;
     } else key = `${grouped}:${columns.map((codes) => codes[row]).join(':')}`;
-    let t = numberOf.get(key);
-    if (t === undefined) {
+    let t = dense !== null ? dense[key as number] : numberOf.get(key);
+    if (t === undefined || t < 0) {
       t = firstRow.length;
-      numberOf.set(key, t);
+      if (dense !== null) dense[key as number] = t;
+      else numberOf.set(key, t);
       firstRow.push(row);
     }
     ofRow[row] = t;

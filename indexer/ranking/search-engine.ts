@@ -128,9 +128,9 @@ export function rankSnapshot(version: number, ids: ArrayLike<number>, global: Ar
 
 /** {@link rankSnapshot} in steps of one column or scale each (tens of ms at a million pages). */
 function* rankSnapshotSteps(version: number, ids: ArrayLike<number>, global: ArrayLike<number>, local: ArrayLike<number>): Generator<void, RankSnapshot> {
-  const globalColumn = new RankColumn(ids, global);
+  const globalColumn = yield* RankColumn.steps(ids, global);
   yield;
-  const localColumn = new RankColumn(ids, local);
+  const localColumn = yield* RankColumn.steps(ids, local);
   yield;
   const globalScale = yield* rankScaleSteps(global);
   const localScale = yield* rankScaleSteps(local);
