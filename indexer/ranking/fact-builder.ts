@@ -287,6 +287,9 @@ function* groupRows(rows: number, starts: Int32Array, ends: Int32Array, related:
     }
   }
   yield;
-  for (let row = 0; row < rows; row++) parent[row] = find(row);
+  for (let row = 0; row < rows; row++) {
+    parent[row] = find(row);
+    if (row % (ROWS_PER_STEP * 4) === ROWS_PER_STEP * 4 - 1) yield;
+  }
   return parent;
 }
