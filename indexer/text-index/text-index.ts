@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { DEFAULT_MAX_TEXT_CHARS, normalizeDocument, type TextDocument } from './document.ts';
 import { documentVersion } from './document-version.ts';
 import { IndexCorruptError, TextIndexError } from './errors.ts';
-import { fixedJson, MANIFEST_FORMAT, manifestText, readManifest, writeManifest, type ManifestPart } from './manifest.ts';
+import { fixedJson, MANIFEST_FORMAT, manifestParts, readManifest, writeManifest, type ManifestPart } from './manifest.ts';
 import { DEFAULT_MERGE_POLICY, type MergePolicyOptions } from './merge-policy.ts';
 import { searchSnapshot, type SearchOptions, type SearchResult } from './search.ts';
 import { BackgroundMerges, warnMergeFailed, type MergeReport } from './background-merges.ts';
@@ -399,12 +399,12 @@ export class TextIndex {
    */
   private async commit(segments: LiveSegment[], versions: Map<number, string> | VersionChanges): Promise<void> {
     const previous = this.handle.current;
-    await this.warm(segments, previous.segments);
+    await this.warm(segments, previous.segments, versions);
     const next = makeSegmentSet(previous.generation + 1, segments);
     // A stored segment's pages keep their versions while it lives (a changed page goes to a new
     // segment): its ids and versions are serialised once, its deletions at every commit.
     const header = { format: MANIFEST_FORMAT, generation: next.generation, nextSegmentNumber: this.nextSegmentNumber, maxTextChars: this.maxTextChars } as const;
-    const manifest = manifestText(header, segments.map((s) => ({ ...this.manifestPart(s, versions), deletedIds: deletedIds(s) })));
+    const manifest = manifestParts(header, segments.map((s) => ({ ...this.manifestPart(s, versions), deletedIds: deletedIds(s) })));
     await writeManifest(this.directory, manifest);
     this.handle.swap(next);
     if (versions instanceof Map) this.versions = versions;
@@ -420,13 +420,19 @@ export class TextIndex {
   }
 
   /** Warms the segments that are new in `segments` with what queries asked of `previous`. Best effort: a failure is a warning. */
-  private async warm(segments: readonly LiveSegment[], previous: readonly LiveSegment[]): Promise<void> {
+  private async warm(segments: readonly LiveSegment[], previous: readonly LiveSegment[], versions: Map<number, string> | VersionChanges): Promise<void> {
     const known = new Set(previous.map((s) => s.stored));
-    const fresh = segments.filter((s) => !known.has(s.stored)).map(postingsOf);
+    const freshSegments = segments.filter((s) => !known.has(s.stored));
+    const fresh = freshSegments.map(postingsOf);
     if (fresh.length === 0) return;
     try {
       await warmPostings(fresh, previous.map(postingsOf));
       for (const warmer of this.warmers) await warmer(fresh);
+      // Their fixed manifest parts (ids and versions), a segment a turn, rather than all in the commit's write.
+      for (const segment of freshSegments) {
+        await nextTurn();
+        fixedJson(this.manifestPart(segment, versions));
+      }
     } catch (error) {
       process.emitWarning(`warming new index segments failed: ${error instanceof Error ? error.message : String(error)}`, { code: 'LSE_INDEX_WARM_FAILED' });
     }
