@@ -88,14 +88,19 @@ export function addBlockBounds(list: ScoredList, candidates: Int32Array, bounds:
  * charge every candidate the block's maximum.
  */
 export function addExactBounds(list: ScoredList, candidates: Int32Array, bounds: Float64Array, work: { scoredWeights: number }): void {
+  const { docs, tf, lengths, queryWeight, idf, averageLength, fieldBoost } = list;
+  const n = candidates.length;
   let i = 0;
-  for (let p = 0; p < list.docs.length && i < candidates.length; p++) {
-    const d = list.docs[p];
-    i = seek(candidates, i, candidates.length, d);
-    if (i === candidates.length || candidates[i] !== d) continue;
-    bounds[i] += list.queryWeight * postingWeight(list.idf, list.tf[p], list.lengths[d], list.averageLength, list.fieldBoost);
-    work.scoredWeights++;
+  let weights = 0;
+  for (let p = 0; p < docs.length; p++) {
+    const d = docs[p];
+    if (candidates[i] < d) i = seek(candidates, i, n, d);
+    if (i === n) break;
+    if (candidates[i] !== d) continue;
+    bounds[i] += queryWeight * postingWeight(idf, tf[p], lengths[d], averageLength, fieldBoost);
+    weights++;
   }
+  work.scoredWeights += weights;
 }
 
 export function resetCursors(lists: readonly ScoredList[]): void {

@@ -138,9 +138,14 @@ function largest(values: Float64Array, k: number): Int32Array {
         [heap[c], heap[parent]] = [heap[parent], heap[c]];
         c = parent;
       }
-    } else if (less(heap[0], i)) {
-      heap[0] = i;
-      down(0);
+    } else {
+      // Most values lose to the heap's least: compared with it directly (NaN counts as largest).
+      const v = values[i];
+      const least = values[heap[0]];
+      if (v > least || (Number.isNaN(v) && !Number.isNaN(least))) {
+        heap[0] = i;
+        down(0);
+      }
     }
   }
   return heap.subarray(0, size);
