@@ -13,6 +13,7 @@ import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import type { NumberedLine } from '../server/import/jsonl-lines.ts';
 import { importPages } from '../server/import/page-import.ts';
 import { ImportUrls, parsePageLine } from '../server/import/page-line.ts';
+import { countTurns } from './helpers/event-loop-turns.ts';
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -104,26 +105,20 @@ describe('the links of an import', () => {
     const store = await openStore();
     // Lines that come at once (read ahead): 300 pages of 200 links each, one batch.
     const texts = Array.from({ length: 300 }, (_, i) => JSON.stringify({ url: url(i), title: `Page ${i}`, body: 'word '.repeat(500), links: Array.from({ length: 200 }, (_, k) => url(300 + i * 200 + k)) }));
-    let turns = 0;
-    let counting = true;
-    const count = () => {
-      turns++;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
+    const turns = countTurns();
     let turnsBeforeCommit = -1;
     const makeBatch = store.batch.bind(store);
     vi.spyOn(store, 'batch').mockImplementation(() => {
       const batch = makeBatch();
       const commit = batch.commit.bind(batch);
       batch.commit = () => {
-        if (turnsBeforeCommit < 0) turnsBeforeCommit = turns;
+        if (turnsBeforeCommit < 0) turnsBeforeCommit = turns.count;
         return commit();
       };
       return batch;
     });
     const summary = await importPages(store, lines(texts), { batchPages: 1_000 });
-    counting = false;
+    turns.stop();
     expect(summary.added).toBe(300);
     expect(turnsBeforeCommit).toBeGreaterThan(1);
     await store.close();

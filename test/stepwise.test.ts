@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../indexer/seeded-random.ts';
 import { mergeSortSteps, runSteps, runStepsYielding } from '../indexer/stepwise.ts';
 import { SuggestIndex, SuggestIndexBuilder, type SuggestSource } from '../indexer/suggest/suggest-index.ts';
+import { countTurns } from './helpers/event-loop-turns.ts';
 
 describe('work in steps', () => {
   it('sorts stably, as Array.prototype.sort does, whatever the run length', async () => {
@@ -30,15 +31,9 @@ describe('work in steps', () => {
     const rankOf = (id: number) => (id % 97) / 97;
     const atOnce = new SuggestIndexBuilder(rankOf);
     for (const page of pages) atOnce.add(page);
-    let turns = 0;
-    let turning = true;
-    const turn = () => {
-      turns++;
-      if (turning) setImmediate(turn);
-    };
-    setImmediate(turn);
+    const turning = countTurns();
     const built = await SuggestIndex.build(pages, rankOf);
-    turning = false;
+    const turns = turning.stop();
     // Pages of a list arrive as microtasks: before, the whole build ran in one turn of the loop.
     expect(turns).toBeGreaterThan(20);
     expect(built.toColumns()).toEqual(atOnce.done().toColumns());

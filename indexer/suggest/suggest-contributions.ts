@@ -48,6 +48,17 @@ class Growing<T extends Uint8Array | Int32Array | Float64Array> {
   }
 }
 
+/** Appends rows r0 … r1 − 1 of an offsets-and-items column (row r's items are items[starts[r] … starts[r + 1]]), their offsets moved. */
+function appendRows<T extends Uint8Array | Int32Array>(starts: Growing<Float64Array | Int32Array>, items: Growing<T>, fromStarts: ArrayLike<number>, fromItems: T, r0: number, r1: number): void {
+  const [first, end] = [fromStarts[r0], fromStarts[r1]];
+  const shift = items.length - first;
+  items.reserve(end - first);
+  items.array.set(fromItems.subarray(first, end), items.length);
+  items.length += end - first;
+  starts.reserve(r1 - r0);
+  for (let r = r0 + 1; r <= r1; r++) starts.array[starts.length++] = fromStarts[r] + shift;
+}
+
 /** Appends the increasing numbers as varint gaps. */
 function writeGaps(out: Growing<Uint8Array>, sorted: ArrayLike<number>): void {
   out.reserve(sorted.length * 5);
@@ -108,23 +119,11 @@ export class ContributionsWriter {
     if (n <= 0) return;
     const last = this.pageIds.length - 1;
     if (last >= 0 && this.pageIds.array[last] >= from.pageIds[r0]) throw new Error(`suggestion rows out of order: page ${from.pageIds[r0]} after ${this.pageIds.array[last]}`);
-    const [byteStart, byteEnd] = [from.wordStarts[r0], from.wordStarts[r1]];
-    const byteShift = this.wordBytes.length - byteStart;
-    this.wordBytes.reserve(byteEnd - byteStart);
-    this.wordBytes.array.set(from.wordBytes.subarray(byteStart, byteEnd), this.wordBytes.length);
-    this.wordBytes.length += byteEnd - byteStart;
+    appendRows(this.wordStarts, this.wordBytes, from.wordStarts, from.wordBytes, r0, r1);
     this.pageIds.reserve(n);
     this.pageIds.array.set(from.pageIds.subarray(r0, r1), this.pageIds.length);
     this.pageIds.length += n;
-    this.wordStarts.reserve(n);
-    for (let r = r0 + 1; r <= r1; r++) this.wordStarts.array[this.wordStarts.length++] = from.wordStarts[r] + byteShift;
-    const [titleStart, titleEnd] = [from.titleWordStarts[r0], from.titleWordStarts[r1]];
-    const titleShift = this.titleWordIds.length - titleStart;
-    this.titleWordIds.reserve(titleEnd - titleStart);
-    this.titleWordIds.array.set(from.titleWordIds.subarray(titleStart, titleEnd), this.titleWordIds.length);
-    this.titleWordIds.length += titleEnd - titleStart;
-    this.titleWordStarts.reserve(n);
-    for (let r = r0 + 1; r <= r1; r++) this.titleWordStarts.array[this.titleWordStarts.length++] = from.titleWordStarts[r] + titleShift;
+    appendRows(this.titleWordStarts, this.titleWordIds, from.titleWordStarts, from.titleWordIds, r0, r1);
     for (let r = r0; r < r1; r++) {
       this.titles.push(from.titles[r]);
       this.urls.push(from.urls[r]);
