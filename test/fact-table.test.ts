@@ -3,11 +3,11 @@
  * come out of union–find as one flat list per group, and a table refreshed with changes equals
  * one built from the changed facts — without a fact object kept per page.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { loadPageFacts, PageFacts, savePageFacts, type PageFact } from '../indexer/ranking/page-facts.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { loadPageFacts, PageFacts, refreshPageFacts, savePageFacts, type PageFact } from '../indexer/ranking/page-facts.ts';
 import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
 import { runStepsYielding } from '../indexer/stepwise.ts';
 
@@ -142,16 +142,58 @@ describe('the page facts table', () => {
       expect([...loaded.copyClass]).toEqual([...built.copyClass]);
       expect([...loaded.urlLanguage]).toEqual([...built.urlLanguage]);
       expect(loaded.group[0]).toBe(loaded.group[1]);
-      // A page written since: read from the pages again (and saved again).
+      // Pages written since (one new, one now in German, one no longer local): those the store's
+      // journal lists are read again, not every page, and the table saved again.
       batch = store.batch();
       batch.putPage(batch.idFor('http://site.test/en/guide/b'), page('http://site.test/en/guide/b'));
+      batch.putPage(batch.idFor('http://site.test/en/guide/copy'), page('http://site.test/en/guide/copy', { lang: 'de' }));
+      batch.putPage(batch.idFor('http://site.test/de/guide/a'), page('http://site.test/de/guide/a', { role: 'global' }));
       await batch.commit();
-      expect((await loadPageFacts(store)).size).toBe(4);
+      const everyPage = vi.spyOn(store, 'pages');
+      const fromJournal = await loadPageFacts(store);
+      expect(everyPage).not.toHaveBeenCalled();
+      everyPage.mockRestore();
+      const fromPages = await savePageFacts(store);
+      expect(fromJournal.size).toBe(3);
+      expect(fromJournal.toColumns()).toEqual(fromPages.toColumns());
+      expect(fromJournal.facetTuples).toEqual(fromPages.facetTuples);
+      const again = vi.spyOn(store, 'pages');
+      expect((await loadPageFacts(store)).toColumns()).toEqual(fromPages.toColumns());
+      expect(again).not.toHaveBeenCalled();
+      again.mockRestore();
+      // A refresh of some pages (a job's) reads every page written since the table's sequence
+      // too, and saves the table: a start after the journal is pruned loads it without a full read.
+      batch = store.batch();
+      batch.putPage(batch.idFor('http://site.test/en/guide/b'), page('http://site.test/en/guide/b', { type: 'pdf' }));
+      const elsewhere = batch.idFor('http://site.test/en/guide/d');
+      batch.putPage(elsewhere, page('http://site.test/en/guide/d'));
+      await batch.commit();
+      rmSync(join(dataDir, 'facts', 'page-facts.bin'));
+      const refreshed = await refreshPageFacts(fromJournal, store, [store.idOf('http://site.test/en/guide/b')!]);
+      expect(refreshed.rowOf(elsewhere)).toBeGreaterThanOrEqual(0);
+      await store.prunePageJournal(store.pageWriteSequence);
+      const afterJob = vi.spyOn(store, 'pages');
+      expect((await loadPageFacts(store)).toColumns()).toEqual(refreshed.toColumns());
+      expect(afterJob).not.toHaveBeenCalled();
+      afterJob.mockRestore();
+      expect(refreshed.toColumns()).toEqual((await savePageFacts(store)).toColumns());
+      // Once the journal no longer reaches back to the saved table, every page is read.
+      batch = store.batch();
+      batch.putPage(batch.idFor('http://site.test/de/guide/a'), page('http://site.test/de/guide/a', { lang: 'de' }));
+      batch.putPage(batch.idFor('http://site.test/en/guide/c'), page('http://site.test/en/guide/c'));
+      await batch.commit();
+      await store.prunePageJournal(store.pageWriteSequence);
+      const afterPruning = vi.spyOn(store, 'pages');
+      const reread = await loadPageFacts(store);
+      expect(afterPruning).toHaveBeenCalled();
+      afterPruning.mockRestore();
+      expect(reread.size).toBe(6);
+      expect(reread.toColumns()).toEqual((await savePageFacts(store)).toColumns());
       // A damaged file is read from the pages as well.
       const file = join(dataDir, 'facts', 'page-facts.bin');
       const bytes = readFileSync(file);
       writeFileSync(file, bytes.subarray(0, bytes.byteLength - 3));
-      expect((await loadPageFacts(store)).size).toBe(4);
+      expect((await loadPageFacts(store)).size).toBe(6);
     } finally {
       await store.close();
     }

@@ -42,11 +42,8 @@ export async function writeColumnFile(path: string, format: string, key: unknown
   await writeFileAtomic(path, Buffer.concat([length, headerBytes, ...sections.map(([, , bytes]) => bytes)]));
 }
 
-/**
- * The columns of a file written with `format` and an equal key (compared as JSON); otherwise why
- * not: none saved, another format or key, or a damaged file.
- */
-export async function readColumnFile(path: string, format: string, key: unknown): Promise<{ columns?: Map<string, Column>; reason: string }> {
+/** The columns of a file written with `format` whatever its key, and that key; otherwise why not. */
+export async function readColumnFileAnyKey(path: string, format: string): Promise<{ columns?: Map<string, Column>; key?: unknown; reason: string }> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
@@ -57,7 +54,6 @@ export async function readColumnFile(path: string, format: string, key: unknown)
     const headerLength = bytes.readUInt32LE(0);
     const header = JSON.parse(bytes.toString('utf8', 4, 4 + headerLength)) as Header;
     if (header.format !== format) return { reason: `format ${String(header.format)}` };
-    if (JSON.stringify(header.key) !== JSON.stringify(key)) return { reason: 'pages changed since it was saved' };
     const columns = new Map<string, Column>();
     let offset = 4 + headerLength;
     for (const [name, kind, length] of header.sections) {
@@ -74,7 +70,7 @@ export async function readColumnFile(path: string, format: string, key: unknown)
       const copy = new Uint8Array(raw);
       columns.set(name, new ArrayType(copy.buffer, 0, raw.byteLength / ArrayType.BYTES_PER_ELEMENT));
     }
-    return { columns, reason: 'saved' };
+    return { columns, key: header.key, reason: 'saved' };
   } catch (error) {
     return { reason: `cannot read it: ${(error as Error).message}` };
   }

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import type { CrawlStore, PageRecord } from '../store/crawl-store.ts';
-import { readColumnFile, writeColumnFile, type Column } from './column-file.ts';
+import { readColumnFileAnyKey, writeColumnFile, type Column } from './column-file.ts';
 import { PageFactsBuilder } from './fact-builder.ts';
 import { facetTuples, facetTupleSteps, type FacetTuples } from './facet-tuples.ts';
 import { runSteps, runStepsYielding } from '../stepwise.ts';
@@ -56,6 +56,8 @@ export class PageFacts {
   private rowOfUrl: Map<string, number> | undefined;
   private tuples: FacetTuples | undefined;
   private readonly saved: FactColumns;
+  /** The store's page-write sequence the rows reflect, when a load, a pass or a refresh knows it (the page journal goes on from there). */
+  asOf: number | undefined;
 
   /** The table of these facts (read once: no fact object is kept), or of saved columns (checked; `derived` when {@link steps} made them). */
   constructor(source: ReadonlyMap<number, PageFact> | Iterable<[number, PageFact]> | SavedFacts, derived?: DerivedRows) {
@@ -298,24 +300,34 @@ const factsFile = (store: CrawlStore) => join(store.directory, 'facts', 'page-fa
 const factsKey = (store: CrawlStore) => ({ pageSequence: store.pageWriteSequence });
 
 /**
- * The facts of every local page of the store: the table saved when the pages were last read, if
- * no page was written since (the store's page-write sequence is its key); else read from every
- * page, and saved. URLs are the strings of the store's URL table.
+ * The facts of every local page of the store: the table saved when the pages were last read,
+ * with the pages written since then (the store's page journal lists them) read again and the
+ * table saved anew; else, when there is no usable saved table or the journal no longer reaches
+ * back to it, read from every page, and saved. URLs are the strings of the store's URL table.
  */
 export async function loadPageFacts(store: CrawlStore): Promise<PageFacts> {
+  // Read before the pages: a page written meanwhile makes the saved table stale, never wrong.
   const key = factsKey(store);
-  const saved = await readColumnFile(factsFile(store), FACTS_FORMAT, key);
+  const saved = await readColumnFileAnyKey(factsFile(store), FACTS_FORMAT);
+  let reason = saved.reason;
   if (saved.columns) {
     try {
-      const columns = Object.fromEntries(saved.columns) as unknown as FactColumns;
-      const facts = new PageFacts({ columns, urls: Array.from(columns.ids ?? [], (id) => store.urlOf(id) ?? '') });
-      void facts.facetTuples;
-      return facts;
+      const pageSequence = (saved.key as { pageSequence?: unknown } | undefined)?.pageSequence;
+      const savedSequence = typeof pageSequence === 'number' ? pageSequence : undefined;
+      const written = savedSequence !== undefined && savedSequence <= key.pageSequence ? await store.pageJournalSince(savedSequence) : undefined;
+      if (written !== undefined) {
+        const columns = Object.fromEntries(saved.columns) as unknown as FactColumns;
+        const facts = new PageFacts({ columns, urls: Array.from(columns.ids ?? [], (id) => store.urlOf(id) ?? '') });
+        void facts.facetTuples;
+        facts.asOf = savedSequence;
+        return written.length === 0 ? facts : await refreshPageFacts(facts, store, written);
+      }
+      reason = savedSequence !== undefined && savedSequence > key.pageSequence ? 'saved for another store' : 'the page journal no longer reaches back to them';
     } catch (error) {
-      saved.reason = (error as Error).message;
+      reason = (error as Error).message;
     }
   }
-  if (saved.reason !== 'none saved') process.stderr.write(`reading the page facts from the pages (saved ones: ${saved.reason})\n`);
+  if (reason !== 'none saved') process.stderr.write(`reading the page facts from the pages (saved ones: ${reason})\n`);
   return savePageFacts(store);
 }
 
@@ -350,19 +362,38 @@ export class PageFactsPass {
   async save(): Promise<PageFacts> {
     const facts = new PageFacts(this.builder.done());
     void facts.facetTuples;
-    await writeColumnFile(factsFile(this.store), FACTS_FORMAT, this.key, facts.toColumns() as unknown as Record<string, Column>);
+    await saveFacts(this.store, facts, this.key.pageSequence);
     return facts;
   }
 }
 
-/** The table with the given pages read again from the store (after a crawl or a re-crawl). */
+/**
+ * The table with the given pages read again from the store (after a crawl, a re-crawl or a push).
+ * When the table knows the page-write sequence its rows reflect and the store's page journal
+ * still reaches back to it, every page written since is read too: the table is then exactly the
+ * store's as of now, and saved, so that the next start loads it rather than reading every page.
+ */
 export async function refreshPageFacts(facts: PageFacts, store: CrawlStore, ids: readonly number[]): Promise<PageFacts> {
+  // Read before the pages: a page written meanwhile makes the saved table stale, never wrong.
+  const sequence = store.pageWriteSequence;
+  const written = facts.asOf !== undefined && facts.asOf <= sequence ? await store.pageJournalSince(facts.asOf) : undefined;
   const changes: Array<[number, PageFact | undefined]> = [];
-  for await (const [id, page] of store.pagesOf(ids)) {
+  for await (const [id, page] of store.pagesOf(written ? [...new Set([...ids, ...written])] : ids)) {
     const fact = page ? pageFact(page, (other) => store.urlOf(other)) : undefined;
     // The URL as the store's table holds it, as a full pass reads it (PageFactsPass).
     if (fact) fact.url = store.urlOf(id) ?? fact.url;
     changes.push([id, fact]);
   }
-  return runStepsYielding(facts.changedSteps(changes, (url) => store.idOf(url)));
+  const refreshed = await runStepsYielding(facts.changedSteps(changes, (url) => store.idOf(url)));
+  if (written) {
+    // A failure only costs the next start a full read.
+    await saveFacts(store, refreshed, sequence).catch((error: Error) => process.stderr.write(`could not save the page facts: ${error.message}\n`));
+  }
+  return refreshed;
+}
+
+/** Saves the table as of the page-write sequence `asOf`. */
+async function saveFacts(store: CrawlStore, facts: PageFacts, asOf: number): Promise<void> {
+  await writeColumnFile(factsFile(store), FACTS_FORMAT, { pageSequence: asOf }, facts.toColumns() as unknown as Record<string, Column>);
+  facts.asOf = asOf;
 }
