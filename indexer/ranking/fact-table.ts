@@ -314,13 +314,14 @@ export async function loadPageFacts(store: CrawlStore): Promise<PageFacts> {
     try {
       const pageSequence = (saved.key as { pageSequence?: unknown } | undefined)?.pageSequence;
       const savedSequence = typeof pageSequence === 'number' ? pageSequence : undefined;
-      const written = savedSequence !== undefined && savedSequence <= key.pageSequence ? await store.pageJournalSince(savedSequence) : undefined;
+      const current = savedSequence === key.pageSequence;
+      const written = current ? [] : savedSequence !== undefined && savedSequence < key.pageSequence ? await store.pageJournalSince(savedSequence) : undefined;
       if (written !== undefined) {
         const columns = Object.fromEntries(saved.columns) as unknown as FactColumns;
         const facts = new PageFacts({ columns, urls: Array.from(columns.ids ?? [], (id) => store.urlOf(id) ?? '') });
         void facts.facetTuples;
         facts.asOf = savedSequence;
-        return written.length === 0 ? facts : await refreshPageFacts(facts, store, written);
+        return written.length === 0 ? facts : await refreshWritten(facts, store, [], key.pageSequence, written);
       }
       reason = savedSequence !== undefined && savedSequence > key.pageSequence ? 'saved for another store' : 'the page journal no longer reaches back to them';
     } catch (error) {
@@ -377,6 +378,11 @@ export async function refreshPageFacts(facts: PageFacts, store: CrawlStore, ids:
   // Read before the pages: a page written meanwhile makes the saved table stale, never wrong.
   const sequence = store.pageWriteSequence;
   const written = facts.asOf !== undefined && facts.asOf <= sequence ? await store.pageJournalSince(facts.asOf) : undefined;
+  return refreshWritten(facts, store, ids, sequence, written);
+}
+
+/** The table with `ids` and the journal's `written` pages read again; saved as of `sequence` when the journal was read. */
+async function refreshWritten(facts: PageFacts, store: CrawlStore, ids: readonly number[], sequence: number, written: readonly number[] | undefined): Promise<PageFacts> {
   const changes: Array<[number, PageFact | undefined]> = [];
   for await (const [id, page] of store.pagesOf(written ? [...new Set([...ids, ...written])] : ids)) {
     const fact = page ? pageFact(page, (other) => store.urlOf(other)) : undefined;
