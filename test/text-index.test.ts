@@ -6,7 +6,7 @@ import { buildLunrSegment } from '../indexer/text-index/lunr-segment.ts';
 import { SegmentBuilderPool } from '../indexer/text-index/segment-builder-pool.ts';
 import { syntheticCorpus } from '../indexer/text-index/synthetic-documents.ts';
 import { readSegment } from '../indexer/text-index/segment-files.ts';
-import { MANIFEST_FORMAT, manifestText } from '../indexer/text-index/manifest.ts';
+import { MANIFEST_FORMAT, manifestParts } from '../indexer/text-index/manifest.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
 import type { SearchResult } from '../indexer/text-index/search.ts';
@@ -157,6 +157,7 @@ describe('text index: persistence', () => {
     const stored = {};
     const part = (deletedIds: number[]) => ({ key: stored, deletedIds, fixed: () => (fixedCalls++, { name: 'seg-000001', docIds: [1, 2, 3], versions: ['a', 'b', 'c'] }) });
     const header = { format: MANIFEST_FORMAT, generation: 1, nextSegmentNumber: 2, maxTextChars: 100 } as const;
+    const manifestText = (...args: Parameters<typeof manifestParts>) => Buffer.concat(manifestParts(...args)).toString('utf8');
     expect(JSON.parse(manifestText(header, [part([])])).segments).toEqual([{ name: 'seg-000001', docIds: [1, 2, 3], versions: ['a', 'b', 'c'], deletedIds: [] }]);
     expect(JSON.parse(manifestText({ ...header, generation: 2 }, [part([2])])).segments[0]).toMatchObject({ docIds: [1, 2, 3], versions: ['a', 'b', 'c'], deletedIds: [2] });
     expect(fixedCalls).toBe(1);

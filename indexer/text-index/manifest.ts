@@ -95,8 +95,3 @@ export function manifestParts(header: Omit<Manifest, 'segments'>, segments: read
   parts.push(encoder.encode(']}'));
   return parts;
 }
-
-/** The manifest's JSON as text (what {@link manifestParts} writes). */
-export function manifestText(header: Omit<Manifest, 'segments'>, segments: readonly ManifestPart[]): string {
-  return Buffer.concat(manifestParts(header, segments)).toString('utf8');
-}
