@@ -26,7 +26,6 @@ export const EDGE_CHUNK = 1 << 20;
 /** Pages (or sorted entries) handled between two yields to the event loop. */
 const YIELD_EVERY = 4096;
 
-
 export async function loadLocalGraph(store: CrawlStore): Promise<LocalGraphEdges> {
   const urlCount = store.urlCount;
   const urlOf = (id: number) => store.urlOf(id)!;
