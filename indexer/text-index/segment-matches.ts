@@ -6,6 +6,7 @@
  * follows the rarest words, not the union of all the query's postings.
  */
 import { termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
+import { clauseBitmap } from './clause-bitmaps.ts';
 import { clauseMatches, isTermClause } from './clause-matches.ts';
 import type { QueryBudget } from './query-budget.ts';
 import { emptyBits, intersectSorted, keepSetBits, ordinalsOfBits, seek, setBits, unionSorted } from './ordinal-lists.ts';
@@ -19,6 +20,9 @@ interface Range {
   cursor: number;
   /** Whether the range is one of the scored lists (its documents hold a scored term). */
   scored: boolean;
+  /** The term's number in the segment and the field (names the clause's cached bitmap). */
+  term: number;
+  field: number;
 }
 
 const NONE = new Int32Array(0);
@@ -47,14 +51,17 @@ export function matchingDocuments(segment: LiveSegment, plan: ScoringPlan, lists
     // The smallest clause's documents, kept where every other clause holds them too.
     const documents = postings.docIds.length;
     const clauses = termClauses.map((ranges) => ({ ranges, postings: ranges.reduce((n, range) => n + range.docs.length, 0) })).sort((a, b) => a.postings - b.postings);
-    candidates = clauseDocuments(clauses[0], documents);
-    for (let i = 1; i < clauses.length && candidates.length > 0; i++) candidates = heldBy(candidates, clauses[i], documents);
+    if (clauses.length > 1 && clauses[0].postings >= documents * BITMAP_SHARE) candidates = heldByAll(postings, clauses);
+    else {
+      candidates = clauseDocuments(postings, clauses[0]);
+      for (let i = 1; i < clauses.length && candidates.length > 0; i++) candidates = heldBy(postings, candidates, clauses[i]);
+    }
     // A document of the smallest clause holds a scored term when that clause's lists are all scored.
     needsScoredCheck = clauses[0].ranges.some((range) => !range.scored);
   } else {
-    candidates = unionOf(lists.map((list) => ({ docs: list.docs, cursor: 0, scored: true })));
+    candidates = unionSorted(lists.map((list) => list.docs));
   }
-  const scoredRanges: Range[] = needsScoredCheck ? lists.map((list) => ({ docs: list.docs, cursor: 0, scored: true })) : [];
+  const scoredRanges: Range[] = needsScoredCheck ? lists.map((list) => ({ docs: list.docs, cursor: 0, scored: true, term: list.term, field: -1 })) : [];
   const deleted = segment.deleted;
   if (deleted === null && excluded === null && requiredMarks.length === 0 && !needsScoredCheck) return candidates;
   const out = new Int32Array(candidates.length);
@@ -81,7 +88,7 @@ function clauseRanges(postings: CompactSegment, clause: ResolvedClause, plan: Sc
       const field = postings.fields[f];
       if (field.offsets[t] === field.offsets[t + 1]) continue;
       const { docs } = termPostings(field, t);
-      ranges.push({ docs, cursor: 0, scored: weights !== undefined && weights[f] !== 0 });
+      ranges.push({ docs, cursor: 0, scored: weights !== undefined && weights[f] !== 0, term: t, field: f });
     }
   }
   return ranges;
@@ -99,25 +106,46 @@ const BITMAP_SHARE = 1 / 16;
 const GALLOP_RATIO = 16;
 
 /** The clause's documents, ascending, without repeats (one range: a view, no copy). */
-function clauseDocuments({ ranges, postings }: ClauseRanges, documents: number): Int32Array {
-  if (ranges.length === 1 || postings < documents * BITMAP_SHARE) return unionOf(ranges);
-  const bits = emptyBits(documents);
-  setBits(bits, ranges.map((range) => range.docs));
-  return ordinalsOfBits(bits, Math.min(postings, documents));
+function clauseDocuments(segment: CompactSegment, clause: ClauseRanges): Int32Array {
+  const documents = segment.docIds.length;
+  if (clause.ranges.length === 1 || clause.postings < documents * BITMAP_SHARE) return unionOf(clause.ranges);
+  return ordinalsOfBits(bitmapOf(segment, clause), Math.min(clause.postings, documents));
 }
 
 /** The candidates that one of the clause's ranges holds. */
-function heldBy(candidates: Int32Array, clause: ClauseRanges, documents: number): Int32Array {
-  if (candidates.length * GALLOP_RATIO < clause.postings) {
+function heldBy(segment: CompactSegment, candidates: Int32Array, clause: ClauseRanges): Int32Array {
+  // A common clause's bitmap is kept, so testing a bit per candidate beats galloping in its lists.
+  const common = clause.postings >= segment.docIds.length * BITMAP_SHARE;
+  if (!common && candidates.length * GALLOP_RATIO < clause.postings) {
     if (clause.ranges.length === 1) return intersectSorted(candidates, clause.ranges[0].docs);
     const out = new Int32Array(candidates.length);
     let n = 0;
     for (let i = 0; i < candidates.length; i++) if (anyHas(clause.ranges, candidates[i])) out[n++] = candidates[i];
     return out.subarray(0, n);
   }
-  const bits = emptyBits(documents);
-  setBits(bits, clause.ranges.map((range) => range.docs));
-  return keepSetBits(candidates, bits);
+  return keepSetBits(candidates, bitmapOf(segment, clause));
+}
+
+/**
+ * The documents every clause holds, when each is a large share of the segment: their bitmaps
+ * intersected word by word (32 documents a step), then read out once.
+ */
+function heldByAll(segment: CompactSegment, clauses: readonly ClauseRanges[]): Int32Array {
+  const common = bitmapOf(segment, clauses[0]).slice();
+  for (let c = 1; c < clauses.length; c++) {
+    const bits = bitmapOf(segment, clauses[c]);
+    for (let w = 0; w < common.length; w++) common[w] &= bits[w];
+  }
+  return ordinalsOfBits(common, Math.min(clauses[0].postings, segment.docIds.length));
+}
+
+/** The clause's documents as a bitmap: kept with the segment for a common clause, else made for this query. */
+function bitmapOf(segment: CompactSegment, { ranges, postings }: ClauseRanges): Uint32Array {
+  const lists = ranges.map((range) => range.docs);
+  if (postings >= segment.docIds.length * BITMAP_SHARE) return clauseBitmap(segment, ranges.map((range) => `${range.term}.${range.field}`).join(' '), lists);
+  const bits = emptyBits(segment.docIds.length);
+  setBits(bits, lists);
+  return bits;
 }
 
 /** The documents of several ranges, ascending, without repeats (one range: a view, no copy). */
