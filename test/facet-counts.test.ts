@@ -5,7 +5,8 @@
  * other dimensions' filters. Random tables with groups, filters, unmatched ids and removed pages.
  */
 import { describe, expect, it } from 'vitest';
-import { compileFilters, countResults, type FacetFilters } from '../indexer/ranking/facets.ts';
+import { compileFilters, countResults, countSegmentResults, facetTupleColumn, type FacetFilters } from '../indexer/ranking/facets.ts';
+import type { CompactSegment } from '../indexer/text-index/compact-segment.ts';
 import { facetTuples } from '../indexer/ranking/facet-tuples.ts';
 import { FACET_NAMES, PageFacts, type FacetName, type PageFact } from '../indexer/ranking/page-facts.ts';
 import { seededRandom } from '../indexer/seeded-random.ts';
@@ -74,6 +75,34 @@ describe('facet counts', () => {
         const removed = new Set(matched.filter(() => random() < 0.05));
         const got = countResults(facts, compileFilters(facts, filters), matched, removed.size > 0 ? (row) => removed.has(facts.ids[row]) : undefined);
         const want = referenceCounts(facts, filters, matched, removed);
+        expect(got.total, `table ${table} query ${query}`).toBe(want.total);
+        for (const name of FACET_NAMES) expect({ ...got.facets[name] }, `${name}, table ${table} query ${query}`).toEqual(want.facets[name]);
+      }
+    }
+  });
+
+  it('are the same counted by segment and ordinal, through a column of combinations per segment', () => {
+    const random = seededRandom(77);
+    for (let table = 0; table < 12; table++) {
+      const pages = 50 + Math.floor(random() * 400);
+      const facts = randomFacts(random, pages);
+      const column = facetTupleColumn(facts);
+      // Segments hold ascending page ids, some past the table; each page lives in one segment.
+      const segments: CompactSegment[] = [[], [], []].map(() => ({ docIds: new Int32Array(0) }) as unknown as CompactSegment);
+      const idsOf: number[][] = [[], [], []];
+      for (let id = 0; id < pages + 20; id++) idsOf[Math.floor(random() * 3)].push(id);
+      idsOf.forEach((ids, s) => (segments[s].docIds = Int32Array.from(ids)));
+      for (let query = 0; query < 20; query++) {
+        const chosen = segments.map((segment) => Int32Array.from(segment.docIds.keys()).filter(() => random() < 0.3));
+        const matched = chosen.flatMap((ordinals, s) => [...ordinals].map((d) => segments[s].docIds[d]));
+        const filters: FacetFilters = {};
+        for (const name of FACET_NAMES) {
+          if (random() < 0.3) filters[name] = VALUES[name].filter((value) => value !== '' && random() < 0.5);
+          if (filters[name]?.length === 0) delete filters[name];
+        }
+        const bySegment = chosen.map((ordinals, s) => ({ ordinals, docIds: segments[s].docIds, tuples: column.of(segments[s]) }));
+        const got = countSegmentResults(facts, compileFilters(facts, filters), bySegment);
+        const want = referenceCounts(facts, filters, matched, new Set());
         expect(got.total, `table ${table} query ${query}`).toBe(want.total);
         for (const name of FACET_NAMES) expect({ ...got.facets[name] }, `${name}, table ${table} query ${query}`).toEqual(want.facets[name]);
       }

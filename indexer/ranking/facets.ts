@@ -4,6 +4,7 @@
  * still show how many results they have), and are counted over every match before paging.
  */
 import { unknownFacetValue } from './errors.ts';
+import { segmentColumn, type SegmentColumn } from './segment-columns.ts';
 import type { FacetTuples } from './facet-tuples.ts';
 import { FACET_NAMES, type FacetName, type PageFacts } from './page-facts.ts';
 
@@ -60,54 +61,121 @@ export interface ResultCounts {
  * matches outside the facts table (none loaded) count in the total only, when nothing filters.
  */
 export function countResults(facts: PageFacts, compiled: CompiledFilters, matchedIds: ArrayLike<number>, blocked?: (row: number) => boolean): ResultCounts {
-  const codes = FACET_NAMES.map((name) => facts.columns[name].codes);
-  const counts = FACET_NAMES.map((name) => new Uint32Array(facts.columns[name].values.length));
-  const tuples = facts.facetTuples;
-  const rejecting = rejectingDimensions(tuples, FACET_NAMES.map((name) => compiled[name]));
-  const filtering = rejecting !== null;
-  const { ofRow, grouped } = tuples;
-  const group = facts.group;
-  const chains = new GroupChains(facts.size);
-  // Rows of single-page groups are counted by their combination of values, spread out below.
-  const perTuple = new Uint32Array(tuples.count);
-  let total = 0;
+  const tally = new Tally(facts, compiled);
+  const { perTuple } = tally;
+  const { ofRow, grouped } = facts.facetTuples;
   for (let i = 0; i < matchedIds.length; i++) {
     const row = facts.rowOf(matchedIds[i]);
-    if (row < 0) {
-      if (!filtering) total++;
-      continue;
-    }
-    if (blocked !== undefined && blocked(row)) continue;
-    const t = ofRow[row];
-    if (grouped[t] === 0) perTuple[t]++;
-    else {
-      const by = filtering ? rejecting[t] : NONE_REJECTS;
-      if (by !== SEVERAL_REJECT) chains.add(group[row], row, by);
+    if (row < 0) tally.outside++;
+    else if (blocked !== undefined && blocked(row)) continue;
+    else if (grouped[ofRow[row]] === 0) perTuple[ofRow[row]]++;
+    else tally.groupedRow(row, ofRow[row]);
+  }
+  return tally.counts();
+}
+
+/** A segment's matches (ascending ordinals), its page ids and each ordinal's facet combination (-1: no row). */
+export interface SegmentMatchTuples {
+  ordinals: Int32Array;
+  docIds: Int32Array;
+  tuples: Int32Array;
+}
+
+/**
+ * {@link countResults} over matches given by segment and ordinal, whose facet combinations each
+ * segment has as a column of its own ({@link facetTupleColumn}): one read a match, in an array of the
+ * segment that stays in cache, where a page id → row → combination lookup missed the cache twice.
+ * No match may come twice, and no row is blocked (the caller counts by ids otherwise).
+ */
+export function countSegmentResults(facts: PageFacts, compiled: CompiledFilters, segments: readonly SegmentMatchTuples[]): ResultCounts {
+  const tally = new Tally(facts, compiled);
+  const { perTuple } = tally;
+  const { grouped } = facts.facetTuples;
+  let outside = 0;
+  for (const { ordinals, docIds, tuples } of segments) {
+    for (let i = 0; i < ordinals.length; i++) {
+      const t = tuples[ordinals[i]];
+      if (t < 0) outside++;
+      else if (grouped[t] === 0) perTuple[t]++;
+      else tally.groupedRow(facts.rowOf(docIds[ordinals[i]]), t);
     }
   }
-  const dimensions = tuples.dimensions;
-  for (let t = 0; t < tuples.count; t++) {
-    const n = perTuple[t];
-    if (n === 0) continue;
-    const by = filtering ? rejecting[t] : NONE_REJECTS;
-    if (by === SEVERAL_REJECT) continue;
-    if (by === NONE_REJECTS) {
-      total += n;
-      for (let d = 0; d < dimensions; d++) counts[d][tuples.codes[t * dimensions + d]] += n;
-    } else counts[by][tuples.codes[t * dimensions + by]] += n;
+  tally.outside += outside;
+  return tally.counts();
+}
+
+/** Each segment document's facet combination in the table (-1: a page the table does not hold). */
+export function facetTupleColumn(facts: PageFacts): SegmentColumn<Int32Array> {
+  return segmentColumn(
+    (length) => new Int32Array(length),
+    (ids, values, from, to) => {
+      const { ofRow } = facts.facetTuples;
+      for (let d = from; d < to; d++) {
+        const row = facts.rowOf(ids[d]);
+        values[d] = row >= 0 ? ofRow[row] : -1;
+      }
+    },
+  );
+}
+
+/**
+ * The counts of one query as its matches come: rows of single-page groups by their combination
+ * of values (spread over the dimensions at the end), rows of larger groups chained per group,
+ * and matches outside the facts table.
+ */
+class Tally {
+  readonly perTuple: Uint32Array;
+  /** Matches without a row in the facts table (counted in the total only, when nothing filters). */
+  outside = 0;
+  private readonly rejecting: Int8Array | null;
+  private readonly chains: GroupChains;
+
+  constructor(
+    private readonly facts: PageFacts,
+    compiled: CompiledFilters,
+  ) {
+    const tuples = facts.facetTuples;
+    this.perTuple = new Uint32Array(tuples.count);
+    this.rejecting = rejectingDimensions(tuples, FACET_NAMES.map((name) => compiled[name]));
+    this.chains = new GroupChains(facts.size);
   }
-  total += chains.count(codes, counts);
-  const facets = {} as FacetCounts;
-  FACET_NAMES.forEach((name, d) => {
-    const values = facts.columns[name].values;
-    const entries: Array<[string, number]> = [];
-    counts[d].forEach((count, code) => {
-      if (count > 0 && values[code] !== '') entries.push([values[code], count]);
+
+  /** A matched row of a group of several pages, of combination `t`. */
+  groupedRow(row: number, t: number): void {
+    const by = this.rejecting !== null ? this.rejecting[t] : NONE_REJECTS;
+    if (by !== SEVERAL_REJECT) this.chains.add(this.facts.group[row], row, by);
+  }
+
+  counts(): ResultCounts {
+    const { facts, perTuple, rejecting } = this;
+    const tuples = facts.facetTuples;
+    const codes = FACET_NAMES.map((name) => facts.columns[name].codes);
+    const counts = FACET_NAMES.map((name) => new Uint32Array(facts.columns[name].values.length));
+    let total = rejecting === null ? this.outside : 0;
+    const dimensions = tuples.dimensions;
+    for (let t = 0; t < tuples.count; t++) {
+      const n = perTuple[t];
+      if (n === 0) continue;
+      const by = rejecting !== null ? rejecting[t] : NONE_REJECTS;
+      if (by === SEVERAL_REJECT) continue;
+      if (by === NONE_REJECTS) {
+        total += n;
+        for (let d = 0; d < dimensions; d++) counts[d][tuples.codes[t * dimensions + d]] += n;
+      } else counts[by][tuples.codes[t * dimensions + by]] += n;
+    }
+    total += this.chains.count(codes, counts);
+    const facets = {} as FacetCounts;
+    FACET_NAMES.forEach((name, d) => {
+      const values = facts.columns[name].values;
+      const entries: Array<[string, number]> = [];
+      counts[d].forEach((count, code) => {
+        if (count > 0 && values[code] !== '') entries.push([values[code], count]);
+      });
+      entries.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+      facets[name] = Object.fromEntries(entries);
     });
-    entries.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-    facets[name] = Object.fromEntries(entries);
-  });
-  return { total, facets };
+    return { total, facets };
+  }
 }
 
 /** No dimension's filter rejects the combination; several do. */

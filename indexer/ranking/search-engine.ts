@@ -6,7 +6,7 @@
 import type { TextIndex } from '../text-index/text-index.ts';
 import type { CompactSegment } from '../text-index/compact-segment.ts';
 import { QuerySyntaxError } from '../text-index/errors.ts';
-import { MatchCollector } from '../text-index/match-collector.ts';
+import { MatchCollector, type SegmentMatches } from '../text-index/match-collector.ts';
 import { QueryBudget, type QueryNotice } from '../text-index/query-budget.ts';
 import type { SearchHit, StaticPrior } from '../text-index/scorer.ts';
 import { termWord } from '../text-index/expansion.ts';
@@ -14,7 +14,8 @@ import { checkLanguage } from '../text-index/languages.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
 import { RankColumn } from './rank-column.ts';
 import { blendScore, rankScaleSteps, type BlendMode, type BlendParts, type RankScale } from './blend.ts';
-import { compileFilters, countResults, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
+import { compileFilters, countResults, countSegmentResults, facetTupleColumn, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
+import type { SegmentColumn } from './segment-columns.ts';
 import { GroupTable, groupCandidates, preferVisitorLanguages, showGroup, type GroupRank, type HitGroup } from './hit-groups.ts';
 import { languageOfSitePage, PageFacts } from './page-facts.ts';
 import { queryLanguages, writtenLanguage } from './query-language.ts';
@@ -176,6 +177,12 @@ export interface SearchEngineOptions {
 const DEFAULT_OTHER_LANGUAGE_WEIGHT = 0.5;
 
 /** A text match with its rank values and score. */
+/** Every match of a query: page ids, and by segment and ordinal when no page matched twice. */
+interface Matched {
+  ids(): Int32Array;
+  segments?(): readonly SegmentMatches[];
+}
+
 interface Candidate {
   id: number;
   hit: SearchHit;
@@ -199,6 +206,8 @@ export class SearchEngine implements SearchService {
   private suggestions = SuggestIndex.empty();
   /** The static prior of the current group table. */
   private priorOf: { table: GroupTable; prior: PreparedPrior } | undefined;
+  /** Each segment's facet combinations in the current page facts. */
+  private tuplesOf: { facts: PageFacts; column: SegmentColumn<Int32Array> } | undefined;
 
   constructor(
     private readonly index: TextIndex,
@@ -277,8 +286,17 @@ export class SearchEngine implements SearchService {
   async prepare(segments: readonly CompactSegment[] = this.index.currentSegments()): Promise<void> {
     mainLanguage(this.facts);
     const prior = this.options.blend === 'prior' ? this.staticPrior(this.groups, this.ranks) : undefined;
-    if (prior === undefined) return;
-    for (const segment of segments) await prior.prepare(segment);
+    const tuples = this.facetTuples(this.facts);
+    for (const segment of segments) {
+      await prior?.prepare(segment);
+      await tuples.prepare(segment);
+    }
+  }
+
+  /** Each segment's facet combinations in these page facts (kept for the current ones). */
+  private facetTuples(facts: PageFacts): SegmentColumn<Int32Array> {
+    if (this.tuplesOf?.facts !== facts) this.tuplesOf = { facts, column: facetTupleColumn(facts) };
+    return this.tuplesOf.column;
   }
 
   languageOfPage(url: string): string | undefined {
@@ -341,7 +359,7 @@ export class SearchEngine implements SearchService {
       const ranked = this.rankCandidates(query, size, accept, refusing, removed, prior, visitor);
       const lowest = ranked.candidates.reduce((min, c) => Math.min(min, c.score), Infinity);
       let matches: Set<number> | undefined;
-      const couldBeCandidate = (id: number) => (matches ??= new Set(ranked.matched)).has(id) && accept(id);
+      const couldBeCandidate = (id: number) => (matches ??= new Set(ranked.matched.ids())).has(id) && accept(id);
       if (size >= cap || poolSuffices(table, ranked.groups, wanted, size, ranked.textHits.length, lowest, visitor, otherLanguageWeight, couldBeCandidate)) {
         return this.present(query, ranked, filters, removed, visitor, started);
       }
@@ -365,7 +383,7 @@ export class SearchEngine implements SearchService {
       return { id: hit.id, hit, global, local, parts, score };
     };
     let candidates: Candidate[];
-    if (query.sort === 'date') candidates = this.byDate(matched, accept, textHits, candidateOf);
+    if (query.sort === 'date') candidates = this.byDate(matched.ids(), accept, textHits, candidateOf);
     else {
       candidates = textHits.map(candidateOf);
       // Ties keep the text order (sort is stable).
@@ -389,7 +407,7 @@ export class SearchEngine implements SearchService {
     const { facts, groups: table } = this;
     const { textHits, matched, corrections, unmatchedTerms, budget, bets, groups } = ranked;
     const wanted = query.page * query.size;
-    const { total, facets } = countResults(facts, filters, bets.length > 0 ? [...new Set([...matched, ...bets])] : matched, removed.size > 0 ? (row) => removed.has(facts.ids[row]) : undefined);
+    const { total, facets } = this.countMatches(matched, filters, bets, removed);
     const preferred = [...visitor, ...languageCodes(facts, queryLanguages(query.q, textHits)), ...mainLanguage(facts)];
     const slice = groups.slice((query.page - 1) * query.size, wanted).map((group) => showGroup(table, group, preferred));
     const passages = await this.index.passages(slice.map((group) => group.shown.hit));
@@ -401,6 +419,18 @@ export class SearchEngine implements SearchService {
     if (budget.partial) result.partial = true;
     if (unmatchedTerms !== undefined) result.unmatchedTerms = unmatchedTerms;
     return result;
+  }
+
+  /** The results and facet counts of every match (by segment and ordinal, unless best bets or removed pages need ids). */
+  private countMatches(matched: Matched, filters: ReturnType<typeof compileFilters>, bets: readonly number[], removed: ReadonlySet<number>) {
+    const { facts } = this;
+    const segments = matched.segments?.();
+    if (segments !== undefined && bets.length === 0 && removed.size === 0) {
+      const column = this.facetTuples(facts);
+      return countSegmentResults(facts, filters, segments.map(({ segment, ordinals }) => ({ ordinals, docIds: segment.docIds, tuples: column.of(segment) })));
+    }
+    const ids = matched.ids();
+    return countResults(facts, filters, bets.length > 0 ? [...new Set([...ids, ...bets])] : ids, removed.size > 0 ? (row) => removed.has(facts.ids[row]) : undefined);
   }
 
   /** The `prior` blend's link part per page, for the text index's top-k (static-prior.ts). */
@@ -419,7 +449,7 @@ export class SearchEngine implements SearchService {
     const variants = synonymVariants(q, settings.synonyms);
     const collected = new MatchCollector();
     const first = this.index.search(variants[0], { offset: 0, limit, accept, collect: collected, budget, prior: variants.length === 1 ? prior : undefined });
-    if (variants.length === 1) return { hits: first.hits, terms: first.terms, matched: collected.ids(), corrections: first.corrections, unmatchedTerms: first.unmatchedTerms };
+    if (variants.length === 1) return { hits: first.hits, terms: first.terms, matched: collected as Matched, corrections: first.corrections, unmatchedTerms: first.unmatchedTerms };
     // The words are said to match nothing only when no synonym spelling found them all either.
     let unmatchedTerms = first.unmatchedTerms;
     const byId = new Map(first.hits.map((hit) => [hit.id, hit]));
@@ -441,7 +471,9 @@ export class SearchEngine implements SearchService {
       }
     }
     const hits = [...byId.values()].sort((a, b) => b.score - a.score).slice(0, limit);
-    return { hits, terms: [...terms], matched: Int32Array.from(new Set(collected.ids())), corrections: first.corrections, unmatchedTerms };
+    // A page matched by several spellings is one match: counted by id.
+    const ids = Int32Array.from(new Set(collected.ids()));
+    return { hits, terms: [...terms], matched: { ids: () => ids } as Matched, corrections: first.corrections, unmatchedTerms };
   }
 
   /** Every accepted match, newest first (undated last), with its text score where it has one. */

@@ -152,11 +152,7 @@ function acceptedMatches(segment: LiveSegment, matches: Int32Array, page: Page, 
   const { accept, collect } = page;
   const ids = segment.stored.postings.docIds;
   counts.unfilteredTotal += matches.length;
-  if (collect !== undefined) {
-    const matchedIds = new Int32Array(matches.length);
-    for (let i = 0; i < matches.length; i++) matchedIds[i] = ids[matches[i]];
-    collect.add(matchedIds);
-  }
+  collect?.add(segment.stored.postings, matches);
   if (accept === undefined) {
     counts.total += matches.length;
     return matches;
@@ -188,14 +184,14 @@ function scoreEverything(segment: LiveSegment, plan: ScoringPlan, page: Page, { 
   for (const clause of plan.prohibited) markClauseMatches(postings, clause, excluded!, budget);
   const deleted = segment.deleted;
   const { accept, collect } = page;
-  const matchedIds: number[] = [];
+  const matchedOrdinals: number[] = [];
   documents: for (let d = 0; d < n; d++) {
     if (!matched[d] || (deleted !== null && deleted[d])) continue;
     for (const marks of requiredMarks) if (!marks[d]) continue documents;
     if (excluded !== null && excluded[d]) continue;
     const id = postings.docIds[d];
     counts.unfilteredTotal++;
-    matchedIds.push(id);
+    matchedOrdinals.push(d);
     if (accept !== undefined && !accept(id)) continue;
     counts.total++;
     budget.work.candidates++;
@@ -203,7 +199,7 @@ function scoreEverything(segment: LiveSegment, plan: ScoringPlan, page: Page, { 
     const text = bonuses === null ? scores[d] : scores[d] + (bonuses.get(d) ?? 0);
     top.offer(prior === null ? text : text + prior[d], text, id, segment, d);
   }
-  collect?.add(Int32Array.from(matchedIds));
+  collect?.add(postings, Int32Array.from(matchedOrdinals));
 }
 
 /** The terms a clause scores with: its own (an identifier's whole, expansions) and its parts'. */

@@ -1,0 +1,49 @@
+/**
+ * A value per document of each text-index segment, derived from the engine's tables (the static
+ * prior, the facet combination): made once per segment and table, either at a search's first use
+ * or ahead of it in slices between turns of the event loop (when a segment is about to become
+ * visible, or after the tables change), and kept while the segment lives.
+ */
+import type { CompactSegment } from '../text-index/compact-segment.ts';
+import { nextTurn } from '../stepwise.ts';
+
+export interface SegmentColumn<Values> {
+  /** The segment's values by document ordinal (made now when not made yet). */
+  of(segment: CompactSegment): Values;
+  /** Makes the segment's values `slice` documents per turn of the event loop (nothing when made). */
+  prepare(segment: CompactSegment, slice?: number): Promise<void>;
+}
+
+/** Documents whose values are made between two turns of the event loop (a few ms at a million pages). */
+const SLICE = 16_384;
+
+/**
+ * A column whose values for documents [from, to) of a segment `fill` writes, reading the
+ * segment's page ids.
+ */
+export function segmentColumn<Values extends { length: number }>(
+  make: (length: number) => Values,
+  fill: (ids: Int32Array, values: Values, from: number, to: number) => void,
+): SegmentColumn<Values> {
+  const cache = new WeakMap<CompactSegment, Values>();
+  return {
+    of(segment) {
+      let values = cache.get(segment);
+      if (values === undefined) {
+        values = make(segment.docIds.length);
+        fill(segment.docIds, values, 0, values.length);
+        cache.set(segment, values);
+      }
+      return values;
+    },
+    async prepare(segment, slice = SLICE) {
+      if (cache.has(segment)) return;
+      const values = make(segment.docIds.length);
+      for (let from = 0; from < values.length; from += slice) {
+        fill(segment.docIds, values, from, Math.min(values.length, from + slice));
+        await nextTurn();
+      }
+      if (!cache.has(segment)) cache.set(segment, values);
+    },
+  };
+}
