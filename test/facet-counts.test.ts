@@ -18,14 +18,14 @@ const VALUES: Record<FacetName, string[]> = {
   type: ['html', 'pdf'],
 };
 
-function randomFacts(random: () => number, pages: number): PageFacts {
+function randomFacts(random: () => number, pages: number, sections = VALUES.section): PageFacts {
   const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)];
   const urlOf = (id: number) => `https://a.example/p${id}`;
   const facts = new Map<number, PageFact>();
   for (let id = 0; id < pages; id++) {
     // About one page in four is a copy or translation of an earlier page.
     const related = id > 0 && random() < 0.25 ? [urlOf(Math.floor(random() * id))] : [];
-    const fact: PageFact = { url: urlOf(id), host: pick(VALUES.host), lang: pick(VALUES.lang), type: pick(VALUES.type), section: pick(VALUES.section), date: NaN, indexed: true, related };
+    const fact: PageFact = { url: urlOf(id), host: pick(VALUES.host), lang: pick(VALUES.lang), type: pick(VALUES.type), section: pick(sections), date: NaN, indexed: true, related };
     if (related.length > 0 && random() < 0.5) fact.copies = related;
     facts.set(id, fact);
   }
@@ -83,21 +83,25 @@ describe('facet counts', () => {
 
   it('are the same counted by segment and ordinal, through a column of combinations per segment', () => {
     const random = seededRandom(77);
-    for (let table = 0; table < 12; table++) {
-      const pages = 50 + Math.floor(random() * 400);
-      const facts = randomFacts(random, pages);
+    // Columns of a byte (the first tables), of two bytes (hundreds of sections) and of four (a combination per page).
+    const sizes = [...Array.from({ length: 10 }, () => [50 + Math.floor(random() * 400), 5]), [3_000, 300], [100_000, 100_000]];
+    for (const [table, [pages, sectionCount]] of sizes.entries()) {
+      const sections = Array.from({ length: sectionCount }, (_, i) => (i === 0 ? '' : `s${i}`));
+      const facts = randomFacts(random, pages, sections);
       const column = facetTupleColumn(facts);
+      const width = column.of({ docIds: new Int32Array(1) } as unknown as CompactSegment).BYTES_PER_ELEMENT;
+      expect(width).toBe(table < 10 ? 1 : table === 10 ? 2 : 4);
       // Segments hold ascending page ids, some past the table; each page lives in one segment.
       const segments: CompactSegment[] = [[], [], []].map(() => ({ docIds: new Int32Array(0) }) as unknown as CompactSegment);
       const idsOf: number[][] = [[], [], []];
       for (let id = 0; id < pages + 20; id++) idsOf[Math.floor(random() * 3)].push(id);
       idsOf.forEach((ids, s) => (segments[s].docIds = Int32Array.from(ids)));
-      for (let query = 0; query < 20; query++) {
+      for (let query = 0; query < (pages > 10_000 ? 2 : 20); query++) {
         const chosen = segments.map((segment) => Int32Array.from(segment.docIds.keys()).filter(() => random() < 0.3));
         const matched = chosen.flatMap((ordinals, s) => [...ordinals].map((d) => segments[s].docIds[d]));
         const filters: FacetFilters = {};
         for (const name of FACET_NAMES) {
-          if (random() < 0.3) filters[name] = VALUES[name].filter((value) => value !== '' && random() < 0.5);
+          if (random() < 0.3) filters[name] = (name === 'section' ? facts.columns.section.values.slice(0, 40) : VALUES[name]).filter((value) => value !== '' && random() < 0.5);
           if (filters[name]?.length === 0) delete filters[name];
         }
         const bySegment = chosen.map((ordinals, s) => ({ ordinals, docIds: segments[s].docIds, tuples: column.of(segments[s]) }));

@@ -74,11 +74,18 @@ export function countResults(facts: PageFacts, compiled: CompiledFilters, matche
   return tally.counts();
 }
 
-/** A segment's matches (ascending ordinals), its page ids and each ordinal's facet combination (-1: no row). */
+/**
+ * A segment document's facet combination plus one (0: a page the table does not hold), in the
+ * narrowest array that holds the table's combinations: most sites have fewer than 255, and a
+ * byte per document keeps a segment's column in cache.
+ */
+export type TupleColumn = Uint8Array | Uint16Array | Int32Array;
+
+/** A segment's matches (ascending ordinals), its page ids and its {@link TupleColumn}. */
 export interface SegmentMatchTuples {
   ordinals: Int32Array;
   docIds: Int32Array;
-  tuples: Int32Array;
+  tuples: TupleColumn;
 }
 
 /**
@@ -94,7 +101,7 @@ export function countSegmentResults(facts: PageFacts, compiled: CompiledFilters,
   let outside = 0;
   for (const { ordinals, docIds, tuples } of segments) {
     for (let i = 0; i < ordinals.length; i++) {
-      const t = tuples[ordinals[i]];
+      const t = tuples[ordinals[i]] - 1;
       if (t < 0) outside++;
       else if (grouped[t] === 0) perTuple[t]++;
       else tally.groupedRow(facts.rowOf(docIds[ordinals[i]]), t);
@@ -104,15 +111,18 @@ export function countSegmentResults(facts: PageFacts, compiled: CompiledFilters,
   return tally.counts();
 }
 
-/** Each segment document's facet combination in the table (-1: a page the table does not hold). */
-export function facetTupleColumn(facts: PageFacts): SegmentColumn<Int32Array> {
-  return segmentColumn(
-    (length) => new Int32Array(length),
+/** Each segment document's facet combination in the table, as a {@link TupleColumn}. */
+export function facetTupleColumn(facts: PageFacts): SegmentColumn<TupleColumn> {
+  return segmentColumn<TupleColumn>(
+    (length) => {
+      const count = facts.facetTuples.count;
+      return count < 0xff ? new Uint8Array(length) : count < 0xffff ? new Uint16Array(length) : new Int32Array(length);
+    },
     (ids, values, from, to) => {
       const { ofRow } = facts.facetTuples;
       for (let d = from; d < to; d++) {
         const row = facts.rowOf(ids[d]);
-        values[d] = row >= 0 ? ofRow[row] : -1;
+        values[d] = row >= 0 ? ofRow[row] + 1 : 0;
       }
     },
   );

@@ -14,7 +14,7 @@ import { checkLanguage } from '../text-index/languages.ts';
 import type { CrawlStore } from '../store/crawl-store.ts';
 import { RankColumn } from './rank-column.ts';
 import { blendScore, rankScaleSteps, type BlendMode, type BlendParts, type RankScale } from './blend.ts';
-import { compileFilters, countResults, countSegmentResults, facetTupleColumn, hasFilters, rowPasses, type FacetCounts } from './facets.ts';
+import { compileFilters, countResults, countSegmentResults, facetTupleColumn, hasFilters, rowPasses, type FacetCounts, type TupleColumn } from './facets.ts';
 import type { SegmentColumn } from './segment-columns.ts';
 import { GroupTable, groupCandidates, preferVisitorLanguages, showGroup, type GroupRank, type HitGroup } from './hit-groups.ts';
 import { languageOfSitePage, PageFacts } from './page-facts.ts';
@@ -207,7 +207,7 @@ export class SearchEngine implements SearchService {
   /** The static prior of the current group table. */
   private priorOf: { table: GroupTable; prior: PreparedPrior } | undefined;
   /** Each segment's facet combinations in the current page facts. */
-  private tuplesOf: { facts: PageFacts; column: SegmentColumn<Int32Array> } | undefined;
+  private tuplesOf: { facts: PageFacts; column: SegmentColumn<TupleColumn> } | undefined;
 
   constructor(
     private readonly index: TextIndex,
@@ -294,7 +294,7 @@ export class SearchEngine implements SearchService {
   }
 
   /** Each segment's facet combinations in these page facts (kept for the current ones). */
-  private facetTuples(facts: PageFacts): SegmentColumn<Int32Array> {
+  private facetTuples(facts: PageFacts): SegmentColumn<TupleColumn> {
     if (this.tuplesOf?.facts !== facts) this.tuplesOf = { facts, column: facetTupleColumn(facts) };
     return this.tuplesOf.column;
   }
