@@ -82,6 +82,27 @@ describe('top-k with dynamic pruning', () => {
     expect(skipped / candidates).toBeGreaterThan(0.3);
   }, 240_000);
 
+  it('finds the same in one segment of every page, where long lists are searched through their blocks', async () => {
+    const wholeDir = await mkdtemp(join(tmpdir(), 'lse-top-k-whole-'));
+    const whole = await TextIndex.open(wholeDir, { workers: 0, autoMerge: false, maxSegmentDocs: 1_000 });
+    try {
+      await whole.rebuild(docs);
+      expect(whole.handle.current.segments.length).toBe(1);
+      const results = (query: string, options: SearchOptions) => {
+        const result = whole.search(query, options);
+        return { hits: result.hits.map((hit) => [hit.id, hit.score]), total: result.total };
+      };
+      for (const query of pageQueries(docs, 40)) {
+        for (const options of [{ limit: 10 }, { limit: 3, prior }] as SearchOptions[]) {
+          expect({ ...results(query, options), query }).toEqual({ ...results(query, { ...options, exhaustive: true }), query });
+        }
+      }
+    } finally {
+      await whole.close();
+      await rm(wholeDir, { recursive: true, force: true });
+    }
+  }, 240_000);
+
   it('orders by text score plus prior exactly as sorting every match by it', () => {
     for (const query of pageQueries(docs, 40)) {
       const every = index.search(query, { limit: 1_000, exhaustive: true, tolerance: false, mode: 'any' });
