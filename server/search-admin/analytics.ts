@@ -66,6 +66,8 @@ export interface AnalyticsSummary {
 }
 
 const DAY_MS = 86_400_000;
+/** Records are written together at most this long after the first of them (one append, not one a search). */
+const WRITE_DELAY_MS = 200;
 const MAX_QUERY_CHARS = 200;
 const DAY_FILE = /^(\d{4}-\d{2}-\d{2})\.jsonl$/;
 
@@ -96,6 +98,9 @@ export function analyticsQuery(query: string): string {
 export class SearchAnalytics {
   private readonly days = new Map<string, DayCounts>();
   private writing: Promise<unknown> = Promise.resolve();
+  /** Lines not yet handed to their day's file, by day. */
+  private readonly pending = new Map<string, string[]>();
+  private writeTimer: NodeJS.Timeout | undefined;
   private currentDay = '';
   private readonly now: () => number;
 
@@ -190,7 +195,24 @@ export class SearchAnalytics {
 
   /** Waits for the records written so far to reach the disk. */
   async flush(): Promise<void> {
+    this.writePending();
     await this.writing;
+  }
+
+  /**
+   * Appends the lines recorded since the last write, one append per day file. Each append opens
+   * and closes the file through the thread pool; one per search cost the main thread about
+   * 0.15 ms of every answer.
+   */
+  private writePending(): void {
+    clearTimeout(this.writeTimer);
+    this.writeTimer = undefined;
+    for (const [day, lines] of this.pending) {
+      this.writing = this.writing
+        .then(() => appendFile(join(this.directory, `${day}.jsonl`), lines.join('')))
+        .catch((error) => process.stderr.write(`analytics: cannot write ${lines.length} record(s): ${String(error)}\n`));
+    }
+    this.pending.clear();
   }
 
   private record(record: AnalyticsRecord): void {
@@ -206,10 +228,14 @@ export class SearchAnalytics {
     }
     counts.stored++;
     this.count(counts, record);
-    const line = `${JSON.stringify(record)}\n`;
-    this.writing = this.writing
-      .then(() => appendFile(join(this.directory, `${day}.jsonl`), line))
-      .catch((error) => process.stderr.write(`analytics: cannot write a record: ${String(error)}\n`));
+    let lines = this.pending.get(day);
+    if (lines === undefined) this.pending.set(day, (lines = []));
+    lines.push(`${JSON.stringify(record)}\n`);
+    if (this.writeTimer === undefined) {
+      this.writeTimer = setTimeout(() => this.writePending(), WRITE_DELAY_MS);
+      // The server flushes when it closes; a pending write does not keep a process alive.
+      this.writeTimer.unref();
+    }
   }
 
   private dayCounts(day: string): DayCounts {
