@@ -35,19 +35,20 @@ const ids = corpus.documents.map((doc) => doc.id);
 // Skewed like PageRank: a few pages far above the median.
 const ranks = ids.map((id) => 1 / (1 + ((id * 37) % 400)) ** 1.1);
 
-function engine(options: Partial<SearchEngineOptions>): SearchEngine {
+function engine(options: Partial<SearchEngineOptions>, plain = false): SearchEngine {
   const search = new SearchEngine(index, rankSnapshot(1, ids, ranks, ranks), { blend: 'prior', weight: 0.5, ...options });
-  search.setFacts(pageFacts());
+  search.setFacts(pageFacts(plain));
   return search;
 }
 
-function pageFacts(): PageFacts {
+/** The site's pages; `plain`: in one language, no translations. */
+function pageFacts(plain = false): PageFacts {
   const facts = new Map<number, PageFact>(
     corpus.documents.map((doc) => {
       // Pairs of translations (one hit per pair): pages 10k and 10k + 1, the second in French.
-      const pair = doc.id % 10 === 0 ? doc.id + 1 : doc.id % 10 === 1 ? doc.id - 1 : -1;
+      const pair = plain ? -1 : doc.id % 10 === 0 ? doc.id + 1 : doc.id % 10 === 1 ? doc.id - 1 : -1;
       const related = pair >= 0 && pair < corpus.documents.length ? [corpus.documents[pair].url] : [];
-      return [doc.id, { url: doc.url, host: doc.host, lang: doc.id % 10 === 1 ? 'fr' : 'en', type: 'html', section: sections[doc.id % 3], date: NaN, indexed: true, related, copies: [] }];
+      return [doc.id, { url: doc.url, host: doc.host, lang: doc.id % 10 === 1 && !plain ? 'fr' : 'en', type: 'html', section: sections[doc.id % 3], date: NaN, indexed: true, related, copies: [] }];
     }),
   );
   return new PageFacts(facts);
@@ -93,6 +94,19 @@ describe('the blend prior as a static rank', () => {
     }
     // Re-ranking only the best by text misses pages the blend puts first: the case this is for.
     expect(poolMissed).toBeGreaterThan(0);
+  });
+
+  it('gives them on a plain site from a pool of one candidate more than the page', async () => {
+    const rankOf = (id: number) => ranks[id] ?? 0;
+    expect(GroupTable.build(pageFacts(true), rankOf, rankOf).plain).toBe(true);
+    expect(GroupTable.build(pageFacts(), rankOf, rankOf).plain).toBe(false);
+    const everyMatch = engine({ staticPrior: false, candidates: 1_000 }, true);
+    const growing = engine({}, true);
+    for (const q of queries()) {
+      for (const mode of [{}, { section: ['api'] }, { visitorLanguages: ['fr'] }, { page: 2 }, { size: 3 }] as Array<Partial<EngineQuery>>) {
+        expect(await top(growing, q, mode), q).toEqual(await top(everyMatch, q, mode));
+      }
+    }
   });
 
   it('makes the prior of a segment ahead, a slice at a time, equal to the one a search makes', async () => {

@@ -11,8 +11,13 @@ import type { CandidateGroup, GroupTable } from './hit-groups.ts';
 /** Candidates asked for first: this many, or four times the hits wanted. */
 export const FIRST_POOL = 40;
 
-export function firstPool(wanted: number, pool: number): number {
-  return Math.min(pool, Math.max(FIRST_POOL, wanted * 4));
+/**
+ * The candidates asked for first. On a plain site (every page its own group, one language) the
+ * hits are the best candidates as they come, and one more tells whether the last hit is surely
+ * above every match left out; top-k then raises its threshold sooner and scores fewer matches.
+ */
+export function firstPool(wanted: number, pool: number, plain = false): number {
+  return Math.min(pool, plain ? wanted + 1 : Math.max(FIRST_POOL, wanted * 4));
 }
 
 /**

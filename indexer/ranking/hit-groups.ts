@@ -89,6 +89,14 @@ export class GroupTable {
   }
 
   /** The table of these facts and ranks, made at once. */
+  /**
+   * Whether every page is a group of its own (no copies, no translations) and the pages are in
+   * one language: then grouping and the visitor's language cannot reorder the best candidates.
+   */
+  get plain(): boolean {
+    return this.languagesOf.size === 0 && this.facts.columns.lang.values.filter((lang) => lang !== '').length <= 1;
+  }
+
   static build(facts: PageFacts, localRank: (id: number) => number, globalRank: (id: number) => number, combine: GroupRank = 'sum'): GroupTable {
     return runSteps(GroupTable.steps(facts, localRank, globalRank, combine));
   }

@@ -355,7 +355,7 @@ export class SearchEngine implements SearchService {
     const cap = Math.min(pool, 1000);
     const otherLanguageWeight = this.options.otherLanguageWeight ?? DEFAULT_OTHER_LANGUAGE_WEIGHT;
     const visitor = visitorLanguages(facts, query);
-    for (let size = blendOrdered && this.options.candidates === undefined ? firstPool(wanted, cap) : cap; ; size = cap) {
+    for (let size = blendOrdered && this.options.candidates === undefined ? firstPool(wanted, cap, table.plain) : cap; ; size = cap) {
       const ranked = this.rankCandidates(query, size, accept, refusing, removed, prior, visitor);
       const lowest = ranked.candidates.reduce((min, c) => Math.min(min, c.score), Infinity);
       let matches: Set<number> | undefined;
