@@ -12,14 +12,13 @@
  * Namespaced terms (`de:haus`) are skipped a language block at a time when `plainOnly`; the
  * marked terms of exact and analysed names (exact-name.ts) are never visited.
  */
-import { isNamespacedTerm } from './languages.ts';
 import { isMarkedTerm } from './exact-name.ts';
 import type { QueryBudget } from './query-budget.ts';
-import { lowerBound, prefixRange } from './sorted-strings.ts';
+import { unitByteLength, type TermDictionary } from './term-dictionary.ts';
 
 /** Visits the index of each term in [from, to) within `distance` edits of `word` (adjacent swaps count one). */
 export function forEachTermWithinEdits(
-  sorted: readonly string[],
+  sorted: TermDictionary,
   from: number,
   to: number,
   word: string,
@@ -29,33 +28,40 @@ export function forEachTermWithinEdits(
   visit: (index: number) => void,
 ): void {
   const walk = new EditRows(word, distance);
-  let previous = '';
+  // Each term's code units, decoded into one of two buffers in turn (no string per term).
+  let current = { units: new Uint16Array(64) };
+  let previous = { units: new Uint16Array(64) };
+  let previousLength = 0;
   let valid = 0;
   for (let i = from; i < to; ) {
     if (!budget.scan()) return;
-    const term = sorted[i];
-    const next = skipPast(sorted, term, i, plainOnly);
+    const length = sorted.codeUnits(i, current);
+    const term = current.units;
+    const next = skipPast(sorted, term, length, i, plainOnly);
     if (next > i) {
       i = next;
       continue;
     }
-    let depth = Math.min(valid, commonPrefixLength(previous, term));
+    let depth = Math.min(valid, commonPrefixLength(previous.units, previousLength, term, length));
     let pruned = false;
-    while (depth < term.length) {
+    while (depth < length) {
       depth++;
       if (!walk.advance(depth, term)) {
         pruned = true;
         break;
       }
     }
-    previous = term;
+    [previous, current] = [current, previous];
+    previousLength = length;
     valid = depth;
     if (pruned) {
       // No term that starts with this prefix can come within the distance.
-      i = Math.max(i + 1, lowerBound(sorted, `${term.slice(0, depth)}\uffff`, i + 1));
+      let prefixBytes = 0;
+      for (let k = 0; k < depth; k++) prefixBytes += unitByteLength(term[k]);
+      i = Math.max(i + 1, sorted.pastPrefixOf(i, prefixBytes));
       continue;
     }
-    if (walk.distanceAt(term.length) <= distance) visit(i);
+    if (walk.distanceAt(length) <= distance) visit(i);
     i++;
   }
 }
@@ -65,40 +71,54 @@ export function forEachTermWithinEdits(
  * language block when it is namespaced and the walk is `plainOnly` (`;` sorts right after `:`),
  * the next term when it is a marked name term.
  */
-function skipPast(sorted: readonly string[], term: string, i: number, plainOnly: boolean): number {
-  if (plainOnly && isNamespacedTerm(term)) return lowerBound(sorted, `${term.slice(0, 2)};`, i + 1);
-  return isMarkedTerm(term) ? i + 1 : i;
+function skipPast(sorted: TermDictionary, term: Uint16Array, length: number, i: number, plainOnly: boolean): number {
+  if (plainOnly && isNamespaced(term, length)) return sorted.lowerBoundBytes(Uint8Array.of(term[0], term[1], 0x3b /* ; */), i + 1);
+  // The marks are ASCII characters: no string is made for other first units.
+  return length > 0 && term[0] < 0x80 && isMarkedTerm(String.fromCharCode(term[0])) ? i + 1 : i;
+}
+
+/** isNamespacedTerm (languages.ts) on code units: two letters a–z, `:`, then not `:`. */
+function isNamespaced(term: Uint16Array, length: number): boolean {
+  return length > 3 && term[2] === 0x3a && term[3] !== 0x3a && term[0] >= 0x61 && term[0] <= 0x7a && term[1] >= 0x61 && term[1] <= 0x7a;
 }
 
 /** Visits the index of each term matching a wildcard pattern (`*` any run of characters). */
-export function forEachTermMatchingGlob(sorted: readonly string[], pattern: string, plainOnly: boolean, budget: QueryBudget, visit: (index: number) => void): void {
+export function forEachTermMatchingGlob(sorted: TermDictionary, pattern: string, plainOnly: boolean, budget: QueryBudget, visit: (index: number) => void): void {
   const star = pattern.indexOf('*');
   const literal = star < 0 ? pattern : pattern.slice(0, star);
-  const [from, to] = prefixRange(sorted, literal);
+  const [from, to] = sorted.prefixRange(literal);
+  const term = { units: new Uint16Array(64) };
   for (let i = from; i < to; ) {
     if (!budget.scan()) return;
-    const term = sorted[i];
-    const next = skipPast(sorted, term, i, plainOnly);
+    const length = sorted.codeUnits(i, term);
+    const next = skipPast(sorted, term.units, length, i, plainOnly);
     if (next > i) {
       i = next;
       continue;
     }
-    if (globMatches(pattern, term)) visit(i);
+    if (globMatchesUnits(pattern, term.units, length)) visit(i);
     i++;
   }
 }
 
 /** Whether `text` matches `pattern` whole, `*` matching any run (linear, with one backtrack point). */
 export function globMatches(pattern: string, text: string): boolean {
+  const units = new Uint16Array(text.length);
+  for (let k = 0; k < text.length; k++) units[k] = text.charCodeAt(k);
+  return globMatchesUnits(pattern, units, units.length);
+}
+
+/** {@link globMatches} on the first `length` code units of `text`. */
+function globMatchesUnits(pattern: string, text: Uint16Array, length: number): boolean {
   let p = 0;
   let t = 0;
   let starAt = -1;
   let resumeAt = 0;
-  while (t < text.length) {
+  while (t < length) {
     if (p < pattern.length && pattern.charCodeAt(p) === 0x2a /* * */) {
       starAt = p++;
       resumeAt = t;
-    } else if (p < pattern.length && pattern.charCodeAt(p) === text.charCodeAt(t)) {
+    } else if (p < pattern.length && pattern.charCodeAt(p) === text[t]) {
       p++;
       t++;
     } else if (starAt >= 0) {
@@ -110,10 +130,10 @@ export function globMatches(pattern: string, text: string): boolean {
   return p === pattern.length;
 }
 
-function commonPrefixLength(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
+function commonPrefixLength(a: Uint16Array, aLength: number, b: Uint16Array, bLength: number): number {
+  const n = Math.min(aLength, bLength);
   let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  while (i < n && a[i] === b[i]) i++;
   return i;
 }
 
@@ -135,16 +155,16 @@ class EditRows {
     this.rows.push(first);
   }
 
-  /** Fills row `depth` from the candidate's character at depth − 1; false when every cell exceeds the distance. */
-  advance(depth: number, candidate: string): boolean {
+  /** Fills row `depth` from the candidate's code unit at depth − 1; false when every cell exceeds the distance. */
+  advance(depth: number, candidate: Uint16Array): boolean {
     const { word, distance, outside } = this;
     const n = word.length;
     let row = this.rows[depth];
     if (row === undefined) this.rows[depth] = row = new Int32Array(n + 1);
     const above = this.rows[depth - 1];
     const twoAbove = depth >= 2 ? this.rows[depth - 2] : null;
-    const c = candidate.charCodeAt(depth - 1);
-    const before = depth >= 2 ? candidate.charCodeAt(depth - 2) : -1;
+    const c = candidate[depth - 1];
+    const before = depth >= 2 ? candidate[depth - 2] : -1;
     const lo = Math.max(1, depth - distance);
     const hi = Math.min(n, depth + distance);
     row[0] = depth <= distance ? depth : outside;
