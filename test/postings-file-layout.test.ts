@@ -181,7 +181,7 @@ describe.skipIf(debian.length === 0)('postings file layouts (Debian documentatio
     const name = (await readdir(dir)).find((file) => file.endsWith('.postings.bin'))!.slice(0, -'.postings.bin'.length);
     const good = await readFile(join(dir, `${name}.postings.bin`));
     const at = tailSections(good);
-    const header = headerOf(good) as { termCount: number; languages: string[] };
+    const header = headerOf(good) as unknown as { termCount: number; languages: string[] };
     const damages: Array<[string, (bytes: Buffer) => Buffer, RegExp]> = [
       ['term offsets that decrease', (b) => (b.writeInt32LE(b.readInt32LE(at.termOffsets + 8) + 50, at.termOffsets + 4), b), /term list with offsets that decrease/],
       ['terms out of order', (b) => (b.copy(b, at.termBytes, at.termBytes + 200, at.termBytes + 210), b), /term list with entry \d+ out of order/],
