@@ -73,6 +73,10 @@ export class TermDictionary {
 
   /** The index of `text`, or -1. */
   find(text: string): number {
+    if (isAscii(text)) {
+      const i = this.lowerBoundAscii(text, 0);
+      return i < this.length && this.compareAscii(i, text) === 0 ? i : -1;
+    }
     const key = encodeKey(text);
     const i = this.lowerBoundBytes(key, 0);
     return i < this.length && this.compareAt(i, key) === 0 ? i : -1;
@@ -80,7 +84,7 @@ export class TermDictionary {
 
   /** The first index at or after `from` whose entry is not below `key`. */
   lowerBound(key: string, from = 0): number {
-    return this.lowerBoundBytes(encodeKey(key), from);
+    return isAscii(key) ? this.lowerBoundAscii(key, from) : this.lowerBoundBytes(encodeKey(key), from);
   }
 
   /** {@link lowerBound} for a key already encoded ({@link encodeKey}). */
@@ -108,6 +112,33 @@ export class TermDictionary {
    */
   pastPrefixOf(i: number, byteLength: number): number {
     return this.pastPrefix(this.bytes.subarray(this.offsets[i], this.offsets[i] + byteLength), i + 1);
+  }
+
+  /**
+   * Sign of entry i compared with an ASCII string, read unit by unit (most query terms; no key
+   * is encoded). A byte of 0x80 or more leads a unit of 0x80 or more: the sign is still right.
+   */
+  private compareAscii(i: number, key: string): number {
+    const { bytes } = this;
+    const from = this.offsets[i];
+    const length = this.offsets[i + 1] - from;
+    const n = Math.min(length, key.length);
+    for (let k = 0; k < n; k++) {
+      const difference = bytes[from + k] - key.charCodeAt(k);
+      if (difference !== 0) return difference;
+    }
+    return length - key.length;
+  }
+
+  private lowerBoundAscii(key: string, from: number): number {
+    let low = from;
+    let high = this.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.compareAscii(mid, key) < 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 
   /** Sign of entry i compared with an encoded key (bytes compare as the strings' code units do). */
@@ -159,11 +190,25 @@ export class TermDictionary {
   static problemWith(bytes: Uint8Array, offsets: Int32Array): string | null {
     const count = offsets.length - 1;
     if (count < 0 || offsets[0] !== 0 || offsets[count] !== bytes.length) return 'offsets that do not fit its bytes';
-    for (let i = 0; i < count; i++) if (offsets[i + 1] < offsets[i]) return 'offsets that decrease';
-    const dictionary = new TermDictionary(bytes, offsets);
+    // Checked at each open (a segment of 100k pages has some 300k terms): entries are decoded
+    // only when some byte is not ASCII, and each is compared with the one before up to where they part.
+    const ascii = allAscii(bytes);
     for (let i = 0; i < count; i++) {
-      if (!wellFormed(bytes, offsets[i], offsets[i + 1])) return `entry ${i} that is not text`;
-      if (i > 0 && dictionary.compareWith(i - 1, dictionary, i) >= 0) return `entry ${i} out of order`;
+      const from = offsets[i];
+      const to = offsets[i + 1];
+      if (to < from) return 'offsets that decrease';
+      if (!ascii) for (let b = from; b < to; b++) {
+        if (bytes[b] >= 0x80) {
+          if (!wellFormed(bytes, from, to)) return `entry ${i} that is not text`;
+          break;
+        }
+      }
+      if (i === 0) continue;
+      const before = offsets[i - 1];
+      const n = Math.min(from - before, to - from);
+      let k = 0;
+      while (k < n && bytes[before + k] === bytes[from + k]) k++;
+      if (k === n ? from - before >= to - from : bytes[before + k] > bytes[from + k]) return `entry ${i} out of order`;
     }
     return null;
   }
@@ -231,6 +276,26 @@ export const emptyDictionary = (): TermDictionary => new TermDictionary(new Uint
 export function encodeKey(text: string): Uint8Array {
   const out = new Uint8Array(text.length * 3);
   return out.subarray(0, encodeInto(text, out, 0));
+}
+
+/** Whether every byte is below 0x80 (a word at a time where the bytes are aligned). */
+function allAscii(bytes: Uint8Array): boolean {
+  let b = 0;
+  let high = 0;
+  while (b < bytes.length && (bytes.byteOffset + b) % 4 !== 0) high |= bytes[b++];
+  const words = (bytes.length - b) >>> 2;
+  if (words > 0) {
+    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + b, words);
+    for (let w = 0; w < words; w++) high |= view[w];
+    b += words * 4;
+  }
+  while (b < bytes.length) high |= bytes[b++];
+  return (high & 0x80808080) === 0;
+}
+
+function isAscii(text: string): boolean {
+  for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) >= 0x80) return false;
+  return true;
 }
 
 /** Bytes a code unit takes in the dictionary's encoding. */
