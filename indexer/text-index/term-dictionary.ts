@@ -44,31 +44,8 @@ export class TermDictionary {
       }
     }
     if (ascii && to - from <= MAX_APPLY) return String.fromCharCode.apply(null, bytes.subarray(from, to) as unknown as number[]);
-    const units = this.unitsOf(i);
-    return unitsToString(units, units.length);
-  }
-
-  /** Entry i's UTF-16 code units, written into `into` (grown when short); returns the count. */
-  codeUnits(i: number, into: { units: Uint16Array }): number {
-    const { bytes, offsets } = this;
-    const to = offsets[i + 1];
-    if (into.units.length < to - offsets[i]) into.units = new Uint16Array(Math.max(to - offsets[i], into.units.length * 2));
-    const units = into.units;
-    let n = 0;
-    for (let b = offsets[i]; b < to; ) {
-      const lead = bytes[b];
-      if (lead < 0x80) {
-        units[n++] = lead;
-        b++;
-      } else if (lead < 0xe0) {
-        units[n++] = ((lead & 0x1f) << 6) | (bytes[b + 1] & 0x3f);
-        b += 2;
-      } else {
-        units[n++] = ((lead & 0x0f) << 12) | ((bytes[b + 1] & 0x3f) << 6) | (bytes[b + 2] & 0x3f);
-        b += 3;
-      }
-    }
-    return n;
+    const units = new Uint16Array(to - from);
+    return unitsToString(units, decodeUnits(bytes, from, to, units));
   }
 
   /** The index of `text`, or -1. */
@@ -111,7 +88,19 @@ export class TermDictionary {
    * end of the range of entries with that prefix (entry i must have it).
    */
   pastPrefixOf(i: number, byteLength: number): number {
-    return this.pastPrefix(this.bytes.subarray(this.offsets[i], this.offsets[i] + byteLength), i + 1);
+    const { bytes, offsets } = this;
+    const prefix = offsets[i];
+    let low = i + 1;
+    let high = this.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      const from = offsets[mid];
+      let shares = offsets[mid + 1] - from >= byteLength;
+      for (let k = 0; shares && k < byteLength; k++) shares = bytes[from + k] === bytes[prefix + k];
+      if (shares) low = mid + 1;
+      else high = mid;
+    }
+    return low;
   }
 
   /**
@@ -224,12 +213,6 @@ export class TermDictionary {
     }
     return low;
   }
-
-  private unitsOf(i: number): Uint16Array {
-    const holder = { units: new Uint16Array(this.offsets[i + 1] - this.offsets[i]) };
-    const n = this.codeUnits(i, holder);
-    return holder.units.subarray(0, n);
-  }
 }
 
 /** Builds a dictionary an entry at a time, in ascending order. */
@@ -329,6 +312,25 @@ function wellFormed(bytes: Uint8Array, from: number, to: number): boolean {
     b += size;
   }
   return true;
+}
+
+/** Decodes bytes[from..to) into `units` (long enough: a unit takes at least a byte); returns the count. */
+function decodeUnits(bytes: Uint8Array, from: number, to: number, units: Uint16Array): number {
+  let n = 0;
+  for (let b = from; b < to; ) {
+    const lead = bytes[b];
+    if (lead < 0x80) {
+      units[n++] = lead;
+      b++;
+    } else if (lead < 0xe0) {
+      units[n++] = ((lead & 0x1f) << 6) | (bytes[b + 1] & 0x3f);
+      b += 2;
+    } else {
+      units[n++] = ((lead & 0x0f) << 12) | ((bytes[b + 1] & 0x3f) << 6) | (bytes[b + 2] & 0x3f);
+      b += 3;
+    }
+  }
+  return n;
 }
 
 /** String.fromCharCode takes its units as arguments: at most this many at a time. */

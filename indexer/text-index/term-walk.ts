@@ -11,10 +11,13 @@
  *   prefix, each term tested by a linear glob match (no backtracking regular expression).
  * Namespaced terms (`de:haus`) are skipped a language block at a time when `plainOnly`; the
  * marked terms of exact and analysed names (exact-name.ts) are never visited.
+ * The terms are a segment's byte dictionary (term-dictionary.ts): wildcards match the bytes, the
+ * edit walk decodes each visited term's code units into one reused buffer, and no string is made
+ * but for the terms found.
  */
 import { isMarkedTerm } from './exact-name.ts';
 import type { QueryBudget } from './query-budget.ts';
-import { unitByteLength, type TermDictionary } from './term-dictionary.ts';
+import { encodeKey, unitByteLength, type TermDictionary } from './term-dictionary.ts';
 
 /** Visits the index of each term in [from, to) within `distance` edits of `word` (adjacent swaps count one). */
 export function forEachTermWithinEdits(
@@ -28,21 +31,21 @@ export function forEachTermWithinEdits(
   visit: (index: number) => void,
 ): void {
   const walk = new EditRows(word, distance);
-  // Each term's code units, decoded into one of two buffers in turn (no string per term).
-  let current = { units: new Uint16Array(64) };
-  let previous = { units: new Uint16Array(64) };
-  let previousLength = 0;
+  const entry = new EntryUnits(sorted);
+  // Rows 0..valid of the walk hold for the first `valid` units of the entry read last.
   let valid = 0;
   for (let i = from; i < to; ) {
     if (!budget.scan()) return;
-    const length = sorted.codeUnits(i, current);
-    const term = current.units;
-    const next = skipPast(sorted, term, length, i, plainOnly);
+    const next = skipPast(sorted, i, plainOnly);
     if (next > i) {
       i = next;
       continue;
     }
-    let depth = Math.min(valid, commonPrefixLength(previous.units, previousLength, term, length));
+    // The buffer holds the entry walked last: rows beyond what this one shares with it are redone.
+    entry.read(i);
+    valid = Math.min(valid, entry.common);
+    const { units: term, length } = entry;
+    let depth = valid;
     let pruned = false;
     while (depth < length) {
       depth++;
@@ -51,8 +54,6 @@ export function forEachTermWithinEdits(
         break;
       }
     }
-    [previous, current] = [current, previous];
-    previousLength = length;
     valid = depth;
     if (pruned) {
       // No term that starts with this prefix can come within the distance.
@@ -67,58 +68,111 @@ export function forEachTermWithinEdits(
 }
 
 /**
- * Where a walk goes on from `term`, at `i`: `i` itself when the term may be visited, past its
- * language block when it is namespaced and the walk is `plainOnly` (`;` sorts right after `:`),
- * the next term when it is a marked name term.
+ * The code units of one dictionary entry after another, decoded into one buffer (no string per
+ * entry), with how many leading units each shares with the entry read before it.
  */
-function skipPast(sorted: TermDictionary, term: Uint16Array, length: number, i: number, plainOnly: boolean): number {
-  if (plainOnly && isNamespaced(term, length)) return sorted.lowerBoundBytes(Uint8Array.of(term[0], term[1], 0x3b /* ; */), i + 1);
-  // The marks are ASCII characters: no string is made for other first units.
-  return length > 0 && term[0] < 0x80 && isMarkedTerm(String.fromCharCode(term[0])) ? i + 1 : i;
+class EntryUnits {
+  units = new Uint16Array(64);
+  length = 0;
+  common = 0;
+
+  constructor(private readonly dictionary: TermDictionary) {}
+
+  read(i: number): void {
+    const { bytes, offsets } = this.dictionary;
+    const from = offsets[i];
+    const to = offsets[i + 1];
+    if (to - from > this.units.length) {
+      const grown = new Uint16Array(Math.max(to - from, this.units.length * 2));
+      grown.set(this.units);
+      this.units = grown;
+    }
+    const units = this.units;
+    const held = this.length;
+    let common = -1;
+    let n = 0;
+    for (let b = from; b < to; ) {
+      const lead = bytes[b];
+      let unit: number;
+      if (lead < 0x80) {
+        unit = lead;
+        b++;
+      } else if (lead < 0xe0) {
+        unit = ((lead & 0x1f) << 6) | (bytes[b + 1] & 0x3f);
+        b += 2;
+      } else {
+        unit = ((lead & 0x0f) << 12) | ((bytes[b + 1] & 0x3f) << 6) | (bytes[b + 2] & 0x3f);
+        b += 3;
+      }
+      if (common < 0 && (n >= held || units[n] !== unit)) common = n;
+      units[n++] = unit;
+    }
+    this.common = common < 0 ? n : common;
+    this.length = n;
+  }
 }
 
-/** isNamespacedTerm (languages.ts) on code units: two letters a–z, `:`, then not `:`. */
-function isNamespaced(term: Uint16Array, length: number): boolean {
-  return length > 3 && term[2] === 0x3a && term[3] !== 0x3a && term[0] >= 0x61 && term[0] <= 0x7a && term[1] >= 0x61 && term[1] <= 0x7a;
+/**
+ * Where a walk goes on from entry `i`: `i` itself when the term may be visited, past its
+ * language block when it is namespaced and the walk is `plainOnly` (`;` sorts right after `:`),
+ * the next entry when it is a marked name term. Read from the entry's first bytes: a namespace
+ * and the marks are ASCII, one byte a character.
+ */
+function skipPast(sorted: TermDictionary, i: number, plainOnly: boolean): number {
+  const { bytes, offsets } = sorted;
+  const from = offsets[i];
+  const length = offsets[i + 1] - from;
+  if (plainOnly && length > 3 && bytes[from + 2] === 0x3a /* : */ && bytes[from + 3] !== 0x3a && isLowerLetter(bytes[from]) && isLowerLetter(bytes[from + 1])) {
+    return sorted.lowerBoundBytes(Uint8Array.of(bytes[from], bytes[from + 1], 0x3b /* ; */), i + 1);
+  }
+  return length > 0 && MARK_BYTES[bytes[from]] === 1 ? i + 1 : i;
 }
+
+const isLowerLetter = (byte: number) => byte >= 0x61 && byte <= 0x7a;
+
+/** MARK_BYTES[b] = 1 when a term starting with byte b is marked (isMarkedTerm; its marks are ASCII). */
+const MARK_BYTES = Uint8Array.from({ length: 256 }, (_, b) => (b < 0x80 && isMarkedTerm(String.fromCharCode(b)) ? 1 : 0));
 
 /** Visits the index of each term matching a wildcard pattern (`*` any run of characters). */
 export function forEachTermMatchingGlob(sorted: TermDictionary, pattern: string, plainOnly: boolean, budget: QueryBudget, visit: (index: number) => void): void {
   const star = pattern.indexOf('*');
   const literal = star < 0 ? pattern : pattern.slice(0, star);
   const [from, to] = sorted.prefixRange(literal);
-  const term = { units: new Uint16Array(64) };
+  const patternBytes = encodeKey(pattern);
+  const { bytes, offsets } = sorted;
   for (let i = from; i < to; ) {
     if (!budget.scan()) return;
-    const length = sorted.codeUnits(i, term);
-    const next = skipPast(sorted, term.units, length, i, plainOnly);
+    const next = skipPast(sorted, i, plainOnly);
     if (next > i) {
       i = next;
       continue;
     }
-    if (globMatchesUnits(pattern, term.units, length)) visit(i);
+    if (globMatchesBytes(patternBytes, bytes, offsets[i], offsets[i + 1])) visit(i);
     i++;
   }
 }
 
 /** Whether `text` matches `pattern` whole, `*` matching any run (linear, with one backtrack point). */
 export function globMatches(pattern: string, text: string): boolean {
-  const units = new Uint16Array(text.length);
-  for (let k = 0; k < text.length; k++) units[k] = text.charCodeAt(k);
-  return globMatchesUnits(pattern, units, units.length);
+  const bytes = encodeKey(text);
+  return globMatchesBytes(encodeKey(pattern), bytes, 0, bytes.length);
 }
 
-/** {@link globMatches} on the first `length` code units of `text`. */
-function globMatchesUnits(pattern: string, text: Uint16Array, length: number): boolean {
+/**
+ * {@link globMatches} on encoded text (term-dictionary.ts), text[from..to). Matching bytes is
+ * matching code units: a unit's first byte is never a continuation byte, so a pattern's literal
+ * run can only match whole units, and `*` (one ASCII byte) runs over whole units.
+ */
+function globMatchesBytes(pattern: Uint8Array, text: Uint8Array, from: number, to: number): boolean {
   let p = 0;
-  let t = 0;
+  let t = from;
   let starAt = -1;
-  let resumeAt = 0;
-  while (t < length) {
-    if (p < pattern.length && pattern.charCodeAt(p) === 0x2a /* * */) {
+  let resumeAt = from;
+  while (t < to) {
+    if (p < pattern.length && pattern[p] === 0x2a /* * */) {
       starAt = p++;
       resumeAt = t;
-    } else if (p < pattern.length && pattern.charCodeAt(p) === text[t]) {
+    } else if (p < pattern.length && pattern[p] === text[t]) {
       p++;
       t++;
     } else if (starAt >= 0) {
@@ -126,15 +180,8 @@ function globMatchesUnits(pattern: string, text: Uint16Array, length: number): b
       t = ++resumeAt;
     } else return false;
   }
-  while (p < pattern.length && pattern.charCodeAt(p) === 0x2a) p++;
+  while (p < pattern.length && pattern[p] === 0x2a) p++;
   return p === pattern.length;
-}
-
-function commonPrefixLength(a: Uint16Array, aLength: number, b: Uint16Array, bLength: number): number {
-  const n = Math.min(aLength, bLength);
-  let i = 0;
-  while (i < n && a[i] === b[i]) i++;
-  return i;
 }
 
 /**
