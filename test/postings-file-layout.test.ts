@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { debianCorpus, sampleWords } from '../bench/multilingual-recall.ts';
-import type { CompactSegment } from '../indexer/text-index/compact-segment.ts';
+import { earlierPostingsLayout } from '../bench/term-dictionary.bench.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
 import { IndexCorruptError } from '../indexer/text-index/errors.ts';
 import { PostingsCache } from '../indexer/text-index/postings-cache.ts';
@@ -19,34 +19,6 @@ import { openSegment, readSegment } from '../indexer/text-index/segment-files.ts
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 import { debianDocs } from './helpers/debian-docs.ts';
 
-const FIELD_ARRAYS = ['offsets', 'docs', 'tf', 'positionOffsets', 'positions', 'lengths'] as const;
-
-/** A segment's postings file as versions before format 2 wrote it: terms and more in the header JSON. */
-function earlierLayout(segment: CompactSegment, docOffsets: readonly number[]): Uint8Array {
-  const header = {
-    name: segment.name,
-    terms: segment.terms.toArray(),
-    docCount: segment.docIds.length,
-    docOffsets: [...docOffsets],
-    fields: segment.fields.map((field) => FIELD_ARRAYS.map((key) => field[key].length)),
-    docLangs: segment.docLangs,
-    surfaces: segment.surfaces.words.toArray(),
-    surfaceTermCount: segment.surfaces.termIds.length,
-    positionBytes: segment.fields.map((field) => field.positions.BYTES_PER_ELEMENT),
-  };
-  const headerBytes = Buffer.from(JSON.stringify(header));
-  const start = Buffer.alloc(pad8(8 + headerBytes.length));
-  start.write('LSEP', 0, 'latin1');
-  start.writeUInt32LE(headerBytes.length, 4);
-  headerBytes.copy(start, 8);
-  const arrays: ArrayBufferView[] = [segment.docIds, ...segment.fields.flatMap((field) => FIELD_ARRAYS.map((key) => field[key])), segment.surfaces.offsets, segment.surfaces.termIds];
-  const parts: Buffer[] = [start];
-  for (const array of arrays) {
-    parts.push(Buffer.from(array.buffer, array.byteOffset, array.byteLength), Buffer.alloc(pad8(array.byteLength) - array.byteLength));
-  }
-  return Buffer.concat(parts);
-}
-
 /** Rewrites the postings files of an index directory (all, or those `which` picks) in the earlier layout. */
 async function toEarlierLayout(dataDir: string, which: (name: string, i: number) => boolean = () => true): Promise<string[]> {
   const dir = join(dataDir, 'index');
@@ -54,7 +26,7 @@ async function toEarlierLayout(dataDir: string, which: (name: string, i: number)
   const rewritten = names.filter(which);
   for (const name of rewritten) {
     const { postings, docOffsets } = await readSegment(dir, name);
-    await writeFile(join(dir, `${name}.postings.bin`), earlierLayout(postings, [...docOffsets]));
+    await writeFile(join(dir, `${name}.postings.bin`), earlierPostingsLayout(postings, [...docOffsets]));
   }
   return rewritten;
 }
