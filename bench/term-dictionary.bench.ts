@@ -112,7 +112,11 @@ export async function termDictionaryBenchmarks(bench: BenchContext): Promise<voi
 function lookupsAndWalks(bench: BenchContext, segment: CompactSegment): void {
   const terms = segment.terms;
   const strings = terms.toArray();
-  const asked = Array.from({ length: 200_000 }, (_, k) => (k % 4 === 3 ? `${strings[(k * 7919) % strings.length]}q` : strings[(k * 7919) % strings.length]));
+  // Fresh strings, as a query's parser makes them (the array's own would compare equal by identity).
+  const asked = Array.from({ length: 200_000 }, (_, k) => {
+    const word = strings[(k * 7919) % strings.length];
+    return k % 4 === 3 ? `${word}q` : [...word].join('');
+  });
   const perTerm = (work: () => void) => {
     const runs: number[] = [];
     for (let r = 0; r < 7; r++) {
