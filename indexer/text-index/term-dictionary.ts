@@ -19,7 +19,7 @@ export class TermDictionary {
   /**
    * starts[b]: the first entry whose first byte is b or more (the empty entry first), so that a
    * search starts in the range of its key's first byte: a few probes fewer, each a cache miss on
-   * a large dictionary, which kept lookups as fast as a binary search over strings.
+   * a large dictionary (with them, lookups are no slower than a binary search over strings).
    */
   private readonly starts = new Int32Array(257);
 
