@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../indexer/seeded-random.ts';
 import { MAX_EDIT_DISTANCE, MAX_EXPANSION_POSTINGS, MAX_PATTERN_TERMS, MAX_QUERY_WORDS, MAX_SCANNED_TERMS, QueryBudget } from '../indexer/text-index/query-budget.ts';
 import { syntheticCorpus } from '../indexer/text-index/synthetic-documents.ts';
+import { TermDictionary } from '../indexer/text-index/term-dictionary.ts';
 import { forEachTermMatchingGlob, forEachTermWithinEdits, globMatches, withinEdits } from '../indexer/text-index/term-walk.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 import { buildDemoSearchSite, type DemoSearchSite } from './helpers/demo-search-site.ts';
@@ -21,13 +22,14 @@ describe('term walks', () => {
   const letters = 'abcde';
   const word = (max: number) => Array.from({ length: 1 + Math.floor(random() * max) }, () => letters[Math.floor(random() * letters.length)]).join('');
   const dictionary = [...new Set(Array.from({ length: 3_000 }, () => word(7)))].sort();
+  const bytes = TermDictionary.fromSorted(dictionary);
 
   it('finds exactly the terms within an edit distance that a full comparison finds', () => {
     for (let i = 0; i < 60; i++) {
       const query = word(8);
       for (const distance of [0, 1, 2]) {
         const found: string[] = [];
-        forEachTermWithinEdits(dictionary, 0, dictionary.length, query, distance, true, new QueryBudget(), (t) => found.push(dictionary[t]));
+        forEachTermWithinEdits(bytes, 0, dictionary.length, query, distance, true, new QueryBudget(), (t) => found.push(dictionary[t]));
         expect(found, `${query}~${distance}`).toEqual(dictionary.filter((term) => withinEdits(query, term, distance)));
       }
     }
@@ -35,11 +37,11 @@ describe('term walks', () => {
 
   it('visits far fewer entries than the dictionary holds, and nothing past its budget', () => {
     const budget = new QueryBudget();
-    forEachTermWithinEdits(dictionary, 0, dictionary.length, 'abcdeabcdeabcde', 1, true, budget, () => {});
+    forEachTermWithinEdits(bytes, 0, dictionary.length, 'abcdeabcdeabcde', 1, true, budget, () => {});
     expect(budget.work.scannedTerms).toBeLessThan(dictionary.length / 3);
     const small = new QueryBudget(100);
     let visited = 0;
-    forEachTermMatchingGlob(dictionary, '*a*', true, small, () => visited++);
+    forEachTermMatchingGlob(bytes, '*a*', true, small, () => visited++);
     expect(small.work.scannedTerms).toBe(100);
     expect(visited).toBeLessThanOrEqual(100);
     expect(small.partial).toBe(true);
@@ -49,7 +51,7 @@ describe('term walks', () => {
   it('matches wildcards as a regular expression would, in linear time', () => {
     for (const pattern of ['a*', '*a', '*ab*', 'a*b*c', '*', 'ab', 'a**e', '*e*e*']) {
       const found: string[] = [];
-      forEachTermMatchingGlob(dictionary, pattern, true, new QueryBudget(), (t) => found.push(dictionary[t]));
+      forEachTermMatchingGlob(bytes, pattern, true, new QueryBudget(), (t) => found.push(dictionary[t]));
       const regex = new RegExp(`^${pattern.replace(/\*/g, '.*')}$`);
       expect(found, pattern).toEqual(dictionary.filter((term) => regex.test(term)));
     }
@@ -60,7 +62,7 @@ describe('term walks', () => {
   it('skips namespaced terms (other languages) for a plain word', () => {
     const terms = ['da:abc', 'de:abc', 'abc', 'abd'].sort();
     const found: string[] = [];
-    forEachTermWithinEdits(terms, 0, terms.length, 'abc', 2, true, new QueryBudget(), (t) => found.push(terms[t]));
+    forEachTermWithinEdits(TermDictionary.fromSorted(terms), 0, terms.length, 'abc', 2, true, new QueryBudget(), (t) => found.push(terms[t]));
     expect(found).toEqual(['abc', 'abd']);
   });
 });

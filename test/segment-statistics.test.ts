@@ -52,7 +52,7 @@ describe('collection statistics', () => {
     const index = await openIndex(await tempDir(), { maxSegmentDocs: 60 });
     await index.rebuild(docs);
     const before = index.handle.current;
-    const terms = [...new Set(before.segments.flatMap((segment) => [...segment.stored.postings.terms].filter((_, t) => t % 7 === 0)))];
+    const terms = [...new Set(before.segments.flatMap((segment) => segment.stored.postings.terms.toArray().filter((_, t) => t % 7 === 0)))];
     expect(terms.length).toBeGreaterThan(500);
     const directFrequency = (set: SegmentSet, term: string) => {
       let df = 0;

@@ -5,6 +5,7 @@
  * fraction of that and let the scorer apply collection-wide statistics.
  */
 import { readPostingPositions, readTermPositions, readTermPostings, type PagedField, type TermPositions, type TermPostings } from './paged-postings.ts';
+import { emptyDictionary, type TermDictionary } from './term-dictionary.ts';
 
 /** Postings of one field, grouped by term (term t's postings are offsets[t] .. offsets[t+1]). */
 export interface FieldPostings {
@@ -30,8 +31,8 @@ export interface CompactSegment {
   name: string;
   /** Page id of each document ordinal, ascending. */
   docIds: Int32Array;
-  /** The segment's terms, sorted (code-unit order, like lunr's JSON). */
-  terms: string[];
+  /** The segment's terms, sorted (code-unit order, like lunr's JSON), as bytes (term-dictionary.ts). */
+  terms: TermDictionary;
   /** Parallel to FIELD_NAMES. */
   fields: FieldPostings[];
   /** Each document's language (`en` for documents that named none). */
@@ -74,12 +75,12 @@ const NO_POSTINGS: TermPostings = { docs: new Int32Array(0), tf: new Uint16Array
  * its pages analyse it in), so a typed prefix finds words whose stem is shorter than the prefix.
  */
 export interface SurfaceWords {
-  words: string[];
+  words: TermDictionary;
   offsets: Int32Array;
   termIds: Int32Array;
 }
 
-export const noSurfaceWords = (): SurfaceWords => ({ words: [], offsets: new Int32Array(1), termIds: new Int32Array(0) });
+export const noSurfaceWords = (): SurfaceWords => ({ words: emptyDictionary(), offsets: new Int32Array(1), termIds: new Int32Array(0) });
 
 export type { TermPositions, TermPostings } from './paged-postings.ts';
 
@@ -94,7 +95,7 @@ export function termNumber(segment: CompactSegment, term: string): number {
   if (cache === undefined) termNumberCaches.set(segment, (cache = new Map()));
   let number = cache.get(term);
   if (number === undefined) {
-    number = searchTerm(segment.terms, term);
+    number = segment.terms.find(term);
     if (cache.size >= TERM_NUMBER_CACHE_SIZE) cache.clear();
     cache.set(term, number);
   }
@@ -105,20 +106,6 @@ export function termNumber(segment: CompactSegment, term: string): number {
 export function askedTerms(segment: CompactSegment): string[] {
   const cache = termNumberCaches.get(segment);
   return cache === undefined ? [] : [...cache].filter(([, t]) => t >= 0).map(([term]) => term);
-}
-
-/** Binary search in sorted terms; -1 when absent. */
-function searchTerm(terms: readonly string[], term: string): number {
-  let lo = 0;
-  let hi = terms.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const probe = terms[mid];
-    if (probe < term) lo = mid + 1;
-    else if (probe > term) hi = mid - 1;
-    else return mid;
-  }
-  return -1;
 }
 
 /** Whether term `t` has a posting for the document at `ordinal` in a field. */

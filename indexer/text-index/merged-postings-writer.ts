@@ -7,7 +7,7 @@
  */
 import type { AtomicFileWriter } from './atomic-file.ts';
 import type { FieldPostings } from './compact-segment.ts';
-import { pad8, postingsFileHead } from './postings-file.ts';
+import { pad8, postingsFileHead, postingsFileTail } from './postings-file.ts';
 import { visitPostings, type MergePlan } from './postings-merge.ts';
 
 const MAX_U16 = 0xffff;
@@ -28,7 +28,8 @@ export function writeMergedPostings(plan: MergePlan, docOffsets: readonly number
   for (let f = 0; f < plan.fieldCount; f++) counts.push(countField(plan, f));
   const docCount = plan.docIds.length;
   const fields = counts.map((c) => ({ lengths: [c.offsets.length, c.postings, c.postings, c.postings + 1, c.positions, docCount], positionBytes: c.positionBytes }));
-  out.append(postingsFileHead({ ...plan, fields }, docOffsets));
+  const shape = { ...plan, fields };
+  out.append(postingsFileHead(shape));
   appendWhole(out, plan.docIds);
   for (let f = 0; f < plan.fieldCount; f++) {
     appendWhole(out, counts[f].offsets);
@@ -51,8 +52,8 @@ export function writeMergedPostings(plan: MergePlan, docOffsets: readonly number
     positions.end();
     appendWhole(out, fieldLengths(plan, f));
   }
-  appendWhole(out, plan.surfaces.offsets);
-  appendWhole(out, plan.surfaces.termIds);
+  // The merged terms and written words were merged as bytes (postings-merge.ts): no string per term.
+  for (const part of postingsFileTail(shape, docOffsets)) out.append(part);
 }
 
 /** Term offsets, postings and positions of a merged field, and the width its positions keep (as mergePostings decides it). */

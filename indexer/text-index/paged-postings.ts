@@ -28,7 +28,7 @@ export class PostingsFile {
   }
 
   /** `length` elements of `Type` at byte `position` (a copy of our own, aligned). */
-  read<T extends Int32Array | Uint16Array | Uint32Array>(Type: { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number }, position: number, length: number): T {
+  read<T extends Int32Array | Uint16Array | Uint32Array | Uint8Array | Float64Array>(Type: { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number }, position: number, length: number): T {
     const byteLength = length * Type.BYTES_PER_ELEMENT;
     // Not zero-filled first (every byte is read into it), and never a slice of Node's shared pool.
     const buffer = Buffer.allocUnsafeSlow(byteLength);

@@ -9,6 +9,7 @@ import type { CompactSegment, FieldPostings, SurfaceWords } from './compact-segm
 import { FIELD_NAMES, type TextDocument } from './document.ts';
 import { DEFAULT_LANGUAGE } from './languages.ts';
 import type { AnalyzedDocument } from './segment-analysis.ts';
+import { TermDictionary } from './term-dictionary.ts';
 
 const MAX_U16 = 0xffff;
 
@@ -42,7 +43,7 @@ export function buildPostings(name: string, documents: readonly TextDocument[], 
   const fields = occurrences.map((occ, f) => groupPostings(occ, rank, termList.length, lengths[f]));
   const docLangs = documents.map((doc) => doc.lang ?? DEFAULT_LANGUAGE);
   const surfaces = surfaceWords(analyzed, termIds, rank);
-  return { name, docIds: Int32Array.from(documents, (doc) => doc.id), terms: order.map((id) => termList[id]), fields, docLangs, surfaces };
+  return { name, docIds: Int32Array.from(documents, (doc) => doc.id), terms: TermDictionary.fromSorted(order.map((id) => termList[id])), fields, docLangs, surfaces };
 }
 
 /** The segment's written words (sorted) with the numbers of the terms they index. */
@@ -64,7 +65,7 @@ function surfaceWords(analyzed: readonly AnalyzedDocument[], termIds: Map<string
     for (const number of bySurface.get(word)!) ids.push(number);
     offsets[s + 1] = ids.length;
   });
-  return { words, offsets, termIds: Int32Array.from(ids) };
+  return { words: TermDictionary.fromSorted(words), offsets, termIds: Int32Array.from(ids) };
 }
 
 /** Stable counting sort of occurrences by term rank (they arrive by document, then position). */

@@ -1,8 +1,18 @@
 /**
  * Binary form of a segment's postings (`<name>.postings.bin`), so that opening an index maps
  * arrays instead of re-analysing text or parsing lunr JSON:
- *   magic "LSEP" · u32 header length · header JSON (name, terms, array lengths, document offsets)
- *   · zero padding to 8 bytes · the typed arrays, each padded to 8 bytes.
+ *   magic "LSEP" · u32 header length · header JSON · zero padding to 8 bytes · the arrays, each
+ *   padded to 8 bytes, in this order:
+ *     page ids (i32) · per field: term offsets (i32), documents (i32), frequencies (u16),
+ *     position offsets (i32), positions (u16 or u32), lengths (u32) · written words' term offsets
+ *     and term numbers (i32) · term dictionary: offsets (i32) and bytes (u8, term-dictionary.ts)
+ *     · written words' dictionary: offsets and bytes · document offsets (f64) · each document's
+ *     language, as its number in the header's `languages` (u16).
+ * The header (`format: 2`) holds only the name, counts and lengths: terms, words and per-document
+ * values are arrays, so that opening a segment parses a few hundred bytes of JSON and makes no
+ * JS string per term. Files written before format 2 (terms, written words, document offsets and
+ * languages in the header JSON, the arrays ending with the written words' term numbers) are
+ * read as before and their terms converted to dictionaries at open.
  * Arrays are little-endian (checked on write and read).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
@@ -12,28 +22,41 @@ import { IndexCorruptError } from './errors.ts';
 import { DEFAULT_LANGUAGE } from './languages.ts';
 import type { PostingsCache } from './postings-cache.ts';
 import { PostingsFile } from './paged-postings.ts';
+import { TermDictionary } from './term-dictionary.ts';
 
 const MAGIC = 0x5045534c; // "LSEP" little-endian
+const FORMAT = 2;
 const FIELD_ARRAYS = ['offsets', 'docs', 'tf', 'positionOffsets', 'positions', 'lengths'] as const;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 interface PostingsHeader {
   name: string;
-  terms: string[];
   docCount: number;
-  docOffsets: number[];
   /** Lengths of each field's arrays, in FIELD_ARRAYS order. */
   fields: number[][];
+  /** Bytes per position of each field (files written before 32-bit positions: 2). */
+  positionBytes?: number[];
+  /** 2 from the format with terms as arrays on; absent before. */
+  format?: number;
+  termCount?: number;
+  termBytes?: number;
+  surfaceCount?: number;
+  surfaceBytes?: number;
+  surfaceTermCount?: number;
+  /** The languages documents are numbered by (format 2). */
+  languages?: string[];
+  /** Before format 2: the terms, document offsets, languages and written words. */
+  terms?: string[];
+  docOffsets?: number[];
   /** Each document's language (files written before languages: all English). */
   docLangs?: string[];
   /** Written words whose terms differ (files written before them: none; prefixes then match terms only). */
   surfaces?: string[];
-  surfaceTermCount?: number;
-  /** Bytes per position of each field (files written before 32-bit positions: 2). */
-  positionBytes?: number[];
 }
 
 type FieldArray = FieldPostings[(typeof FIELD_ARRAYS)[number]];
+type SectionArray = FieldArray | Uint8Array | Float64Array;
+type SectionType<T extends SectionArray> = { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number };
 
 export const pad8 = (n: number) => (n + 7) & ~7;
 
@@ -54,29 +77,15 @@ export function encodePostings(segment: CompactSegment, docOffsets: readonly num
  * its padding.
  */
 export function postingsFileParts(segment: CompactSegment, docOffsets: readonly number[]): Uint8Array[] {
-  const start = postingsFileHead(
-    { ...segment, fields: segment.fields.map((field) => ({ lengths: FIELD_ARRAYS.map((key) => field[key].length), positionBytes: field.positions.BYTES_PER_ELEMENT })) },
-    docOffsets,
-  );
-  const arrays: ArrayBufferView[] = [
-    segment.docIds,
-    ...segment.fields.flatMap((field) => FIELD_ARRAYS.map((key) => field[key])),
-    segment.surfaces.offsets,
-    segment.surfaces.termIds,
-  ];
-  const parts: Uint8Array[] = [start];
-  for (const array of arrays) {
-    parts.push(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-    const padding = pad8(array.byteLength) - array.byteLength;
-    if (padding > 0) parts.push(new Uint8Array(padding));
-  }
-  return parts;
+  const shape = { ...segment, fields: segment.fields.map((field) => ({ lengths: FIELD_ARRAYS.map((key) => field[key].length), positionBytes: field.positions.BYTES_PER_ELEMENT })) };
+  const arrays: ArrayBufferView[] = [segment.docIds, ...segment.fields.flatMap((field) => FIELD_ARRAYS.map((key) => field[key]))];
+  return [postingsFileHead(shape), ...arrays.flatMap(paddedBytes), ...postingsFileTail(shape, docOffsets)];
 }
 
 /** A segment as its postings file's header describes it: each field's arrays by their lengths (FIELD_ARRAYS order). */
 export interface PostingsShape {
   name: string;
-  terms: string[];
+  terms: TermDictionary;
   docIds: Int32Array;
   docLangs: string[];
   surfaces: SurfaceWords;
@@ -84,21 +93,24 @@ export interface PostingsShape {
 }
 
 /**
- * The file's first part: the magic, the header and its padding. The arrays follow in the order
- * {@link postingsFileParts} lists them, each padded to 8 bytes (a merge writes them as it goes).
+ * The file's first part: the magic, the header and its padding. The page ids and the fields'
+ * arrays follow, each padded to 8 bytes (a merge writes them as it goes), then the parts of
+ * {@link postingsFileTail}.
  */
-export function postingsFileHead(shape: PostingsShape, docOffsets: readonly number[]): Uint8Array {
+export function postingsFileHead(shape: PostingsShape): Uint8Array {
   if (!LITTLE_ENDIAN) throw new IndexCorruptError('postings files are little-endian; this machine is not');
   const header: PostingsHeader = {
     name: shape.name,
-    terms: shape.terms,
+    format: FORMAT,
     docCount: shape.docIds.length,
-    docOffsets: [...docOffsets],
     fields: shape.fields.map((field) => field.lengths),
-    docLangs: shape.docLangs,
-    surfaces: shape.surfaces.words,
-    surfaceTermCount: shape.surfaces.termIds.length,
     positionBytes: shape.fields.map((field) => field.positionBytes),
+    termCount: shape.terms.length,
+    termBytes: shape.terms.bytes.length,
+    surfaceCount: shape.surfaces.words.length,
+    surfaceBytes: shape.surfaces.words.bytes.length,
+    surfaceTermCount: shape.surfaces.termIds.length,
+    languages: [...new Set(shape.docLangs)],
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
   const start = new Uint8Array(pad8(8 + headerBytes.length));
@@ -109,18 +121,45 @@ export function postingsFileHead(shape: PostingsShape, docOffsets: readonly numb
   return start;
 }
 
+/** The arrays after the fields': written words, the two dictionaries, document offsets and languages. */
+export function postingsFileTail(shape: PostingsShape, docOffsets: readonly number[]): Uint8Array[] {
+  const languages = [...new Set(shape.docLangs)];
+  const number = new Map(languages.map((lang, i) => [lang, i]));
+  const arrays: ArrayBufferView[] = [
+    shape.surfaces.offsets,
+    shape.surfaces.termIds,
+    shape.terms.offsets,
+    shape.terms.bytes,
+    shape.surfaces.words.offsets,
+    shape.surfaces.words.bytes,
+    Float64Array.from(docOffsets),
+    Uint16Array.from(shape.docLangs, (lang) => number.get(lang)!),
+  ];
+  return arrays.flatMap(paddedBytes);
+}
+
+function paddedBytes(array: ArrayBufferView): Uint8Array[] {
+  const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+  const padding = pad8(array.byteLength) - array.byteLength;
+  return padding > 0 ? [bytes, new Uint8Array(padding)] : [bytes];
+}
+
+/** Reads the next array of a file (the arrays in their order); throws IndexCorruptError past its end. */
+type NextArray = <T extends SectionArray>(Type: SectionType<T>, length: number) => T;
+
 export function decodePostings(bytes: Uint8Array, source: string): { postings: CompactSegment; docOffsets: Float64Array } {
   if (!LITTLE_ENDIAN) throw new IndexCorruptError('postings files are little-endian; this machine is not');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.byteLength < 8 || view.getUint32(0, true) !== MAGIC) throw new IndexCorruptError(`${source} is not a postings file`);
   const headerLength = view.getUint32(4, true);
+  if (8 + headerLength > bytes.byteLength) throw new IndexCorruptError(`${source} is truncated`);
   const header = parseHeader(bytes.subarray(8, 8 + headerLength), source);
   // Views need the arrays aligned: a Buffer may be a view into a larger, pooled one, and is then
   // copied into an aligned buffer of our own (readSegment reads into one, and is not).
   const bodyStart = pad8(8 + headerLength);
   const body = (bytes.byteOffset + bodyStart) % 8 === 0 ? bytes.subarray(bodyStart) : new Uint8Array(bytes.subarray(bodyStart));
   let at = 0;
-  const take = <T extends FieldArray | Int32Array>(Type: { new (buffer: ArrayBuffer, offset: number, length: number): T; BYTES_PER_ELEMENT: number }, length: number): T => {
+  const take: NextArray = (Type, length) => {
     const byteLength = length * Type.BYTES_PER_ELEMENT;
     if (at + byteLength > body.byteLength) throw new IndexCorruptError(`${source} is truncated`);
     const array = new Type(body.buffer as ArrayBuffer, body.byteOffset + at, length);
@@ -136,22 +175,53 @@ export function decodePostings(bytes: Uint8Array, source: string): { postings: C
     positions: header.positionBytes?.[f] === 4 ? take(Uint32Array, positions) : take(Uint16Array, positions),
     lengths: take(Uint32Array, lengths),
   }));
-  return segmentOf(header, docIds, fields, (length) => take(Int32Array, length));
+  return segmentOf(header, docIds, fields, take, source);
 }
 
-/** The segment of a header, its page ids and fields; the written words' arrays come last in the file. */
-function segmentOf(header: PostingsHeader, docIds: Int32Array, fields: FieldPostings[], nextInt32s: (length: number) => Int32Array): { postings: CompactSegment; docOffsets: Float64Array } {
+/** The segment of a header, its page ids and fields; the arrays after the fields' are read with `next`. */
+function segmentOf(header: PostingsHeader, docIds: Int32Array, fields: FieldPostings[], next: NextArray, source: string): { postings: CompactSegment; docOffsets: Float64Array } {
   // Files written before a field existed (`definitions`): that field is empty.
-  while (fields.length < FIELD_NAMES.length) fields.push(emptyField(header.terms.length, header.docCount));
+  while (fields.length < FIELD_NAMES.length) fields.push(emptyField(termCountOf(header), header.docCount));
+  if (header.format === FORMAT) return formatTwoSegment(header, docIds, fields, next, source);
+  const terms = header.terms!;
   let surfaces = noSurfaceWords();
   if (Array.isArray(header.surfaces) && typeof header.surfaceTermCount === 'number') {
-    const offsets = nextInt32s(header.surfaces.length + 1);
-    const termIds = nextInt32s(header.surfaceTermCount);
-    surfaces = { words: header.surfaces.map(String), offsets, termIds };
+    const offsets = next(Int32Array, header.surfaces.length + 1);
+    const termIds = next(Int32Array, header.surfaceTermCount);
+    surfaces = { words: TermDictionary.fromSorted(header.surfaces.map(String)), offsets, termIds };
   }
   const docLangs = Array.isArray(header.docLangs) && header.docLangs.length === header.docCount ? header.docLangs.map(String) : new Array<string>(header.docCount).fill(DEFAULT_LANGUAGE);
-  return { postings: { name: header.name, docIds, terms: header.terms, fields, docLangs, surfaces }, docOffsets: Float64Array.from(header.docOffsets) };
+  const postings = { name: header.name, docIds, terms: TermDictionary.fromSorted(terms.map(String)), fields, docLangs, surfaces };
+  return { postings, docOffsets: Float64Array.from(header.docOffsets!) };
 }
+
+function formatTwoSegment(header: PostingsHeader, docIds: Int32Array, fields: FieldPostings[], next: NextArray, source: string): { postings: CompactSegment; docOffsets: Float64Array } {
+  const termCount = header.termCount!;
+  const surfaceOffsets = next(Int32Array, header.surfaceCount! + 1);
+  const termIds = next(Int32Array, header.surfaceTermCount!);
+  const terms = dictionaryOf(next(Int32Array, termCount + 1), next(Uint8Array, header.termBytes!), `${source} has a term list with`);
+  const words = dictionaryOf(next(Int32Array, header.surfaceCount! + 1), next(Uint8Array, header.surfaceBytes!), `${source} has a written-word list with`);
+  const docOffsets = next(Float64Array, header.docCount + 1);
+  const langNumbers = next(Uint16Array, header.docCount);
+  if (!offsetsFit(surfaceOffsets, words.length, termIds.length) || termIds.some((t) => t < 0 || t >= termCount)) {
+    throw new IndexCorruptError(`${source} has written words that do not fit its terms`);
+  }
+  const languages = header.languages!;
+  const docLangs = Array.from(langNumbers, (n) => {
+    if (n >= languages.length) throw new IndexCorruptError(`${source} has a document language it does not list`);
+    return languages[n];
+  });
+  return { postings: { name: header.name, docIds, terms, fields, docLangs, surfaces: { words, offsets: surfaceOffsets, termIds } }, docOffsets };
+}
+
+/** A dictionary of a file's arrays, checked (IndexCorruptError with `what` and the problem otherwise). */
+function dictionaryOf(offsets: Int32Array, bytes: Uint8Array, what: string): TermDictionary {
+  const problem = TermDictionary.problemWith(bytes, offsets);
+  if (problem !== null) throw new IndexCorruptError(`${what} ${problem}`);
+  return new TermDictionary(bytes, offsets);
+}
+
+const termCountOf = (header: PostingsHeader): number => (header.format === FORMAT ? header.termCount! : header.terms!.length);
 
 /**
  * Opens a postings file with its postings left on disk (paged-postings.ts): reads the header, the
@@ -187,7 +257,7 @@ export function openPostings(path: string, cache: PostingsCache): { postings: Co
       if (at > size) throw new IndexCorruptError(`${path} is truncated`);
       return position;
     };
-    const read = <T extends Int32Array | Uint16Array | Uint32Array>(Type: { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number }, length: number) => file!.read(Type, place(Type.BYTES_PER_ELEMENT, length), length);
+    const read: NextArray = (Type, length) => file!.read(Type, place(Type.BYTES_PER_ELEMENT, length), length);
     const docIds = read(Int32Array, header.docCount);
     const fields: FieldPostings[] = header.fields.map(([offsets, docs, tf, positionOffsets, positions, lengths], f) => {
       const positionBytes = header.positionBytes?.[f] === 4 ? 4 : 2;
@@ -201,7 +271,7 @@ export function openPostings(path: string, cache: PostingsCache): { postings: Co
       };
       // Reads go where these offsets say: checked once here, so a damaged file is refused at open
       // rather than answering from the wrong bytes.
-      if (!termOffsetsFit(field.offsets, header.terms.length, docs) || tf !== docs || positionOffsets !== docs + 1 || lengths !== header.docCount) {
+      if (!offsetsFit(field.offsets, termCountOf(header), docs) || tf !== docs || positionOffsets !== docs + 1 || lengths !== header.docCount) {
         throw new IndexCorruptError(`${path} has postings that do not fit its header`);
       }
       return {
@@ -214,7 +284,7 @@ export function openPostings(path: string, cache: PostingsCache): { postings: Co
         paged: { file: file!, field: f, docsAt: field.docsAt, tfAt: field.tfAt, positionOffsetsAt: field.positionOffsetsAt, positionsAt: field.positionsAt, positionBytes },
       };
     });
-    return segmentOf(header, docIds, fields, (length) => read(Int32Array, length));
+    return segmentOf(header, docIds, fields, read, path);
   } catch (error) {
     // Once a PostingsFile holds it, the descriptor is closed when that is collected.
     if (file === undefined) closeSync(fd);
@@ -222,19 +292,35 @@ export function openPostings(path: string, cache: PostingsCache): { postings: Co
   }
 }
 
-/** Term offsets start at 0, never decrease, and end at the field's postings count. */
-function termOffsetsFit(offsets: Int32Array, terms: number, postings: number): boolean {
-  if (offsets.length !== terms + 1 || offsets[0] !== 0 || offsets[terms] !== postings) return false;
-  for (let t = 0; t < terms; t++) if (offsets[t + 1] < offsets[t]) return false;
+/** Offsets of `count` entries start at 0, never decrease, and end at `total` (a field's postings, written words' terms). */
+function offsetsFit(offsets: Int32Array, count: number, total: number): boolean {
+  if (offsets.length !== count + 1 || offsets[0] !== 0 || offsets[count] !== total) return false;
+  for (let t = 0; t < count; t++) if (offsets[t + 1] < offsets[t]) return false;
   return true;
 }
 
 function parseHeader(bytes: Uint8Array, source: string): PostingsHeader {
+  let header: PostingsHeader;
   try {
-    return JSON.parse(new TextDecoder().decode(bytes)) as PostingsHeader;
+    header = JSON.parse(new TextDecoder().decode(bytes)) as PostingsHeader;
   } catch (error) {
     throw new IndexCorruptError(`${source} has an unreadable header`, { cause: error });
   }
+  if (!headerFits(header)) throw new IndexCorruptError(`${source} has a header without its counts`);
+  return header;
+}
+
+const isCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
+
+/** Whether a parsed header has what its format needs, with counts that are counts. */
+function headerFits(header: PostingsHeader): boolean {
+  if (header === null || typeof header !== 'object' || typeof header.name !== 'string' || !isCount(header.docCount) || !Array.isArray(header.fields)) return false;
+  if (!header.fields.every((lengths) => Array.isArray(lengths) && lengths.length === FIELD_ARRAYS.length && lengths.every(isCount))) return false;
+  if (header.format === FORMAT) {
+    const counts = [header.termCount, header.termBytes, header.surfaceCount, header.surfaceBytes, header.surfaceTermCount];
+    return counts.every(isCount) && Array.isArray(header.languages) && header.languages.every((lang) => typeof lang === 'string');
+  }
+  return header.format === undefined && Array.isArray(header.terms) && Array.isArray(header.docOffsets);
 }
 
 function emptyField(termCount: number, docCount: number): FieldPostings {

@@ -8,6 +8,7 @@
  * widen prefix suggestions, as they do in a segment with deletions.)
  */
 import type { CompactSegment, FieldPostings, SurfaceWords } from './compact-segment.ts';
+import { DictionaryBuilder, type TermDictionary } from './term-dictionary.ts';
 
 export interface MergeSource {
   postings: CompactSegment;
@@ -38,7 +39,7 @@ export interface MergePlan {
   sources: readonly MergeSource[];
   docIds: Int32Array;
   docLangs: string[];
-  terms: string[];
+  terms: TermDictionary;
   surfaces: SurfaceWords;
   fieldCount: number;
   /** newOrdinals[s][ordinal]: the merged ordinal of a source's document, -1 when left out. */
@@ -98,28 +99,33 @@ function mergeDocuments(sources: readonly MergeSource[]): { newOrdinals: Int32Ar
   return { newOrdinals, sourceOf, sourceOrdinal };
 }
 
-/** The sorted union of the sources' terms that some live document uses; termMaps[s][t] = merged number or -1. */
-function mergeTerms(sources: readonly MergeSource[], newOrdinals: readonly Int32Array[]): { terms: string[]; termMaps: Int32Array[] } {
+/**
+ * The sorted union of the sources' terms that some live document uses; termMaps[s][t] = merged
+ * number or -1. Terms are compared and copied as bytes: a merge makes no string per term.
+ */
+function mergeTerms(sources: readonly MergeSource[], newOrdinals: readonly Int32Array[]): { terms: TermDictionary; termMaps: Int32Array[] } {
   const termMaps = sources.map((s) => new Int32Array(s.postings.terms.length).fill(-1));
   const usedBy = sources.map((s, i) => liveTerms(s, newOrdinals[i]));
   const heads = sources.map(() => 0);
-  const terms: string[] = [];
+  const terms = new DictionaryBuilder();
   for (;;) {
-    let least: string | undefined;
+    let least = -1;
     for (let s = 0; s < sources.length; s++) {
       const list = sources[s].postings.terms;
       while (heads[s] < list.length && !usedBy[s][heads[s]]) heads[s]++;
-      if (heads[s] < list.length && (least === undefined || list[heads[s]] < least)) least = list[heads[s]];
+      if (heads[s] < list.length && (least < 0 || list.compareWith(heads[s], sources[least].postings.terms, heads[least]) < 0)) least = s;
     }
-    if (least === undefined) break;
+    if (least < 0) break;
     const number = terms.length;
-    terms.push(least);
+    const leastTerms = sources[least].postings.terms;
+    const leastAt = heads[least];
+    terms.addEntry(leastTerms, leastAt);
     for (let s = 0; s < sources.length; s++) {
       const list = sources[s].postings.terms;
-      if (heads[s] < list.length && list[heads[s]] === least) termMaps[s][heads[s]++] = number;
+      if (heads[s] < list.length && list.compareWith(heads[s], leastTerms, leastAt) === 0) termMaps[s][heads[s]++] = number;
     }
   }
-  return { terms, termMaps };
+  return { terms: terms.done(), termMaps };
 }
 
 /** usedBy[t] = 1 when a live document of the source has term t in some field. */
@@ -214,28 +220,40 @@ function blockOrder(sourceOf: Int32Array, sourceCount: number): number[] | null 
   return order;
 }
 
-/** The union of the sources' written words, with their terms renumbered (terms no live page uses left out). */
+/**
+ * The union of the sources' written words (a k-way merge of their sorted lists, compared as
+ * bytes), with their terms renumbered (terms no live page uses left out, and words left with none).
+ */
 function mergeSurfaces(sources: readonly MergeSource[], termMaps: readonly Int32Array[]): SurfaceWords {
-  const bySurface = new Map<string, Set<number>>();
-  sources.forEach(({ postings: { surfaces } }, s) => {
-    surfaces.words.forEach((word, w) => {
-      for (let i = surfaces.offsets[w]; i < surfaces.offsets[w + 1]; i++) {
-        const number = termMaps[s][surfaces.termIds[i]];
-        if (number < 0) continue;
-        let numbers = bySurface.get(word);
-        if (!numbers) bySurface.set(word, (numbers = new Set()));
-        numbers.add(number);
-      }
-    });
-  });
-  const words = [...bySurface.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const offsets = new Int32Array(words.length + 1);
+  const lists = sources.map((source) => source.postings.surfaces);
+  const heads = lists.map(() => 0);
+  const words = new DictionaryBuilder();
+  const offsets: number[] = [0];
   const ids: number[] = [];
-  words.forEach((word, w) => {
-    for (const number of [...bySurface.get(word)!].sort((a, b) => a - b)) ids.push(number);
-    offsets[w + 1] = ids.length;
-  });
-  return { words, offsets, termIds: Int32Array.from(ids) };
+  for (;;) {
+    let least = -1;
+    for (let s = 0; s < lists.length; s++) {
+      if (heads[s] < lists[s].words.length && (least < 0 || lists[s].words.compareWith(heads[s], lists[least].words, heads[least]) < 0)) least = s;
+    }
+    if (least < 0) break;
+    const leastWords = lists[least].words;
+    const leastAt = heads[least];
+    const numbers = new Set<number>();
+    for (let s = 0; s < lists.length; s++) {
+      const { words: list, offsets: from, termIds } = lists[s];
+      if (heads[s] >= list.length || list.compareWith(heads[s], leastWords, leastAt) !== 0) continue;
+      const w = heads[s]++;
+      for (let i = from[w]; i < from[w + 1]; i++) {
+        const number = termMaps[s][termIds[i]];
+        if (number >= 0) numbers.add(number);
+      }
+    }
+    if (numbers.size === 0) continue;
+    words.addEntry(leastWords, leastAt);
+    for (const number of [...numbers].sort((a, b) => a - b)) ids.push(number);
+    offsets.push(ids.length);
+  }
+  return { words: words.done(), offsets: Int32Array.from(offsets), termIds: Int32Array.from(ids) };
 }
 
 /** What a merge does with one posting: source field, its index there, the merged ordinal. */

@@ -24,7 +24,6 @@ import { postingWeight, type ResolvedClause, type ScoringPlan } from './scoring-
 import { matchingDocuments } from './segment-matches.ts';
 import { deletedOrdinalsOf, type LiveSegment, type SegmentSet } from './segment-set.ts';
 import { seek } from './ordinal-lists.ts';
-import { prefixRange } from './sorted-strings.ts';
 import { forEachTermMatchingGlob, forEachTermWithinEdits } from './term-walk.ts';
 import { rankCandidates, TopHits, type DocumentExtras } from './top-k.ts';
 import { exactNameBonuses, exactNameScoreBound } from './exact-name.ts';
@@ -338,10 +337,13 @@ export class CollectionTerms {
     const namespaced = isNamespacedTerm(pattern);
     for (const segment of this.set.segments) {
       const postings = segment.stored.postings;
-      const add = (t: number) => found.set(postings.terms[t], (found.get(postings.terms[t]) ?? 0) + postingCount(postings, t));
+      const add = (t: number) => {
+        const term = postings.terms.at(t);
+        found.set(term, (found.get(term) ?? 0) + postingCount(postings, t));
+      };
       if (editDistance === undefined || pattern.includes('*')) forEachTermMatchingGlob(postings.terms, pattern, !namespaced, this.budget, add);
       else {
-        const [from, to] = namespaced ? prefixRange(postings.terms, pattern.slice(0, 3)) : [0, postings.terms.length];
+        const [from, to] = namespaced ? postings.terms.prefixRange(pattern.slice(0, 3)) : [0, postings.terms.length];
         forEachTermWithinEdits(postings.terms, from, to, pattern, editDistance, !namespaced, this.budget, add);
       }
       if (!this.budget.scansLeft) break;
@@ -363,14 +365,18 @@ export class CollectionTerms {
     for (const segment of this.set.segments) {
       const postings = segment.stored.postings;
       const { terms, surfaces } = postings;
-      const add = (t: number) => found.set(terms[t], (found.get(terms[t]) ?? 0) + postingCount(postings, t));
-      const [from, to] = prefixRange(terms, prefix);
-      for (let t = from; t < to && budget.scan(); t++) if (namespace !== '' || !isNamespacedTerm(terms[t])) add(t);
-      const [first, last] = prefixRange(surfaces.words, written);
+      const add = (t: number, term: string) => found.set(term, (found.get(term) ?? 0) + postingCount(postings, t));
+      const [from, to] = terms.prefixRange(prefix);
+      for (let t = from; t < to && budget.scan(); t++) {
+        const term = terms.at(t);
+        if (namespace !== '' || !isNamespacedTerm(term)) add(t, term);
+      }
+      const [first, last] = surfaces.words.prefixRange(written);
       for (let s = first; s < last && budget.scan(); s++) {
         for (let i = surfaces.offsets[s]; i < surfaces.offsets[s + 1]; i++) {
           const t = surfaces.termIds[i];
-          if (namespace !== '' ? terms[t].startsWith(namespace) : !isNamespacedTerm(terms[t])) add(t);
+          const term = terms.at(t);
+          if (namespace !== '' ? term.startsWith(namespace) : !isNamespacedTerm(term)) add(t, term);
         }
       }
       if (!budget.scansLeft) break;
@@ -388,9 +394,9 @@ export class CollectionTerms {
     const found = new Map<string, number>();
     for (const segment of this.set.segments) {
       const postings = segment.stored.postings;
-      const [from, to] = prefixRange(postings.terms, head);
+      const [from, to] = postings.terms.prefixRange(head);
       forEachTermWithinEdits(postings.terms, from, to, term, distance, !namespaced, this.budget, (t) => {
-        const candidate = postings.terms[t];
+        const candidate = postings.terms.at(t);
         if (candidate !== term) found.set(candidate, (found.get(candidate) ?? 0) + postingCount(postings, t));
       });
       if (!this.budget.scansLeft) break;

@@ -11,15 +11,17 @@
  *   prefix, each term tested by a linear glob match (no backtracking regular expression).
  * Namespaced terms (`de:haus`) are skipped a language block at a time when `plainOnly`; the
  * marked terms of exact and analysed names (exact-name.ts) are never visited.
+ * The terms are a segment's byte dictionary (term-dictionary.ts): wildcards match the bytes, the
+ * edit walk decodes each visited term's code units into one reused buffer, and no string is made
+ * but for the terms found.
  */
-import { isNamespacedTerm } from './languages.ts';
 import { isMarkedTerm } from './exact-name.ts';
 import type { QueryBudget } from './query-budget.ts';
-import { lowerBound, prefixRange } from './sorted-strings.ts';
+import { encodeKey, unitByteLength, type TermDictionary } from './term-dictionary.ts';
 
 /** Visits the index of each term in [from, to) within `distance` edits of `word` (adjacent swaps count one). */
 export function forEachTermWithinEdits(
-  sorted: readonly string[],
+  sorted: TermDictionary,
   from: number,
   to: number,
   word: string,
@@ -29,76 +31,148 @@ export function forEachTermWithinEdits(
   visit: (index: number) => void,
 ): void {
   const walk = new EditRows(word, distance);
-  let previous = '';
+  const entry = new EntryUnits(sorted);
+  // Rows 0..valid of the walk hold for the first `valid` units of the entry read last.
   let valid = 0;
   for (let i = from; i < to; ) {
     if (!budget.scan()) return;
-    const term = sorted[i];
-    const next = skipPast(sorted, term, i, plainOnly);
+    const next = skipPast(sorted, i, plainOnly);
     if (next > i) {
       i = next;
       continue;
     }
-    let depth = Math.min(valid, commonPrefixLength(previous, term));
+    // The buffer holds the entry walked last: rows beyond what this one shares with it are redone.
+    entry.read(i);
+    valid = Math.min(valid, entry.common);
+    const { units: term, length } = entry;
+    let depth = valid;
     let pruned = false;
-    while (depth < term.length) {
+    while (depth < length) {
       depth++;
       if (!walk.advance(depth, term)) {
         pruned = true;
         break;
       }
     }
-    previous = term;
     valid = depth;
     if (pruned) {
       // No term that starts with this prefix can come within the distance.
-      i = Math.max(i + 1, lowerBound(sorted, `${term.slice(0, depth)}\uffff`, i + 1));
+      let prefixBytes = 0;
+      for (let k = 0; k < depth; k++) prefixBytes += unitByteLength(term[k]);
+      i = Math.max(i + 1, sorted.pastPrefixOf(i, prefixBytes));
       continue;
     }
-    if (walk.distanceAt(term.length) <= distance) visit(i);
+    if (walk.distanceAt(length) <= distance) visit(i);
     i++;
   }
 }
 
 /**
- * Where a walk goes on from `term`, at `i`: `i` itself when the term may be visited, past its
- * language block when it is namespaced and the walk is `plainOnly` (`;` sorts right after `:`),
- * the next term when it is a marked name term.
+ * The code units of one dictionary entry after another, decoded into one buffer (no string per
+ * entry), with how many leading units each shares with the entry read before it.
  */
-function skipPast(sorted: readonly string[], term: string, i: number, plainOnly: boolean): number {
-  if (plainOnly && isNamespacedTerm(term)) return lowerBound(sorted, `${term.slice(0, 2)};`, i + 1);
-  return isMarkedTerm(term) ? i + 1 : i;
+class EntryUnits {
+  units = new Uint16Array(64);
+  length = 0;
+  common = 0;
+
+  constructor(private readonly dictionary: TermDictionary) {}
+
+  read(i: number): void {
+    const { bytes, offsets } = this.dictionary;
+    const from = offsets[i];
+    const to = offsets[i + 1];
+    if (to - from > this.units.length) {
+      const grown = new Uint16Array(Math.max(to - from, this.units.length * 2));
+      grown.set(this.units);
+      this.units = grown;
+    }
+    const units = this.units;
+    const held = this.length;
+    let common = -1;
+    let n = 0;
+    for (let b = from; b < to; ) {
+      const lead = bytes[b];
+      let unit: number;
+      if (lead < 0x80) {
+        unit = lead;
+        b++;
+      } else if (lead < 0xe0) {
+        unit = ((lead & 0x1f) << 6) | (bytes[b + 1] & 0x3f);
+        b += 2;
+      } else {
+        unit = ((lead & 0x0f) << 12) | ((bytes[b + 1] & 0x3f) << 6) | (bytes[b + 2] & 0x3f);
+        b += 3;
+      }
+      if (common < 0 && (n >= held || units[n] !== unit)) common = n;
+      units[n++] = unit;
+    }
+    this.common = common < 0 ? n : common;
+    this.length = n;
+  }
 }
 
+/**
+ * Where a walk goes on from entry `i`: `i` itself when the term may be visited, past its
+ * language block when it is namespaced and the walk is `plainOnly` (`;` sorts right after `:`),
+ * the next entry when it is a marked name term. Read from the entry's first bytes: a namespace
+ * and the marks are ASCII, one byte a character.
+ */
+function skipPast(sorted: TermDictionary, i: number, plainOnly: boolean): number {
+  const { bytes, offsets } = sorted;
+  const from = offsets[i];
+  const length = offsets[i + 1] - from;
+  if (plainOnly && length > 3 && bytes[from + 2] === 0x3a /* : */ && bytes[from + 3] !== 0x3a && isLowerLetter(bytes[from]) && isLowerLetter(bytes[from + 1])) {
+    return sorted.lowerBoundBytes(Uint8Array.of(bytes[from], bytes[from + 1], 0x3b /* ; */), i + 1);
+  }
+  return length > 0 && MARK_BYTES[bytes[from]] === 1 ? i + 1 : i;
+}
+
+const isLowerLetter = (byte: number) => byte >= 0x61 && byte <= 0x7a;
+
+/** MARK_BYTES[b] = 1 when a term starting with byte b is marked (isMarkedTerm; its marks are ASCII). */
+const MARK_BYTES = Uint8Array.from({ length: 256 }, (_, b) => (b < 0x80 && isMarkedTerm(String.fromCharCode(b)) ? 1 : 0));
+
 /** Visits the index of each term matching a wildcard pattern (`*` any run of characters). */
-export function forEachTermMatchingGlob(sorted: readonly string[], pattern: string, plainOnly: boolean, budget: QueryBudget, visit: (index: number) => void): void {
+export function forEachTermMatchingGlob(sorted: TermDictionary, pattern: string, plainOnly: boolean, budget: QueryBudget, visit: (index: number) => void): void {
   const star = pattern.indexOf('*');
   const literal = star < 0 ? pattern : pattern.slice(0, star);
-  const [from, to] = prefixRange(sorted, literal);
+  const [from, to] = sorted.prefixRange(literal);
+  const patternBytes = encodeKey(pattern);
+  const { bytes, offsets } = sorted;
   for (let i = from; i < to; ) {
     if (!budget.scan()) return;
-    const term = sorted[i];
-    const next = skipPast(sorted, term, i, plainOnly);
+    const next = skipPast(sorted, i, plainOnly);
     if (next > i) {
       i = next;
       continue;
     }
-    if (globMatches(pattern, term)) visit(i);
+    if (globMatchesBytes(patternBytes, bytes, offsets[i], offsets[i + 1])) visit(i);
     i++;
   }
 }
 
 /** Whether `text` matches `pattern` whole, `*` matching any run (linear, with one backtrack point). */
 export function globMatches(pattern: string, text: string): boolean {
+  const bytes = encodeKey(text);
+  return globMatchesBytes(encodeKey(pattern), bytes, 0, bytes.length);
+}
+
+/**
+ * {@link globMatches} on encoded text (term-dictionary.ts), text[from..to). Matching bytes is
+ * matching code units: a unit's first byte is never a continuation byte, so a pattern's literal
+ * run can only match whole units, and `*` (one ASCII byte) runs over whole units.
+ */
+function globMatchesBytes(pattern: Uint8Array, text: Uint8Array, from: number, to: number): boolean {
   let p = 0;
-  let t = 0;
+  let t = from;
   let starAt = -1;
-  let resumeAt = 0;
-  while (t < text.length) {
-    if (p < pattern.length && pattern.charCodeAt(p) === 0x2a /* * */) {
+  let resumeAt = from;
+  while (t < to) {
+    if (p < pattern.length && pattern[p] === 0x2a /* * */) {
       starAt = p++;
       resumeAt = t;
-    } else if (p < pattern.length && pattern.charCodeAt(p) === text.charCodeAt(t)) {
+    } else if (p < pattern.length && pattern[p] === text[t]) {
       p++;
       t++;
     } else if (starAt >= 0) {
@@ -106,15 +180,8 @@ export function globMatches(pattern: string, text: string): boolean {
       t = ++resumeAt;
     } else return false;
   }
-  while (p < pattern.length && pattern.charCodeAt(p) === 0x2a) p++;
+  while (p < pattern.length && pattern[p] === 0x2a) p++;
   return p === pattern.length;
-}
-
-function commonPrefixLength(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  return i;
 }
 
 /**
@@ -135,16 +202,16 @@ class EditRows {
     this.rows.push(first);
   }
 
-  /** Fills row `depth` from the candidate's character at depth − 1; false when every cell exceeds the distance. */
-  advance(depth: number, candidate: string): boolean {
+  /** Fills row `depth` from the candidate's code unit at depth − 1; false when every cell exceeds the distance. */
+  advance(depth: number, candidate: Uint16Array): boolean {
     const { word, distance, outside } = this;
     const n = word.length;
     let row = this.rows[depth];
     if (row === undefined) this.rows[depth] = row = new Int32Array(n + 1);
     const above = this.rows[depth - 1];
     const twoAbove = depth >= 2 ? this.rows[depth - 2] : null;
-    const c = candidate.charCodeAt(depth - 1);
-    const before = depth >= 2 ? candidate.charCodeAt(depth - 2) : -1;
+    const c = candidate[depth - 1];
+    const before = depth >= 2 ? candidate[depth - 2] : -1;
     const lo = Math.max(1, depth - distance);
     const hi = Math.min(n, depth + distance);
     row[0] = depth <= distance ? depth : outside;
