@@ -176,13 +176,13 @@ export interface SearchEngineOptions {
 
 const DEFAULT_OTHER_LANGUAGE_WEIGHT = 0.5;
 
-/** A text match with its rank values and score. */
 /** Every match of a query: page ids, and by segment and ordinal when no page matched twice. */
 interface Matched {
   ids(): Int32Array;
   segments?(): readonly SegmentMatches[];
 }
 
+/** A text match with its rank values and score. */
 interface Candidate {
   id: number;
   hit: SearchHit;
