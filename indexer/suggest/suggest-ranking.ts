@@ -89,18 +89,21 @@ type TitleColumns = Pick<SuggestColumns, 'titleWords' | 'titlePostingStarts' | '
 
 function* titleColumnsSteps(c: SuggestContributions, positions: Float64Array): Generator<void, TitleColumns> {
   const { vocabulary, sortedWords, titles: rowTitles, urls, titleWordStarts: rowWordStarts, titleWordIds: rowWordIds } = c;
+  // A row without a title has an empty entry.
+  const hasTitle = (r: number) => rowTitles.offsets[r + 1] > rowTitles.offsets[r];
   let titled = 0;
-  for (const title of rowTitles) if (title !== '') titled++;
+  for (let r = 0; r < rowTitles.length; r++) if (hasTitle(r)) titled++;
   const rowOfTitle = new Int32Array(titled);
-  for (let r = 0, t = 0; r < rowTitles.length; r++) if (rowTitles[r] !== '') rowOfTitle[t++] = r;
+  for (let r = 0, t = 0; r < rowTitles.length; r++) if (hasTitle(r)) rowOfTitle[t++] = r;
   yield;
-  // Best first; the sort is stable, so equal titles keep the order of their pages.
-  const byRank = yield* mergeSortSteps(rowOfTitle, (a, b) => positions[b] - positions[a] || titleOrder(rowTitles[a], rowTitles[b]));
+  // Best first; the sort is stable, so equal titles keep the order of their pages. Titles are
+  // made strings only to order pages of equal rank.
+  const byRank = yield* mergeSortSteps(rowOfTitle, (a, b) => positions[b] - positions[a] || titleOrder(rowTitles.at(a), rowTitles.at(b)));
   const titles = new StringColumnBuilder();
   const titleUrls = new StringColumnBuilder();
   for (let t = 0; t < titled; t++) {
-    titles.add(rowTitles[byRank[t]]);
-    titleUrls.add(urls[byRank[t]]);
+    titles.addEntry(rowTitles, byRank[t]);
+    titleUrls.addEntry(urls, byRank[t]);
     if (stepEnds(t)) yield;
   }
   // The words of some title, numbered in the order of their strings.
