@@ -97,8 +97,10 @@ function* titleColumnsSteps(c: SuggestContributions, positions: Float64Array): G
   for (let r = 0, t = 0; r < rowTitles.length; r++) if (hasTitle(r)) rowOfTitle[t++] = r;
   yield;
   // Best first; the sort is stable, so equal titles keep the order of their pages. Titles are
-  // made strings only to order pages of equal rank.
-  const byRank = yield* mergeSortSteps(rowOfTitle, (a, b) => positions[b] - positions[a] || titleOrder(rowTitles.at(a), rowTitles.at(b)));
+  // made strings only to order pages of equal rank, once each (a row is compared many times).
+  const tiedTitles: Array<string | undefined> = new Array(rowTitles.length);
+  const titleOf = (r: number) => (tiedTitles[r] ??= rowTitles.at(r));
+  const byRank = yield* mergeSortSteps(rowOfTitle, (a, b) => positions[b] - positions[a] || titleOrder(titleOf(a), titleOf(b)));
   const titles = new StringColumnBuilder();
   const titleUrls = new StringColumnBuilder();
   for (let t = 0; t < titled; t++) {

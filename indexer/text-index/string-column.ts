@@ -145,9 +145,13 @@ export class StringColumnBuilder {
     const from = source.offsets[i];
     const to = source.offsets[i + 1];
     this.reserve(to - from);
-    this.bytes.set(source.bytes.subarray(from, to), this.byteLength);
-    this.byteLength += to - from;
-    this.offsets[++this.count] = this.byteLength;
+    // Byte by byte: entries are short, and a subarray to copy from would be an object each.
+    const { bytes } = this;
+    const sourceBytes = source.bytes;
+    let at = this.byteLength;
+    for (let b = from; b < to; b++) bytes[at++] = sourceBytes[b];
+    this.byteLength = at;
+    this.offsets[++this.count] = at;
   }
 
   done(): StringColumn {
