@@ -103,6 +103,17 @@ describe('the saved suggestion index', () => {
       at += length;
     }
     expect((await loadSuggestIndex(dataDir, key)).reason).toMatch(/^cannot read it: titles: entry \d+ that is not text/);
+    // The first word made to sort after the second: refused too (prefix ranges need the order).
+    at = 4 + headerLength;
+    for (const [name, length] of header.sections) {
+      if (name === 'terms.bytes') {
+        const damaged = Buffer.from(bytes);
+        damaged[at] = 0x7f;
+        writeFileSync(file, damaged);
+      }
+      at += length;
+    }
+    expect((await loadSuggestIndex(dataDir, key)).reason).toMatch(/^cannot read it: terms: entry 1 out of order/);
     // The first format: string columns as JSON arrays.
     writeFileSync(file, firstFormatFile(built, key));
     const old = await loadSuggestIndex(dataDir, key);

@@ -98,18 +98,22 @@ export async function loadSuggestIndex(dataDir: string, key: SuggestKey): Promis
       // Copied out: the file's buffer is not aligned for the typed array.
       return new ArrayType(new Uint8Array(raw).buffer, 0, raw.byteLength / ArrayType.BYTES_PER_ELEMENT);
     };
+    // Checked whichever the format, before a dictionary is made of them: its searches need the words in order.
+    const dictionary = (name: string, bytes: Uint8Array, offsets: Int32Array) => {
+      const problem = TermDictionary.problemWith(bytes, offsets);
+      if (problem !== null) throw new Error(`${name}: ${problem}`);
+      return new TermDictionary(bytes, offsets);
+    };
     if (header.format === FORMAT_JSON) {
       const strings = (name: string) => JSON.parse(part(name).toString('utf8')) as string[];
-      for (const name of DICTIONARIES) columns[name] = TermDictionary.fromSorted(strings(name));
+      for (const name of DICTIONARIES) {
+        const sorted = TermDictionary.fromSorted(strings(name));
+        columns[name] = dictionary(name, sorted.bytes, sorted.offsets);
+      }
       for (const name of COLUMNS) columns[name] = StringColumn.fromStrings(strings(name));
     } else {
-      for (const name of DICTIONARIES) columns[name] = new TermDictionary(new Uint8Array(part(`${name}.bytes`)), array(`${name}.offsets`, Int32Array) as Int32Array);
+      for (const name of DICTIONARIES) columns[name] = dictionary(name, new Uint8Array(part(`${name}.bytes`)), array(`${name}.offsets`, Int32Array) as Int32Array);
       for (const name of COLUMNS) columns[name] = StringColumn.fromFile(new Uint8Array(part(`${name}.bytes`)), array(`${name}.offsets`, Int32Array) as Int32Array, name);
-    }
-    // Checked whichever the format: the suggestions' binary searches need the words in order.
-    for (const name of DICTIONARIES) {
-      const problem = TermDictionary.problemWith(columns[name].bytes, columns[name].offsets);
-      if (problem !== null) throw new Error(`${name}: ${problem}`);
     }
     for (const [name, ArrayType] of Object.entries(NUMBER_COLUMNS) as Array<[NumberColumn, typeof Float64Array | typeof Int32Array]>) {
       (columns as unknown as Record<string, Float64Array | Int32Array>)[name] = array(name, ArrayType);
