@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { loadPageFacts, PageFacts, refreshPageFacts, savePageFacts, type PageFact } from '../indexer/ranking/page-facts.ts';
 import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
 import { runStepsYielding } from '../indexer/stepwise.ts';
+import { StringColumn } from '../indexer/text-index/string-column.ts';
 
 const fact = (n: number, fields: Partial<PageFact> = {}): PageFact => ({
   url: `http://site.test/${n % 3 === 0 ? 'de' : 'en'}/s${n % 4}/p${n}`,
@@ -108,11 +109,16 @@ describe('the page facts table', () => {
     expect(turns).toBeGreaterThan(0);
     expect(refreshed.toColumns()).toEqual(built.toColumns());
     expect(refreshed.columns.section.values).toEqual(built.columns.section.values);
+    for (let row = 0; row < built.size; row += 97) {
+      expect(refreshed.urlOf(row)).toBe(built.urlOf(row));
+      expect(refreshed.idOfUrl(built.urlOf(row))).toBe(built.ids[row]);
+    }
+    expect(refreshed.idOfUrl(urlOf(10_000_000))).toBeUndefined();
     expect(refreshed.columns.section.values).not.toContain('rare');
     expect(refreshed.facetTuples).toEqual(built.facetTuples);
     // Made from saved columns in steps (check, derived rows, combinations), it equals the table made at once.
     let steps = 0;
-    const making = PageFacts.steps({ columns: built.toColumns(), urls: [...built.toColumns().ids].map(urlOf) });
+    const making = PageFacts.steps({ columns: built.toColumns(), urls: StringColumn.fromStrings([...built.toColumns().ids].map(urlOf)) });
     let made = making.next();
     for (; !made.done; made = making.next()) steps++;
     expect(steps).toBeGreaterThanOrEqual(5);

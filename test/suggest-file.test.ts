@@ -76,6 +76,51 @@ describe('the saved suggestion index', () => {
     expect((await loadSuggestIndex(dataDir, { pageSequence: 1, rankDigest: 'r' })).reason).toMatch(/^cannot read it/);
   });
 
+  it('holds its strings as bytes, refusing a damaged one, and still reads a file of the first format', async () => {
+    const pages = realPages().slice(0, 60);
+    pages.push({ id: 9999, url: 'http://docs.test/\u{1f52d}?q=\ud800', title: 'Télescope 望远镜 \u{1f52d} gen_server:call', headings: [], text: 'telescope 望远镜' });
+    const built = await SuggestIndex.build(pages, (id) => (id % 17) / 1e4);
+    const dataDir = mkdtempSync(join(tmpdir(), 'lse-suggest-'));
+    const key = { pageSequence: 4, rankDigest: 'r4' };
+    await saveSuggestIndex(dataDir, built, key);
+    const file = join(dataDir, 'suggest', 'suggestions.bin');
+    const bytes = readFileSync(file);
+    const headerLength = bytes.readUInt32LE(0);
+    const header = JSON.parse(bytes.toString('utf8', 4, 4 + headerLength)) as { format: string; sections: Array<[string, number]> };
+    expect(header.format).toBe('lse-suggest/2');
+    const loaded = (await loadSuggestIndex(dataDir, key)).index!;
+    expect(loaded.toColumns()).toStrictEqual(built.toColumns());
+    for (const typed of ['tél', 'télescope 望', '望', 'gen_s', 'telescope ', 'deb']) expect(loaded.suggest(typed, 8)).toEqual(built.suggest(typed, 8));
+    expect(loaded.suggest('望', 8).map((s) => s.url)).toContain('http://docs.test/\u{1f52d}?q=\ud800');
+    // A byte of the titles that is no text: refused, with the column named.
+    let at = 4 + headerLength;
+    for (const [name, length] of header.sections) {
+      if (name === 'titles.bytes') {
+        const damaged = Buffer.from(bytes);
+        damaged[at + length - 1] = 0xff;
+        writeFileSync(file, damaged);
+      }
+      at += length;
+    }
+    expect((await loadSuggestIndex(dataDir, key)).reason).toMatch(/^cannot read it: titles: entry \d+ that is not text/);
+    // The first word made to sort after the second: refused too (prefix ranges need the order).
+    at = 4 + headerLength;
+    for (const [name, length] of header.sections) {
+      if (name === 'terms.bytes') {
+        const damaged = Buffer.from(bytes);
+        damaged[at] = 0x7f;
+        writeFileSync(file, damaged);
+      }
+      at += length;
+    }
+    expect((await loadSuggestIndex(dataDir, key)).reason).toMatch(/^cannot read it: terms: entry 1 out of order/);
+    // The first format: string columns as JSON arrays.
+    writeFileSync(file, firstFormatFile(built, key));
+    const old = await loadSuggestIndex(dataDir, key);
+    expect(old.reason).toBe('saved');
+    expect(old.index!.toColumns()).toStrictEqual(built.toColumns());
+  });
+
   it('is what a server starts with, until a page or the ranks change', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'lse-suggest-store-'));
     const store = await CrawlStore.open(dataDir);
@@ -110,3 +155,16 @@ describe('the saved suggestion index', () => {
     }
   });
 });
+
+/** The file as the first format wrote it: the string columns as UTF-8 JSON arrays, then the number columns. */
+function firstFormatFile(index: SuggestIndex, key: { pageSequence: number; rankDigest: string }): Buffer {
+  const c = index.toColumns();
+  const sections: Array<[string, Uint8Array]> = [];
+  for (const name of ['terms', 'titleWords'] as const) sections.push([name, Buffer.from(JSON.stringify(c[name].toArray()))]);
+  for (const name of ['titles', 'titleUrls'] as const) sections.push([name, Buffer.from(JSON.stringify(c[name].toArray()))]);
+  for (const name of ['termScores', 'titlePostingStarts', 'titlePostings', 'titleWordStarts', 'titleWordIds'] as const) sections.push([name, new Uint8Array(c[name].buffer, c[name].byteOffset, c[name].byteLength)]);
+  const header = Buffer.from(JSON.stringify({ format: 'lse-suggest/1', key, sections: sections.map(([name, bytes]) => [name, bytes.byteLength]) }));
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(header.byteLength);
+  return Buffer.concat([length, header, ...sections.map(([, bytes]) => bytes)]);
+}

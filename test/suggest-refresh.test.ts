@@ -15,6 +15,10 @@ import { currentContributions, suggestSourceOf } from '../indexer/suggest/sugges
 import { indexableDocuments } from '../indexer/text-index/store-adapter.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
 import { realDocPages } from './helpers/real-doc-pages.ts';
+import { createHash } from 'node:crypto';
+import { runSteps } from '../indexer/stepwise.ts';
+import type { SuggestContributions } from '../indexer/suggest/suggest-contributions.ts';
+import { decodeContributionsSteps } from '../indexer/suggest/suggest-contributions-file.ts';
 
 const record = (doc: TextDocument): PageRecord => ({ url: doc.url, host: 'docs.test', role: 'local', state: 'fetched', status: 200, fetchedAt: 1, depth: 1, visits: 1, changes: 0, lang: 'en', title: doc.title, headings: doc.headings, text: doc.text });
 
@@ -87,6 +91,36 @@ describe('suggestions refreshed after an update', () => {
     }
   });
 
+  it('read a saved copy of the first format, and keep titles with lone surrogates as they are', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lse-suggest-refresh-'));
+    const store = await CrawlStore.open(dir);
+    const warnings: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((text) => (warnings.push(String(text)), true));
+    try {
+      await writePages(store, docs.slice(0, 40).map((doc, n) => [n, record(doc)]));
+      const ranks = await ranksOf(store, (id) => (id + 1) / 100);
+      await buildSuggestions(store, ranks);
+      const file = join(dir, 'suggest', 'contributions.bin');
+      const saved = runSteps(decodeContributionsSteps(readFileSync(file)));
+      writeFileSync(file, firstFormatFile(saved.contributions, saved.pageSequence));
+      await writePages(store, [[41, { ...record(docs[41]), title: 'Lone \ud800 surrogate \u{1f52d} telescope' }]]);
+      warnings.length = 0;
+      const refreshed = await currentContributions(store, store.pageWriteSequence);
+      expect(refreshed).toMatchObject({ full: false, pagesRead: 1 });
+      expect(refreshed.contributions.titles.toArray()).toContain('Lone \ud800 surrogate \u{1f52d} telescope');
+      // Saved again (in the current format): the lone surrogate does not stop it, and it comes back.
+      expect(warnings.join('')).not.toMatch(/not saved/);
+      const again = await currentContributions(store, store.pageWriteSequence);
+      expect(again).toMatchObject({ full: false, pagesRead: 0 });
+      expect(again.contributions.titles.toArray()).toEqual(refreshed.contributions.titles.toArray());
+      expect(again.contributions.urls.toArray()).toEqual(refreshed.contributions.urls.toArray());
+      expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads every page again, with a warning, when the saved copy is damaged, missing its journal or of another store', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lse-suggest-refresh-'));
     const store = await CrawlStore.open(dir);
@@ -131,3 +165,18 @@ describe('suggestions refreshed after an update', () => {
     }
   });
 });
+
+/** The contributions as format 1 saved them: every string column as UTF-8 byte lengths and bytes, sections padded to 8 bytes. */
+function firstFormatFile(c: SuggestContributions, pageSequence: number): Buffer {
+  const pad = (n: number) => Buffer.alloc((8 - (n % 8)) % 8);
+  const sections: Array<[string, Uint8Array]> = [];
+  for (const [name, list] of [['vocabulary', c.vocabulary], ['titles', c.titles.toArray()], ['urls', c.urls.toArray()]] as const) {
+    sections.push([`${name}.lengths`, new Uint8Array(Uint32Array.from(list, (text) => Buffer.byteLength(text)).buffer)], [name, Buffer.from(list.join(''))]);
+  }
+  for (const name of ['sortedWords', 'stopWords', 'pageIds', 'wordStarts', 'wordBytes', 'titleWordStarts', 'titleWordIds'] as const) sections.push([name, new Uint8Array(c[name].buffer, c[name].byteOffset, c[name].byteLength)]);
+  const body = Buffer.concat(sections.flatMap(([, bytes]) => [bytes, pad(bytes.byteLength)]));
+  const header = Buffer.from(JSON.stringify({ format: 'lse-suggest-contributions/1', pageSequence, digest: createHash('sha1').update(body).digest('hex'), sections: sections.map(([name, bytes]) => [name, bytes.byteLength]) }));
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(header.byteLength);
+  return Buffer.concat([length, header, pad(4 + header.byteLength), body]);
+}

@@ -7,6 +7,7 @@ import type { FacetColumn, FactColumns, SavedFacts } from './fact-table.ts';
 import { languageOfUrl, type PageFact } from './page-facts.ts';
 import { runSteps } from '../stepwise.ts';
 import { seek } from '../text-index/ordinal-lists.ts';
+import { StringColumnBuilder, type StringColumn } from '../text-index/string-column.ts';
 
 type NumberArray = Int32Array | Uint16Array | Uint8Array | Float64Array;
 
@@ -89,7 +90,7 @@ class FacetBuilder {
 export interface SourceTable {
   columns: FactColumns;
   facets: Record<'lang' | 'host' | 'section' | 'type', FacetColumn>;
-  urls: readonly string[];
+  urls: StringColumn;
 }
 
 export class PageFactsBuilder {
@@ -100,7 +101,7 @@ export class PageFactsBuilder {
   private readonly host: FacetBuilder;
   private readonly section: FacetBuilder;
   private readonly type: FacetBuilder;
-  private readonly urls: string[] = [];
+  private readonly urls = new StringColumnBuilder();
   private readonly relatedStarts = new GrowingArray((size) => new Int32Array(size));
   private readonly related: string[] = [];
   private readonly copyCounts = new GrowingArray((size) => new Uint16Array(size));
@@ -124,7 +125,7 @@ export class PageFactsBuilder {
     const id = c.ids[row];
     if (id <= this.lastId) throw new Error(`page facts: id ${id} after ${this.lastId}, not in ascending order`);
     this.ids.push(id);
-    this.urls.push(urls[row]);
+    this.urls.addEntry(urls, row);
     this.indexed.push(c.indexed[row]);
     this.dates.push(c.dates[row]);
     this.lang.addCode(c.langCodes[row]);
@@ -150,7 +151,7 @@ export class PageFactsBuilder {
   add(id: number, fact: PageFact): void {
     if (id <= this.lastId) throw new Error(`page facts: id ${id} after ${this.lastId}, not in ascending order`);
     this.ids.push(id);
-    this.urls.push(fact.url);
+    this.urls.add(fact.url);
     this.indexed.push(fact.indexed ? 1 : 0);
     this.dates.push(fact.date);
     this.lang.add(fact.lang);
@@ -201,7 +202,8 @@ export class PageFactsBuilder {
     yield;
     const relatedStarts = this.relatedStarts.done();
     const copyCounts = this.copyCounts.done();
-    const { urls, related, namedLanguages } = this;
+    const { related, namedLanguages } = this;
+    const urls = this.urls.done();
     const namedCodes = namedLanguages.map((named) => lang.codeOf.get(named) ?? -1);
     const ids = this.ids.done();
     const rowOfUrl = idOfUrl ? rowOfId(ids, idOfUrl) : urlMap(urls);
@@ -245,15 +247,11 @@ function rowOfId(ids: Int32Array, idOfUrl: (url: string) => number | undefined):
   };
 }
 
-/** The row of each URL, by a map made once (first use) and kept for the table's two groupings. */
-function urlMap(urls: readonly string[]): (url: string) => number | undefined {
-  let map: Map<string, number> | undefined;
+/** The row of each URL, by the column's hash of its URLs (made at first use, kept for the table's two groupings). */
+function urlMap(urls: StringColumn): (url: string) => number | undefined {
   return (url) => {
-    if (map === undefined) {
-      map = new Map();
-      urls.forEach((u, row) => map!.set(u, row));
-    }
-    return map.get(url);
+    const row = urls.indexOf(url);
+    return row < 0 ? undefined : row;
   };
 }
 

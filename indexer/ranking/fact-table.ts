@@ -1,6 +1,7 @@
 /**
  * The page facts of the search as a table of columns: one row per local page, in id order, and
- * no object per page — URLs are the store's own strings (its URL table), facet values are codes
+ * no object per page — URLs are the store's (its URL table) held as bytes in a string column (a
+ * million strings were +75 MB of heap objects at a million pages), facet values are codes
  * into a column's values, dates, flags and groups are typed arrays, and the pages each page is a
  * copy or translation of are one flat list with offsets. At a million pages that is tens of MB
  * where a fact object per page held hundreds.
@@ -11,6 +12,7 @@ import { readColumnFileAnyKey, writeColumnFile, type Column } from './column-fil
 import { PageFactsBuilder } from './fact-builder.ts';
 import { facetTuples, facetTupleSteps, type FacetTuples } from './facet-tuples.ts';
 import { runSteps, runStepsYielding } from '../stepwise.ts';
+import { StringColumnBuilder, type StringColumn } from '../text-index/string-column.ts';
 import { FACET_NAMES, pageFact, type FacetName, type PageFact } from './page-facts.ts';
 
 /** One facet dimension: its values, and each row's value as a code into them. */
@@ -41,7 +43,7 @@ export class PageFacts {
   readonly copyClass: Int32Array;
   /** Row → the language its URL names (`/de/…`, `?lang=de`), as a `lang` column code; -1 for none. */
   readonly urlLanguage: Int32Array;
-  private readonly urls: string[];
+  private readonly urls: StringColumn;
   /** 1: the text index holds the page. */
   private readonly indexed: Uint8Array;
   /** Row r's related URLs are related[relatedStarts[r] … relatedStarts[r + 1]], its copies first (copyCounts[r] of them). */
@@ -53,7 +55,6 @@ export class PageFacts {
   private readonly memberRows: Int32Array;
   /** Row of each page id (-1: none); ids are the store's, dense from 0. */
   private readonly rowOfId: Int32Array;
-  private rowOfUrl: Map<string, number> | undefined;
   private tuples: FacetTuples | undefined;
   private readonly saved: FactColumns;
   /** The store's page-write sequence the rows reflect, when a load, a pass or a refresh knows it (the page journal goes on from there). */
@@ -107,7 +108,7 @@ export class PageFacts {
   }
 
   urlOf(row: number): string {
-    return this.urls[row];
+    return this.urls.at(row);
   }
 
   langOf(row: number): string {
@@ -133,7 +134,7 @@ export class PageFacts {
     const start = this.relatedStarts[row];
     const related = this.related.slice(start, this.relatedStarts[row + 1]);
     return {
-      url: this.urls[row],
+      url: this.urls.at(row),
       host: this.columns.host.values[this.columns.host.codes[row]],
       lang: this.langOf(row),
       type: this.columns.type.values[this.columns.type.codes[row]],
@@ -145,13 +146,10 @@ export class PageFacts {
     };
   }
 
+  /** The id of a row's URL (the column hashes its URLs' bytes at the first call, no Map of strings). */
   idOfUrl(url: string): number | undefined {
-    if (this.rowOfUrl === undefined) {
-      this.rowOfUrl = new Map();
-      this.urls.forEach((u, row) => this.rowOfUrl!.set(u, row));
-    }
-    const row = this.rowOfUrl.get(url);
-    return row === undefined ? undefined : this.ids[row];
+    const row = this.urls.indexOf(url);
+    return row < 0 ? undefined : this.ids[row];
   }
 
   /** Each row's combination of facet values, numbered (made at the first count, then kept). */
@@ -224,7 +222,7 @@ export interface FactColumns {
 export interface SavedFacts {
   columns: FactColumns;
   /** Each row's URL. */
-  urls: string[];
+  urls: StringColumn;
 }
 
 function columnsOfFacts(records: Iterable<[number, PageFact]>): SavedFacts {
@@ -235,7 +233,7 @@ function columnsOfFacts(records: Iterable<[number, PageFact]>): SavedFacts {
 
 /** Throws when saved columns do not fit together (a damaged file the caller then rebuilds). */
 /** Throws when saved columns disagree in length or hold values out of range; yields every {@link ROWS_PER_STEP} × 4 rows. */
-function* checkColumnsSteps(c: FactColumns, urls: readonly string[]): Generator<void, void> {
+function* checkColumnsSteps(c: FactColumns, urls: { readonly length: number }): Generator<void, void> {
   const { ids, group, copyClass, langCodes, hostCodes, sectionCodes, typeCodes } = c;
   const rows = ids.length;
   const sameRows = [c.indexed, c.dates, langCodes, hostCodes, sectionCodes, typeCodes, c.copyCounts, group, copyClass, c.urlLanguage].every((column) => column.length === rows);
@@ -318,7 +316,9 @@ export async function loadPageFacts(store: CrawlStore): Promise<PageFacts> {
       const written = current ? [] : savedSequence !== undefined && savedSequence < key.pageSequence ? await store.pageJournalSince(savedSequence) : undefined;
       if (written !== undefined) {
         const columns = Object.fromEntries(saved.columns) as unknown as FactColumns;
-        const facts = new PageFacts({ columns, urls: Array.from(columns.ids ?? [], (id) => store.urlOf(id) ?? '') });
+        const urls = new StringColumnBuilder();
+        for (const id of columns.ids ?? []) urls.add(store.urlOf(id) ?? '');
+        const facts = new PageFacts({ columns, urls: urls.done() });
         void facts.facetTuples;
         facts.asOf = savedSequence;
         return written.length === 0 ? facts : await refreshWritten(facts, store, [], key.pageSequence, written);

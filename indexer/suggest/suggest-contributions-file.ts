@@ -5,17 +5,21 @@
  *
  * Layout: a 4-byte little-endian length, a JSON header (format, sequence, sections' byte lengths),
  * then the sections, each padded to 8 bytes so that number columns are read in place: number
- * columns as raw little-endian arrays, string columns as their UTF-8 byte lengths (Uint32) and
- * the bytes. A SHA-1 of the sections refuses a damaged file. Strings are decoded in steps: a file of a million pages never holds the event loop
+ * columns as raw little-endian arrays, the vocabulary as its words' UTF-8 byte lengths (Uint32)
+ * and the bytes, titles and URLs as string columns (string-column.ts: offsets and bytes, read in
+ * place and checked; format 1 held them as the vocabulary, and is still read). A SHA-1 of the sections refuses a damaged file. Strings are decoded in steps: a file of a million pages never holds the event loop
  * for one long parse.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../text-index/atomic-file.ts';
+import { StringColumn } from '../text-index/string-column.ts';
 import type { SuggestContributions } from './suggest-contributions.ts';
 
-const FORMAT = 'lse-suggest-contributions/1';
+const FORMAT = 'lse-suggest-contributions/2';
+/** Titles and URLs as lengths and UTF-8 bytes, as the vocabulary. */
+const FORMAT_UTF8 = 'lse-suggest-contributions/1';
 const FILE = join('suggest', 'contributions.bin');
 /** Strings encoded or decoded between yields. */
 const STRINGS_PER_STEP = 8192;
@@ -23,10 +27,10 @@ const DIGEST_STEP = 1 << 20;
 
 const LONE_SURROGATE = /\p{Cs}/u;
 
-type StringColumn = 'vocabulary' | 'titles' | 'urls';
-type NumberColumn = Exclude<keyof SuggestContributions, StringColumn>;
+type ColumnName = 'titles' | 'urls';
+type NumberColumn = Exclude<keyof SuggestContributions, 'vocabulary' | ColumnName>;
 type NumberArray = Int32Array | Uint8Array | Float64Array;
-const STRING_COLUMNS: readonly StringColumn[] = ['vocabulary', 'titles', 'urls'];
+const COLUMNS: readonly ColumnName[] = ['titles', 'urls'];
 const NUMBER_COLUMNS: Readonly<Record<NumberColumn, typeof Int32Array | typeof Uint8Array | typeof Float64Array>> = {
   sortedWords: Int32Array,
   stopWords: Uint8Array,
@@ -49,10 +53,14 @@ const padding = (length: number) => (8 - (length % 8)) % 8;
 
 /** Encodes, then saves the contributions as of `pageSequence` (served between steps). */
 export function* encodeContributionsSteps(c: SuggestContributions, pageSequence: number): Generator<void, Uint8Array[]> {
-  const sections: Array<[string, Uint8Array]> = [];
-  for (const name of STRING_COLUMNS) {
-    const [lengths, bytes] = yield* encodeStrings(c[name], name);
-    sections.push([`${name}.lengths`, lengths], [name, bytes]);
+  const [lengths, bytes] = yield* encodeStrings(c.vocabulary, 'vocabulary');
+  const sections: Array<[string, Uint8Array]> = [
+    ['vocabulary.lengths', lengths],
+    ['vocabulary', bytes],
+  ];
+  for (const name of COLUMNS) {
+    const { offsets, bytes } = c[name];
+    sections.push([`${name}.offsets`, new Uint8Array(offsets.buffer, offsets.byteOffset, offsets.byteLength)], [`${name}.bytes`, bytes]);
   }
   for (const name of Object.keys(NUMBER_COLUMNS) as NumberColumn[]) {
     const array = c[name];
@@ -114,7 +122,7 @@ export async function readContributionsFile(dataDir: string): Promise<{ bytes?: 
 export function* decodeContributionsSteps(bytes: Buffer): Generator<void, { contributions: SuggestContributions; pageSequence: number }> {
   const headerLength = bytes.readUInt32LE(0);
   const header = JSON.parse(bytes.toString('utf8', 4, 4 + headerLength)) as Header;
-  if (header.format !== FORMAT) throw new Error(`format ${String(header.format)}`);
+  if (header.format !== FORMAT && header.format !== FORMAT_UTF8) throw new Error(`format ${String(header.format)}`);
   if (!Number.isSafeInteger(header.pageSequence)) throw new Error('no page sequence');
   const parts = new Map<string, Uint8Array>();
   let offset = 4 + headerLength + padding(4 + headerLength);
@@ -133,22 +141,30 @@ export function* decodeContributionsSteps(bytes: Buffer): Generator<void, { cont
   for (const [name, ArrayType] of Object.entries(NUMBER_COLUMNS) as Array<[NumberColumn, typeof Int32Array]>) {
     (c as unknown as Record<string, NumberArray>)[name] = numberColumn(part(name), ArrayType, name);
   }
-  for (const name of STRING_COLUMNS) {
-    const lengths = numberColumn(part(`${name}.lengths`), Uint32Array, name);
-    const text = part(name);
-    const list: string[] = new Array(lengths.length);
-    const buffer = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
-    let at = 0;
-    for (let i = 0; i < lengths.length; i++) {
-      if (at + lengths[i] > text.byteLength) throw new Error(`${name}: truncated`);
-      list[i] = buffer.toString('utf8', at, (at += lengths[i]));
-      if (i % STRINGS_PER_STEP === STRINGS_PER_STEP - 1) yield;
-    }
-    if (at !== text.byteLength) throw new Error(`${name}: ${text.byteLength - at} bytes left over`);
-    c[name] = list;
+  c.vocabulary = yield* decodeStrings(part, 'vocabulary');
+  for (const name of COLUMNS) {
+    if (header.format === FORMAT_UTF8) c[name] = StringColumn.fromStrings(yield* decodeStrings(part, name));
+    else c[name] = StringColumn.fromFile(part(`${name}.bytes`), numberColumn(part(`${name}.offsets`), Int32Array, name), name);
+    yield;
   }
   yield* checkSteps(c);
   return { contributions: c, pageSequence: header.pageSequence };
+}
+
+/** A list of strings saved as their UTF-8 byte lengths and bytes (`name.lengths`, `name`). */
+function* decodeStrings(part: (name: string) => Uint8Array, name: string): Generator<void, string[]> {
+  const lengths = numberColumn(part(`${name}.lengths`), Uint32Array, name);
+  const text = part(name);
+  const list: string[] = new Array(lengths.length);
+  const buffer = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  let at = 0;
+  for (let i = 0; i < lengths.length; i++) {
+    if (at + lengths[i] > text.byteLength) throw new Error(`${name}: truncated`);
+    list[i] = buffer.toString('utf8', at, (at += lengths[i]));
+    if (i % STRINGS_PER_STEP === STRINGS_PER_STEP - 1) yield;
+  }
+  if (at !== text.byteLength) throw new Error(`${name}: ${text.byteLength - at} bytes left over`);
+  return list;
 }
 
 /** The bytes as a typed array: in place when aligned (a file read whole is), else copied. */

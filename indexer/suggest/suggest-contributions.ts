@@ -6,9 +6,12 @@
  * (replaceRowsSteps); after a rank change nothing is read: the scores and the title order are
  * computed from these columns (suggest-ranking.ts). A page's word numbers are sorted and stored
  * as varint-coded gaps (words first seen get small numbers, and most of a page's words are common
- * ones: about 1.3 bytes a word instead of 4), in one byte array outside the JavaScript heap.
+ * ones: about 1.3 bytes a word instead of 4), in one byte array outside the JavaScript heap, and
+ * the titles and URLs are string columns (string-column.ts): a refresh at a million pages holds
+ * two million of them, which as strings lived long enough for full collections to walk them.
  */
 import { mergeSortSteps } from '../stepwise.ts';
+import { StringColumnBuilder, type StringColumn } from '../text-index/string-column.ts';
 import { isStopWord, pageSurfaceWords, suggestTitle, surfaceWords, type SuggestSource } from './suggest-index.ts';
 
 export interface SuggestContributions {
@@ -24,8 +27,8 @@ export interface SuggestContributions {
   wordStarts: Float64Array;
   wordBytes: Uint8Array;
   /** Row r's title ('' for none), URL, and title words (numbers, as written, repeats kept). */
-  titles: string[];
-  urls: string[];
+  titles: StringColumn;
+  urls: StringColumn;
   titleWordStarts: Int32Array;
   titleWordIds: Int32Array;
 }
@@ -82,8 +85,8 @@ export class ContributionsWriter {
   private readonly pageIds = new Growing(new Int32Array(1024));
   private readonly wordStarts = new Growing(new Float64Array(1024));
   private readonly wordBytes = new Growing(new Uint8Array(1 << 16));
-  private readonly titles: string[] = [];
-  private readonly urls: string[] = [];
+  private readonly titles = new StringColumnBuilder();
+  private readonly urls = new StringColumnBuilder();
   private readonly titleWordStarts = new Growing(new Int32Array(1024));
   private readonly titleWordIds = new Growing(new Int32Array(1024));
 
@@ -125,8 +128,8 @@ export class ContributionsWriter {
     this.pageIds.length += n;
     appendRows(this.titleWordStarts, this.titleWordIds, from.titleWordStarts, from.titleWordIds, r0, r1);
     for (let r = r0; r < r1; r++) {
-      this.titles.push(from.titles[r]);
-      this.urls.push(from.urls[r]);
+      this.titles.addEntry(from.titles, r);
+      this.urls.addEntry(from.urls, r);
     }
   }
 
@@ -142,8 +145,8 @@ export class ContributionsWriter {
     this.pageIds.array[this.pageIds.length++] = id;
     this.wordStarts.reserve(1);
     this.wordStarts.array[this.wordStarts.length++] = this.wordBytes.length;
-    this.titles.push(title);
-    this.urls.push(url);
+    this.titles.add(title);
+    this.urls.add(url);
     this.titleWordIds.reserve(titleWords.length);
     this.titleWordIds.array.set(titleWords, this.titleWordIds.length);
     this.titleWordIds.length += titleWords.length;
@@ -159,8 +162,8 @@ export class ContributionsWriter {
       pageIds: this.pageIds.done(),
       wordStarts: this.wordStarts.done(),
       wordBytes: this.wordBytes.done(),
-      titles: this.titles,
-      urls: this.urls,
+      titles: this.titles.done(),
+      urls: this.urls.done(),
       titleWordStarts: this.titleWordStarts.done(),
       titleWordIds: this.titleWordIds.done(),
     };

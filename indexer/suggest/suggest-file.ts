@@ -5,15 +5,20 @@
  * rank values) — and is rebuilt when either moved on, or when it is missing or unreadable.
  *
  * Layout: a 4-byte little-endian length, a JSON header (format, key, sections' byte lengths), then
- * the sections: string columns as UTF-8 JSON arrays, number columns as raw little-endian arrays.
+ * the sections as raw little-endian arrays: each string column as its offsets (i32) and bytes
+ * (term-dictionary.ts, string-column.ts), checked when read, then the number columns. A file of
+ * the first format (string columns as UTF-8 JSON arrays) is still read, and converted.
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../text-index/atomic-file.ts';
-import { runStepsYielding } from '../stepwise.ts';
+import { StringColumn } from '../text-index/string-column.ts';
+import { TermDictionary } from '../text-index/term-dictionary.ts';
 import { SuggestIndex, type SuggestColumns } from './suggest-index.ts';
 
-const FORMAT = 'lse-suggest/1';
+const FORMAT = 'lse-suggest/2';
+/** Its string columns as JSON arrays of strings. */
+const FORMAT_JSON = 'lse-suggest/1';
 const FILE = join('suggest', 'suggestions.bin');
 
 /** What a saved index was built from: equal keys, equal suggestions. */
@@ -22,9 +27,11 @@ export interface SuggestKey {
   rankDigest: string;
 }
 
-type StringColumn = 'terms' | 'titleWords' | 'titles' | 'titleUrls';
-type NumberColumn = Exclude<keyof SuggestColumns, StringColumn>;
-const STRING_COLUMNS: readonly StringColumn[] = ['terms', 'titleWords', 'titles', 'titleUrls'];
+type DictionaryName = 'terms' | 'titleWords';
+type ColumnName = 'titles' | 'titleUrls';
+type NumberColumn = Exclude<keyof SuggestColumns, DictionaryName | ColumnName>;
+const DICTIONARIES: readonly DictionaryName[] = ['terms', 'titleWords'];
+const COLUMNS: readonly ColumnName[] = ['titles', 'titleUrls'];
 const NUMBER_COLUMNS: Readonly<Record<NumberColumn, typeof Float64Array | typeof Int32Array>> = {
   termScores: Float64Array,
   titlePostingStarts: Int32Array,
@@ -40,34 +47,20 @@ interface Header {
   sections: Array<[string, number]>;
 }
 
-/** Saves the index as built from `key`; the event loop is served while a large one is encoded. */
+const bytesOf = (array: Int32Array | Float64Array | Uint8Array) => new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+
+/** Saves the index as built from `key`: its arrays as they are (no string encoded). */
 export async function saveSuggestIndex(dataDir: string, index: SuggestIndex, key: SuggestKey): Promise<void> {
   const columns = index.toColumns();
-  const sections: Array<[string, Uint8Array[]]> = [];
-  for (const name of STRING_COLUMNS) sections.push([name, await runStepsYielding(jsonArraySteps(columns[name]))]);
-  for (const name of Object.keys(NUMBER_COLUMNS) as NumberColumn[]) {
-    const array = columns[name];
-    sections.push([name, [new Uint8Array(array.buffer, array.byteOffset, array.byteLength)]]);
-  }
-  const byteLength = (parts: Uint8Array[]) => parts.reduce((sum, part) => sum + part.byteLength, 0);
-  const header: Header = { format: FORMAT, key, sections: sections.map(([name, parts]) => [name, byteLength(parts)]) };
+  const sections: Array<[string, Uint8Array]> = [];
+  for (const name of [...DICTIONARIES, ...COLUMNS]) sections.push([`${name}.offsets`, bytesOf(columns[name].offsets)], [`${name}.bytes`, bytesOf(columns[name].bytes)]);
+  for (const name of Object.keys(NUMBER_COLUMNS) as NumberColumn[]) sections.push([name, bytesOf(columns[name])]);
+  const header: Header = { format: FORMAT, key, sections: sections.map(([name, bytes]) => [name, bytes.byteLength]) };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const length = Buffer.alloc(4);
   length.writeUInt32LE(headerBytes.byteLength);
   await mkdir(join(dataDir, 'suggest'), { recursive: true });
-  await writeFileAtomic(join(dataDir, FILE), [length, headerBytes, ...sections.flatMap(([, parts]) => parts)]);
-}
-
-/** The strings as one JSON array, in UTF-8 parts of 8,192 strings (a yield after each). */
-function* jsonArraySteps(strings: readonly string[]): Generator<void, Uint8Array[]> {
-  const parts: Uint8Array[] = [Buffer.from('[')];
-  for (let from = 0; from < strings.length; from += 8192) {
-    const json = JSON.stringify(strings.slice(from, from + 8192));
-    parts.push(Buffer.from(`${from === 0 ? '' : ','}${json.slice(1, -1)}`, 'utf8'));
-    yield;
-  }
-  parts.push(Buffer.from(']'));
-  return parts;
+  await writeFileAtomic(join(dataDir, FILE), [length, headerBytes, ...sections.map(([, bytes]) => bytes)]);
 }
 
 /**
@@ -84,7 +77,7 @@ export async function loadSuggestIndex(dataDir: string, key: SuggestKey): Promis
   try {
     const headerLength = bytes.readUInt32LE(0);
     const header = JSON.parse(bytes.toString('utf8', 4, 4 + headerLength)) as Header;
-    if (header.format !== FORMAT) return { reason: `format ${String(header.format)}` };
+    if (header.format !== FORMAT && header.format !== FORMAT_JSON) return { reason: `format ${String(header.format)}` };
     if (header.key?.pageSequence !== key.pageSequence || header.key?.rankDigest !== key.rankDigest) return { reason: 'pages or ranks changed since it was saved' };
     const parts = new Map<string, Buffer>();
     let offset = 4 + headerLength;
@@ -99,13 +92,31 @@ export async function loadSuggestIndex(dataDir: string, key: SuggestKey): Promis
       return found;
     };
     const columns = {} as SuggestColumns;
-    for (const name of STRING_COLUMNS) columns[name] = JSON.parse(part(name).toString('utf8')) as string[];
-    for (const [name, ArrayType] of Object.entries(NUMBER_COLUMNS) as Array<[NumberColumn, typeof Float64Array | typeof Int32Array]>) {
+    const array = (name: string, ArrayType: typeof Float64Array | typeof Int32Array): Float64Array | Int32Array => {
       const raw = part(name);
       if (raw.byteLength % ArrayType.BYTES_PER_ELEMENT !== 0) throw new Error(`${name}: ${raw.byteLength} bytes`);
       // Copied out: the file's buffer is not aligned for the typed array.
-      const copy = new Uint8Array(raw);
-      (columns as unknown as Record<string, Float64Array | Int32Array>)[name] = new ArrayType(copy.buffer, 0, raw.byteLength / ArrayType.BYTES_PER_ELEMENT);
+      return new ArrayType(new Uint8Array(raw).buffer, 0, raw.byteLength / ArrayType.BYTES_PER_ELEMENT);
+    };
+    // Checked whichever the format, before a dictionary is made of them: its searches need the words in order.
+    const dictionary = (name: string, bytes: Uint8Array, offsets: Int32Array) => {
+      const problem = TermDictionary.problemWith(bytes, offsets);
+      if (problem !== null) throw new Error(`${name}: ${problem}`);
+      return new TermDictionary(bytes, offsets);
+    };
+    if (header.format === FORMAT_JSON) {
+      const strings = (name: string) => JSON.parse(part(name).toString('utf8')) as string[];
+      for (const name of DICTIONARIES) {
+        const sorted = TermDictionary.fromSorted(strings(name));
+        columns[name] = dictionary(name, sorted.bytes, sorted.offsets);
+      }
+      for (const name of COLUMNS) columns[name] = StringColumn.fromStrings(strings(name));
+    } else {
+      for (const name of DICTIONARIES) columns[name] = dictionary(name, new Uint8Array(part(`${name}.bytes`)), array(`${name}.offsets`, Int32Array) as Int32Array);
+      for (const name of COLUMNS) columns[name] = StringColumn.fromFile(new Uint8Array(part(`${name}.bytes`)), array(`${name}.offsets`, Int32Array) as Int32Array, name);
+    }
+    for (const [name, ArrayType] of Object.entries(NUMBER_COLUMNS) as Array<[NumberColumn, typeof Float64Array | typeof Int32Array]>) {
+      (columns as unknown as Record<string, Float64Array | Int32Array>)[name] = array(name, ArrayType);
     }
     checkColumns(columns);
     return { index: SuggestIndex.fromColumns(columns), reason: 'saved' };

@@ -8,7 +8,9 @@
  * ½ + its page's position on the global-PageRank log scale (how many pages use it, weighted by
  * how important they are); a title is worth its page's position.
  *
- * Words are one sorted array, so a prefix is a binary search and a range; titles are found by
+ * Words are one sorted byte dictionary (term-dictionary.ts), so a prefix is a binary search on
+ * bytes and a range; titles and their URLs are string columns (string-column.ts): at a million
+ * pages these four hold millions of strings, kept out of the heap's objects. Titles are found by
  * their words (an inverted list per title word) or, for a prefix many titles share, by walking
  * titles best first until enough match. Built from the stored pages, replaced whole, and held as
  * columns (SuggestColumns) that are saved with the index and loaded at start (suggest-file.ts). A
@@ -17,7 +19,8 @@
  */
 import lunr from 'lunr';
 import { logRankPosition, rankScale, type RankScale } from '../ranking/blend.ts';
-import { prefixRange } from '../text-index/sorted-strings.ts';
+import { StringColumn } from '../text-index/string-column.ts';
+import { emptyDictionary, TermDictionary } from '../text-index/term-dictionary.ts';
 import { mergeSortSteps, nextTurn, runSteps, runStepsYielding } from '../stepwise.ts';
 
 export interface SuggestSource {
@@ -97,20 +100,20 @@ export function pageSurfaceWords(source: SuggestSource): string[] {
 export const suggestTitle = (source: SuggestSource) => source.title.replace(/\s+/g, ' ').trim();
 
 /**
- * The suggestion index as columns: sorted strings and typed arrays, no object per word or title,
- * so that it is saved and loaded as it is (suggest-file.ts).
+ * The suggestion index as columns: strings as bytes and typed arrays, no object per word or
+ * title, so that it is saved and loaded as it is (suggest-file.ts).
  */
 export interface SuggestColumns {
   /** Sorted words, their scores. */
-  terms: string[];
+  terms: TermDictionary;
   termScores: Float64Array;
   /** Title words sorted; the titles (by title number) that contain word w are titlePostings[titlePostingStarts[w] … titlePostingStarts[w + 1]]. */
-  titleWords: string[];
+  titleWords: TermDictionary;
   titlePostingStarts: Int32Array;
   titlePostings: Int32Array;
   /** Titles best first, their URLs, and their words (as title-word numbers, in the order written). */
-  titles: string[];
-  titleUrls: string[];
+  titles: StringColumn;
+  titleUrls: StringColumn;
   titleWordStarts: Int32Array;
   titleWordIds: Int32Array;
 }
@@ -123,13 +126,13 @@ export class SuggestIndex {
 
   static empty(): SuggestIndex {
     return SuggestIndex.fromColumns({
-      terms: [],
+      terms: emptyDictionary(),
       termScores: new Float64Array(0),
-      titleWords: [],
+      titleWords: emptyDictionary(),
       titlePostingStarts: new Int32Array(1),
       titlePostings: new Int32Array(0),
-      titles: [],
-      titleUrls: [],
+      titles: StringColumn.fromStrings([]),
+      titleUrls: StringColumn.fromStrings([]),
       titleWordStarts: new Int32Array(1),
       titleWordIds: new Int32Array(0),
     });
@@ -192,8 +195,8 @@ export class SuggestIndex {
   /** Words starting with the prefix, best first (identifiers first when the prefix is code). */
   private completions(prefix: string, limit: number, codeFirst: boolean): string[] {
     const { terms, termScores } = this.columns;
-    const [from, to] = prefixRange(terms, prefix);
-    const rank = (i: number) => (codeFirst && JOINED.test(terms[i]) ? 1e12 : 0) + termScores[i];
+    const [from, to] = terms.prefixRange(prefix);
+    const rank = (i: number) => (codeFirst && hasJoiner(terms, i) ? 1e12 : 0) + termScores[i];
     const best: number[] = [];
     for (let i = from; i < to; i++) {
       if (best.length < limit) {
@@ -204,23 +207,25 @@ export class SuggestIndex {
         best.sort((a, b) => rank(b) - rank(a));
       }
     }
-    return best.map((i) => terms[i]);
+    return best.map((i) => terms.at(i));
   }
 
   private matchingTitles(complete: string[], prefix: string, limit: number): Array<{ title: string; url: string }> {
     if (limit <= 0) return [];
     const { titleWords, titlePostingStarts, titlePostings, titles, titleUrls, titleWordStarts, titleWordIds } = this.columns;
-    const [from, to] = prefixRange(titleWords, prefix);
+    const [from, to] = titleWords.prefixRange(prefix);
     if (from === to) return [];
-    const hasWord = (t: number, word: string) => {
-      for (let i = titleWordStarts[t]; i < titleWordStarts[t + 1]; i++) if (titleWords[titleWordIds[i]] === word) return true;
+    // Title words are distinct: a word is its number, and the words with the prefix are the range's.
+    const completeIds = complete.map((word) => titleWords.find(word));
+    const hasWord = (t: number, w: number) => {
+      for (let i = titleWordStarts[t]; i < titleWordStarts[t + 1]; i++) if (titleWordIds[i] === w) return true;
       return false;
     };
     const hasPrefix = (t: number) => {
-      for (let i = titleWordStarts[t]; i < titleWordStarts[t + 1]; i++) if (titleWords[titleWordIds[i]].startsWith(prefix)) return true;
+      for (let i = titleWordStarts[t]; i < titleWordStarts[t + 1]; i++) if (titleWordIds[i] >= from && titleWordIds[i] < to) return true;
       return false;
     };
-    const matches = (t: number) => complete.every((word) => hasWord(t, word)) && hasPrefix(t);
+    const matches = (t: number) => completeIds.every((w) => hasWord(t, w)) && hasPrefix(t);
     const size = titlePostingStarts[to] - titlePostingStarts[from];
     const found: number[] = [];
     if (size <= TITLE_UNION_LIMIT) {
@@ -234,7 +239,7 @@ export class SuggestIndex {
       // A common prefix: the best titles are likely among the first; walk them in order.
       for (let t = 0; t < titles.length && found.length < limit; t++) if (matches(t)) found.push(t);
     }
-    return found.map((t) => ({ title: titles[t], url: titleUrls[t] }));
+    return found.map((t) => ({ title: titles.at(t), url: titleUrls.at(t) }));
   }
 }
 
@@ -296,7 +301,7 @@ export class SuggestIndexBuilder {
     const order = yield* mergeSortSteps(Int32Array.from(titles, (_, t) => t), (a, b) => titleScores[b] - titleScores[a] || titleOrder(titles[a], titles[b]));
     const sorted = { titles: Array.from(order, (t) => titles[t]), urls: Array.from(order, (t) => titleUrls[t]) };
     yield;
-    return SuggestIndex.fromColumns({ terms, termScores, ...(yield* titleColumnsSteps(sorted.titles, sorted.urls)) });
+    return SuggestIndex.fromColumns({ terms: TermDictionary.fromSorted(terms), termScores, ...(yield* titleColumnsSteps(sorted.titles, sorted.urls)) });
   }
 
   private count(page: SuggestPage, position: number): void {
@@ -362,5 +367,24 @@ function* titleColumnsSteps(titles: string[], titleUrls: string[]): Generator<vo
   wordsOfTitles.forEach((words, t) => (titleWordStarts[t + 1] = titleWordStarts[t] + words.length));
   const titleWordIds = new Int32Array(titleWordStarts[titles.length]);
   wordsOfTitles.forEach((words, t) => titleWordIds.set(words.map((word) => wordNumber.get(word)!), titleWordStarts[t]));
-  return { titleWords, titlePostingStarts, titlePostings, titles, titleUrls, titleWordStarts, titleWordIds };
+  yield;
+  return {
+    titleWords: TermDictionary.fromSorted(titleWords),
+    titlePostingStarts,
+    titlePostings,
+    titles: StringColumn.fromStrings(titles),
+    titleUrls: StringColumn.fromStrings(titleUrls),
+    titleWordStarts,
+    titleWordIds,
+  };
+}
+
+/** Whether word i holds a joiner (`_ . : / #`): ASCII, so a byte of the entry is one. */
+function hasJoiner(words: TermDictionary, i: number): boolean {
+  const { bytes, offsets } = words;
+  for (let b = offsets[i]; b < offsets[i + 1]; b++) {
+    const byte = bytes[b];
+    if (byte === 0x5f || byte === 0x2e || byte === 0x3a || byte === 0x2f || byte === 0x23) return true;
+  }
+  return false;
 }

@@ -9,6 +9,8 @@
  */
 import { logRankPosition, rankScale, type RankScale } from '../ranking/blend.ts';
 import { mergeSortSteps } from '../stepwise.ts';
+import { StringColumnBuilder } from '../text-index/string-column.ts';
+import { DictionaryBuilder } from '../text-index/term-dictionary.ts';
 import type { SuggestContributions } from './suggest-contributions.ts';
 import { SuggestIndex, titleOrder, type SuggestColumns } from './suggest-index.ts';
 
@@ -69,36 +71,41 @@ function* termColumnsSteps(c: SuggestContributions, positions: Float64Array): Ge
     if (used[sortedWords[i]] === 1 && stopWords[sortedWords[i]] === 0) count++;
     if (stepEnds(i)) yield;
   }
-  const terms: string[] = new Array(count);
+  const terms = new DictionaryBuilder();
   const termScores = new Float64Array(count);
   let t = 0;
   for (let i = 0; i < sortedWords.length; i++) {
     const w = sortedWords[i];
     if (stepEnds(i)) yield;
     if (used[w] === 0 || stopWords[w] === 1) continue;
-    terms[t] = vocabulary[w];
+    terms.addString(vocabulary[w]);
     termScores[t++] = scores[w];
   }
   yield;
-  return { terms, termScores };
+  return { terms: terms.done(), termScores };
 }
 
 type TitleColumns = Pick<SuggestColumns, 'titleWords' | 'titlePostingStarts' | 'titlePostings' | 'titles' | 'titleUrls' | 'titleWordStarts' | 'titleWordIds'>;
 
 function* titleColumnsSteps(c: SuggestContributions, positions: Float64Array): Generator<void, TitleColumns> {
   const { vocabulary, sortedWords, titles: rowTitles, urls, titleWordStarts: rowWordStarts, titleWordIds: rowWordIds } = c;
+  // A row without a title has an empty entry.
+  const hasTitle = (r: number) => rowTitles.offsets[r + 1] > rowTitles.offsets[r];
   let titled = 0;
-  for (const title of rowTitles) if (title !== '') titled++;
+  for (let r = 0; r < rowTitles.length; r++) if (hasTitle(r)) titled++;
   const rowOfTitle = new Int32Array(titled);
-  for (let r = 0, t = 0; r < rowTitles.length; r++) if (rowTitles[r] !== '') rowOfTitle[t++] = r;
+  for (let r = 0, t = 0; r < rowTitles.length; r++) if (hasTitle(r)) rowOfTitle[t++] = r;
   yield;
-  // Best first; the sort is stable, so equal titles keep the order of their pages.
-  const byRank = yield* mergeSortSteps(rowOfTitle, (a, b) => positions[b] - positions[a] || titleOrder(rowTitles[a], rowTitles[b]));
-  const titles: string[] = new Array(titled);
-  const titleUrls: string[] = new Array(titled);
+  // Best first; the sort is stable, so equal titles keep the order of their pages. Titles are
+  // made strings only to order pages of equal rank, once each (a row is compared many times).
+  const tiedTitles: Array<string | undefined> = new Array(rowTitles.length);
+  const titleOf = (r: number) => (tiedTitles[r] ??= rowTitles.at(r));
+  const byRank = yield* mergeSortSteps(rowOfTitle, (a, b) => positions[b] - positions[a] || titleOrder(titleOf(a), titleOf(b)));
+  const titles = new StringColumnBuilder();
+  const titleUrls = new StringColumnBuilder();
   for (let t = 0; t < titled; t++) {
-    titles[t] = rowTitles[byRank[t]];
-    titleUrls[t] = urls[byRank[t]];
+    titles.addEntry(rowTitles, byRank[t]);
+    titleUrls.addEntry(urls, byRank[t]);
     if (stepEnds(t)) yield;
   }
   // The words of some title, numbered in the order of their strings.
@@ -108,11 +115,15 @@ function* titleColumnsSteps(c: SuggestContributions, positions: Float64Array): G
     if (stepEnds(i)) yield;
   }
   const titleWordOf = new Int32Array(vocabulary.length);
-  const titleWords: string[] = [];
+  const titleWordList = new DictionaryBuilder();
   for (let i = 0; i < sortedWords.length; i++) {
-    if (inTitle[sortedWords[i]] === 1) titleWordOf[sortedWords[i]] = titleWords.push(vocabulary[sortedWords[i]]) - 1;
+    if (inTitle[sortedWords[i]] === 1) {
+      titleWordOf[sortedWords[i]] = titleWordList.length;
+      titleWordList.addString(vocabulary[sortedWords[i]]);
+    }
     if (stepEnds(i)) yield;
   }
+  const titleWords = titleWordList.done();
   const titleWordStarts = new Int32Array(titled + 1);
   for (let t = 0; t < titled; t++) titleWordStarts[t + 1] = titleWordStarts[t] + rowWordStarts[byRank[t] + 1] - rowWordStarts[byRank[t]];
   yield;
@@ -147,5 +158,5 @@ function* titleColumnsSteps(c: SuggestContributions, positions: Float64Array): G
     if (stepEnds(t)) yield;
   }
   yield;
-  return { titleWords, titlePostingStarts, titlePostings, titles, titleUrls, titleWordStarts, titleWordIds };
+  return { titleWords, titlePostingStarts, titlePostings, titles: titles.done(), titleUrls: titleUrls.done(), titleWordStarts, titleWordIds };
 }

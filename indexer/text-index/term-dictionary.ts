@@ -302,7 +302,7 @@ function isAscii(text: string): boolean {
 /** Bytes a code unit takes in the dictionary's encoding. */
 export const unitByteLength = (unit: number): number => (unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3);
 
-function encodeInto(text: string, out: Uint8Array, at: number): number {
+export function encodeInto(text: string, out: Uint8Array, at: number): number {
   for (let k = 0; k < text.length; k++) {
     const unit = text.charCodeAt(k);
     if (unit < 0x80) out[at++] = unit;
@@ -319,7 +319,7 @@ function encodeInto(text: string, out: Uint8Array, at: number): number {
 }
 
 /** Whether bytes[from..to) is a sequence of units as {@link encodeInto} writes them. */
-function wellFormed(bytes: Uint8Array, from: number, to: number): boolean {
+export function wellFormed(bytes: Uint8Array, from: number, to: number): boolean {
   for (let b = from; b < to; ) {
     const lead = bytes[b];
     const size = lead < 0x80 ? 1 : lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : 0;
@@ -333,7 +333,7 @@ function wellFormed(bytes: Uint8Array, from: number, to: number): boolean {
 }
 
 /** Decodes bytes[from..to) into `units` (long enough: a unit takes at least a byte); returns the count. */
-function decodeUnits(bytes: Uint8Array, from: number, to: number, units: Uint16Array): number {
+export function decodeUnits(bytes: Uint8Array, from: number, to: number, units: Uint16Array): number {
   let n = 0;
   for (let b = from; b < to; ) {
     const lead = bytes[b];
@@ -354,7 +354,7 @@ function decodeUnits(bytes: Uint8Array, from: number, to: number, units: Uint16A
 /** String.fromCharCode takes its units as arguments: at most this many at a time. */
 const MAX_APPLY = 4_096;
 
-function unitsToString(units: Uint16Array, n: number): string {
+export function unitsToString(units: Uint16Array, n: number): string {
   if (n <= MAX_APPLY) return String.fromCharCode.apply(null, units.subarray(0, n) as unknown as number[]);
   let text = '';
   for (let k = 0; k < n; k += MAX_APPLY) text += String.fromCharCode.apply(null, units.subarray(k, Math.min(n, k + MAX_APPLY)) as unknown as number[]);

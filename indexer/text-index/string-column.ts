@@ -1,0 +1,177 @@
+/**
+ * A list of strings in any order held in two typed arrays, as the term dictionary holds its
+ * sorted terms (term-dictionary.ts, whose encoding this shares: each UTF-16 code unit as UTF-8
+ * encodes a code point of that value, so lone surrogates survive and text without surrogates is
+ * plain UTF-8). For columns of a string per page — a million titles or URLs as JS strings are a
+ * million heap objects that every full garbage collection walks; here they are two objects, and a
+ * string is made only when asked for ({@link StringColumn.at}).
+ */
+import { IndexCorruptError } from './errors.ts';
+import { decodeUnits, encodeInto, encodeKey, unitsToString, wellFormed } from './term-dictionary.ts';
+
+const EMPTY_SLOT = -1;
+
+/** Entry i is bytes[offsets[i] .. offsets[i+1]]. */
+export class StringColumn {
+  readonly length: number;
+  /** A Buffer over `bytes`, for its native UTF-8 decoding (made at the first read). */
+  #text: Buffer | undefined;
+  /** Entry numbers by a hash of their bytes, open addressing (made at the first {@link indexOf}). */
+  #slots: Int32Array | undefined;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly offsets: Int32Array,
+  ) {
+    this.length = offsets.length - 1;
+  }
+
+  static fromStrings(strings: Iterable<string>): StringColumn {
+    const builder = new StringColumnBuilder();
+    for (const text of strings) builder.add(text);
+    return builder.done();
+  }
+
+  /** A column of arrays read from a file, checked: an IndexCorruptError names `what` and the problem otherwise. */
+  static fromFile(bytes: Uint8Array, offsets: Int32Array, what: string): StringColumn {
+    const problem = StringColumn.problemWith(bytes, offsets);
+    if (problem !== null) throw new IndexCorruptError(`${what}: ${problem}`);
+    return new StringColumn(bytes, offsets);
+  }
+
+  /**
+   * Why the arrays cannot be a column, or null when they can: offsets start at 0, never decrease
+   * and end at the bytes' length, and each entry is whole units of the encoding.
+   */
+  static problemWith(bytes: Uint8Array, offsets: Int32Array): string | null {
+    const count = offsets.length - 1;
+    if (count < 0 || offsets[0] !== 0 || offsets[count] !== bytes.length) return 'offsets that do not fit its bytes';
+    for (let i = 0; i < count; i++) {
+      if (offsets[i + 1] < offsets[i]) return 'offsets that decrease';
+      if (!wellFormed(bytes, offsets[i], offsets[i + 1])) return `entry ${i} that is not text`;
+    }
+    return null;
+  }
+
+  /** Entry i as a string. */
+  at(i: number): string {
+    const { bytes } = this;
+    const from = this.offsets[i];
+    const to = this.offsets[i + 1];
+    // A surrogate's three bytes start 0xED 0xA0–0xBF; text without one is UTF-8, decoded natively.
+    for (let b = from; b < to; b++) {
+      if (bytes[b] === 0xed && bytes[b + 1] >= 0xa0) {
+        const units = new Uint16Array(to - from);
+        return unitsToString(units, decodeUnits(bytes, from, to, units));
+      }
+    }
+    this.#text ??= Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return this.#text.toString('utf8', from, to);
+  }
+
+  /**
+   * The last entry equal to `text`, or -1 (as a Map filled in entry order answers). The first call
+   * hashes every entry into slots of 4 bytes, two per entry at most: 8 MB for a million, where a
+   * Map of a million strings held tens of MB of heap objects.
+   */
+  indexOf(text: string): number {
+    const slots = (this.#slots ??= this.hashSlots());
+    const key = encodeKey(text);
+    const mask = slots.length - 1;
+    for (let slot = hashBytes(key, 0, key.length) & mask; ; slot = (slot + 1) & mask) {
+      const i = slots[slot];
+      if (i === EMPTY_SLOT) return -1;
+      if (this.equalsBytes(i, key, 0, key.length)) return i;
+    }
+  }
+
+  /** The entries as strings (tests and small columns; a large one makes millions). */
+  toArray(): string[] {
+    return Array.from({ length: this.length }, (_, i) => this.at(i));
+  }
+
+  private hashSlots(): Int32Array {
+    const { bytes, offsets } = this;
+    let size = 16;
+    while (size < this.length * 2) size *= 2;
+    const slots = new Int32Array(size).fill(EMPTY_SLOT);
+    const mask = size - 1;
+    for (let i = 0; i < this.length; i++) {
+      const from = offsets[i];
+      const to = offsets[i + 1];
+      let slot = hashBytes(bytes, from, to) & mask;
+      // An equal entry earlier gives way: the last one is found.
+      while (slots[slot] !== EMPTY_SLOT && !this.equalsBytes(slots[slot], bytes, from, to)) slot = (slot + 1) & mask;
+      slots[slot] = i;
+    }
+    return slots;
+  }
+
+  /** Whether entry i holds exactly source[from..to). */
+  private equalsBytes(i: number, source: Uint8Array, from: number, to: number): boolean {
+    const start = this.offsets[i];
+    if (this.offsets[i + 1] - start !== to - from) return false;
+    for (let k = 0; k < to - from; k++) if (this.bytes[start + k] !== source[from + k]) return false;
+    return true;
+  }
+}
+
+/** FNV-1a over bytes[from..to). */
+function hashBytes(bytes: Uint8Array, from: number, to: number): number {
+  let hash = 0x811c9dc5;
+  for (let b = from; b < to; b++) hash = Math.imul(hash ^ bytes[b], 0x01000193);
+  return hash >>> 0;
+}
+
+/** Builds a column an entry at a time. */
+export class StringColumnBuilder {
+  private bytes = new Uint8Array(4096);
+  private byteLength = 0;
+  private offsets = new Int32Array(1024);
+  private count = 0;
+
+  get length(): number {
+    return this.count;
+  }
+
+  add(text: string): void {
+    this.reserve(text.length * 3);
+    this.byteLength = encodeInto(text, this.bytes, this.byteLength);
+    this.offsets[++this.count] = this.byteLength;
+  }
+
+  /** Adds entry i of another column (its bytes, no string made). */
+  addEntry(source: StringColumn, i: number): void {
+    const from = source.offsets[i];
+    const to = source.offsets[i + 1];
+    this.reserve(to - from);
+    // Byte by byte: entries are short, and a subarray to copy from would be an object each.
+    const { bytes } = this;
+    const sourceBytes = source.bytes;
+    let at = this.byteLength;
+    for (let b = from; b < to; b++) bytes[at++] = sourceBytes[b];
+    this.byteLength = at;
+    this.offsets[++this.count] = at;
+  }
+
+  done(): StringColumn {
+    return new StringColumn(this.bytes.slice(0, this.byteLength), this.offsets.slice(0, this.count + 1));
+  }
+
+  /** Room for one more entry of up to `byteCount` bytes. */
+  private reserve(byteCount: number): void {
+    const needed = this.byteLength + byteCount;
+    // Offsets are 32-bit signed.
+    if (needed > 0x7fffffff) throw new RangeError('a string column holds at most 2 GiB of text');
+    if (needed > this.bytes.length) {
+      const bytes = new Uint8Array(Math.min(0x7fffffff, Math.max(needed, this.bytes.length * 2)));
+      bytes.set(this.bytes.subarray(0, this.byteLength));
+      this.bytes = bytes;
+    }
+    if (this.count + 2 > this.offsets.length) {
+      const offsets = new Int32Array(this.offsets.length * 2);
+      offsets.set(this.offsets);
+      this.offsets = offsets;
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * A column of strings held as bytes gives back every string as it was given — real words of
+ * Debian documentation in several scripts, emoji, lone surrogates, empty strings — finds an entry
+ * as a Map filled in order finds it, and refuses damaged arrays with an IndexCorruptError.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { IndexCorruptError } from '../indexer/text-index/errors.ts';
+import { StringColumn, StringColumnBuilder } from '../indexer/text-index/string-column.ts';
+import { debianDocs } from './helpers/debian-docs.ts';
+
+const AWKWARD = ['', '\u{1f600}', 'a\u{1f600}b', '\ud800', 'x\udfff', '\udfff\ud800', 'a\uffff', '\ue000', '中文', '日本語', '한국어', 'straße', 'e\u0301', '', 'http://example.test/a?b=c#d', 'x'.repeat(20_000)];
+
+/** Words and titles of real pages (lines of Debian documentation in every language installed). */
+function realStrings(): string[] {
+  const strings: string[] = [];
+  for (const doc of debianDocs().filter((_, i) => i % 5 === 0)) {
+    const text = readFileSync(doc.path, 'utf8').replace(/<[^>]+>/g, ' ');
+    for (const line of text.split('\n').slice(0, 400)) strings.push(line.trim());
+  }
+  return strings;
+}
+
+describe('a string column', () => {
+  it('gives back real text, emoji, lone surrogates and empty strings as they were', () => {
+    const strings = [...realStrings(), ...AWKWARD];
+    const column = StringColumn.fromStrings(strings);
+    expect(column.length).toBe(strings.length);
+    for (let i = 0; i < strings.length; i++) expect(column.at(i)).toBe(strings[i]);
+    expect(StringColumn.problemWith(column.bytes, column.offsets)).toBeNull();
+    const reread = StringColumn.fromFile(column.bytes.slice(), column.offsets.slice(), 'titles');
+    expect(reread.toArray()).toEqual(strings);
+  });
+
+  it('copies entries of another column as they are', () => {
+    const source = StringColumn.fromStrings(AWKWARD);
+    const builder = new StringColumnBuilder();
+    for (let i = AWKWARD.length - 1; i >= 0; i--) builder.addEntry(source, i);
+    builder.add('\ud83d');
+    expect(builder.done().toArray()).toEqual([...AWKWARD].reverse().concat('\ud83d'));
+  });
+
+  it('finds the last entry equal to a string, as a Map filled in order does', () => {
+    const strings = [...realStrings().slice(0, 3000), ...AWKWARD, 'http://a.test/1', 'http://a.test/1'];
+    const column = StringColumn.fromStrings(strings);
+    const map = new Map(strings.map((s, i) => [s, i]));
+    for (const s of [...strings, 'absent', '\ud801', 'http://a.test/']) expect(column.indexOf(s)).toBe(map.get(s) ?? -1);
+    expect(StringColumn.fromStrings([]).indexOf('')).toBe(-1);
+  });
+
+  it('refuses damaged arrays, naming what is wrong', () => {
+    const small = StringColumn.fromStrings(['abc', 'é', '', 'z']);
+    const copy = () => ({ bytes: small.bytes.slice(), offsets: small.offsets.slice() });
+    const notText = copy();
+    notText.bytes[3] = 0xff;
+    expect(StringColumn.problemWith(notText.bytes, notText.offsets)).toMatch(/entry 1 that is not text/);
+    const split = copy();
+    split.offsets[1] = 4;
+    expect(StringColumn.problemWith(split.bytes, split.offsets)).toMatch(/not text/);
+    const decreasing = copy();
+    decreasing.offsets[2] = 2;
+    expect(StringColumn.problemWith(decreasing.bytes, decreasing.offsets)).toMatch(/decrease/);
+    const short = copy();
+    expect(() => StringColumn.fromFile(short.bytes.subarray(0, 4), short.offsets, 'suggest titles')).toThrow(IndexCorruptError);
+    expect(() => StringColumn.fromFile(short.bytes.subarray(0, 4), short.offsets, 'suggest titles')).toThrow(/suggest titles: offsets that do not fit/);
+    expect(() => StringColumn.fromFile(small.bytes, new Int32Array(0), 'x')).toThrow(/do not fit/);
+  });
+});
