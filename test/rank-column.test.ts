@@ -25,4 +25,23 @@ describe('a rank column', () => {
     expect(snapshot.local.get(5)).toBe(0.4);
     expect(snapshot.global.get(2)).toBeUndefined();
   });
+
+  it('is made in steps of a slice of the ranks, from arrays of any kind, equal to one made at once', () => {
+    const n = 600_000;
+    const ids = Array.from({ length: n }, (_, i) => (i * 7919) % n);
+    const values = Float32Array.from({ length: n }, (_, i) => 1 / (1 + i));
+    const steps = RankColumn.steps(ids, values);
+    let taken = 0;
+    let step = steps.next();
+    while (!step.done) {
+      taken++;
+      step = steps.next();
+    }
+    // A copy of each array a slice at a time, then the positions: never a million entries at once.
+    expect(taken).toBeGreaterThanOrEqual(6);
+    const column = step.value;
+    const direct = new RankColumn(Uint32Array.from(ids), Array.from(values));
+    for (let id = 0; id < n; id += 997) expect(column.get(id)).toBe(direct.get(id));
+    expect(column.size).toBe(n);
+  });
 });

@@ -65,4 +65,20 @@ describe('a string column', () => {
     expect(() => StringColumn.fromFile(short.bytes.subarray(0, 4), short.offsets, 'suggest titles')).toThrow(/suggest titles: offsets that do not fit/);
     expect(() => StringColumn.fromFile(small.bytes, new Int32Array(0), 'x')).toThrow(/do not fit/);
   });
+
+  it('hands over the arrays of a builder told its size, and grows one told too little', () => {
+    const strings = Array.from({ length: 1000 }, (_, i) => `https://docs.example.org/page-${i}.html`);
+    const bytes = strings.reduce((sum, text) => sum + text.length, 0);
+    const sized = new StringColumnBuilder({ entries: strings.length, bytes: bytes + 64 });
+    for (const text of strings) sized.add(text);
+    const column = sized.done();
+    // A view of the builder's arrays: no copy of a column that filled them.
+    expect(column.bytes.buffer.byteLength).toBe(bytes + 64);
+    expect(column.bytes.byteLength).toBe(bytes);
+    const small = new StringColumnBuilder({ entries: 10, bytes: 100 });
+    for (let i = 0; i < strings.length; i++) small.addEntry(column, i);
+    const grown = small.done();
+    expect(grown.toArray()).toEqual(strings);
+    expect(column.toArray()).toEqual(strings);
+  });
 });

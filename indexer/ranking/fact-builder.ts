@@ -101,7 +101,7 @@ export class PageFactsBuilder {
   private readonly host: FacetBuilder;
   private readonly section: FacetBuilder;
   private readonly type: FacetBuilder;
-  private readonly urls = new StringColumnBuilder();
+  private readonly urls: StringColumnBuilder;
   private readonly relatedStarts = new GrowingArray((size) => new Int32Array(size));
   private readonly related: string[] = [];
   private readonly copyCounts = new GrowingArray((size) => new Uint16Array(size));
@@ -116,6 +116,9 @@ export class PageFactsBuilder {
     this.host = new FacetBuilder(source?.facets.host);
     this.section = new FacetBuilder(source?.facets.section);
     this.type = new FacetBuilder(source?.facets.type);
+    // A table made from another is about its size: room for it and a few more pages.
+    const urls = source?.urls;
+    this.urls = new StringColumnBuilder(urls && { entries: urls.length + 4096, bytes: urls.bytes.length + (urls.bytes.length >> 5) + 262_144 });
     this.relatedStarts.push(0);
   }
 

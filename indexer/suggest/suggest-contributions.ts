@@ -85,16 +85,18 @@ export class ContributionsWriter {
   private readonly pageIds = new Growing(new Int32Array(1024));
   private readonly wordStarts = new Growing(new Float64Array(1024));
   private readonly wordBytes = new Growing(new Uint8Array(1 << 16));
-  private readonly titles = new StringColumnBuilder();
-  private readonly urls = new StringColumnBuilder();
+  private readonly titles: StringColumnBuilder;
+  private readonly urls: StringColumnBuilder;
   private readonly titleWordStarts = new Growing(new Int32Array(1024));
   private readonly titleWordIds = new Growing(new Int32Array(1024));
 
   /** `expected`: room for the rows, their words and title words, so that a large array is not grown by copying. */
   constructor(
     readonly words: Vocabulary,
-    expected: { rows?: number; wordBytes?: number; titleWords?: number } = {},
+    expected: { rows?: number; wordBytes?: number; titleWords?: number; titleBytes?: number; urlBytes?: number } = {},
   ) {
+    this.titles = new StringColumnBuilder({ entries: expected.rows, bytes: expected.titleBytes });
+    this.urls = new StringColumnBuilder({ entries: expected.rows, bytes: expected.urlBytes });
     this.wordBytes.reserve(expected.wordBytes ?? 1 << 16);
     this.pageIds.reserve(expected.rows ?? 0);
     this.wordStarts.reserve((expected.rows ?? 0) + 1);
@@ -235,6 +237,8 @@ export function* replaceRowsSteps(old: SuggestContributions, changed: ReadonlyMa
     rows: rows + changed.size,
     wordBytes: Math.ceil(old.wordBytes.length * 1.05) + changed.size * 400,
     titleWords: Math.ceil(old.titleWordIds.length * 1.05) + changed.size * 16,
+    titleBytes: Math.ceil(old.titles.bytes.length * 1.05) + changed.size * 200,
+    urlBytes: Math.ceil(old.urls.bytes.length * 1.05) + changed.size * 200,
   });
   const incoming = [...changed].filter((entry): entry is [number, SuggestSource] => entry[1] !== undefined).sort((a, b) => a[0] - b[0]);
   let next = 0;

@@ -101,8 +101,8 @@ function* titleColumnsSteps(c: SuggestContributions, positions: Float64Array): G
   const tiedTitles: Array<string | undefined> = new Array(rowTitles.length);
   const titleOf = (r: number) => (tiedTitles[r] ??= rowTitles.at(r));
   const byRank = yield* mergeSortSteps(rowOfTitle, (a, b) => positions[b] - positions[a] || titleOrder(titleOf(a), titleOf(b)));
-  const titles = new StringColumnBuilder();
-  const titleUrls = new StringColumnBuilder();
+  const titles = new StringColumnBuilder({ entries: titled, bytes: rowTitles.bytes.length });
+  const titleUrls = new StringColumnBuilder({ entries: titled, bytes: urls.bytes.length });
   for (let t = 0; t < titled; t++) {
     titles.addEntry(rowTitles, byRank[t]);
     titleUrls.addEntry(urls, byRank[t]);
