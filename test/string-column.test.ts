@@ -79,6 +79,11 @@ describe('a string column', () => {
     for (let i = 0; i < strings.length; i++) small.addEntry(column, i);
     const grown = small.done();
     expect(grown.toArray()).toEqual(strings);
+    // Runs of entries copied at once, into a builder that grows, equal entries copied one by one.
+    const runs = new StringColumnBuilder();
+    for (let i = 0; i < strings.length; i += 137) runs.addEntries(column, i, Math.min(strings.length, i + 137));
+    runs.addEntries(column, 5, 5);
+    expect(runs.done().toArray()).toEqual(strings);
     expect(column.toArray()).toEqual(strings);
   });
 });

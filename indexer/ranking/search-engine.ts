@@ -586,7 +586,8 @@ function mainLanguage(facts: PageFacts): number[] {
   if (main !== undefined) return main;
   const { codes, values } = facts.columns.lang;
   const counts = new Int32Array(values.length);
-  for (const code of codes) counts[code]++;
+  // An indexed loop: iterating a million codes held the event loop 39 ms at a facts switch.
+  for (let row = 0; row < codes.length; row++) counts[codes[row]]++;
   let best = -1;
   counts.forEach((count, code) => {
     if (values[code] !== 'und' && values[code] !== '' && (best < 0 || count > counts[best])) best = code;

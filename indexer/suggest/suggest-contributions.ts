@@ -129,10 +129,8 @@ export class ContributionsWriter {
     this.pageIds.array.set(from.pageIds.subarray(r0, r1), this.pageIds.length);
     this.pageIds.length += n;
     appendRows(this.titleWordStarts, this.titleWordIds, from.titleWordStarts, from.titleWordIds, r0, r1);
-    for (let r = r0; r < r1; r++) {
-      this.titles.addEntry(from.titles, r);
-      this.urls.addEntry(from.urls, r);
-    }
+    this.titles.addEntries(from.titles, r0, r1);
+    this.urls.addEntries(from.urls, r0, r1);
   }
 
   private append(id: number, sortedNumbers: Int32Array, title: string, url: string, titleWords: ArrayLike<number>): void {
@@ -277,4 +275,4 @@ export function* replaceRowsSteps(old: SuggestContributions, changed: ReadonlyMa
 }
 
 /** Rows copied between two yields of {@link replaceRowsSteps}. */
-const ROWS_PER_STEP = 16_384;
+const ROWS_PER_STEP = 8_192;

@@ -166,13 +166,29 @@ export class StringColumnBuilder {
     this.offsets[++this.count] = at;
   }
 
+  /** Adds entries from … to − 1 of another column: their bytes in one copy, their offsets moved. */
+  addEntries(source: StringColumn, from: number, to: number): void {
+    if (to <= from) return;
+    const start = source.offsets[from];
+    const end = source.offsets[to];
+    this.reserve(end - start, to - from);
+    this.bytes.set(source.bytes.subarray(start, end), this.byteLength);
+    const shift = this.byteLength - start;
+    const offsets = this.offsets;
+    const sourceOffsets = source.offsets;
+    let count = this.count;
+    for (let i = from + 1; i <= to; i++) offsets[++count] = sourceOffsets[i] + shift;
+    this.count = count;
+    this.byteLength += end - start;
+  }
+
   /** The column. Arrays nearly full are handed over as views (no copy); others are trimmed. */
   done(): StringColumn {
     return new StringColumn(fitted(this.bytes, this.byteLength), fitted(this.offsets, this.count + 1));
   }
 
-  /** Room for one more entry of up to `byteCount` bytes. */
-  private reserve(byteCount: number): void {
+  /** Room for `entries` more entries of up to `byteCount` bytes together. */
+  private reserve(byteCount: number, entries = 1): void {
     const needed = this.byteLength + byteCount;
     // Offsets are 32-bit signed.
     if (needed > 0x7fffffff) throw new RangeError('a string column holds at most 2 GiB of text');
@@ -181,8 +197,8 @@ export class StringColumnBuilder {
       bytes.set(this.bytes.subarray(0, this.byteLength));
       this.bytes = bytes;
     }
-    if (this.count + 2 > this.offsets.length) {
-      const offsets = new Int32Array(this.offsets.length * 2);
+    if (this.count + entries + 1 > this.offsets.length) {
+      const offsets = new Int32Array(Math.max(this.count + entries + 1, this.offsets.length * 2));
       offsets.set(this.offsets);
       this.offsets = offsets;
     }
