@@ -51,7 +51,12 @@ function* columnSteps(ids: ArrayLike<number>, values: ArrayLike<number>): Genera
   for (let i = 0; i < n; i++) if (ownIds[i] > maxId) maxId = ownIds[i];
   const positionOfId = new Int32Array(maxId + 1).fill(-1);
   yield;
-  for (let i = 0; i < n; i++) if (ownIds[i] >= 0) positionOfId[ownIds[i]] = i;
+  // Writes all over a large array: a slice per step (a million at once held the event loop 90 ms).
+  for (let start = 0; start < n; start += COPY_SLICE) {
+    const end = Math.min(n, start + COPY_SLICE);
+    for (let i = start; i < end; i++) if (ownIds[i] >= 0) positionOfId[ownIds[i]] = i;
+    yield;
+  }
   return { ids: ownIds, values: ownValues, positionOfId };
 }
 
