@@ -11,7 +11,8 @@ import { isMarkedTerm } from '../indexer/text-index/exact-name.ts';
 import { QueryBudget } from '../indexer/text-index/query-budget.ts';
 import { analyzeDocument } from '../indexer/text-index/segment-analysis.ts';
 import { lowerBound } from '../indexer/text-index/sorted-strings.ts';
-import { DictionaryBuilder, encodeKey, TermDictionary } from '../indexer/text-index/term-dictionary.ts';
+import { DictionaryBuilder, TermDictionary } from '../indexer/text-index/term-dictionary.ts';
+import { encodeKey } from '../indexer/text-index/unit-encoding.ts';
 import { forEachTermMatchingGlob, forEachTermWithinEdits, withinEdits } from '../indexer/text-index/term-walk.ts';
 import { debianDocs } from './helpers/debian-docs.ts';
 

@@ -1,15 +1,21 @@
 /**
  * A list of strings in any order held in two typed arrays, as the term dictionary holds its
- * sorted terms (term-dictionary.ts, whose encoding this shares: each UTF-16 code unit as UTF-8
+ * sorted terms (term-dictionary.ts; the encoding of both is unit-encoding.ts: each UTF-16 code unit as UTF-8
  * encodes a code point of that value, so lone surrogates survive and text without surrogates is
  * plain UTF-8). For columns of a string per page — a million titles or URLs as JS strings are a
  * million heap objects that every full garbage collection walks; here they are two objects, and a
  * string is made only when asked for ({@link StringColumn.at}).
  */
 import { IndexCorruptError } from './errors.ts';
-import { decodeUnits, encodeInto, encodeKey, unitByteLength, unitsToString, wellFormed } from './term-dictionary.ts';
+import { decodeUnits, encodeInto, encodeKey, unitByteLength, unitsToString, wellFormed } from './unit-encoding.ts';
 
 const EMPTY_SLOT = -1;
+
+/** Entries in bytes and offsets: a column, or a term dictionary (entry i is bytes[offsets[i] .. offsets[i+1]]). */
+export interface Entries {
+  readonly bytes: Uint8Array;
+  readonly offsets: Int32Array;
+}
 
 /** Entry i is bytes[offsets[i] .. offsets[i+1]]. */
 export class StringColumn {
@@ -153,7 +159,7 @@ export class StringColumnBuilder {
   }
 
   /** Adds entry i of another column (its bytes, no string made). */
-  addEntry(source: StringColumn, i: number): void {
+  addEntry(source: Entries, i: number): void {
     const from = source.offsets[i];
     const to = source.offsets[i + 1];
     this.reserve(to - from);
@@ -167,7 +173,7 @@ export class StringColumnBuilder {
   }
 
   /** Adds entries from … to − 1 of another column: their bytes in one copy, their offsets moved. */
-  addEntries(source: StringColumn, from: number, to: number): void {
+  addEntries(source: Entries, from: number, to: number): void {
     if (to <= from) return;
     const start = source.offsets[from];
     const end = source.offsets[to];

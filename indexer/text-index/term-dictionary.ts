@@ -5,13 +5,12 @@
  * clear millions of small objects. Here they are bytes, and a string is made only when asked for
  * ({@link TermDictionary.at}).
  *
- * Encoding: each UTF-16 code unit on its own as UTF-8 encodes a code point of that value (1–3
- * bytes; a surrogate, paired or not, takes 3, as in CESU-8). Plain UTF-8 sorts characters above
- * U+FFFF after U+E000–U+FFFF, unlike JS strings; unit by unit, byte order is exactly the `<`
- * order of the strings (UTF-16 code units), so a binary search on bytes finds what one on the
- * strings found, and any string (lone surrogates too) survives the round trip. Text without
- * surrogates is ordinary UTF-8.
+ * The bytes are in the encoding of unit-encoding.ts, whose byte order is exactly the `<` order
+ * of the strings: a binary search on bytes finds what one on the strings found.
  */
+
+import { StringColumnBuilder } from './string-column.ts';
+import { decodeUnits, encodeKey, MAX_APPLY, unitsToString, wellFormed } from './unit-encoding.ts';
 
 /** Entry i is bytes[offsets[i] .. offsets[i+1]]; entries ascend in code-unit order, without duplicates. */
 export class TermDictionary {
@@ -233,51 +232,30 @@ export class TermDictionary {
   }
 }
 
-/** Builds a dictionary an entry at a time, in ascending order. */
+/** Builds a dictionary an entry at a time, in ascending order (a string column whose entries ascend). */
 export class DictionaryBuilder {
-  private bytes = new Uint8Array(1024);
-  private byteLength = 0;
-  private offsets: number[] = [0];
+  private readonly entries = new StringColumnBuilder();
 
   get length(): number {
-    return this.offsets.length - 1;
+    return this.entries.length;
   }
 
   addString(text: string): void {
-    this.ensure(text.length * 3);
-    this.byteLength = encodeInto(text, this.bytes, this.byteLength);
-    this.offsets.push(this.byteLength);
+    this.entries.add(text);
   }
 
   /** Adds entry i of another dictionary (its bytes, no string made). */
   addEntry(source: TermDictionary, i: number): void {
-    const from = source.offsets[i];
-    const to = source.offsets[i + 1];
-    this.ensure(to - from);
-    this.bytes.set(source.bytes.subarray(from, to), this.byteLength);
-    this.byteLength += to - from;
-    this.offsets.push(this.byteLength);
+    this.entries.addEntry(source, i);
   }
 
   done(): TermDictionary {
-    return new TermDictionary(this.bytes.slice(0, this.byteLength), Int32Array.from(this.offsets));
-  }
-
-  private ensure(more: number): void {
-    if (this.byteLength + more <= this.bytes.length) return;
-    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.byteLength + more));
-    grown.set(this.bytes.subarray(0, this.byteLength));
-    this.bytes = grown;
+    const { bytes, offsets } = this.entries.done();
+    return new TermDictionary(bytes, offsets);
   }
 }
 
 export const emptyDictionary = (): TermDictionary => new TermDictionary(new Uint8Array(0), new Int32Array(1));
-
-/** A string in the dictionary's encoding (for searches and comparisons). */
-export function encodeKey(text: string): Uint8Array {
-  const out = new Uint8Array(text.length * 3);
-  return out.subarray(0, encodeInto(text, out, 0));
-}
 
 /** Whether every byte is below 0x80 (a word at a time where the bytes are aligned). */
 function allAscii(bytes: Uint8Array): boolean {
@@ -297,66 +275,4 @@ function allAscii(bytes: Uint8Array): boolean {
 function isAscii(text: string): boolean {
   for (let k = 0; k < text.length; k++) if (text.charCodeAt(k) >= 0x80) return false;
   return true;
-}
-
-/** Bytes a code unit takes in the dictionary's encoding. */
-export const unitByteLength = (unit: number): number => (unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3);
-
-export function encodeInto(text: string, out: Uint8Array, at: number): number {
-  for (let k = 0; k < text.length; k++) {
-    const unit = text.charCodeAt(k);
-    if (unit < 0x80) out[at++] = unit;
-    else if (unit < 0x800) {
-      out[at++] = 0xc0 | (unit >> 6);
-      out[at++] = 0x80 | (unit & 0x3f);
-    } else {
-      out[at++] = 0xe0 | (unit >> 12);
-      out[at++] = 0x80 | ((unit >> 6) & 0x3f);
-      out[at++] = 0x80 | (unit & 0x3f);
-    }
-  }
-  return at;
-}
-
-/** Whether bytes[from..to) is a sequence of units as {@link encodeInto} writes them. */
-export function wellFormed(bytes: Uint8Array, from: number, to: number): boolean {
-  for (let b = from; b < to; ) {
-    const lead = bytes[b];
-    const size = lead < 0x80 ? 1 : lead >= 0xc2 && lead < 0xe0 ? 2 : lead >= 0xe0 && lead < 0xf0 ? 3 : 0;
-    if (size === 0 || b + size > to) return false;
-    for (let k = 1; k < size; k++) if ((bytes[b + k] & 0xc0) !== 0x80) return false;
-    // Three bytes for a unit below U+0800 would sort apart from its two-byte form.
-    if (size === 3 && lead === 0xe0 && bytes[b + 1] < 0xa0) return false;
-    b += size;
-  }
-  return true;
-}
-
-/** Decodes bytes[from..to) into `units` (long enough: a unit takes at least a byte); returns the count. */
-export function decodeUnits(bytes: Uint8Array, from: number, to: number, units: Uint16Array): number {
-  let n = 0;
-  for (let b = from; b < to; ) {
-    const lead = bytes[b];
-    if (lead < 0x80) {
-      units[n++] = lead;
-      b++;
-    } else if (lead < 0xe0) {
-      units[n++] = ((lead & 0x1f) << 6) | (bytes[b + 1] & 0x3f);
-      b += 2;
-    } else {
-      units[n++] = ((lead & 0x0f) << 12) | ((bytes[b + 1] & 0x3f) << 6) | (bytes[b + 2] & 0x3f);
-      b += 3;
-    }
-  }
-  return n;
-}
-
-/** String.fromCharCode takes its units as arguments: at most this many at a time. */
-const MAX_APPLY = 4_096;
-
-export function unitsToString(units: Uint16Array, n: number): string {
-  if (n <= MAX_APPLY) return String.fromCharCode.apply(null, units.subarray(0, n) as unknown as number[]);
-  let text = '';
-  for (let k = 0; k < n; k += MAX_APPLY) text += String.fromCharCode.apply(null, units.subarray(k, Math.min(n, k + MAX_APPLY)) as unknown as number[]);
-  return text;
 }

@@ -17,7 +17,8 @@
  */
 import { isMarkedTerm } from './exact-name.ts';
 import type { QueryBudget } from './query-budget.ts';
-import { encodeKey, unitByteLength, type TermDictionary } from './term-dictionary.ts';
+import type { TermDictionary } from './term-dictionary.ts';
+import { encodeKey, unitByteLength } from './unit-encoding.ts';
 
 /** Visits the index of each term in [from, to) within `distance` edits of `word` (adjacent swaps count one). */
 export function forEachTermWithinEdits(
