@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../text-index/atomic-file.ts';
-import { StringColumn, StringColumnBuilder } from '../text-index/string-column.ts';
+import { StringColumn } from '../text-index/string-column.ts';
 import type { SuggestContributions } from './suggest-contributions.ts';
 
 const FORMAT = 'lse-suggest-contributions/2';
@@ -143,7 +143,7 @@ export function* decodeContributionsSteps(bytes: Buffer): Generator<void, { cont
   }
   c.vocabulary = yield* decodeStrings(part, 'vocabulary');
   for (const name of COLUMNS) {
-    if (header.format === FORMAT_UTF8) c[name] = yield* stringColumnSteps(yield* decodeStrings(part, name));
+    if (header.format === FORMAT_UTF8) c[name] = yield* StringColumn.fromStringsSteps(yield* decodeStrings(part, name), STRINGS_PER_STEP);
     else c[name] = StringColumn.fromFile(part(`${name}.bytes`), numberColumn(part(`${name}.offsets`), Int32Array, name), name);
     yield;
   }
@@ -165,18 +165,6 @@ function* decodeStrings(part: (name: string) => Uint8Array, name: string): Gener
   }
   if (at !== text.byteLength) throw new Error(`${name}: ${text.byteLength - at} bytes left over`);
   return list;
-}
-
-/** The strings as a column, {@link STRINGS_PER_STEP} a step (a million titles of a file of format 1). */
-function* stringColumnSteps(strings: readonly string[]): Generator<void, StringColumn> {
-  let bytes = 0;
-  for (const text of strings) bytes += text.length;
-  const builder = new StringColumnBuilder({ entries: strings.length, bytes: bytes + (bytes >> 3) });
-  for (let i = 0; i < strings.length; i++) {
-    builder.add(strings[i]);
-    if (i % STRINGS_PER_STEP === STRINGS_PER_STEP - 1) yield;
-  }
-  return builder.done();
 }
 
 /** The bytes as a typed array: in place when aligned (a file read whole is), else copied. */
