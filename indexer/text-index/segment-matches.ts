@@ -49,9 +49,8 @@ export function matchingDocuments(segment: LiveSegment, plan: ScoringPlan, lists
   let needsScoredCheck = false;
   if (termClauses.length > 0) {
     // The smallest clause's documents, kept where every other clause holds them too.
-    const documents = postings.docIds.length;
     const clauses = termClauses.map((ranges) => ({ ranges, postings: ranges.reduce((n, range) => n + range.docs.length, 0) })).sort((a, b) => a.postings - b.postings);
-    if (clauses.length > 1 && clauses[0].postings >= documents * BITMAP_SHARE) candidates = heldByAll(postings, clauses);
+    if (clauses.length > 1 && isCommon(postings, clauses[0])) candidates = heldByAll(postings, clauses);
     else {
       candidates = clauseDocuments(postings, clauses[0]);
       for (let i = 1; i < clauses.length && candidates.length > 0; i++) candidates = heldBy(postings, candidates, clauses[i]);
@@ -102,20 +101,23 @@ interface ClauseRanges {
 
 /** Past this share of a segment's documents, a clause's lists are combined through a bitmap. */
 const BITMAP_SHARE = 1 / 16;
+
+/** Whether the clause's lists are combined through a bitmap, kept with the segment (clause-bitmaps.ts). */
+const isCommon = (segment: CompactSegment, clause: ClauseRanges) => clause.postings >= segment.docIds.length * BITMAP_SHARE;
 /** Candidates this many times fewer than a clause's postings are looked up in its lists. */
 const GALLOP_RATIO = 16;
 
 /** The clause's documents, ascending, without repeats (one range: a view, no copy). */
 function clauseDocuments(segment: CompactSegment, clause: ClauseRanges): Int32Array {
   const documents = segment.docIds.length;
-  if (clause.ranges.length === 1 || clause.postings < documents * BITMAP_SHARE) return unionOf(clause.ranges);
+  if (clause.ranges.length === 1 || !isCommon(segment, clause)) return unionOf(clause.ranges);
   return ordinalsOfBits(bitmapOf(segment, clause), Math.min(clause.postings, documents));
 }
 
 /** The candidates that one of the clause's ranges holds. */
 function heldBy(segment: CompactSegment, candidates: Int32Array, clause: ClauseRanges): Int32Array {
   // A common clause's bitmap is kept, so testing a bit per candidate beats galloping in its lists.
-  const common = clause.postings >= segment.docIds.length * BITMAP_SHARE;
+  const common = isCommon(segment, clause);
   if (!common && candidates.length * GALLOP_RATIO < clause.postings) {
     if (clause.ranges.length === 1) return intersectSorted(candidates, clause.ranges[0].docs);
     const out = new Int32Array(candidates.length);
@@ -142,7 +144,7 @@ function heldByAll(segment: CompactSegment, clauses: readonly ClauseRanges[]): I
 /** The clause's documents as a bitmap: kept with the segment for a common clause, else made for this query. */
 function bitmapOf(segment: CompactSegment, { ranges, postings }: ClauseRanges): Uint32Array {
   const lists = ranges.map((range) => range.docs);
-  if (postings >= segment.docIds.length * BITMAP_SHARE) return clauseBitmap(segment, ranges.map((range) => `${range.term}.${range.field}`).join(' '), lists);
+  if (isCommon(segment, { ranges, postings })) return clauseBitmap(segment, ranges.map((range) => `${range.term}.${range.field}`).join(' '), lists);
   const bits = emptyBits(segment.docIds.length);
   setBits(bits, lists);
   return bits;
