@@ -22,6 +22,25 @@ import { decodeContributionsSteps } from '../indexer/suggest/suggest-contributio
 
 const record = (doc: TextDocument): PageRecord => ({ url: doc.url, host: 'docs.test', role: 'local', state: 'fetched', status: 200, fetchedAt: 1, depth: 1, visits: 1, changes: 0, lang: 'en', title: doc.title, headings: doc.headings, text: doc.text });
 
+/** Runs `test` on a store in a directory of its own, closed and removed afterwards. */
+async function inTemporaryStore(test: (store: CrawlStore, dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'lse-suggest-refresh-'));
+  const store = await CrawlStore.open(dir);
+  try {
+    await test(store, dir);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** What is written to standard error from now on (the warnings of a refresh). */
+function captureWarnings(): string[] {
+  const warnings: string[] = [];
+  vi.spyOn(process.stderr, 'write').mockImplementation((text) => (warnings.push(String(text)), true));
+  return warnings;
+}
+
 async function writePages(store: CrawlStore, pages: Array<[number, PageRecord]>): Promise<void> {
   const batch = store.batch();
   for (const [n, page] of pages) batch.putPage(batch.idFor(`http://docs.test/page/${n}`), page);
@@ -45,9 +64,7 @@ describe('suggestions refreshed after an update', () => {
 
   it('read only the written pages and equal a full build, after updates, removals and rank changes', async () => {
     expect(docs.length).toBeGreaterThan(300);
-    const dir = mkdtempSync(join(tmpdir(), 'lse-suggest-refresh-'));
-    const store = await CrawlStore.open(dir);
-    try {
+    await inTemporaryStore(async (store) => {
       await writePages(store, docs.slice(0, 300).map((doc, n) => [n, record(doc)]));
       let ranks = await ranksOf(store, (id) => (id % 7 === 0 ? 0 : ((id * 7919) % 1000) / 1e5));
       expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
@@ -66,16 +83,11 @@ describe('suggestions refreshed after an update', () => {
       ranks = await ranksOf(store, (id) => (id % 3 === 0 ? 0.5 : 1e-6 * (id + 1)));
       expect((await currentContributions(store, store.pageWriteSequence)).pagesRead).toBe(0);
       expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
-    } finally {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('start from the contributions the index build saves from its own pass', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lse-suggest-refresh-'));
-    const store = await CrawlStore.open(dir);
-    try {
+    await inTemporaryStore(async (store) => {
       await writePages(store, docs.slice(0, 50).map((doc, n) => [n, record(doc)]));
       const pass = await SearchDataPass.start(store);
       for await (const [id, page] of store.pages()) pass.add(id, page, suggestSourceOf(id, page));
@@ -85,18 +97,12 @@ describe('suggestions refreshed after an update', () => {
       expect([refreshed.full, refreshed.pagesRead]).toEqual([false, 1]);
       const ranks = await ranksOf(store, (id) => 1 / (id + 2));
       expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
-    } finally {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('read a saved copy of the first format, and keep titles with lone surrogates as they are', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lse-suggest-refresh-'));
-    const store = await CrawlStore.open(dir);
-    const warnings: string[] = [];
-    vi.spyOn(process.stderr, 'write').mockImplementation((text) => (warnings.push(String(text)), true));
-    try {
+    await inTemporaryStore(async (store, dir) => {
+      const warnings = captureWarnings();
       await writePages(store, docs.slice(0, 40).map((doc, n) => [n, record(doc)]));
       const ranks = await ranksOf(store, (id) => (id + 1) / 100);
       await buildSuggestions(store, ranks);
@@ -115,18 +121,12 @@ describe('suggestions refreshed after an update', () => {
       expect(again.contributions.titles.toArray()).toEqual(refreshed.contributions.titles.toArray());
       expect(again.contributions.urls.toArray()).toEqual(refreshed.contributions.urls.toArray());
       expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
-    } finally {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('reads every page again, with a warning, when the saved copy is damaged, missing its journal or of another store', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lse-suggest-refresh-'));
-    const store = await CrawlStore.open(dir);
-    const warnings: string[] = [];
-    vi.spyOn(process.stderr, 'write').mockImplementation((text) => (warnings.push(String(text)), true));
-    try {
+    await inTemporaryStore(async (store, dir) => {
+      const warnings = captureWarnings();
       await writePages(store, docs.slice(0, 80).map((doc, n) => [n, record(doc)]));
       const ranks = await ranksOf(store, (id) => (id + 1) / 100);
       await buildSuggestions(store, ranks);
@@ -159,10 +159,7 @@ describe('suggestions refreshed after an update', () => {
       expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
       // Saved for a store further on than this one.
       expect((await currentContributions(store, store.pageWriteSequence - 1)).full).toBe(true);
-    } finally {
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
 
