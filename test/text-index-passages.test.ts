@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,5 +58,25 @@ describe('snippets from stored passages, with their section', () => {
     const fast = (await index.passages(index.search('renew certificate').hits)).get(1)!.snippet;
     expect(fast.replace(/<\/?mark>/g, '')).toContain('Renew the certificate before it expires');
     expect(whole.replace(/<\/?mark>/g, '')).toContain('Renew the certificate before it expires');
+  });
+
+  it('keeps a segment\'s document files open across searches, reading them after they are removed', async () => {
+    const openFiles = () => readdirSync('/proc/self/fd').flatMap((fd) => {
+      try {
+        return [readlinkSync(`/proc/self/fd/${fd}`)];
+      } catch {
+        return [];
+      }
+    }).filter((path) => path.startsWith(dir));
+    const first = (await index.passages(index.search('renew certificate').hits)).get(1)!.snippet;
+    const opened = openFiles();
+    expect(opened.some((path) => path.endsWith('.docs.jsonl'))).toBe(true);
+    expect(opened.some((path) => path.endsWith('.text.bin'))).toBe(true);
+    for (let i = 0; i < 20; i++) await index.passages(index.search('renew certificate').hits);
+    expect(openFiles().length).toBe(opened.length);
+    // A snapshot's files may be removed by a later generation (a merge) while its queries still run.
+    const documentFiles = (await readdir(dir, { recursive: true })).filter((name) => name.endsWith('.docs.jsonl') || name.endsWith('.text.bin'));
+    for (const name of documentFiles) await rm(join(dir, name));
+    expect((await index.passages(index.search('renew certificate').hits)).get(1)!.snippet).toBe(first);
   });
 });

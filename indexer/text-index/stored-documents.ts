@@ -168,15 +168,15 @@ export function checkpointsOf(head: DocumentHead): Checkpoints {
 }
 
 /** Reads stored lines and whole bodies by ordinal (merges, inspection). */
-export async function readStoredDocuments(directory: string, name: string, docOffsets: ArrayLike<number>, ordinals: readonly number[]): Promise<TextDocument[]> {
-  const heads = await readDocumentHeads(directory, name, docOffsets, ordinals);
-  const windows = await readBodyWindows(directory, name, heads.map((head) => ({ head, checkpoint: { index: 0, char: 0, byte: 0 } })));
-  const defined = readDefinitions(directory, name, heads);
+export async function readStoredDocuments(directory: string, name: string, docOffsets: ArrayLike<number>, ordinals: readonly number[], open?: OpenDocumentFiles): Promise<TextDocument[]> {
+  const heads = await readDocumentHeads(directory, name, docOffsets, ordinals, open);
+  const windows = await readBodyWindows(directory, name, heads.map((head) => ({ head, checkpoint: { index: 0, char: 0, byte: 0 } })), open);
+  const defined = readDefinitions(directory, name, heads, open);
   return heads.map((head, i) => publicDocument(head, windows[i].text, defined[i]));
 }
 
 /** The stored definitions of each head (null when it has none), read from the text file. */
-export function readDefinitions(directory: string, name: string, heads: readonly DocumentHead[]): Array<StoredDefinitions | null> {
+export function readDefinitions(directory: string, name: string, heads: readonly DocumentHead[], open?: OpenDocumentFiles): Array<StoredDefinitions | null> {
   const found: Array<StoredDefinitions | null> = heads.map((head) => (head.definitions ? { definitions: head.definitions, positions: head.definitionPositions ?? [] } : null));
   if (!heads.some((head) => head.defined)) return found;
   withFile(textFilePath(directory, name), `the texts of segment ${name}`, (fd) => {
@@ -185,7 +185,7 @@ export function readDefinitions(directory: string, name: string, heads: readonly
     heads.forEach((head, i) => {
       if (head.defined) found[i] = parseDefinitions(decoder.decode(readDefinitionBytes(head.defined, read, name)), name);
     });
-  });
+  }, open);
   return found;
 }
 
@@ -200,7 +200,7 @@ function parseDefinitions(json: string, name: string): StoredDefinitions {
 }
 
 /** The stored lines at the given ordinals (one positioned read each). */
-export async function readDocumentHeads(directory: string, name: string, docOffsets: ArrayLike<number>, ordinals: readonly number[]): Promise<DocumentHead[]> {
+export async function readDocumentHeads(directory: string, name: string, docOffsets: ArrayLike<number>, ordinals: readonly number[], open?: OpenDocumentFiles): Promise<DocumentHead[]> {
   if (ordinals.length === 0) return [];
   return withFile(documentsFilePath(directory, name), `the documents of segment ${name}`, (fd) => {
     const decoder = new TextDecoder();
@@ -211,7 +211,7 @@ export async function readDocumentHeads(directory: string, name: string, docOffs
       heads.push(JSON.parse(decoder.decode(bytes)) as DocumentHead);
     }
     return heads;
-  });
+  }, open);
 }
 
 /**
@@ -219,7 +219,7 @@ export async function readDocumentHeads(directory: string, name: string, docOffs
  * `maxBytes` bytes (a character cut at the end is left out). Heads of the earlier layout are cut
  * from the text in their line.
  */
-export async function readBodyWindows(directory: string, name: string, requests: ReadonlyArray<WindowRequest & { head?: DocumentHead }>): Promise<BodyWindow[]> {
+export async function readBodyWindows(directory: string, name: string, requests: ReadonlyArray<WindowRequest & { head?: DocumentHead }>, open?: OpenDocumentFiles): Promise<BodyWindow[]> {
   const windows: BodyWindow[] = new Array(requests.length);
   const fromFile: number[] = [];
   requests.forEach((request, i) => {
@@ -241,7 +241,7 @@ export async function readBodyWindows(directory: string, name: string, requests:
       const text = new TextDecoder().decode(data, { stream: length < layout.rawBytes - checkpoint.byte });
       windows[i] = { text, charStart: checkpoint.char, firstIndex: checkpoint.index, bodyChars: layout.chars };
     }
-  });
+  }, open);
   return windows;
 }
 
@@ -280,17 +280,60 @@ export async function readAllStoredDocuments(directory: string, name: string): P
   });
 }
 
-function withFile<T>(path: string, what: string, use: (fd: number) => T): T {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    throw new IndexCorruptError(`cannot open ${what}: ${(error as Error).message}`, { cause: error });
+/**
+ * A segment's document files kept open for the queries that read them: a search reads ten hits'
+ * lines and body windows, and opening and closing both files each time cost more than the reads.
+ * As for postings files (paged-postings.ts), the descriptors are closed when the owner is
+ * collected, never while a query could still read them.
+ */
+export class OpenDocumentFiles {
+  private readonly descriptors = new Map<string, number>();
+
+  constructor() {
+    closeWhenCollected.register(this, this.descriptors);
   }
+
+  descriptorOf(path: string, what: string): number {
+    let fd = this.descriptors.get(path);
+    if (fd === undefined) this.descriptors.set(path, (fd = openFile(path, what)));
+    return fd;
+  }
+}
+
+const openFiles = new WeakMap<object, OpenDocumentFiles>();
+
+/** The open document files of a segment opened for queries (`segment`: its postings, one object per opening). */
+export function openDocumentFilesOf(segment: object): OpenDocumentFiles {
+  let files = openFiles.get(segment);
+  if (files === undefined) openFiles.set(segment, (files = new OpenDocumentFiles()));
+  return files;
+}
+
+const closeWhenCollected = new FinalizationRegistry<Map<string, number>>((descriptors) => {
+  for (const fd of descriptors.values()) {
+    try {
+      closeSync(fd);
+    } catch {
+      // Already closed: nothing to give back.
+    }
+  }
+});
+
+function withFile<T>(path: string, what: string, use: (fd: number) => T, open?: OpenDocumentFiles): T {
+  if (open !== undefined) return use(open.descriptorOf(path, what));
+  const fd = openFile(path, what);
   try {
     return use(fd);
   } finally {
     closeSync(fd);
+  }
+}
+
+function openFile(path: string, what: string): number {
+  try {
+    return openSync(path, 'r');
+  } catch (error) {
+    throw new IndexCorruptError(`cannot open ${what}: ${(error as Error).message}`, { cause: error });
   }
 }
 

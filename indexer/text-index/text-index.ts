@@ -19,7 +19,7 @@ import { SegmentBuilderPool } from './segment-builder-pool.ts';
 import { openSegment, SEGMENT_FILE_SUFFIXES, type StoredSegment } from './segment-files.ts';
 import { PostingsCache } from './postings-cache.ts';
 import { bestPosition, bodyPositions, definitionTerms, hitPassage, matchedDefinition, passageWindow, type HitPassage, type PassageOptions } from './passage.ts';
-import { documentFields, readAllStoredDocuments, readBodyWindows, readDefinitions, readDocumentHeads, readStoredDocuments, type DocumentHead } from './stored-documents.ts';
+import { documentFields, openDocumentFilesOf, readAllStoredDocuments, readBodyWindows, readDefinitions, readDocumentHeads, readStoredDocuments, type DocumentHead } from './stored-documents.ts';
 import type { SearchHit } from './scorer.ts';
 import type { CompactSegment } from './compact-segment.ts';
 import { nextTurn, timeSlices } from '../stepwise.ts';
@@ -196,7 +196,7 @@ export class TextIndex {
     const result = new Map<number, TextDocument>();
     for (const [segment, wanted] of bySegment) {
       const { postings, docOffsets } = segment.stored;
-      const docs = await readStoredDocuments(this.directory, postings.name, docOffsets, wanted.map((w) => w.ordinal));
+      const docs = await readStoredDocuments(this.directory, postings.name, docOffsets, wanted.map((w) => w.ordinal), openDocumentFilesOf(postings));
       wanted.forEach((w, i) => result.set(w.id, docs[i]));
     }
     return result;
@@ -220,14 +220,15 @@ export class TextIndex {
     const result = new Map<number, HitPassage & { document: Omit<TextDocument, 'text'> }>();
     for (const [segment, wanted] of bySegment) {
       const { postings, docOffsets } = segment.stored;
-      const heads = await readDocumentHeads(this.directory, postings.name, docOffsets, wanted.map((w) => w.ordinal));
+      const files = openDocumentFilesOf(postings);
+      const heads = await readDocumentHeads(this.directory, postings.name, docOffsets, wanted.map((w) => w.ordinal), files);
       // A hit on a definition shows it and links to its anchor; others, where their terms stand closest.
       const inDefinitions = wanted.map(({ hit, ordinal }) => definitionTerms(postings, ordinal, hit.matchedTerms));
       // Read only for hits that matched a definition.
-      const stored = readDefinitions(this.directory, postings.name, heads.map((head, i): DocumentHead => (inDefinitions[i].length > 0 ? head : { ...head, defined: undefined, definitions: undefined })));
+      const stored = readDefinitions(this.directory, postings.name, heads.map((head, i): DocumentHead => (inDefinitions[i].length > 0 ? head : { ...head, defined: undefined, definitions: undefined })), files);
       const defined = wanted.map((_, i) => matchedDefinition(stored[i], inDefinitions[i], heads[i].lang));
       const best = wanted.map(({ hit, ordinal }, i) => defined[i]?.position ?? bestPosition(bodyPositions(postings, ordinal, hit.matchedTerms)));
-      const windows = await readBodyWindows(this.directory, postings.name, heads.map((head, i) => ({ head, ...passageWindow(head, best[i], options) })));
+      const windows = await readBodyWindows(this.directory, postings.name, heads.map((head, i) => ({ head, ...passageWindow(head, best[i], options) })), files);
       wanted.forEach(({ hit }, i) => {
         const passage = hitPassage(heads[i], windows[i], hit.matchedTerms, best[i], options);
         const definition = defined[i]?.definition;
