@@ -5,13 +5,14 @@
  *    without one) plus, for each scored list, the bound of the block that would hold it.
  * 2. The candidates with the highest bounds are scored first (a page with a high estimate first),
  *    which sets the entry threshold of the top k early.
- * 3. The others are visited in order and scored only when their bound reaches the threshold.
+ * 3. The others are scored only when their bound reaches the threshold the seeds set, a list at a
+ *    time (one list's postings stay in the cache meanwhile; the threshold barely rises among them).
  * A document is scored exactly as the exhaustive scorer does (same terms, same order of the sum),
  * so the top k and their scores are the exhaustive ones.
  */
 import { findPosting } from './compact-segment.ts';
 import type { QueryWork } from './query-budget.ts';
-import { addBlockBounds, addExactBounds, advanceTo, resetCursors, weightAtCursor, type ScoredList } from './scored-lists.ts';
+import { addBlockBounds, addExactBounds, addWeights, advanceTo, resetCursors, weightAtCursor, type ScoredList } from './scored-lists.ts';
 import { postingWeight } from './scoring-plan.ts';
 import type { LiveSegment } from './segment-set.ts';
 
@@ -79,10 +80,25 @@ export function rankCandidates(segment: LiveSegment, candidates: Int32Array, lis
       top.offer(prior === null ? text : text + prior[d], text, ids[d], segment, d);
     }
   }
+  const rest = new Int32Array(count);
+  let left = 0;
+  for (let i = 0; i < count; i++) if (!((seeded !== null && seeded[i]) || top.cannotEnter(bounds[i]))) rest[left++] = candidates[i];
+  scoreAll(segment, rest.subarray(0, left), lists, extras, top, work);
+}
+
+/** Scores every one of `ordinals` (ascending) and offers it; the weights summed in the lists' order, as the exhaustive scorer does. */
+function scoreAll(segment: LiveSegment, ordinals: Int32Array, lists: readonly ScoredList[], { prior, bonuses }: DocumentExtras, top: TopHits, work: PruningWork): void {
+  const count = ordinals.length;
+  if (count === 0) return;
+  work.scoredDocuments += count;
+  const text = new Float64Array(count);
   resetCursors(lists);
+  for (const list of lists) addWeights(list, ordinals, text, work);
+  const ids = segment.stored.postings.docIds;
   for (let i = 0; i < count; i++) {
-    if ((seeded !== null && seeded[i]) || top.cannotEnter(bounds[i])) continue;
-    offerScored(top, segment, ids, candidates[i], lists, extras, work);
+    const d = ordinals[i];
+    const score = bonuses === null ? text[i] : text[i] + (bonuses.get(d) ?? 0);
+    top.offer(prior === null ? score : score + prior[d], score, ids[d], segment, d);
   }
 }
 
@@ -183,9 +199,10 @@ export class TopHits {
       this.siftUp(this.heap.length - 1);
       return;
     }
-    const hit = { key, score, id, segment, ordinal };
-    if (worse(hit, this.heap[0])) return;
-    this.heap[0] = hit;
+    const least = this.heap[0];
+    // Most offers lose to the least kept hit: decided before a hit is made.
+    if (key < least.key || (key === least.key && (score < least.score || (score === least.score && id > least.id)))) return;
+    this.heap[0] = { key, score, id, segment, ordinal };
     this.siftDown(0);
   }
 
