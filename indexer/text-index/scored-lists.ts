@@ -104,17 +104,13 @@ export function addExactBounds(list: ScoredList, candidates: Int32Array, bounds:
 }
 
 /**
- * Adds each document's exact weight from the list (`documents`: ascending ordinals): one pass over
- * the list when it is not much longer than the documents, else a gallop to each from the cursor.
+ * Adds each document's exact weight from the list (`documents`: ascending ordinals, after those of
+ * the previous call since the cursors were reset), galloping to each from the list's cursor.
  */
 export function addWeights(list: ScoredList, documents: Int32Array, into: Float64Array, work: { scoredWeights: number }): void {
   const { docs, tf, lengths, queryWeight, idf, averageLength, fieldBoost } = list;
   const n = docs.length;
   const count = documents.length;
-  if (n < count * WALK_RATIO) {
-    addExactBounds(list, documents, into, work);
-    return;
-  }
   let weights = 0;
   let p = list.cursor;
   for (let i = 0; i < count && p < n; i++) {
@@ -127,9 +123,6 @@ export function addWeights(list: ScoredList, documents: Int32Array, into: Float6
   list.cursor = p;
   work.scoredWeights += weights;
 }
-
-/** Lists this many times longer than the documents to score are galloped through, not walked. */
-const WALK_RATIO = 4;
 
 export function resetCursors(lists: readonly ScoredList[]): void {
   for (const list of lists) {

@@ -5,8 +5,9 @@
  *    without one) plus, for each scored list, the bound of the block that would hold it.
  * 2. The candidates with the highest bounds are scored first (a page with a high estimate first),
  *    which sets the entry threshold of the top k early.
- * 3. The others are scored only when their bound reaches the threshold the seeds set, a list at a
- *    time (one list's postings stay in the cache meanwhile; the threshold barely rises among them).
+ * 3. The others are scored only when their bound reaches the threshold, a chunk at a time and each
+ *    chunk a list at a time (one list's postings stay in the cache meanwhile); the threshold rises
+ *    between chunks.
  * A document is scored exactly as the exhaustive scorer does (same terms, same order of the sum),
  * so the top k and their scores are the exhaustive ones.
  */
@@ -80,19 +81,27 @@ export function rankCandidates(segment: LiveSegment, candidates: Int32Array, lis
       top.offer(prior === null ? text : text + prior[d], text, ids[d], segment, d);
     }
   }
-  const rest = new Int32Array(count);
-  let left = 0;
-  for (let i = 0; i < count; i++) if (!((seeded !== null && seeded[i]) || top.cannotEnter(bounds[i]))) rest[left++] = candidates[i];
-  scoreAll(segment, rest.subarray(0, left), lists, extras, top, work);
+  resetCursors(lists);
+  const chunk = new Int32Array(Math.min(count, CHUNK));
+  const text = new Float64Array(chunk.length);
+  for (let i = 0; i < count; ) {
+    let size = 0;
+    for (; i < count && size < CHUNK; i++) if (!((seeded !== null && seeded[i]) || top.cannotEnter(bounds[i]))) chunk[size++] = candidates[i];
+    scoreChunk(segment, chunk.subarray(0, size), text, lists, extras, top, work);
+  }
 }
 
-/** Scores every one of `ordinals` (ascending) and offers it; the weights summed in the lists' order, as the exhaustive scorer does. */
-function scoreAll(segment: LiveSegment, ordinals: Int32Array, lists: readonly ScoredList[], { prior, bonuses }: DocumentExtras, top: TopHits, work: PruningWork): void {
+/** Candidates scored together between two looks at the threshold. */
+const CHUNK = 128;
+
+/**
+ * Scores every one of `ordinals` (ascending, after those of the previous chunk since the cursors
+ * were reset) and offers it; the weights are summed in the lists' order, as the exhaustive scorer does.
+ */
+function scoreChunk(segment: LiveSegment, ordinals: Int32Array, text: Float64Array, lists: readonly ScoredList[], { prior, bonuses }: DocumentExtras, top: TopHits, work: PruningWork): void {
   const count = ordinals.length;
-  if (count === 0) return;
   work.scoredDocuments += count;
-  const text = new Float64Array(count);
-  resetCursors(lists);
+  text.fill(0, 0, count);
   for (const list of lists) addWeights(list, ordinals, text, work);
   const ids = segment.stored.postings.docIds;
   for (let i = 0; i < count; i++) {
