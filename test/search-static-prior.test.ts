@@ -107,6 +107,23 @@ describe('the blend prior as a static rank', () => {
         expect(await top(growing, q, mode), q).toEqual(await top(everyMatch, q, mode));
       }
     }
+    // The first pool asked of the text index: the page and one more here, 40 on a site with groups.
+    const firstLimit = async (search: SearchEngine) => {
+      const limits: number[] = [];
+      const own = index.search.bind(index);
+      index.search = (q, options) => {
+        limits.push(options?.limit ?? 10);
+        return own(q, options);
+      };
+      try {
+        await search.search({ q: queries()[1], page: 1, size: 10, rank: 'blend', explain: false });
+      } finally {
+        Reflect.deleteProperty(index, 'search');
+      }
+      return limits[0];
+    };
+    expect(await firstLimit(growing)).toBe(11);
+    expect(await firstLimit(engine({}))).toBe(40);
   });
 
   it('makes the prior of a segment ahead, a slice at a time, equal to the one a search makes', async () => {
