@@ -14,6 +14,7 @@ import { QuerySyntaxError } from '../indexer/text-index/errors.ts';
 import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
 import { indexableDocuments } from '../indexer/text-index/store-adapter.ts';
 import { tempIndexes } from './helpers/temp-indexes.ts';
+import { countTurns } from './helpers/event-loop-turns.ts';
 import { queryExactName } from '../indexer/text-index/exact-name.ts';
 
 const { tempDir, openIndex } = tempIndexes('lse-text-index-');
@@ -260,6 +261,27 @@ describe('text index: updates, deletions and merges', () => {
     await index.mergesSettled();
     expect(index.info().segments.length).toBeLessThanOrEqual(3);
     expect(index.info().documentCount).toBe(60);
+  });
+
+  it('lets the event loop turn while it prepares a large update, before any segment is built', async () => {
+    const index = await openIndex(await tempDir(), { maxSegmentDocs: 5_000 });
+    await index.rebuild(docs.slice(0, 10));
+    // Pages long enough that normalising and hashing them all takes many of the update's slices.
+    const text = docs[0].text.repeat(Math.ceil(19_000 / docs[0].text.length)).slice(0, 19_000);
+    const upserts = Array.from({ length: 2_000 }, (_, i) => ({ ...docs[i % docs.length], id: 10_000 + i, url: `https://x.test/${i}`, text }));
+    const pool = (index as unknown as { pool: { build: (...args: unknown[]) => Promise<unknown> } }).pool;
+    const build = pool.build.bind(pool);
+    const turns = countTurns();
+    let turnsBeforeBuild = -1;
+    pool.build = (...args) => {
+      if (turnsBeforeBuild < 0) turnsBeforeBuild = turns.count;
+      return build(...args);
+    };
+    const turnsAtStart = turns.count;
+    await index.update({ upsert: upserts });
+    turns.stop();
+    expect(turnsBeforeBuild - turnsAtStart).toBeGreaterThan(2);
+    expect(index.search(docs[0].title).total).toBeGreaterThan(0);
   });
 
   it('a duplicate id in a rebuild keeps the last version', async () => {
