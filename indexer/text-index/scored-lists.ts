@@ -53,18 +53,6 @@ export function scoredLists(segment: CompactSegment, plan: ScoringPlan): ScoredL
   return lists;
 }
 
-/** Moves the list's cursor to `d`; true when the list has it. */
-export function advanceTo(list: ScoredList, d: number): boolean {
-  const p = seek(list.docs, list.cursor, list.docs.length, d);
-  list.cursor = p;
-  return p < list.docs.length && list.docs[p] === d;
-}
-
-/** The weight `d` gets from the list's posting at its cursor (which must be on `d`). */
-export function weightAtCursor(list: ScoredList, d: number): number {
-  return list.queryWeight * postingWeight(list.idf, list.tf[list.cursor], list.lengths[d], list.averageLength, list.fieldBoost);
-}
-
 /**
  * Adds to each candidate's bound what it can get from the list: the bound of the block that would
  * hold it (the weight of the block's largest frequency and shortest length), 0 between blocks.

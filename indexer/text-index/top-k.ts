@@ -13,7 +13,7 @@
  */
 import { findPosting } from './compact-segment.ts';
 import type { QueryWork } from './query-budget.ts';
-import { addBlockBounds, addExactBounds, addWeights, advanceTo, resetCursors, weightAtCursor, type ScoredList } from './scored-lists.ts';
+import { addBlockBounds, addExactBounds, addWeights, resetCursors, type ScoredList } from './scored-lists.ts';
 import { postingWeight } from './scoring-plan.ts';
 import type { LiveSegment } from './segment-set.ts';
 
@@ -45,17 +45,15 @@ export const noPruningWork = (): PruningWork => ({ candidates: 0, scoredDocument
 /**
  * Ranks `candidates` (ascending ordinals of matching, accepted documents) into `top`. `prior`
  * (by ordinal) is added to each text score to order the hits; absent, the text score alone.
- * `exhaustive` scores every candidate (the reference the pruned path must equal).
  */
-export function rankCandidates(segment: LiveSegment, candidates: Int32Array, lists: ScoredList[], extras: DocumentExtras, top: TopHits, work: PruningWork, exhaustive = false): void {
+export function rankCandidates(segment: LiveSegment, candidates: Int32Array, lists: ScoredList[], extras: DocumentExtras, top: TopHits, work: PruningWork): void {
   const { prior, bonuses } = extras;
   const count = candidates.length;
   work.candidates += count;
   if (count === 0 || top.capacity <= 0) return;
-  const ids = segment.stored.postings.docIds;
-  if (exhaustive || lists.some((list) => !(list.queryWeight >= 0))) {
-    resetCursors(lists);
-    for (let i = 0; i < count; i++) offerScored(top, segment, ids, candidates[i], lists, extras, work);
+  // A negative weight (a negative boost) bounds nothing: every candidate is scored.
+  if (lists.some((list) => !(list.queryWeight >= 0))) {
+    scoreInChunks(segment, candidates, null, null, lists, extras, top, work);
     return;
   }
   // Each list adds its bounds to every candidate in one pass over its blocks (or its postings).
@@ -72,6 +70,7 @@ export function rankCandidates(segment: LiveSegment, candidates: Int32Array, lis
   // The most promising first: their scores raise the threshold before the rest is visited.
   let seeded: Uint8Array | null = null;
   if (count > top.capacity) {
+    const ids = segment.stored.postings.docIds;
     seeded = new Uint8Array(count);
     for (const i of largest(bounds, top.capacity)) {
       if (top.cannotEnter(bounds[i])) continue;
@@ -81,46 +80,37 @@ export function rankCandidates(segment: LiveSegment, candidates: Int32Array, lis
       top.offer(prior === null ? text : text + prior[d], text, ids[d], segment, d);
     }
   }
-  resetCursors(lists);
-  const chunk = new Int32Array(Math.min(count, CHUNK));
-  const text = new Float64Array(chunk.length);
-  for (let i = 0; i < count; ) {
-    let size = 0;
-    for (; i < count && size < CHUNK; i++) if (!((seeded !== null && seeded[i]) || top.cannotEnter(bounds[i]))) chunk[size++] = candidates[i];
-    scoreChunk(segment, chunk.subarray(0, size), text, lists, extras, top, work);
-  }
+  scoreInChunks(segment, candidates, bounds, seeded, lists, extras, top, work);
 }
 
 /** Candidates scored together between two looks at the threshold. */
 const CHUNK = 128;
 
 /**
- * Scores every one of `ordinals` (ascending, after those of the previous chunk since the cursors
- * were reset) and offers it; the weights are summed in the lists' order, as the exhaustive scorer does.
+ * Scores the candidates not seeded whose bound reaches the threshold (looked at again before each
+ * chunk, as it rises; every candidate without bounds), a chunk at a time and each chunk a list at a
+ * time, and offers them; the weights are summed in the lists' order, as the exhaustive scorer does.
  */
-function scoreChunk(segment: LiveSegment, ordinals: Int32Array, text: Float64Array, lists: readonly ScoredList[], { prior, bonuses }: DocumentExtras, top: TopHits, work: PruningWork): void {
-  const count = ordinals.length;
-  work.scoredDocuments += count;
-  text.fill(0, 0, count);
-  for (const list of lists) addWeights(list, ordinals, text, work);
+function scoreInChunks(segment: LiveSegment, candidates: Int32Array, bounds: Float64Array | null, seeded: Uint8Array | null, lists: readonly ScoredList[], extras: DocumentExtras, top: TopHits, work: PruningWork): void {
+  const count = candidates.length;
   const ids = segment.stored.postings.docIds;
-  for (let i = 0; i < count; i++) {
-    const d = ordinals[i];
-    const score = bonuses === null ? text[i] : text[i] + (bonuses.get(d) ?? 0);
-    top.offer(prior === null ? score : score + prior[d], score, ids[d], segment, d);
+  const { prior, bonuses } = extras;
+  resetCursors(lists);
+  const chunk = new Int32Array(Math.min(count, CHUNK));
+  const text = new Float64Array(chunk.length);
+  for (let i = 0; i < count; ) {
+    let size = 0;
+    for (; i < count && size < CHUNK; i++) if ((seeded === null || !seeded[i]) && (bounds === null || !top.cannotEnter(bounds[i]))) chunk[size++] = candidates[i];
+    const ordinals = chunk.subarray(0, size);
+    work.scoredDocuments += size;
+    text.fill(0, 0, size);
+    for (const list of lists) addWeights(list, ordinals, text, work);
+    for (let k = 0; k < size; k++) {
+      const d = ordinals[k];
+      const score = bonuses === null ? text[k] : text[k] + (bonuses.get(d) ?? 0);
+      top.offer(prior === null ? score : score + prior[d], score, ids[d], segment, d);
+    }
   }
-}
-
-function offerScored(top: TopHits, segment: LiveSegment, ids: Int32Array, d: number, lists: ScoredList[], { prior, bonuses }: DocumentExtras, work: PruningWork): void {
-  work.scoredDocuments++;
-  let text = 0;
-  for (const list of lists) {
-    if (!advanceTo(list, d)) continue;
-    text += weightAtCursor(list, d);
-    work.scoredWeights++;
-  }
-  if (bonuses !== null) text += bonuses.get(d) ?? 0;
-  top.offer(prior === null ? text : text + prior[d], text, ids[d], segment, d);
 }
 
 /** The exact score of `d` by binary search in each list (visits out of order; cursors untouched). */
@@ -208,9 +198,8 @@ export class TopHits {
       this.siftUp(this.heap.length - 1);
       return;
     }
-    const least = this.heap[0];
     // Most offers lose to the least kept hit: decided before a hit is made.
-    if (key < least.key || (key === least.key && (score < least.score || (score === least.score && id > least.id)))) return;
+    if (ranksBelow(key, score, id, this.heap[0])) return;
     this.heap[0] = { key, score, id, segment, ordinal };
     this.siftDown(0);
   }
@@ -246,7 +235,11 @@ export class TopHits {
 
 /** Lower key, then (equal blends) lower text score, then higher id: the order the engine sorts by. */
 function worse(a: TopHit, b: TopHit): boolean {
-  if (a.key !== b.key) return a.key < b.key;
-  if (a.score !== b.score) return a.score < b.score;
-  return a.id > b.id;
+  return ranksBelow(a.key, a.score, a.id, b);
+}
+
+function ranksBelow(key: number, score: number, id: number, b: TopHit): boolean {
+  if (key !== b.key) return key < b.key;
+  if (score !== b.score) return score < b.score;
+  return id > b.id;
 }
