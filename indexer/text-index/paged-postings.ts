@@ -24,7 +24,7 @@ export class PostingsFile {
     readonly cache: PostingsCache,
   ) {
     this.id = cache.fileId();
-    closeWhenCollected.register(this, fd);
+    closeWhenCollected(this, fd);
   }
 
   /** `length` elements of `Type` at byte `position` (a copy of our own, aligned). */
@@ -43,13 +43,18 @@ export class PostingsFile {
   }
 }
 
-const closeWhenCollected = new FinalizationRegistry<number>((fd) => {
+const descriptors = new FinalizationRegistry<number>((fd) => {
   try {
     closeSync(fd);
   } catch {
     // Already closed: nothing to give back.
   }
 });
+
+/** Closes `fd` once `owner` is collected: never while a query that can reach the owner could still read it. */
+export function closeWhenCollected(owner: object, fd: number): void {
+  descriptors.register(owner, fd);
+}
 
 /** Where one field's postings lie in the file. */
 export interface PagedField {

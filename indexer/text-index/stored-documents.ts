@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import type { TextDocument } from './document.ts';
 import { bodyLayout, encodeBody, encodeDefinitions, readDefinitionBytes, readRawRange, type ReadStored } from './body-blocks.ts';
 import { IndexCorruptError } from './errors.ts';
+import { closeWhenCollected } from './paged-postings.ts';
 
 export const documentsFilePath = (directory: string, name: string) => join(directory, `${name}.docs.jsonl`);
 export const textFilePath = (directory: string, name: string) => join(directory, `${name}.text.bin`);
@@ -289,13 +290,12 @@ export async function readAllStoredDocuments(directory: string, name: string): P
 export class OpenDocumentFiles {
   private readonly descriptors = new Map<string, number>();
 
-  constructor() {
-    closeWhenCollected.register(this, this.descriptors);
-  }
-
   descriptorOf(path: string, what: string): number {
     let fd = this.descriptors.get(path);
-    if (fd === undefined) this.descriptors.set(path, (fd = openFile(path, what)));
+    if (fd === undefined) {
+      this.descriptors.set(path, (fd = openFile(path, what)));
+      closeWhenCollected(this, fd);
+    }
     return fd;
   }
 }
@@ -308,16 +308,6 @@ export function openDocumentFilesOf(segment: object): OpenDocumentFiles {
   if (files === undefined) openFiles.set(segment, (files = new OpenDocumentFiles()));
   return files;
 }
-
-const closeWhenCollected = new FinalizationRegistry<Map<string, number>>((descriptors) => {
-  for (const fd of descriptors.values()) {
-    try {
-      closeSync(fd);
-    } catch {
-      // Already closed: nothing to give back.
-    }
-  }
-});
 
 function withFile<T>(path: string, what: string, use: (fd: number) => T, open?: OpenDocumentFiles): T {
   if (open !== undefined) return use(open.descriptorOf(path, what));
