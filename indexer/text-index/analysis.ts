@@ -172,7 +172,11 @@ export class ChunkScanner {
 
 /** `_`, an ASCII letter or digit: a character a chunk may start with. */
 function isAsciiWordCharacter(code: number): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f;
+  return isAsciiLetterOrDigit(code) || code === 0x5f;
+}
+
+function isAsciiLetterOrDigit(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39);
 }
 
 /**
@@ -181,8 +185,7 @@ function isAsciiWordCharacter(code: number): boolean {
  * continues a word nor may join an identifier. −1 otherwise (the expression decides).
  */
 function plainAsciiWordEnd(text: string, start: number): number {
-  const first = text.charCodeAt(start);
-  if (!((first >= 0x61 && first <= 0x7a) || (first >= 0x41 && first <= 0x5a) || (first >= 0x30 && first <= 0x39))) return -1;
+  if (!isAsciiLetterOrDigit(text.charCodeAt(start))) return -1;
   let i = start + 1;
   for (; i < text.length; i++) {
     const c = text.charCodeAt(i);
