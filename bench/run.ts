@@ -141,6 +141,10 @@ const SUITES: Record<string, SuiteEntry> = {
     load: async () => (await import('./copied-translations.bench.ts')).copiedTranslationsBenchmarks,
     about: 'search over HTTP on a crawled docs site in 11 languages with body language bars and untranslated copies (~2,570 pages): p50/p99, CPU per search, hits in the visitor language',
   },
+  tokenise: {
+    load: async () => (await import('./tokenise.bench.ts')).tokeniseBenchmarks,
+    about: "tokenising the Debian Reference in five languages: chunks found by the scanner vs the chunk expression alone, and forEachToken, ns per chunk and per token",
+  },
   'term-dictionary': {
     load: async () => (await import('./term-dictionary.bench.ts')).termDictionaryBenchmarks,
     about: "a segment's terms as byte dictionaries vs strings in the postings header: open time, heap held, full GC, lookups and walks, one segment of 100k scale pages (LSE_BENCH_TERMDICT_PAGES)",
