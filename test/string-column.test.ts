@@ -66,6 +66,26 @@ describe('a string column', () => {
     expect(() => StringColumn.fromFile(small.bytes, new Int32Array(0), 'x')).toThrow(/do not fit/);
   });
 
+  it('checks a column read from a file in steps of bytes, with the same verdict as at once', () => {
+    const strings = [...realStrings(), ...AWKWARD];
+    const column = StringColumn.fromStrings(strings);
+    const bytesPerStep = 4096;
+    const steps = StringColumn.fromFileSteps(column.bytes, column.offsets, 'titles', bytesPerStep);
+    let yields = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    expect(step.value.toArray()).toEqual(strings);
+    // A step ends at the first entry past its bytes: never fewer steps than the bytes allow.
+    expect(yields).toBeGreaterThanOrEqual(Math.floor(column.bytes.length / (bytesPerStep + 20_000 * 3)));
+    expect(yields).toBeLessThanOrEqual(Math.ceil(column.bytes.length / bytesPerStep));
+    const damaged = column.bytes.slice();
+    damaged[damaged.length - 1] = 0xff;
+    const late = StringColumn.fromFileSteps(damaged, column.offsets, 'suggest urls', bytesPerStep);
+    expect(() => {
+      while (!late.next().done);
+    }).toThrow(/suggest urls: entry \d+ that is not text/);
+  });
+
   it('hands over the arrays of a builder told its size, and grows one told too little', () => {
     const strings = Array.from({ length: 1000 }, (_, i) => `https://docs.example.org/page-${i}.html`);
     const bytes = strings.reduce((sum, text) => sum + text.length, 0);

@@ -23,6 +23,7 @@ const FORMAT_UTF8 = 'lse-suggest-contributions/1';
 const FILE = join('suggest', 'contributions.bin');
 /** Strings encoded or decoded between yields. */
 const STRINGS_PER_STEP = 8192;
+/** Bytes hashed, or checked as text, between yields. */
 const DIGEST_STEP = 1 << 20;
 
 const LONE_SURROGATE = /\p{Cs}/u;
@@ -144,7 +145,7 @@ export function* decodeContributionsSteps(bytes: Buffer): Generator<void, { cont
   c.vocabulary = yield* decodeStrings(part, 'vocabulary');
   for (const name of COLUMNS) {
     if (header.format === FORMAT_UTF8) c[name] = yield* StringColumn.fromStringsSteps(yield* decodeStrings(part, name), STRINGS_PER_STEP);
-    else c[name] = StringColumn.fromFile(part(`${name}.bytes`), numberColumn(part(`${name}.offsets`), Int32Array, name), name);
+    else c[name] = yield* StringColumn.fromFileSteps(part(`${name}.bytes`), numberColumn(part(`${name}.offsets`), Int32Array, name), name, DIGEST_STEP);
     yield;
   }
   yield* checkSteps(c);
