@@ -34,7 +34,18 @@ export function facetTuples(columns: readonly Uint16Array[], group: Int32Array, 
 export function* facetTupleSteps(columns: readonly Uint16Array[], group: Int32Array, groupSize: Int32Array): Generator<void, FacetTuples> {
   const rows = group.length;
   const dimensions = columns.length;
-  const radices = columns.map((codes) => codes.reduce((max, code) => Math.max(max, code), 0) + 1);
+  const radices = columns.map(() => 1);
+  // Four columns of a million codes at once held a refresh's step 20-30 ms.
+  for (let from = 0; from < rows; from += ROWS_PER_STEP) {
+    const to = Math.min(rows, from + ROWS_PER_STEP);
+    for (let d = 0; d < dimensions; d++) {
+      const codes = columns[d];
+      let radix = radices[d];
+      for (let row = from; row < to; row++) if (codes[row] >= radix) radix = codes[row] + 1;
+      radices[d] = radix;
+    }
+    yield;
+  }
   // A number names a combination exactly while the product of the radices stays an integer a double holds.
   const product = radices.reduce((product, radix) => product * radix, 2);
   const exact = product < Number.MAX_SAFE_INTEGER;
