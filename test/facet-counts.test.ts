@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileFilters, countResults, countSegmentResults, facetTupleColumn, type FacetFilters } from '../indexer/ranking/facets.ts';
 import type { CompactSegment } from '../indexer/text-index/compact-segment.ts';
-import { facetTuples } from '../indexer/ranking/facet-tuples.ts';
+import { facetTuples, facetTupleSteps } from '../indexer/ranking/facet-tuples.ts';
 import { FACET_NAMES, PageFacts, type FacetName, type PageFact } from '../indexer/ranking/page-facts.ts';
 import { seededRandom } from '../indexer/seeded-random.ts';
 
@@ -133,5 +133,20 @@ describe('facet counts', () => {
       expect(tuples.count).toBe(numberOf.size);
       for (const [key, t] of numberOf) expect([tuples.grouped[t], ...tuples.codes.subarray(t * 4, t * 4 + 4)].join(':')).toBe(key);
     }
+  });
+
+  it('number a large table in steps: both passes over the rows yield, with the same result', () => {
+    const random = seededRandom(5);
+    const rows = 200_000;
+    const group = Int32Array.from({ length: rows }, (_, row) => row);
+    const groupSize = new Int32Array(rows).fill(1);
+    const columns = [4, 3, 50, 2].map((n) => Uint16Array.from({ length: rows }, () => Math.floor(random() * n)));
+    const steps = facetTupleSteps(columns, group, groupSize);
+    let yields = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    expect(step.value).toEqual(facetTuples(columns, group, groupSize));
+    // 32,768 rows a step: the largest codes, then the numbering (each once over the rows).
+    expect(yields).toBeGreaterThanOrEqual(2 * Math.floor(rows / 32_768));
   });
 });
