@@ -231,7 +231,6 @@ function columnsOfFacts(records: Iterable<[number, PageFact]>): SavedFacts {
   return builder.done();
 }
 
-/** Throws when saved columns do not fit together (a damaged file the caller then rebuilds). */
 /** Throws when saved columns disagree in length or hold values out of range; yields every {@link ROWS_PER_STEP} × 8 rows. */
 function* checkColumnsSteps(c: FactColumns, urls: { readonly length: number }): Generator<void, void> {
   const { ids, group, copyClass, langCodes, hostCodes, sectionCodes, typeCodes } = c;

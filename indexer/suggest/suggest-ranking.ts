@@ -21,6 +21,7 @@ const ITEMS_PER_STEP = 16_384;
 const stepEnds = (i: number) => i % ITEMS_PER_STEP === ITEMS_PER_STEP - 1;
 /** Items between yields when each is read from a scattered place (about 1.5 µs an item at a million). */
 const SCATTERED_ITEMS_PER_STEP = 4096;
+const scatteredStepEnds = (i: number) => i % SCATTERED_ITEMS_PER_STEP === SCATTERED_ITEMS_PER_STEP - 1;
 
 /**
  * The suggestion index of the contributions ranked by `rankOf`, on `scale` (by default the scale
@@ -115,7 +116,7 @@ function* titleColumnsSteps(c: SuggestContributions, positions: Float64Array): G
     titles.addEntry(rowTitles, byRank[t]);
     titleUrls.addEntry(urls, byRank[t]);
     // In rank order the entries are read from all over two large columns: a cache miss or more each.
-    if (t % SCATTERED_ITEMS_PER_STEP === SCATTERED_ITEMS_PER_STEP - 1) yield;
+    if (scatteredStepEnds(t)) yield;
   }
   // The words of some title, numbered in the order of their strings.
   const inTitle = new Uint8Array(vocabulary.length);
@@ -137,13 +138,13 @@ function* titleColumnsSteps(c: SuggestContributions, positions: Float64Array): G
   // In rank order: scattered reads, a million of them held a refresh's step 20-30 ms.
   for (let t = 0; t < titled; t++) {
     titleWordStarts[t + 1] = titleWordStarts[t] + rowWordStarts[byRank[t] + 1] - rowWordStarts[byRank[t]];
-    if (t % SCATTERED_ITEMS_PER_STEP === SCATTERED_ITEMS_PER_STEP - 1) yield;
+    if (scatteredStepEnds(t)) yield;
   }
   yield;
   const titleWordIds = new Int32Array(titleWordStarts[titled]);
   for (let t = 0, k = 0; t < titled; t++) {
     for (let i = rowWordStarts[byRank[t]]; i < rowWordStarts[byRank[t] + 1]; i++) titleWordIds[k++] = titleWordOf[rowWordIds[i]];
-    if (t % SCATTERED_ITEMS_PER_STEP === SCATTERED_ITEMS_PER_STEP - 1) yield;
+    if (scatteredStepEnds(t)) yield;
   }
   // Each word's titles, once a title, in title order.
   const lastTitle = new Int32Array(titleWords.length).fill(-1);
