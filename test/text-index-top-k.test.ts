@@ -25,6 +25,13 @@ const prior: StaticPrior = {
   },
 };
 
+/** Pages of rank 0 (prior -Infinity) and a few hubs far above the rest: the prior's levels (prior-levels.ts) spread wide. */
+const skewedPrior: StaticPrior = {
+  of(segment: CompactSegment) {
+    return Float64Array.from(segment.docIds, (id) => (id % 11 === 3 ? -Infinity : id % 29 === 0 ? 40 + id / 100 : Math.sin(id)));
+  },
+};
+
 let dir: string;
 let index: TextIndex;
 let docs: TextDocument[];
@@ -80,6 +87,20 @@ describe('top-k with dynamic pruning', () => {
     expect(compared).toBe(100 * 2 * 5);
     // The point of it: most candidates are not scored.
     expect(skipped / candidates).toBeGreaterThan(0.3);
+  }, 240_000);
+
+  it('finds the same for the pages\' own titles, where exact-name bonuses are scored first over all segments', () => {
+    let named = 0;
+    for (const doc of docs.filter((d) => d.title.trim().length > 0).slice(0, 80)) {
+      for (const options of [{ limit: 10 }, { limit: 1, prior }, { limit: 10, prior: skewedPrior }, { limit: 4, offset: 2, prior: skewedPrior, accept: (id: number) => id % 4 !== 0 }] as SearchOptions[]) {
+        const exhaustive = run(doc.title, { ...options, exhaustive: true });
+        const pruned = run(doc.title, options);
+        expect({ ...pruned, title: doc.title }).toEqual({ ...exhaustive, title: doc.title });
+        if (pruned.hits.some(([id]) => id === doc.id)) named++;
+      }
+    }
+    // The titled page is found for most of its own titles.
+    expect(named).toBeGreaterThan(80 * 4 * 0.5);
   }, 240_000);
 
   it('finds the same in one segment of every page, where long lists are searched through their blocks', async () => {

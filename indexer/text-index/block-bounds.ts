@@ -16,6 +16,9 @@ export interface BlockSummary {
   lastDoc: Int32Array;
   maxFrequency: Uint16Array;
   minLength: Uint32Array;
+  /** The same over the whole list: what bounds any of its weights. */
+  listMaxFrequency: number;
+  listMinLength: number;
 }
 
 // Bounded like the term-number cache: the terms a workload asks for again and again stay.
@@ -41,6 +44,8 @@ function summarise({ docs, tf }: TermPostings, lengths: Uint32Array): BlockSumma
   const lastDoc = new Int32Array(count);
   const maxFrequency = new Uint16Array(count);
   const minLength = new Uint32Array(count);
+  let listMaxFrequency = 0;
+  let listMinLength = 0xffffffff;
   for (let b = 0; b < count; b++) {
     const start = b * BLOCK_SIZE;
     const end = Math.min(to, start + BLOCK_SIZE);
@@ -54,6 +59,8 @@ function summarise({ docs, tf }: TermPostings, lengths: Uint32Array): BlockSumma
     lastDoc[b] = docs[end - 1];
     maxFrequency[b] = frequency;
     minLength[b] = length;
+    if (frequency > listMaxFrequency) listMaxFrequency = frequency;
+    if (length < listMinLength) listMinLength = length;
   }
-  return { lastDoc, maxFrequency, minLength };
+  return { lastDoc, maxFrequency, minLength, listMaxFrequency, listMinLength };
 }

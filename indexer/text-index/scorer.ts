@@ -25,7 +25,7 @@ import { matchingDocuments } from './segment-matches.ts';
 import { deletedOrdinalsOf, type LiveSegment, type SegmentSet } from './segment-set.ts';
 import { seek } from './ordinal-lists.ts';
 import { forEachTermMatchingGlob, forEachTermWithinEdits } from './term-walk.ts';
-import { rankCandidates, TopHits, type DocumentExtras } from './top-k.ts';
+import { rankCandidates, TopHits, type DocumentExtras, type SegmentCandidates } from './top-k.ts';
 import { exactNameBonuses, exactNameScoreBound } from './exact-name.ts';
 import type { MatchCollector } from './match-collector.ts';
 
@@ -96,6 +96,7 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
   const exactNameBound = query.exactName !== undefined ? exactNameScoreBound(plan) : 0;
   const top = new TopHits(page.offset + page.limit);
   const counts = { total: 0, unfilteredTotal: 0 };
+  const parts: SegmentCandidates[] = [];
   for (const segment of set.segments) {
     const postings = segment.stored.postings;
     if (postings.docIds.length === segment.deletedCount) continue;
@@ -104,10 +105,10 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
     if (page.exhaustive) scoreEverything(segment, plan, page, { prior, bonuses }, top, counts, budget);
     else {
       const lists = scoredLists(postings, plan);
-      const accepted = acceptedMatches(segment, matchingDocuments(segment, plan, lists, budget), page, counts);
-      rankCandidates(segment, accepted, lists, { prior, bonuses }, top, budget.work);
+      parts.push({ segment, candidates: acceptedMatches(segment, matchingDocuments(segment, plan, lists, budget), page, counts), lists, extras: { prior, bonuses } });
     }
   }
+  rankCandidates(parts, top, budget.work);
   const hits = top
     .sorted()
     .slice(page.offset)

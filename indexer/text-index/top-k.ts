@@ -1,18 +1,24 @@
 /**
- * Top-k over a segment's matching documents without scoring each of them (dynamic pruning with
+ * Top-k over the segments' matching documents without scoring each of them (dynamic pruning with
  * block maxima, block-max WAND's bound applied per document):
- * 1. Each candidate gets an upper bound: its static prior (the blend's query-independent part, 0
- *    without one) plus, for each scored list, the bound of the block that would hold it.
- * 2. The candidates with the highest bounds are scored first (a page with a high estimate first),
- *    which sets the entry threshold of the top k early.
- * 3. The others are scored only when their bound reaches the threshold, a chunk at a time and each
+ * 1. Pages with an exact-name bonus are scored first, the most promising of all segments (by
+ *    prior, bonus and the most the lists can give): they outrank nearly every other match, so the
+ *    entry threshold of the top k is high before any segment's other candidates are looked at.
+ * 2. In each segment, once the top is full, a candidate whose prior (by level, prior-levels.ts)
+ *    plus the most the lists give anywhere in the segment cannot enter is dropped at once.
+ * 3. Each remaining candidate gets an upper bound: its prior plus, for each scored list, the bound
+ *    of the block that would hold it. The candidates with the highest bounds are scored first.
+ * 4. The others are scored only when their bound reaches the threshold, a chunk at a time and each
  *    chunk a list at a time (one list's postings stay in the cache meanwhile); the threshold rises
  *    between chunks.
  * A document is scored exactly as the exhaustive scorer does (same terms, same order of the sum),
  * so the top k and their scores are the exhaustive ones.
  */
 import { findPosting } from './compact-segment.ts';
+import { seek } from './ordinal-lists.ts';
 import type { QueryWork } from './query-budget.ts';
+import { blockSummary } from './block-bounds.ts';
+import { priorLevels } from './prior-levels.ts';
 import { addBlockBounds, addExactBounds, addWeights, resetCursors, type ScoredList } from './scored-lists.ts';
 import { postingWeight } from './scoring-plan.ts';
 import type { LiveSegment } from './segment-set.ts';
@@ -42,46 +48,167 @@ export interface DocumentExtras {
 
 export const noPruningWork = (): PruningWork => ({ candidates: 0, scoredDocuments: 0, scoredWeights: 0 });
 
+/** One segment's part of a query for top-k: its matching, accepted documents and its scored lists. */
+export interface SegmentCandidates {
+  segment: LiveSegment;
+  /** Ascending ordinals. */
+  candidates: Int32Array;
+  lists: ScoredList[];
+  extras: DocumentExtras;
+}
+
 /**
- * Ranks `candidates` (ascending ordinals of matching, accepted documents) into `top`. `prior`
- * (by ordinal) is added to each text score to order the hits; absent, the text score alone.
+ * Ranks the candidates of every segment into `top`. `prior` (by ordinal) is added to each text
+ * score to order the hits; absent, the text score alone.
  */
-export function rankCandidates(segment: LiveSegment, candidates: Int32Array, lists: ScoredList[], extras: DocumentExtras, top: TopHits, work: PruningWork): void {
+export function rankCandidates(parts: readonly SegmentCandidates[], top: TopHits, work: PruningWork): void {
+  for (const part of parts) work.candidates += part.candidates.length;
+  if (top.capacity <= 0) return;
+  const most = parts.map(({ lists }) => mostOfLists(lists));
+  const named = parts.map((part) => namedCandidates(part));
+  const seeded = seedNamed(parts, named, most, top, work);
+  parts.forEach((part, i) => rankSegment(part, named[i], most[i], seeded[i], top, work));
+}
+
+/** The most the lists can give any document of their segment (NaN with a negative weight: no bound). */
+function mostOfLists(lists: readonly ScoredList[]): number {
+  let most = 0;
+  for (const list of lists) {
+    if (!(list.queryWeight >= 0)) return NaN;
+    const { listMaxFrequency, listMinLength } = blockSummary(list.field, list.term);
+    most += list.queryWeight * postingWeight(list.idf, listMaxFrequency, listMinLength, list.averageLength, list.fieldBoost);
+  }
+  return most;
+}
+
+/** A segment's candidates with an exact-name bonus, ascending, with their bonuses. */
+interface NamedCandidates {
+  ordinals: Int32Array;
+  bonuses: Float64Array;
+}
+
+function namedCandidates({ candidates, extras }: SegmentCandidates): NamedCandidates | null {
+  const { bonuses } = extras;
+  if (bonuses === null || candidates.length === 0) return null;
+  const found: number[] = [];
+  for (const d of bonuses.keys()) if (findPosting(candidates, 0, candidates.length, d) >= 0) found.push(d);
+  if (found.length === 0) return null;
+  const ordinals = Int32Array.from(found).sort();
+  return { ordinals, bonuses: Float64Array.from(ordinals, (d) => bonuses.get(d)!) };
+}
+
+/**
+ * Pages with an exact-name bonus outrank nearly every other match. The most promising of them
+ * over all segments (by prior, bonus and the most the lists give) are scored first: they set a
+ * threshold that each segment's bounds meet from its first candidate on. Returns, per segment,
+ * the ordinals scored (ascending; null for none).
+ */
+function seedNamed(parts: readonly SegmentCandidates[], named: ReadonlyArray<NamedCandidates | null>, most: readonly number[], top: TopHits, work: PruningWork): Array<Int32Array | null> {
+  // Every named candidate, as (segment, index in its named list), with its bound.
+  const segments: number[] = [];
+  const entries: number[] = [];
+  const bounds: number[] = [];
+  parts.forEach((part, p) => {
+    const found = named[p];
+    if (found === null || Number.isNaN(most[p])) return;
+    const prior = part.extras.prior;
+    for (let k = 0; k < found.ordinals.length; k++) {
+      segments.push(p);
+      entries.push(k);
+      bounds.push((prior === null ? 0 : prior[found.ordinals[k]]) + found.bonuses[k] + most[p]);
+    }
+  });
+  const seeds: number[][] = parts.map(() => []);
+  for (const i of largest(Float64Array.from(bounds), Math.min(top.capacity, bounds.length))) {
+    const p = segments[i];
+    const { segment, lists, extras } = parts[p];
+    const { ordinals, bonuses } = named[p]!;
+    const d = ordinals[entries[i]];
+    const text = scoreByLookup(d, lists, work) + bonuses[entries[i]];
+    top.offer(extras.prior === null ? text : text + extras.prior[d], text, segment.stored.postings.docIds[d], segment, d);
+    seeds[p].push(d);
+  }
+  return seeds.map((list) => (list.length === 0 ? null : Int32Array.from(list).sort()));
+}
+
+/** Ranks a segment's candidates but those already scored (`seeded`). */
+function rankSegment(part: SegmentCandidates, named: NamedCandidates | null, most: number, seeded: Int32Array | null, top: TopHits, work: PruningWork): void {
+  const { segment, lists, extras } = part;
   const { prior, bonuses } = extras;
-  const count = candidates.length;
-  work.candidates += count;
-  if (count === 0 || top.capacity <= 0) return;
   // A negative weight (a negative boost) bounds nothing: every candidate is scored.
-  if (lists.some((list) => !(list.queryWeight >= 0))) {
-    scoreInChunks(segment, candidates, null, null, lists, extras, top, work);
+  if (Number.isNaN(most)) {
+    scoreInChunks(segment, remaining(part, named, most, seeded, -Infinity), null, null, lists, extras, top, work);
     return;
   }
+  const candidates = remaining(part, named, most, seeded, top.entryFloor());
+  const count = candidates.length;
+  if (count === 0) return;
   // Each list adds its bounds to every candidate in one pass over its blocks (or its postings).
   const bounds = new Float64Array(count);
-  if (prior !== null) for (let i = 0; i < count; i++) bounds[i] = prior[candidates[i]];
+  if (prior !== null) {
+    const { levels, values } = priorLevels(prior);
+    for (let i = 0; i < count; i++) bounds[i] = values[levels[candidates[i]]];
+  }
   for (const list of lists) {
     if (list.docs.length * EXACT_BOUND_RATIO < count) addExactBounds(list, candidates, bounds, work);
     else addBlockBounds(list, candidates, bounds);
   }
-  if (bonuses !== null) for (const [d, bonus] of bonuses) {
-    const i = findPosting(candidates, 0, count, d);
-    if (i >= 0) bounds[i] += bonus;
+  if (named !== null) {
+    const { ordinals, bonuses: values } = named;
+    for (let k = 0, i = 0; k < ordinals.length; k++) {
+      i = seek(candidates, i, count, ordinals[k]);
+      if (i < count && candidates[i] === ordinals[k]) bounds[i] += values[k];
+    }
   }
   // The most promising first: their scores raise the threshold before the rest is visited.
-  let seeded: Uint8Array | null = null;
+  let chosen: Uint8Array | null = null;
   if (count > top.capacity) {
     const ids = segment.stored.postings.docIds;
-    seeded = new Uint8Array(count);
+    chosen = new Uint8Array(count);
     for (const i of largest(bounds, top.capacity)) {
       if (top.cannotEnter(bounds[i])) continue;
-      seeded[i] = 1;
+      chosen[i] = 1;
       const d = candidates[i];
       const text = scoreByLookup(d, lists, work) + (bonuses?.get(d) ?? 0);
       top.offer(prior === null ? text : text + prior[d], text, ids[d], segment, d);
     }
   }
-  scoreInChunks(segment, candidates, bounds, seeded, lists, extras, top, work);
+  scoreInChunks(segment, candidates, bounds, chosen, lists, extras, top, work);
 }
+
+/**
+ * The candidates left to rank: those not `seeded`, and (when the top is full, `floor` finite)
+ * whose bound can enter: the level of its prior, its bonus, and the most the lists give anywhere
+ * in the segment (`most`).
+ */
+function remaining({ candidates, extras }: SegmentCandidates, named: NamedCandidates | null, most: number, seeded: Int32Array | null, floor: number): Int32Array {
+  const bounded = floor > -Infinity && !Number.isNaN(most);
+  if (seeded === null && !bounded) return candidates;
+  const prior = extras.prior;
+  const levels = prior === null || !bounded ? null : priorLevels(prior);
+  const namedOrdinals = named?.ordinals ?? NO_CANDIDATES;
+  const kept = new Int32Array(candidates.length);
+  let size = 0;
+  let nextSeed = 0;
+  let nextNamed = 0;
+  for (let i = 0; i < candidates.length; i++) {
+    const d = candidates[i];
+    if (seeded !== null) {
+      while (nextSeed < seeded.length && seeded[nextSeed] < d) nextSeed++;
+      if (nextSeed < seeded.length && seeded[nextSeed] === d) continue;
+    }
+    if (bounded) {
+      let bound = levels === null ? most : levels.values[levels.levels[d]] + most;
+      while (nextNamed < namedOrdinals.length && namedOrdinals[nextNamed] < d) nextNamed++;
+      if (nextNamed < namedOrdinals.length && namedOrdinals[nextNamed] === d) bound += named!.bonuses[nextNamed];
+      if (bound < floor) continue;
+    }
+    kept[size++] = d;
+  }
+  return kept.subarray(0, size);
+}
+
+const NO_CANDIDATES = new Int32Array(0);
 
 /** Candidates scored together between two looks at the threshold. */
 const CHUNK = 128;
@@ -100,7 +227,10 @@ function scoreInChunks(segment: LiveSegment, candidates: Int32Array, bounds: Flo
   const text = new Float64Array(chunk.length);
   for (let i = 0; i < count; ) {
     let size = 0;
-    for (; i < count && size < CHUNK; i++) if ((seeded === null || !seeded[i]) && (bounds === null || !top.cannotEnter(bounds[i]))) chunk[size++] = candidates[i];
+    // Offers come after the gathering: the threshold stays put meanwhile.
+    const floor = top.entryFloor();
+    if (bounds === null) for (; i < count && size < CHUNK; i++) chunk[size++] = candidates[i];
+    else for (; i < count && size < CHUNK; i++) if (!(bounds[i] < floor) && (seeded === null || !seeded[i])) chunk[size++] = candidates[i];
     const ordinals = chunk.subarray(0, size);
     work.scoredDocuments += size;
     text.fill(0, 0, size);
@@ -186,9 +316,14 @@ export class TopHits {
    * adds the same weights as the score in another order, so a margin covers the rounding.
    */
   cannotEnter(bound: number): boolean {
-    if (this.heap.length < this.capacity) return false;
+    return bound < this.entryFloor();
+  }
+
+  /** Keys below this surely lose to every kept hit (-Infinity until the top is full). */
+  entryFloor(): number {
+    if (this.heap.length < this.capacity) return -Infinity;
     const worst = this.heap[0].key;
-    return bound < worst - 1e-9 * (1 + Math.abs(worst));
+    return worst - 1e-9 * (1 + Math.abs(worst));
   }
 
   offer(key: number, score: number, id: number, segment: LiveSegment, ordinal: number): void {
