@@ -3,7 +3,7 @@
  * negatives, ties, infinities and NaN.
  */
 import { describe, expect, it } from 'vitest';
-import { priorLevels } from '../indexer/text-index/prior-levels.ts';
+import { prepareLevels, priorLevels } from '../indexer/text-index/prior-levels.ts';
 import { seededRandom } from '../indexer/seeded-random.ts';
 
 function check(prior: Float64Array) {
@@ -33,6 +33,25 @@ describe('prior levels', () => {
     check(Float64Array.from([2, 2, 2]));
     check(Float64Array.from([-Infinity, -Infinity]));
     check(new Float64Array(0));
+  });
+
+  it('are made ahead in slices, the same as at first use', async () => {
+    const random = seededRandom(3);
+    const values = Array.from({ length: 10_000 }, () => (random() < 0.01 ? -Infinity : random() * 8 - 3));
+    const ahead = Float64Array.from(values);
+    let turns = 0;
+    await prepareLevels(ahead, 1_000, async () => void turns++);
+    expect(turns).toBeGreaterThanOrEqual(10);
+    const made = priorLevels(ahead);
+    const atUse = priorLevels(Float64Array.from(values));
+    expect(made).not.toBe(atUse);
+    expect(made.levels).toEqual(atUse.levels);
+    expect(made.values).toEqual(atUse.values);
+    // Prepared once: a second preparation takes no turn.
+    const before = turns;
+    await prepareLevels(ahead, 1_000, async () => void turns++);
+    expect(turns).toBe(before);
+    expect(priorLevels(ahead)).toBe(made);
   });
 
   it('are made once per prior array', () => {

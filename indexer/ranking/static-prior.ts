@@ -9,13 +9,15 @@ import type { StaticPrior } from '../text-index/scorer.ts';
 import { logRankPrior, type RankScale } from './blend.ts';
 import type { GroupTable } from './hit-groups.ts';
 import { segmentColumn, type SegmentColumn } from './segment-columns.ts';
+import { prepareLevels } from '../text-index/prior-levels.ts';
+import { nextTurn } from '../stepwise.ts';
 
 /** A static prior whose values for a segment can also be made ahead of its first search, in steps. */
 export type PreparedPrior = StaticPrior & SegmentColumn<Float64Array>;
 
 export function blendPrior(table: GroupTable, globalRank: (id: number) => number, globalScale: RankScale, weight: number): PreparedPrior {
   const { facts, groupRank, groupRankScale } = table;
-  return segmentColumn(
+  const column = segmentColumn(
     (length) => new Float64Array(length),
     (ids, values, from, to) => {
       for (let d = from; d < to; d++) {
@@ -24,4 +26,15 @@ export function blendPrior(table: GroupTable, globalRank: (id: number) => number
       }
     },
   );
+  return {
+    of: (segment) => column.of(segment),
+    // Top-k reads its bounds from the prior's levels: made ahead too, not by a search.
+    async prepare(segment, slice) {
+      await column.prepare(segment, slice);
+      await prepareLevels(column.of(segment), slice ?? LEVELS_SLICE, nextTurn);
+    },
+  };
 }
+
+/** Documents given their prior's level between two turns of the event loop. */
+const LEVELS_SLICE = 16_384;
