@@ -15,7 +15,7 @@ export interface SegmentColumn<Values> {
 }
 
 /** Documents whose values are made between two turns of the event loop (a few ms at a million pages). */
-const SLICE = 16_384;
+export const COLUMN_SLICE = 16_384;
 
 /**
  * A column whose values for documents [from, to) of a segment `fill` writes, reading the
@@ -36,7 +36,7 @@ export function segmentColumn<Values extends { length: number }>(
       }
       return values;
     },
-    async prepare(segment, slice = SLICE) {
+    async prepare(segment, slice = COLUMN_SLICE) {
       if (cache.has(segment)) return;
       const values = make(segment.docIds.length);
       for (let from = 0; from < values.length; from += slice) {

@@ -8,7 +8,7 @@
 import type { StaticPrior } from '../text-index/scorer.ts';
 import { logRankPrior, type RankScale } from './blend.ts';
 import type { GroupTable } from './hit-groups.ts';
-import { segmentColumn, type SegmentColumn } from './segment-columns.ts';
+import { segmentColumn, COLUMN_SLICE, type SegmentColumn } from './segment-columns.ts';
 import { prepareLevels } from '../text-index/prior-levels.ts';
 import { nextTurn } from '../stepwise.ts';
 
@@ -29,12 +29,9 @@ export function blendPrior(table: GroupTable, globalRank: (id: number) => number
   return {
     of: (segment) => column.of(segment),
     // Top-k reads its bounds from the prior's levels: made ahead too, not by a search.
-    async prepare(segment, slice) {
+    async prepare(segment, slice = COLUMN_SLICE) {
       await column.prepare(segment, slice);
-      await prepareLevels(column.of(segment), slice ?? LEVELS_SLICE, nextTurn);
+      await prepareLevels(column.of(segment), slice, nextTurn);
     },
   };
 }
-
-/** Documents given their prior's level between two turns of the event loop. */
-const LEVELS_SLICE = 16_384;
