@@ -2,8 +2,8 @@
  * Top-k over the segments' matching documents without scoring each of them (dynamic pruning with
  * block maxima, block-max WAND's bound applied per document):
  * 1. Pages with an exact-name bonus are scored first, the most promising of all segments (by
- *    prior, bonus and the most the lists can give): they outrank nearly every other match, so the
- *    entry threshold of the top k is high before any segment's other candidates are looked at.
+ *    prior, bonus and the most the lists can give): they outrank nearly every other match, so when
+ *    there are k of them the entry threshold is high before any other candidate is looked at.
  * 2. In each segment, once the top is full, a candidate whose prior (by level, prior-levels.ts)
  *    plus the most the lists give anywhere in the segment cannot enter is dropped at once.
  * 3. Each remaining candidate gets an upper bound: its prior plus, for each scored list, the bound
@@ -99,8 +99,8 @@ function namedCandidates({ candidates, extras }: SegmentCandidates): NamedCandid
 
 /**
  * Pages with an exact-name bonus outrank nearly every other match. The most promising of them
- * over all segments (by prior, bonus and the most the lists give) are scored first: they set a
- * threshold that each segment's bounds meet from its first candidate on. Returns, per segment,
+ * over all segments (by prior, bonus and the most the lists give) are scored first: when they
+ * fill the top, each segment's bounds meet a threshold from its first candidate on. Returns, per segment,
  * the ordinals scored (ascending; null for none).
  */
 function seedNamed(parts: readonly SegmentCandidates[], named: ReadonlyArray<NamedCandidates | null>, most: readonly number[], top: TopHits, work: PruningWork): Array<Int32Array | null> {
@@ -229,8 +229,7 @@ function scoreInChunks(segment: LiveSegment, candidates: Int32Array, bounds: Flo
     let size = 0;
     // Offers come after the gathering: the threshold stays put meanwhile.
     const floor = top.entryFloor();
-    if (bounds === null) for (; i < count && size < CHUNK; i++) chunk[size++] = candidates[i];
-    else for (; i < count && size < CHUNK; i++) if (!(bounds[i] < floor) && (seeded === null || !seeded[i])) chunk[size++] = candidates[i];
+    for (; i < count && size < CHUNK; i++) if ((bounds === null || !(bounds[i] < floor)) && (seeded === null || !seeded[i])) chunk[size++] = candidates[i];
     const ordinals = chunk.subarray(0, size);
     work.scoredDocuments += size;
     text.fill(0, 0, size);
