@@ -125,7 +125,7 @@ function seedNamed(parts: readonly SegmentCandidates[], named: ReadonlyArray<Nam
     const { ordinals, bonuses } = named[p]!;
     const d = ordinals[entries[i]];
     const text = scoreByLookup(d, lists, work) + bonuses[entries[i]];
-    top.offer(extras.prior === null ? text : text + extras.prior[d], text, segment.stored.postings.docIds[d], segment, d);
+    top.offerScored(segment, d, text, extras.prior);
     seeds[p].push(d);
   }
   return seeds.map((list) => (list.length === 0 ? null : Int32Array.from(list).sort()));
@@ -163,14 +163,13 @@ function rankSegment(part: SegmentCandidates, named: NamedCandidates | null, mos
   // The most promising first: their scores raise the threshold before the rest is visited.
   let chosen: Uint8Array | null = null;
   if (count > top.capacity) {
-    const ids = segment.stored.postings.docIds;
     chosen = new Uint8Array(count);
     for (const i of largest(bounds, top.capacity)) {
       if (top.cannotEnter(bounds[i])) continue;
       chosen[i] = 1;
       const d = candidates[i];
       const text = scoreByLookup(d, lists, work) + (bonuses?.get(d) ?? 0);
-      top.offer(prior === null ? text : text + prior[d], text, ids[d], segment, d);
+      top.offerScored(segment, d, text, prior);
     }
   }
   scoreInChunks(segment, candidates, bounds, chosen, lists, extras, top, work);
@@ -220,7 +219,6 @@ const CHUNK = 128;
  */
 function scoreInChunks(segment: LiveSegment, candidates: Int32Array, bounds: Float64Array | null, seeded: Uint8Array | null, lists: readonly ScoredList[], extras: DocumentExtras, top: TopHits, work: PruningWork): void {
   const count = candidates.length;
-  const ids = segment.stored.postings.docIds;
   const { prior, bonuses } = extras;
   resetCursors(lists);
   const chunk = new Int32Array(Math.min(count, CHUNK));
@@ -237,7 +235,7 @@ function scoreInChunks(segment: LiveSegment, candidates: Int32Array, bounds: Flo
     for (let k = 0; k < size; k++) {
       const d = ordinals[k];
       const score = bonuses === null ? text[k] : text[k] + (bonuses.get(d) ?? 0);
-      top.offer(prior === null ? score : score + prior[d], score, ids[d], segment, d);
+      top.offerScored(segment, d, score, prior);
     }
   }
 }
@@ -323,6 +321,11 @@ export class TopHits {
     if (this.heap.length < this.capacity) return -Infinity;
     const worst = this.heap[0].key;
     return worst - 1e-9 * (1 + Math.abs(worst));
+  }
+
+  /** Offers document `d` of `segment` by its text score; its key adds its prior when there is one. */
+  offerScored(segment: LiveSegment, d: number, text: number, prior: Float64Array | null): void {
+    this.offer(prior === null ? text : text + prior[d], text, segment.stored.postings.docIds[d], segment, d);
   }
 
   offer(key: number, score: number, id: number, segment: LiveSegment, ordinal: number): void {
