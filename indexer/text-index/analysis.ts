@@ -91,17 +91,27 @@ export interface TokenRange {
   until: number;
   /** Called at the start of every chunk with its offset and first word ordinal (checkpoints). */
   onChunk?: (start: number, index: number) => void;
+  /**
+   * Which plain words need their term: one this refuses is visited with a null term, its place
+   * counted but its term not looked up (a snippet marks only the words its postings point at).
+   */
+  termAt?: (index: number) => boolean;
 }
 
 /** Calls `visit` for every token of a text analysed in `lang` (an analysis language). */
 export function forEachToken(text: string, lang: string, visit: TokenVisitor, range?: TokenRange): void {
   let index = range?.firstIndex ?? 0;
   const onChunk = range?.onChunk;
+  const termAt = range?.termAt;
   const chunks = new ChunkScanner(text, range?.from ?? 0);
   while (chunks.next()) {
     const at = chunks.start;
     if (range !== undefined && at >= range.until) return;
     onChunk?.(at, index);
+    if (chunks.plain && termAt !== undefined && !termAt(index)) {
+      visit(null, at, chunks.end - at, index++);
+      continue;
+    }
     const chunk = text.slice(at, chunks.end);
     if (chunks.plain) {
       // The common case: one plain word, lower case but for its first letter.
@@ -109,7 +119,7 @@ export function forEachToken(text: string, lang: string, visit: TokenVisitor, ra
       continue;
     }
     if (SIMPLE_WORD.test(chunk) && !CJK.test(chunk) && !THAI.test(chunk) && !hasCamelCase(chunk)) {
-      visit(wordTerm(chunk.toLowerCase(), lang), at, chunk.length, index++);
+      visit(termAt !== undefined && !termAt(index) ? null : wordTerm(chunk.toLowerCase(), lang), at, chunk.length, index++);
       continue;
     }
     index = visitChunk(chunk, at, lang, index, visit);

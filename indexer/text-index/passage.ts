@@ -6,7 +6,7 @@
  * matched). The passage names the section it lies in (the nearest heading before it), and starts
  * no earlier than that section.
  */
-import { analyzeText, forEachToken, type AnalyzedToken } from './analysis.ts';
+import { analyzeText, forEachToken, type AnalyzedToken, type TokenRange } from './analysis.ts';
 import { hasPosting, postingPositions, termNumber, type CompactSegment } from './compact-segment.ts';
 import { FIELD_NAMES, qualifiedSuffixes, type TextDefinition } from './document.ts';
 import { analysisLanguage } from './languages.ts';
@@ -99,8 +99,12 @@ export function passageWindow(head: DocumentHead, position: number, options: Pas
   return { checkpoint: start, maxBytes: next && next.byte >= 0 ? next.byte - start.byte + room : undefined };
 }
 
-/** The passage of a hit from a window of its body (passageWindow), `position` its best body position (bestPosition). */
-export function hitPassage(head: DocumentHead, window: BodyWindow, terms: readonly string[], position: number, options: PassageOptions = {}): HitPassage {
+/**
+ * The passage of a hit from a window of its body (passageWindow), `position` its best body
+ * position (bestPosition). `positions`, the body positions of its terms (bodyPositions), spares
+ * analysing the words between them: only the words there can be marked.
+ */
+export function hitPassage(head: DocumentHead, window: BodyWindow, terms: readonly string[], position: number, options: PassageOptions = {}, positions?: ReadonlyArray<{ position: number }>): HitPassage {
   const length = passageLength(options);
   // A page with no body text shows its headings, or its title.
   const fallback = window.bodyChars === 0 ? head.headings.join(' ') || head.title : undefined;
@@ -112,7 +116,11 @@ export function hitPassage(head: DocumentHead, window: BodyWindow, terms: readon
   let matchStart = -1;
   // With no match in the body, the passage is the start of the text.
   // Tokens up to a passage length past the match: the passage ends before that.
-  const range = { from: 0, firstIndex: source.firstIndex, until: position < 0 ? length : Number.MAX_SAFE_INTEGER };
+  const range: TokenRange = { from: 0, firstIndex: source.firstIndex, until: position < 0 ? length : Number.MAX_SAFE_INTEGER };
+  if (positions !== undefined && fallback === undefined) {
+    const marked = new Set(positions.map((p) => p.position));
+    range.termAt = (index) => marked.has(index);
+  }
   forEachToken(
     text,
     lang,

@@ -227,10 +227,11 @@ export class TextIndex {
       // Read only for hits that matched a definition.
       const stored = readDefinitions(this.directory, postings.name, heads.map((head, i): DocumentHead => (inDefinitions[i].length > 0 ? head : { ...head, defined: undefined, definitions: undefined })), files);
       const defined = wanted.map((_, i) => matchedDefinition(stored[i], inDefinitions[i], heads[i].lang));
-      const best = wanted.map(({ hit, ordinal }, i) => defined[i]?.position ?? bestPosition(bodyPositions(postings, ordinal, hit.matchedTerms)));
+      const positions = wanted.map(({ hit, ordinal }) => bodyPositions(postings, ordinal, hit.matchedTerms));
+      const best = wanted.map((_, i) => defined[i]?.position ?? bestPosition(positions[i]));
       const windows = await readBodyWindows(this.directory, postings.name, heads.map((head, i) => ({ head, ...passageWindow(head, best[i], options) })), files);
       wanted.forEach(({ hit }, i) => {
-        const passage = hitPassage(heads[i], windows[i], hit.matchedTerms, best[i], options);
+        const passage = hitPassage(heads[i], windows[i], hit.matchedTerms, best[i], options, positions[i]);
         const definition = defined[i]?.definition;
         if (definition) {
           passage.sectionHeading = definition.name;
