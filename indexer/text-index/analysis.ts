@@ -92,8 +92,9 @@ export interface TokenRange {
   /** Called at the start of every chunk with its offset and first word ordinal (checkpoints). */
   onChunk?: (start: number, index: number) => void;
   /**
-   * Which plain words need their term: one this refuses is visited with a null term, its place
-   * counted but its term not looked up (a snippet marks only the words its postings point at).
+   * Which one-word chunks need their term: one this refuses is visited with a null term, its
+   * place counted but its term not looked up (a snippet marks only the words its postings point
+   * at). Identifiers and segmented scripts are analysed whatever it says.
    */
   termAt?: (index: number) => boolean;
 }
