@@ -109,7 +109,9 @@ export function forEachToken(text: string, lang: string, visit: TokenVisitor, ra
     const at = chunks.start;
     if (range !== undefined && at >= range.until) return;
     onChunk?.(at, index);
-    if (chunks.plain && termAt !== undefined && !termAt(index)) {
+    // A one-word chunk the caller needs no term of is counted and not analysed.
+    const counted = termAt !== undefined && !termAt(index);
+    if (chunks.plain && counted) {
       visit(null, at, chunks.end - at, index++);
       continue;
     }
@@ -120,7 +122,7 @@ export function forEachToken(text: string, lang: string, visit: TokenVisitor, ra
       continue;
     }
     if (SIMPLE_WORD.test(chunk) && !CJK.test(chunk) && !THAI.test(chunk) && !hasCamelCase(chunk)) {
-      visit(termAt !== undefined && !termAt(index) ? null : wordTerm(chunk.toLowerCase(), lang), at, chunk.length, index++);
+      visit(counted ? null : wordTerm(chunk.toLowerCase(), lang), at, chunk.length, index++);
       continue;
     }
     index = visitChunk(chunk, at, lang, index, visit);
