@@ -197,7 +197,7 @@ function scoreEverything(segment: LiveSegment, plan: ScoringPlan, page: Page, { 
     budget.work.candidates++;
     budget.work.scoredDocuments++;
     const text = bonuses === null ? scores[d] : scores[d] + (bonuses.get(d) ?? 0);
-    top.offerScored(segment, d, text, prior);
+    top.offer(segment, d, text, prior);
   }
   collect?.add(postings, Int32Array.from(matchedOrdinals));
 }

@@ -125,7 +125,7 @@ function seedNamed(parts: readonly SegmentCandidates[], named: ReadonlyArray<Nam
     const { ordinals, bonuses } = named[p]!;
     const d = ordinals[entries[i]];
     const text = scoreByLookup(d, lists, work) + bonuses[entries[i]];
-    top.offerScored(segment, d, text, extras.prior);
+    top.offer(segment, d, text, extras.prior);
     seeds[p].push(d);
   }
   return seeds.map((list) => (list.length === 0 ? null : Int32Array.from(list).sort()));
@@ -169,7 +169,7 @@ function rankSegment(part: SegmentCandidates, named: NamedCandidates | null, mos
       chosen[i] = 1;
       const d = candidates[i];
       const text = scoreByLookup(d, lists, work) + (bonuses?.get(d) ?? 0);
-      top.offerScored(segment, d, text, prior);
+      top.offer(segment, d, text, prior);
     }
   }
   scoreInChunks(segment, candidates, bounds, chosen, lists, extras, top, work);
@@ -235,7 +235,7 @@ function scoreInChunks(segment: LiveSegment, candidates: Int32Array, bounds: Flo
     for (let k = 0; k < size; k++) {
       const d = ordinals[k];
       const score = bonuses === null ? text[k] : text[k] + (bonuses.get(d) ?? 0);
-      top.offerScored(segment, d, score, prior);
+      top.offer(segment, d, score, prior);
     }
   }
 }
@@ -324,20 +324,18 @@ export class TopHits {
   }
 
   /** Offers document `d` of `segment` by its text score; its key adds its prior when there is one. */
-  offerScored(segment: LiveSegment, d: number, text: number, prior: Float64Array | null): void {
-    this.offer(prior === null ? text : text + prior[d], text, segment.stored.postings.docIds[d], segment, d);
-  }
-
-  offer(key: number, score: number, id: number, segment: LiveSegment, ordinal: number): void {
+  offer(segment: LiveSegment, d: number, text: number, prior: Float64Array | null): void {
     if (this.capacity <= 0) return;
+    const key = prior === null ? text : text + prior[d];
+    const id = segment.stored.postings.docIds[d];
     if (this.heap.length < this.capacity) {
-      this.heap.push({ key, score, id, segment, ordinal });
+      this.heap.push({ key, score: text, id, segment, ordinal: d });
       this.siftUp(this.heap.length - 1);
       return;
     }
     // Most offers lose to the least kept hit: decided before a hit is made.
-    if (ranksBelow(key, score, id, this.heap[0])) return;
-    this.heap[0] = { key, score, id, segment, ordinal };
+    if (ranksBelow(key, text, id, this.heap[0])) return;
+    this.heap[0] = { key, score: text, id, segment, ordinal: d };
     this.siftDown(0);
   }
 
