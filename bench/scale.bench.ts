@@ -6,6 +6,7 @@
  *
  *   npm run bench -- scale                          100k pages
  *   LSE_BENCH_SCALE_SIZES=100000,300000,1000000 npm run bench -- scale
+ *   LSE_BENCH_SCALE_VOCABULARY=synthetic npm run bench -- scale    longer words, pages of 1.6x the bytes
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,0 +1,78 @@
+/**
+ * Two versions of the search code on one machine, compared query by query in one process. The
+ * machine's speed drifts by a third within an hour, more than most changes gain; runs of one
+ * version after the other cannot tell them apart, alternating the two on each query can.
+ *
+ *   node bin/run-ts.js research/scripts/search-ab.ts pages FILE COUNT        scale pages (bench/scale-corpus.ts)
+ *   node bin/lse.js import --data DIR FILE; cp -r DIR DIR-b                  a store, and a copy for the other side
+ *   git worktree add ../lse-before HEAD~1 && ln -s "$PWD/node_modules" ../lse-before/
+ *   node bin/run-ts.js research/scripts/search-ab.ts search ../lse-before DIR . DIR-b [ROUNDS]
+ *   node bin/run-ts.js research/scripts/search-ab.ts passages ../lse-before DIR . DIR-b [ROUNDS]
+ *
+ * `search` times the engine's whole search (as `lse serve` answers it, without HTTP) on the 500
+ * scale queries; `passages` the text index's search and the passages of its ten hits (no ranking,
+ * facets or grouping), so that the passages meet the processor's caches as a search leaves them. Each side opens its
+ * own copy of the store (an index is opened by one process at a time). Prints how many answers
+ * are identical, then each round's mean and median and those of all rounds after the first.
+ */
+import { resolve } from 'node:path';
+import { realWordTable, scaleQueries, writeScalePages } from '../../bench/scale-corpus.ts';
+
+interface Side {
+  answer(q: string): Promise<unknown>;
+}
+
+async function openSide(root: string, dataDir: string, mode: string): Promise<Side> {
+  const product = (path: string) => import(resolve(root, path));
+  const { settingsForDataDir } = await product('server/cli/crawl-command.ts');
+  const { openOrRebuildIndex, catchUpIndex } = await product('server/cli/serve-command.ts');
+  const { settings, store } = await settingsForDataDir({ data: dataDir }, {});
+  const index = await openOrRebuildIndex(store, settings);
+  if (mode === 'passages') return { answer: (q) => index.passages(index.search(q, { offset: 0, limit: 10 }).hits).then((found: Map<number, unknown>) => [...found]) };
+  await catchUpIndex(store, index, settings);
+  const { loadRankSnapshot, SearchEngine } = await product('indexer/ranking/search-engine.ts');
+  const { loadSearchData } = await product('indexer/ranking/search-data.ts');
+  const engine = new SearchEngine(index, await loadRankSnapshot(store), { blend: settings.ranking.blend, weight: settings.ranking.weight, otherLanguageWeight: settings.search.otherLanguageWeight });
+  await loadSearchData(engine, store);
+  return { answer: (q) => engine.search({ q, size: 10, page: 1, rank: 'blend', sort: 'relevance', explain: false, visitorLanguages: [] }) };
+}
+
+const median = (times: readonly number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
+const mean = (times: readonly number[]) => times.reduce((sum, t) => sum + t, 0) / times.length;
+const figures = (times: readonly number[]) => `mean ${mean(times).toFixed(3)} p50 ${median(times).toFixed(3)} ms`;
+
+async function compare(mode: string, [rootA, dirA, rootB, dirB, rounds = '6']: string[]): Promise<void> {
+  const sides = [await openSide(rootA, dirA, mode), await openSide(rootB, dirB, mode)];
+  const queries = scaleQueries(realWordTable(), 500);
+  let same = 0;
+  for (const q of queries) {
+    // The time an answer took is no part of it.
+    const [a, b] = await Promise.all(sides.map(async (side) => JSON.stringify(await side.answer(q), (key, value) => (key === 'tookMs' ? undefined : value))));
+    if (a === b) same++;
+  }
+  console.log(`identical answers: ${same} of ${queries.length}`);
+  const after: number[][] = [[], []];
+  for (let round = 0; round < Number(rounds); round++) {
+    const times: number[][] = [[], []];
+    for (let i = 0; i < queries.length; i++) {
+      // Each side goes first on every other query.
+      for (const s of (i + round) % 2 === 0 ? [0, 1] : [1, 0]) {
+        const started = performance.now();
+        JSON.stringify(await sides[s].answer(queries[i]));
+        times[s].push(performance.now() - started);
+      }
+    }
+    if (round > 0) times.forEach((t, s) => after[s].push(...t));
+    console.log(`round ${round}: A ${figures(times[0])} | B ${figures(times[1])}`);
+  }
+  if (after[0].length > 0) console.log(`rounds after the first: A ${figures(after[0])} | B ${figures(after[1])}`);
+  process.exit(0);
+}
+
+const [mode, ...args] = process.argv.slice(2);
+if (mode === 'pages' && args.length === 2) await writeScalePages(args[0], realWordTable(), Number(args[1]));
+else if ((mode === 'search' || mode === 'passages') && args.length >= 4) await compare(mode, args);
+else {
+  console.error('usage: search-ab.ts pages FILE COUNT | search|passages ROOT_A DIR_A ROOT_B DIR_B [ROUNDS]');
+  process.exit(2);
+}
