@@ -162,6 +162,8 @@ class CrawlRun {
   #fetchedThisRun = 0;
   /** Pages being fetched or processed (sitemap tasks in flight are not pages). */
   #pagesInFlight = 0;
+  /** Redirects followed by pages in flight: each stores one more record (the hop) when its page ends. */
+  #redirectsInFlight = 0;
   #errors = 0;
   #overBudget = 0;
   #sinceNewHost = 0;
@@ -294,9 +296,14 @@ class CrawlRun {
     return this.known.done.size;
   }
 
+  /** Records stored, and those the pages in flight will store at most. */
+  #committed(): number {
+    return this.#storedCount() + this.#pagesInFlight + this.#redirectsInFlight;
+  }
+
   /** Stored and in-flight pages reach the page limit: no more starts, and no more sitemaps. */
   #atLimit(): boolean {
-    const reached = this.#storedCount() + this.#pagesInFlight >= this.options.maxPages;
+    const reached = this.#committed() >= this.options.maxPages;
     if (reached) this.#sitemaps?.stop();
     return reached;
   }
@@ -330,7 +337,7 @@ class CrawlRun {
       // Buffered URLs do not count towards the page limit: the crawl stops starting pages when
       // stored and in-flight pages reach it, so a host that must wait (Crawl-delay) at the end
       // does not hold up the last pages while other hosts could serve them.
-      if (this.#storedCount() + this.#pagesInFlight >= options.maxPages) return;
+      if (this.#committed() >= options.maxPages) return;
       if (this.#coverageReached()) {
         this.#stopReason = 'coverage';
         return;
@@ -403,23 +410,37 @@ class CrawlRun {
 
   /** Counts a page in flight while it is processed. */
   async #processPage(host: string, id: number, releaseHost: () => void): Promise<void> {
+    const followed = { redirects: 0 };
     this.#pagesInFlight++;
     try {
-      await this.#process(host, id, releaseHost);
+      await this.#process(host, id, releaseHost, followed);
     } finally {
       this.#pagesInFlight--;
+      this.#redirectsInFlight -= followed.redirects;
     }
   }
 
+  /**
+   * Follows a redirect only while the records it will store fit under the page limit; a redirect
+   * met at the limit is stored as a link to its target, which the next run fetches.
+   */
+  #mayFollowRedirect(followed: { redirects: number }): boolean {
+    if (this.#committed() >= this.options.maxPages) return false;
+    followed.redirects++;
+    this.#redirectsInFlight++;
+    return true;
+  }
+
   /** Fetches and records one page; `releaseHost` gives the host's politeness slot back (once). */
-  async #process(host: string, id: number, releaseHost: () => void): Promise<void> {
+  async #process(host: string, id: number, releaseHost: () => void, followed: { redirects: number }): Promise<void> {
     const { deps, options, known, recorder, topic } = this;
     const url = deps.store.urlOf(id)!;
     const depth = known.depthOf.get(id) ?? 0;
     const mayFollow = (target: string): true | string => {
       if (!options.scope.isLocal(target)) return 'out-of-scope';
       const stored = deps.store.idOf(target);
-      return stored !== undefined && known.done.has(stored) ? 'already-fetched' : true;
+      if (stored !== undefined && known.done.has(stored)) return 'already-fetched';
+      return this.#mayFollowRedirect(followed) ? true : 'page-limit';
     };
     // The request is over once the body is read: free the host, then let the dispatcher start
     // the next request (to this host too) before this page is parsed.

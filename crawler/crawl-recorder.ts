@@ -264,17 +264,23 @@ export class CrawlRecorder {
         break;
       }
       case 'redirect': {
-        // An unfollowed redirect is a link from the page to its target.
+        // An unfollowed redirect is a link to its target from the last URL the chain reached.
         const links: FoundLink[] = [];
-        const record: PageRecord = { ...base, state: 'redirect', status: outcome.status, error: outcome.reason };
+        const fromUrl = redirects.at(-1)?.to ?? url;
+        const fromId = batch.idFor(fromUrl);
+        const record: PageRecord =
+          fromId === id
+            ? { ...base, state: 'redirect', status: outcome.status, error: outcome.reason }
+            : { ...base, sitemapLastmod: undefined, url: fromUrl, host: hostOf(fromUrl), role: this.options.roleOf(fromUrl), visits: 1, changes: 0, state: 'redirect', status: outcome.status, error: outcome.reason };
+        if (fromId !== id) batch.removeFromFrontier(fromId);
         if (outcome.to) {
           const to = batch.idFor(outcome.to);
           record.redirectTo = to;
-          batch.putLinks(id, [{ to }]);
+          batch.putLinks(fromId, [{ to }]);
           links.push({ id: to, url: outcome.to, follow: outcome.reason !== 'robots' });
         }
-        batch.putPage(id, record);
-        result = { contentId: id, state: 'redirect', links, hops, changed: false };
+        batch.putPage(fromId, record);
+        result = { contentId: fromId, state: 'redirect', links, hops, changed: false };
         break;
       }
       case 'not-html':

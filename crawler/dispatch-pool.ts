@@ -73,7 +73,9 @@ export class DispatchPool<T> {
         await this.#taskDone();
         continue;
       }
-      const task = source.take(host);
+      // Pages in flight may have reached the limit while this waited for a host (a redirect
+      // followed stores one more record).
+      const task = source.atLimit(this.#inFlight) ? undefined : source.take(host);
       if (task === undefined) {
         gate.release(host);
         continue;
