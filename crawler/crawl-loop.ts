@@ -27,6 +27,7 @@ import type { Fetcher } from './fetcher.ts';
 import { HostQueues } from './host-queues.ts';
 import { createOrdering, rankMassLowerBound, type CrawlOrdering, type OrderingName } from './ordering.ts';
 import type { PageFetcher } from './page-fetch.ts';
+import { PageLimit, type PageInFlight } from './page-limit.ts';
 import { fetchInSlot } from './polite-page.ts';
 import type { PoliteGate } from './politeness.ts';
 import type { RobotsPolicy } from './robots.ts';
@@ -160,10 +161,8 @@ class CrawlRun {
   readonly #storedIds: number[] = [];
   readonly #bufferCap: number;
   #fetchedThisRun = 0;
-  /** Pages being fetched or processed (sitemap tasks in flight are not pages). */
-  #pagesInFlight = 0;
-  /** Redirects followed by pages in flight: each stores one more record (the hop) when its page ends. */
-  #redirectsInFlight = 0;
+  /** Pages being fetched or processed count towards it (sitemap tasks in flight are not pages). */
+  readonly #limit: PageLimit;
   #errors = 0;
   #overBudget = 0;
   #sinceNewHost = 0;
@@ -205,6 +204,7 @@ class CrawlRun {
         : undefined;
     const concurrency = Math.max(1, options.concurrency);
     this.#bufferCap = Math.max(64, 8 * concurrency);
+    this.#limit = new PageLimit(options.maxPages, () => this.#storedCount());
     this.#pool = new DispatchPool<CrawlTask>(deps.gate, concurrency, {
       refill: () => this.#refill(),
       take: (host) => this.#take(host),
@@ -296,14 +296,9 @@ class CrawlRun {
     return this.known.done.size;
   }
 
-  /** Records stored, and those the pages in flight will store at most. */
-  #committed(): number {
-    return this.#storedCount() + this.#pagesInFlight + this.#redirectsInFlight;
-  }
-
   /** Stored and in-flight pages reach the page limit: no more starts, and no more sitemaps. */
   #atLimit(): boolean {
-    const reached = this.#committed() >= this.options.maxPages;
+    const reached = this.#limit.reached;
     if (reached) this.#sitemaps?.stop();
     return reached;
   }
@@ -337,7 +332,7 @@ class CrawlRun {
       // Buffered URLs do not count towards the page limit: the crawl stops starting pages when
       // stored and in-flight pages reach it, so a host that must wait (Crawl-delay) at the end
       // does not hold up the last pages while other hosts could serve them.
-      if (this.#committed() >= options.maxPages) return;
+      if (this.#limit.reached) return;
       if (this.#coverageReached()) {
         this.#stopReason = 'coverage';
         return;
@@ -410,29 +405,16 @@ class CrawlRun {
 
   /** Counts a page in flight while it is processed. */
   async #processPage(host: string, id: number, releaseHost: () => void): Promise<void> {
-    const followed = { redirects: 0 };
-    this.#pagesInFlight++;
+    const page = this.#limit.start();
     try {
-      await this.#process(host, id, releaseHost, followed);
+      await this.#process(host, id, releaseHost, page);
     } finally {
-      this.#pagesInFlight--;
-      this.#redirectsInFlight -= followed.redirects;
+      page.end();
     }
   }
 
-  /**
-   * Follows a redirect only while the records it will store fit under the page limit; a redirect
-   * met at the limit is stored as a link to its target, which the next run fetches.
-   */
-  #mayFollowRedirect(followed: { redirects: number }): boolean {
-    if (this.#committed() >= this.options.maxPages) return false;
-    followed.redirects++;
-    this.#redirectsInFlight++;
-    return true;
-  }
-
   /** Fetches and records one page; `releaseHost` gives the host's politeness slot back (once). */
-  async #process(host: string, id: number, releaseHost: () => void, followed: { redirects: number }): Promise<void> {
+  async #process(host: string, id: number, releaseHost: () => void, page: PageInFlight): Promise<void> {
     const { deps, options, known, recorder, topic } = this;
     const url = deps.store.urlOf(id)!;
     const depth = known.depthOf.get(id) ?? 0;
@@ -440,7 +422,8 @@ class CrawlRun {
       if (!options.scope.isLocal(target)) return 'out-of-scope';
       const stored = deps.store.idOf(target);
       if (stored !== undefined && known.done.has(stored)) return 'already-fetched';
-      return this.#mayFollowRedirect(followed) ? true : 'page-limit';
+      // A redirect met at the limit is stored as a link to its target, for the next run.
+      return page.mayFollowRedirect() ? true : 'page-limit';
     };
     // The request is over once the body is read: free the host, then let the dispatcher start
     // the next request (to this host too) before this page is parsed.
