@@ -25,6 +25,8 @@
  */
 import type { ClassicLevel } from 'classic-level';
 import { Level } from 'level';
+import { StoreError } from './errors.ts';
+import { decodeRanks, encodeRanks, rowHasBytes, type RankRow } from './rank-rows.ts';
 import { writeUrlTableFile } from './url-table-file.ts';
 import { loadUrlTable, urlIdKey, type UrlTableLoad } from './url-table-load.ts';
 import { UrlTable } from './url-table.ts';
@@ -32,12 +34,7 @@ import { UrlTable } from './url-table.ts';
 export type { PageRole, PageState, PageRecord, PageFailures, PageAlternateRecord, BreadcrumbRecord, PageSection, StoredLink, FrontierEntry, HostState, ChangeRecord, StoredSketch, RankVersion } from './records.ts';
 import type { ChangeRecord, FrontierEntry, HostState, PageRecord, RankVersion, StoredLink, StoredSketch } from './records.ts';
 
-export class StoreError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'StoreError';
-  }
-}
+export { StoreError };
 
 const idKey = (id: number) => id.toString(16).padStart(8, '0');
 const keyId = (key: string) => Number.parseInt(key, 16);
@@ -58,19 +55,11 @@ type Json = Record<string, unknown> | unknown[];
 // Values are JSON; their shapes are the record types above, checked at this module's boundary.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Stored = any;
-function openSublevel(db: Level<string, Stored>, name: string) {
-  return db.sublevel<string, Stored>(name, { valueEncoding: 'json' });
+/** A sublevel of JSON values, or of raw bytes (`view`: Uint8Array values). */
+function openSublevel(db: Level<string, Stored>, name: string, valueEncoding: 'json' | 'view' = 'json') {
+  return db.sublevel<string, Stored>(name, { valueEncoding });
 }
 type Sub<_V = unknown> = ReturnType<typeof openSublevel>;
-
-interface RankRow {
-  name: string;
-  version: number;
-  createdAt: number;
-  ids: string;
-  values: string;
-  info?: Record<string, unknown>;
-}
 
 /**
  * Table files LevelDB keeps open (its default is 1,000). Each open table (about 2 MB) is mapped
@@ -95,7 +84,8 @@ export class CrawlStore {
   private snapshotRetryAt = 0;
   /** How the URL table was loaded at open (ids from the snapshot, store entries read). */
   urlTableLoad: UrlTableLoad = { fromSnapshot: 0, entriesRead: 0, rebuilt: false };
-  private readonly subs: Record<'urls' | 'urlIds' | 'pages' | 'links' | 'frontier' | 'hosts' | 'history' | 'ranks' | 'jobs' | 'meta' | 'journal' | 'sketches', Sub<unknown>>;
+  /** `rankData`: the arrays of the rank vectors in `ranks`, as raw bytes under the same keys (rank-rows.ts). */
+  private readonly subs: Record<'urls' | 'urlIds' | 'pages' | 'links' | 'frontier' | 'hosts' | 'history' | 'ranks' | 'rankData' | 'jobs' | 'meta' | 'journal' | 'sketches', Sub<unknown>>;
   /** The sequence number of the last commit that wrote pages (0: none since the journal began). */
   private pageSequence = 0;
 
@@ -117,6 +107,7 @@ export class CrawlStore {
       meta: sub('meta'),
       journal: sub('journal'),
       sketches: sub('sketches'),
+      rankData: openSublevel(db, 'rank-data', 'view'),
     };
   }
 
@@ -246,7 +237,7 @@ export class CrawlStore {
     const pageIds: number[] = [];
     for (const op of ops) {
       const key = op.sublevel.prefix + op.key;
-      encoded[n++] = op.type === 'put' ? { type: 'put', key, value: JSON.stringify(op.value) } : { type: 'del', key };
+      encoded[n++] = op.type === 'del' ? { type: 'del', key } : 'bytes' in op ? { type: 'put', key, value: op.bytes, valueEncoding: 'view' } : { type: 'put', key, value: JSON.stringify(op.value) };
       if (op.sublevel === this.subs.pages) pageIds.push(keyId(op.key));
     }
     if (pageIds.length > 0) {
@@ -367,32 +358,33 @@ export class CrawlStore {
 
   /** The newest version of a rank vector, if any. */
   async latestRanks(name: string): Promise<RankVersion | undefined> {
-    for await (const value of this.subs.ranks.values({ gte: `${name}/`, lt: `${name}/~`, reverse: true, limit: 1 })) return decodeRanks(value as unknown as RankRow);
+    for await (const value of this.subs.ranks.values({ gte: `${name}/`, lt: `${name}/~`, reverse: true, limit: 1 })) return this.rankVersion(value as unknown as RankRow);
     return undefined;
   }
 
   /** One version of a rank vector. */
   async getRanks(name: string, version: number): Promise<RankVersion | undefined> {
     const row = await this.subs.ranks.get(versionKey(name, version));
-    return row === undefined ? undefined : decodeRanks(row as unknown as RankRow);
+    return row === undefined ? undefined : this.rankVersion(row as unknown as RankRow);
   }
 
   /** Every version of a rank vector, oldest first. */
   async rankHistory(name: string): Promise<RankVersion[]> {
+    const rows: RankRow[] = [];
+    for await (const value of this.subs.ranks.values({ gte: `${name}/`, lt: `${name}/~` })) rows.push(value as unknown as RankRow);
     const out: RankVersion[] = [];
-    for await (const value of this.subs.ranks.values({ gte: `${name}/`, lt: `${name}/~` })) out.push(decodeRanks(value as unknown as RankRow));
+    for (const row of rows) out.push(await this.rankVersion(row));
     return out;
+  }
+
+  private async rankVersion(row: RankRow): Promise<RankVersion> {
+    const bytes = rowHasBytes(row) ? ((await this.subs.rankData.get(versionKey(row.name, row.version))) as Uint8Array | undefined) : undefined;
+    return decodeRanks(row, bytes);
   }
 }
 
-function decodeRanks(row: RankRow): RankVersion {
-  const ids = new Int32Array(new Uint8Array(Buffer.from(row.ids, 'base64')).buffer);
-  const values = new Float64Array(new Uint8Array(Buffer.from(row.values, 'base64')).buffer);
-  return { name: row.name, version: row.version, createdAt: row.createdAt, ids, values, info: row.info };
-}
-
-type EncodedOp = { type: 'put'; key: string; value: string } | { type: 'del'; key: string };
-type BatchOp = { type: 'put'; sublevel: Sub<unknown>; key: string; value: Json | number } | { type: 'del'; sublevel: Sub<unknown>; key: string };
+type EncodedOp = { type: 'put'; key: string; value: string } | { type: 'put'; key: string; value: Uint8Array; valueEncoding: 'view' } | { type: 'del'; key: string };
+type BatchOp = { type: 'put'; sublevel: Sub<unknown>; key: string; value: Json | number } | { type: 'put'; sublevel: Sub<unknown>; key: string; bytes: Uint8Array } | { type: 'del'; sublevel: Sub<unknown>; key: string };
 
 /**
  * Collects writes to several sublevels and commits them atomically. Ids for new URLs are
@@ -453,16 +445,10 @@ export class WriteBatch {
   }
 
   putRanks(version: Omit<RankVersion, 'createdAt'> & { createdAt?: number }): this {
-    if (version.ids.length !== version.values.length) throw new StoreError('rank vector: ids and values differ in length');
-    const row: RankRow = {
-      name: version.name,
-      version: version.version,
-      createdAt: version.createdAt ?? Date.now(),
-      ids: Buffer.from(version.ids.buffer, version.ids.byteOffset, version.ids.byteLength).toString('base64'),
-      values: Buffer.from(version.values.buffer, version.values.byteOffset, version.values.byteLength).toString('base64'),
-      info: version.info,
-    };
-    this.ops.push({ type: 'put', sublevel: this.subs.ranks, key: versionKey(version.name, version.version), value: row as unknown as Json });
+    const { row, bytes } = encodeRanks({ ...version, createdAt: version.createdAt ?? Date.now() });
+    const key = versionKey(version.name, version.version);
+    this.ops.push({ type: 'put', sublevel: this.subs.ranks, key, value: row as unknown as Json });
+    this.ops.push({ type: 'put', sublevel: this.subs.rankData, key, bytes });
     return this;
   }
 
