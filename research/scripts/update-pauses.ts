@@ -1,0 +1,154 @@
+/**
+ * What an answer waits behind while `lse serve` takes an update: the figures of the text index
+ * README's tenth round come from here.
+ *
+ *   node bin/run-ts.js research/scripts/search-ab.ts pages FILE COUNT     scale pages
+ *   node bin/lse.js import --data DIR FILE; cp -r DIR DIR-copy; sync      a store, and a copy to change
+ *   node bin/run-ts.js research/scripts/update-pauses.ts serve DIR-copy COUNT [PROFILE_DIR]
+ *   node bin/run-ts.js research/scripts/update-pauses.ts runs PROFILE MIN_MS SECONDS
+ *
+ * `serve` starts `lse serve` on the copy (under `--cpu-prof` when PROFILE_DIR is given), warms it
+ * with two passes of the 500 scale queries, pushes the scale bench's update of 1 % of COUNT pages
+ * while one client searches one request after another until the job is done, and prints the
+ * answers' latencies and the slow ones, with their time before the server stopped (the end of its
+ * profile). Without the `sync`, the kernel may still be writing the copy back while the update
+ * runs: one such run had an answer of 1.7 s, with direct reclaim and compaction stalls counted in
+ * /proc/vmstat. `runs` prints the main thread's runs of work that are neither idle nor a search's own
+ * frames, at least MIN_MS long, within the profile's last SECONDS, with what they spent it on.
+ * A search's passages run after an await, outside the route's frames: they count as other work,
+ * so a run is an upper bound on what held the loop, and runs with no search between them join.
+ */
+import { spawn } from 'node:child_process';
+import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { Agent, request } from 'undici';
+import { realWordTable, scaleQueries, writeScalePages } from '../../bench/scale-corpus.ts';
+
+const TOKEN = 'update-pauses-admin-token-0123456789';
+const LSE = resolve(import.meta.dirname, '../../bin/lse.js');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+async function serveAndUpdate(dataDir: string, count: number, profileDir?: string): Promise<void> {
+  const table = realWordTable();
+  const updates = join(dataDir, 'update-pauses.jsonl');
+  await writeScalePages(updates, table, count, count - Math.max(1, Math.floor(count / 100)), count, 1);
+  const port = await freePort();
+  const config = join(dataDir, 'update-pauses.json');
+  writeFileSync(config, JSON.stringify({ dataDir, schedules: { estimate: 'off' }, server: { port, rateLimitPerMinute: 1e9, adminRateLimitPerMinute: 1e6 } }));
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval', '250'] : [];
+  const server = spawn(process.execPath, [...profile, LSE, 'serve', '--config', config], { env: { ...process.env, LSE_ADMIN_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`lse serve exited with ${server.exitCode}`);
+    const ready = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+    if (ready) break;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  const agent = new Agent({ connections: 1 });
+  const paths = scaleQueries(table, 500).map((q) => `/api/search?q=${encodeURIComponent(q)}&size=10`);
+  const ask = async (path: string) => (await request(`${url}${path}`, { dispatcher: agent })).body.text();
+  for (let pass = 0; pass < 2; pass++) for (const path of paths) await ask(path);
+
+  const answers: Array<{ at: number; ms: number; path: string }> = [];
+  let finished = false;
+  const searching = (async () => {
+    for (let i = 0; !finished; i++) {
+      const path = paths[i % paths.length];
+      const started = performance.now();
+      await ask(path);
+      answers.push({ at: Date.now(), ms: performance.now() - started, path });
+    }
+  })();
+  const admin = { authorization: `Bearer ${TOKEN}` };
+  const started = performance.now();
+  const pushed = await fetch(`${url}/api/admin/documents`, { method: 'POST', body: createReadStream(updates) as unknown as BodyInit, duplex: 'half', headers: { 'content-type': 'application/x-ndjson', ...admin } } as RequestInit);
+  if (pushed.status !== 202) throw new Error(`POST /api/admin/documents answered ${pushed.status}: ${await pushed.text()}`);
+  const { job } = (await pushed.json()) as { job: string };
+  for (;;) {
+    const { state } = (await (await fetch(`${url}/api/admin/jobs/${job}`, { headers: admin })).json()) as { state: string };
+    if (state !== 'queued' && state !== 'running') break;
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  const jobSeconds = (performance.now() - started) / 1000;
+  finished = true;
+  await searching;
+  const end = Date.now();
+  server.kill('SIGINT');
+  await new Promise((done) => server.once('exit', done));
+  await agent.close();
+  const sorted = answers.map((a) => a.ms).sort((a, b) => a - b);
+  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))].toFixed(1);
+  console.log(`job done in ${jobSeconds.toFixed(1)} s; ${sorted.length} answers: p50 ${at(0.5)} p99 ${at(0.99)} longest ${sorted.at(-1)!.toFixed(1)} ms; over 50 ms: ${sorted.filter((ms) => ms > 50).length}`);
+  for (const slow of answers.filter((a) => a.ms > 50)) console.log(`  ${slow.ms.toFixed(1)} ms, ended ${((end - slow.at) / 1000).toFixed(2)} s before the end: ${decodeURIComponent(slow.path)}`);
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; columnNumber: number };
+  children?: number[];
+}
+
+/** Runs of main-thread work that is neither idle nor inside the search route, from a V8 CPU profile. */
+function mainThreadRuns(file: string, minMs: number, lastSeconds: number): void {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const name = (node: ProfileNode) => `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').pop()}:${node.callFrame.columnNumber}`;
+  const stacks = new Map<number, string[]>();
+  const stackOf = (id: number) => {
+    let stack = stacks.get(id);
+    if (!stack) {
+      stack = [];
+      for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) stack.push(name(nodes.get(at)!));
+      stacks.set(id, stack);
+    }
+    return stack;
+  };
+  const times: number[] = [];
+  let t = 0;
+  for (const delta of profile.timeDeltas) times.push((t += delta));
+  const end = t;
+  const skipped = ['(root)', '(program)', '(garbage collector)', 'processTicksAndRejections', 'runMicrotasks', 'processImmediate', 'listOnTimeout', 'processTimers', 'runNextTicks', 'runStepsYielding'];
+  let run: Array<[string[], number]> = [];
+  let runStart = 0;
+  const report = (runEnd: number) => {
+    if ((runEnd - runStart) / 1000 >= minMs) {
+      const inclusive = new Map<string, number>();
+      let collecting = 0;
+      for (const [stack, delta] of run) {
+        if (stack[0].startsWith('(garbage collector)')) collecting += delta;
+        for (const frame of new Set(stack)) inclusive.set(frame, (inclusive.get(frame) ?? 0) + delta);
+      }
+      const top = [...inclusive].filter(([frame]) => !skipped.some((s) => frame.startsWith(s))).sort((a, b) => b[1] - a[1]).slice(0, 6);
+      console.log(`${((runEnd - runStart) / 1000).toFixed(0).padStart(4)} ms (collecting ${(collecting / 1000).toFixed(0)}), ${((end - runEnd) / 1e6).toFixed(2)} s before the end: ${top.map(([frame, us]) => `${frame} ${(us / 1000).toFixed(0)}`).join(' | ')}`);
+    }
+    run = [];
+  };
+  profile.samples.forEach((sample, i) => {
+    if (end - times[i] > lastSeconds * 1e6) return;
+    const stack = stackOf(sample);
+    const other = !stack[0].startsWith('(idle)') && !stack.some((frame) => frame.includes('search-route.ts'));
+    if (other) {
+      if (run.length === 0) runStart = times[i] - profile.timeDeltas[i];
+      run.push([stack, profile.timeDeltas[i]]);
+    } else if (run.length > 0) report(times[i] - profile.timeDeltas[i]);
+  });
+  if (run.length > 0) report(end);
+}
+
+const [mode, ...args] = process.argv.slice(2);
+if (mode === 'serve' && (args.length === 2 || args.length === 3)) await serveAndUpdate(resolve(args[0]), Number(args[1]), args[2] && resolve(args[2]));
+else if (mode === 'runs' && args.length === 3) mainThreadRuns(args[0], Number(args[1]), Number(args[2]));
+else {
+  console.error('usage: update-pauses.ts serve DATA_DIR COUNT [PROFILE_DIR] | runs PROFILE MIN_MS SECONDS');
+  process.exit(2);
+}
