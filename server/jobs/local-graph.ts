@@ -27,7 +27,7 @@ export const EDGE_CHUNK = 1 << 20;
 
 /** Work between two turns of the event loop, in ms. */
 const SLICE_MS = 8;
-/** Ids sorted together before runs are merged (a merge step handles four times as many): URL comparisons make a string each, about 1.5 µs. */
+/** Ids sorted together before runs are merged (a merge step handles four times as many): each comparison makes two URL strings, about 1.5 µs. */
 const SORT_RUN = 1024;
 
 export async function loadLocalGraph(store: CrawlStore): Promise<LocalGraphEdges> {
