@@ -180,6 +180,11 @@ export class CrawlRecorder {
     return this.batch;
   }
 
+  /** The record of a redirect hop the chain passed through: a visit of its own, first seen now. */
+  private hopRecord(base: Omit<PageRecord, 'state' | 'status'>, url: string, status: number): PageRecord {
+    return { ...base, sitemapLastmod: undefined, url, host: hostOf(url), role: this.options.roleOf(url), state: 'redirect', status, visits: 1, changes: 0 };
+  }
+
   record(outcome: PageOutcome, context: RecordContext): Recorded {
     const batch = this.batch;
     const { id, depth, role, previous, now } = context;
@@ -195,7 +200,7 @@ export class CrawlRecorder {
       const from = batch.idFor(hop.from);
       const to = batch.idFor(hop.to);
       hops.push(from);
-      batch.putPage(from, { ...base, sitemapLastmod: undefined, url: hop.from, host: hostOf(hop.from), role: this.options.roleOf(hop.from), state: 'redirect', status: hop.status, redirectTo: to, visits: 1, changes: 0 });
+      batch.putPage(from, { ...this.hopRecord(base, hop.from, hop.status), redirectTo: to });
       batch.putLinks(from, [{ to }]);
       batch.removeFromFrontier(from);
     }
@@ -268,10 +273,7 @@ export class CrawlRecorder {
         const links: FoundLink[] = [];
         const fromUrl = redirects.at(-1)?.to ?? url;
         const fromId = batch.idFor(fromUrl);
-        const record: PageRecord =
-          fromId === id
-            ? { ...base, state: 'redirect', status: outcome.status, error: outcome.reason }
-            : { ...base, sitemapLastmod: undefined, url: fromUrl, host: hostOf(fromUrl), role: this.options.roleOf(fromUrl), visits: 1, changes: 0, state: 'redirect', status: outcome.status, error: outcome.reason };
+        const record: PageRecord = { ...(fromId === id ? { ...base, state: 'redirect', status: outcome.status } : this.hopRecord(base, fromUrl, outcome.status)), error: outcome.reason };
         if (fromId !== id) batch.removeFromFrontier(fromId);
         if (outcome.to) {
           const to = batch.idFor(outcome.to);
