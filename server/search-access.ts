@@ -164,7 +164,7 @@ export async function storeHoldsPrivatePagesSaved(store: CrawlStore): Promise<bo
   const known = saved !== undefined && typeof saved.holds === 'boolean' && Number.isInteger(saved.sequence) && saved.sequence <= sequence;
   if (known && saved.sequence === sequence) return saved.holds;
   const written = known && !saved.holds ? await store.pageJournalSince(saved.sequence) : undefined;
-  const holds = written ? await anyPrivatePage(store, written) : await storeHoldsPrivatePages(store);
+  const holds = await anyPrivatePage(written ? store.pagesOf(written) : store.pages());
   await store.batch().putMeta(PRIVATE_PAGES_KEY, { sequence, holds }).commit({ sync: false });
   return holds;
 }
@@ -172,19 +172,14 @@ export async function storeHoldsPrivatePagesSaved(store: CrawlStore): Promise<bo
 /** Work between two turns of the event loop while pages are read, in ms: a server answers meanwhile. */
 const SLICE_MS = 8;
 
-export async function storeHoldsPrivatePages(store: CrawlStore): Promise<boolean> {
-  // Pages an iterator has buffered arrive as microtasks, which let no request in.
-  const turn = timeSlices(SLICE_MS);
-  for await (const [, page] of store.pages()) {
-    if (isPrivatePage(page)) return true;
-    await turn();
-  }
-  return false;
+export function storeHoldsPrivatePages(store: CrawlStore): Promise<boolean> {
+  return anyPrivatePage(store.pages());
 }
 
-async function anyPrivatePage(store: CrawlStore, ids: readonly number[]): Promise<boolean> {
+async function anyPrivatePage(pages: AsyncIterable<[number, PageRecord | undefined]>): Promise<boolean> {
+  // Pages an iterator has buffered arrive as microtasks, which let no request in.
   const turn = timeSlices(SLICE_MS);
-  for await (const [, page] of store.pagesOf(ids)) {
+  for await (const [, page] of pages) {
     if (page !== undefined && isPrivatePage(page)) return true;
     await turn();
   }

@@ -62,6 +62,7 @@ describe('rank vectors as bytes', () => {
         [2, [4, 2, 9], [0.5, 0.25, 0.25]],
       ]);
       expect([...(await store.getRanks('estimate', 2))!.ids]).toEqual([4, 2, 9]);
+      expect(await store.rankHistory('local')).toEqual([]);
     } finally {
       await store.close();
     }
