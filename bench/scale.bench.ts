@@ -135,7 +135,8 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-async function waitReady(url: string, server: ChildProcess): Promise<void> {
+/** Waits until `lse serve` answers /healthz (also used by research/scripts/update-pauses.ts). */
+export async function waitReady(url: string, server: ChildProcess): Promise<void> {
   for (;;) {
     if (server.exitCode !== null) throw new Error(`lse serve exited with ${server.exitCode}`);
     try {

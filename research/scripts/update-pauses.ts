@@ -6,6 +6,8 @@
  *   node bin/lse.js import --data DIR FILE; cp -r DIR DIR-copy; sync      a store, and a copy to change
  *   node bin/run-ts.js research/scripts/update-pauses.ts serve DIR-copy COUNT [PROFILE_DIR]
  *   node bin/run-ts.js research/scripts/update-pauses.ts runs PROFILE MIN_MS SECONDS
+ *   node bin/run-ts.js research/scripts/update-pauses.ts ranks COUNT
+ *   node bin/run-ts.js research/scripts/update-pauses.ts private DIR-copy-after-an-update
  *
  * `serve` starts `lse serve` on the copy (under `--cpu-prof` when PROFILE_DIR is given), warms it
  * with two passes of the 500 scale queries, pushes the scale bench's update of 1 % of COUNT pages
@@ -17,24 +19,22 @@
  * frames, at least MIN_MS long, within the profile's last SECONDS, with what they spent it on.
  * A search's passages run after an await, outside the route's frames: they count as other work,
  * so a run is an upper bound on what held the loop, and runs with no search between them join.
+ * `ranks` times storing and reading a rank vector of COUNT entries (five rounds, medians) in a
+ * fresh store. `private` times the private-pages check on a store after `serve` updated it: a
+ * pass over every page against the pages the journal names for the last 1 % written.
  */
 import { spawn } from 'node:child_process';
-import { createReadStream, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Agent, request } from 'undici';
 import { realWordTable, scaleQueries, writeScalePages } from '../../bench/scale-corpus.ts';
+import { freePort, waitReady } from '../../bench/scale.bench.ts';
+import { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import { storeHoldsPrivatePages } from '../../server/search-access.ts';
 
 const TOKEN = 'update-pauses-admin-token-0123456789';
 const LSE = resolve(import.meta.dirname, '../../bin/lse.js');
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
 
 async function serveAndUpdate(dataDir: string, count: number, profileDir?: string): Promise<void> {
   const table = realWordTable();
@@ -46,12 +46,7 @@ async function serveAndUpdate(dataDir: string, count: number, profileDir?: strin
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval', '250'] : [];
   const server = spawn(process.execPath, [...profile, LSE, 'serve', '--config', config], { env: { ...process.env, LSE_ADMIN_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`lse serve exited with ${server.exitCode}`);
-    const ready = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-    if (ready) break;
-    await new Promise((done) => setTimeout(done, 50));
-  }
+  await waitReady(url, server);
   const agent = new Agent({ connections: 1 });
   const paths = scaleQueries(table, 500).map((q) => `/api/search?q=${encodeURIComponent(q)}&size=10`);
   const ask = async (path: string) => (await request(`${url}${path}`, { dispatcher: agent })).body.text();
@@ -145,10 +140,64 @@ function mainThreadRuns(file: string, minMs: number, lastSeconds: number): void 
   if (run.length > 0) report(end);
 }
 
+const median = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)].toFixed(1);
+
+/** Main-thread ms to store (batch made and committed) and to read back a rank vector of `count` entries. */
+async function rankVectorTimes(count: number): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'lse-rank-times-'));
+  const store = await CrawlStore.open(dir);
+  try {
+    const ids = Int32Array.from({ length: count }, (_, i) => i * 3);
+    const values = Float64Array.from({ length: count }, (_, i) => 1 / (i + 1));
+    const stored: number[] = [];
+    const read: number[] = [];
+    for (let version = 1; version <= 5; version++) {
+      let started = performance.now();
+      const committed = store.batch().putRanks({ name: 'local-current', version, ids, values }).commit();
+      stored.push(performance.now() - started);
+      await committed;
+      started = performance.now();
+      await store.latestRanks('local-current');
+      read.push(performance.now() - started);
+    }
+    console.log(`${count.toLocaleString('en-US')} entries: storing ${median(stored)} ms on the calling thread, reading the newest version ${median(read)} ms (medians of 5)`);
+  } finally {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The private-pages check on a store `serve` has updated: every page, against the pages written by its last 1 %. */
+async function privatePagesTimes(dataDir: string): Promise<void> {
+  const store = await CrawlStore.open(dataDir);
+  try {
+    const now = store.pageWriteSequence;
+    const wanted = Math.max(1, Math.floor(store.urlCount / 100));
+    let since = now;
+    let written: number[] = [];
+    while (since > 0 && written.length < wanted) written = (await store.pageJournalSince(--since)) ?? [];
+    const cpu = (run: () => Promise<unknown>) => async () => {
+      const [started, used] = [performance.now(), process.cpuUsage()];
+      await run();
+      const spent = process.cpuUsage(used);
+      return `${((performance.now() - started) / 1000).toFixed(2)} s (CPU ${((spent.user + spent.system) / 1e6).toFixed(2)} s)`;
+    };
+    const everyPage = await cpu(() => storeHoldsPrivatePages(store))();
+    const journal = await cpu(async () => {
+      for await (const [, page] of store.pagesOf(written)) if (page?.private) break;
+    })();
+    console.log(`every page: ${everyPage}; the ${written.length.toLocaleString('en-US')} pages the journal names since sequence ${since}: ${journal}`);
+  } finally {
+    await store.close();
+  }
+}
+
 const [mode, ...args] = process.argv.slice(2);
 if (mode === 'serve' && (args.length === 2 || args.length === 3)) await serveAndUpdate(resolve(args[0]), Number(args[1]), args[2] && resolve(args[2]));
 else if (mode === 'runs' && args.length === 3) mainThreadRuns(args[0], Number(args[1]), Number(args[2]));
+else if (mode === 'ranks' && args.length === 1) await rankVectorTimes(Number(args[0]));
+else if (mode === 'private' && args.length === 1) await privatePagesTimes(resolve(args[0]));
 else {
-  console.error('usage: update-pauses.ts serve DATA_DIR COUNT [PROFILE_DIR] | runs PROFILE MIN_MS SECONDS');
+  console.error('usage: update-pauses.ts serve DATA_DIR COUNT [PROFILE_DIR] | runs PROFILE MIN_MS SECONDS | ranks COUNT | private DATA_DIR');
   process.exit(2);
 }
