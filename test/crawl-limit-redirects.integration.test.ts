@@ -22,10 +22,18 @@ const requests: string[] = [];
 
 beforeAll(async () => {
   // /pK answers 301 to /mK; for odd K, /mK answers 301 again to /tK. /tK and /mK (even K) are pages.
+  // hub.test links pages on eight hosts; each hN.test answers 301 to the same path on www.hN.test.
   server = createServer((request, response) => {
     const path = request.url ?? '/';
+    const host = (request.headers.host ?? '').replace(/:\d+$/, '');
     requests.push(path);
     if (path === '/robots.txt') return void response.writeHead(404).end();
+    if (/^h\d+\.test$/.test(host)) return void response.writeHead(301, { location: `http://www.${host}${path}` }).end();
+    if (host === 'hub.test') {
+      let links = '';
+      for (let k = 0; k < PAGES; k++) links += `<a href="http://h${k % 8}.test/q${k}">page ${k}</a>`;
+      return void response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><title>hub</title>${links}`);
+    }
     if (path === '/chain') return void response.writeHead(301, { location: '/c1' }).end();
     if (path === '/c1') return void response.writeHead(302, { location: 'http://b.test/elsewhere' }).end();
     const hop = /^\/([pm])(\d+)$/.exec(path);
@@ -42,7 +50,7 @@ beforeAll(async () => {
 });
 afterAll(async () => new Promise<void>((resolve) => server.close(() => resolve())));
 
-async function crawl(dir: string, maxPages: number, seed = 'http://a.test/') {
+async function crawl(dir: string, maxPages: number, seed = 'http://a.test/', scope = 'regex:^http://a\\.test/') {
   const settings = loadSettings({
     env: {},
     overrides: { crawler: { resolve: { '*:80': `127.0.0.1:${port}` }, allowPrivateNetworks: true, delaySeconds: 0, concurrency: 16 } },
@@ -52,7 +60,7 @@ async function crawl(dir: string, maxPages: number, seed = 'http://a.test/') {
   const before = requests.length;
   const summary = await stack.crawler.crawl({
     seeds: [seed],
-    scope: parseScope('regex:^http://a\\.test/'),
+    scope: parseScope(scope),
     ordering: 'bfs',
     maxPages,
     maxDepth: 5,
@@ -84,6 +92,15 @@ describe('the page limit with redirects in flight', () => {
       expect(summary.stoppedBecause, `limit ${maxPages}`).toBe('max-pages');
       expect(summary.stored, `limit ${maxPages}`).toBe(maxPages);
       expect(pages.length, `limit ${maxPages}`).toBe(maxPages);
+    }
+  });
+
+  it('stores exactly the limit on a site of many hosts whose pages redirect to another host', async () => {
+    for (const maxPages of [9, 17, 30]) {
+      const { summary, pages } = await crawl(mkdtempSync(join(tmpdir(), 'lse-limit-')), maxPages, 'http://hub.test/', 'regex:^http://');
+      expect(summary.stored, `limit ${maxPages}`).toBe(maxPages);
+      expect(pages.length, `limit ${maxPages}`).toBe(maxPages);
+      expect(new Set(pages.map((p) => p.host)).size, `limit ${maxPages}`).toBeGreaterThanOrEqual(Math.min(9, maxPages));
     }
   });
 
