@@ -5,6 +5,8 @@
  * see the new segments before any search can.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { LONG_LIST } from '../indexer/text-index/block-bounds.ts';
+import { termPostings } from '../indexer/text-index/compact-segment.ts';
 import { PostingsFile } from '../indexer/text-index/paged-postings.ts';
 import { syntheticCorpus } from '../indexer/text-index/synthetic-documents.ts';
 import type { TextIndex } from '../indexer/text-index/text-index.ts';
@@ -66,5 +68,61 @@ describe('warming new segments', () => {
     expect(seen).toHaveLength(2);
     for (const { fresh, visible } of seen) expect(fresh.some((name) => visible.includes(name))).toBe(false);
     expect(index.currentSegments().map((s) => s.name)).toEqual(seen[1].fresh);
+  });
+});
+
+describe('warming an index just opened', () => {
+  // Two segments of 1,300 pages: the commonest words have lists past LONG_LIST in each.
+  const big = syntheticCorpus({ count: 2_600, seed: 11, wordsPerPage: 60, vocabularySize: 2_000 });
+
+  async function openedIndex(): Promise<TextIndex> {
+    const dir = await tempDir();
+    const built = await openIndex(dir, { maxSegmentDocs: 1_300 });
+    await built.rebuild(big.documents);
+    await built.close();
+    return openIndex(dir, { maxSegmentDocs: 1_300 });
+  }
+
+  /** Every list of the current segments, with its length, longest first. */
+  function listsOf(index: TextIndex) {
+    const lists = index.currentSegments().flatMap((segment) =>
+      segment.fields.flatMap((field) => Array.from({ length: field.offsets.length - 1 }, (_, t) => ({ field, t, length: field.offsets[t + 1] - field.offsets[t] }))),
+    );
+    return lists.sort((a, b) => b.length - a.length);
+  }
+
+  it('reads the long lists, longest first, and the searches then read none of them', async () => {
+    const index = await openedIndex();
+    const long = listsOf(index).filter((list) => list.length >= LONG_LIST);
+    expect(long.length).toBeGreaterThan(3);
+    const read = vi.spyOn(PostingsFile.prototype, 'read');
+    let warmed;
+    try {
+      warmed = await index.warmLongestLists(60_000);
+      // Documents then frequencies of each list: the lengths of the reads, in order.
+      const lengths = read.mock.calls.filter((_, i) => i % 2 === 0).map((call) => call[2]);
+      expect(lengths).toEqual(long.map((list) => list.length));
+    } finally {
+      read.mockRestore();
+    }
+    expect(warmed).toEqual({ lists: long.length, bytes: long.reduce((sum, list) => sum + list.length * 6, 0), stoppedAtBudget: false });
+    expect(await fileReads(() => long.forEach(({ field, t }) => termPostings(field, t)))).toBe(0);
+    // A list shorter than LONG_LIST is still read by the query that asks for it.
+    const short = listsOf(index).find((list) => list.length > 0 && list.length < LONG_LIST)!;
+    expect(await fileReads(() => termPostings(short.field, short.t))).toBe(2);
+  });
+
+  it('stops at its byte and time budgets', async () => {
+    const index = await openedIndex();
+    const long = listsOf(index).filter((list) => list.length >= LONG_LIST);
+    // Room for the two longest lists only (a shorter one that would fit is read too).
+    const room = (long[0].length + long[1].length) * 6;
+    const fitting = long.reduce((taken, list) => (taken.bytes + list.length * 6 <= room ? { bytes: taken.bytes + list.length * 6, lists: taken.lists + 1 } : taken), { bytes: 0, lists: 0 });
+    const cache = (index as unknown as { postingsCache: { budget: number } }).postingsCache;
+    expect(Math.floor(cache.budget * 0.75)).toBeGreaterThan(room);
+    const { warmLongestLists } = await import('../indexer/text-index/segment-warmer.ts');
+    expect(await warmLongestLists(index.currentSegments(), { budgetMs: 60_000, maxBytes: room })).toEqual({ ...fitting, stoppedAtBudget: false });
+    const again = await openedIndex();
+    expect(await fileReads(async () => expect(await again.warmLongestLists(0)).toEqual({ lists: 0, bytes: 0, stoppedAtBudget: true }))).toBe(0);
   });
 });

@@ -21,19 +21,28 @@ export interface BlockSummary {
   listMinLength: number;
 }
 
-// Bounded like the term-number cache: the terms a workload asks for again and again stay.
-const summaries = new WeakMap<FieldPostings, Map<number, BlockSummary>>();
-const SUMMARIES_PER_FIELD = 4_096;
+/**
+ * Summaries of short lists are bounded like the term-number cache (the terms a workload asks for
+ * again and again stay). Those of long lists, which cost the most to make again, are kept while
+ * the segment lives: they take a fortieth of their lists' bytes, so at most a fortieth of the
+ * segment's postings.
+ */
+const summaries = new WeakMap<FieldPostings, { short: Map<number, BlockSummary>; long: Map<number, BlockSummary> }>();
+const SHORT_SUMMARIES_PER_FIELD = 4_096;
+/** Lists of at least this many postings keep their summaries. */
+export const LONG_LIST = 16 * BLOCK_SIZE;
 
 /** The block summary of term number `t` in a field (computed once, then cached). */
 export function blockSummary(field: FieldPostings, t: number): BlockSummary {
   let cache = summaries.get(field);
-  if (cache === undefined) summaries.set(field, (cache = new Map()));
-  let summary = cache.get(t);
+  if (cache === undefined) summaries.set(field, (cache = { short: new Map(), long: new Map() }));
+  const long = field.offsets[t + 1] - field.offsets[t] >= LONG_LIST;
+  const kept = long ? cache.long : cache.short;
+  let summary = kept.get(t);
   if (summary === undefined) {
     summary = summarise(termPostings(field, t), field.lengths);
-    if (cache.size >= SUMMARIES_PER_FIELD) cache.clear();
-    cache.set(t, summary);
+    if (!long && kept.size >= SHORT_SUMMARIES_PER_FIELD) kept.clear();
+    kept.set(t, summary);
   }
   return summary;
 }

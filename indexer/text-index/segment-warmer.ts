@@ -8,7 +8,7 @@
  * warmer does before a merged segment is visible). Then the index's other warmers run (the ranking's
  * static prior of each new segment).
  */
-import { blockSummary } from './block-bounds.ts';
+import { blockSummary, LONG_LIST } from './block-bounds.ts';
 import { askedTerms, termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
 import { timeSlices } from '../stepwise.ts';
 
@@ -41,4 +41,52 @@ export async function warmPostings(fresh: readonly CompactSegment[], replaced: r
     }
   }
   return read;
+}
+
+/** What {@link warmLongestLists} read. */
+export interface ListsWarmed {
+  lists: number;
+  /** Bytes of documents and frequencies read. */
+  bytes: number;
+  /** Whether it stopped at its time budget, with long lists left unread. */
+  stoppedAtBudget: boolean;
+}
+
+/**
+ * Reads the longest postings lists of `segments` into the postings cache with their block
+ * summaries, longest first, until `maxBytes` are read or `budgetMs` have passed (as Solr's
+ * first-searcher warming does before a core serves). An index just opened has nothing in its
+ * cache: the first searches for common words would each read and summarise lists of hundreds of
+ * thousands of postings per segment. Lists shorter than a long list's summary threshold are left
+ * to the queries: they read quickly.
+ */
+export async function warmLongestLists(segments: readonly CompactSegment[], { budgetMs, maxBytes }: { budgetMs: number; maxBytes: number }): Promise<ListsWarmed> {
+  const started = performance.now();
+  const lists: Array<{ field: CompactSegment['fields'][number]; t: number; length: number }> = [];
+  for (const segment of segments) {
+    for (const field of segment.fields) {
+      const { offsets } = field;
+      for (let t = 0; t + 1 < offsets.length; t++) {
+        const length = offsets[t + 1] - offsets[t];
+        if (length >= LONG_LIST) lists.push({ field, t, length });
+      }
+    }
+  }
+  lists.sort((a, b) => b.length - a.length);
+  const warmed: ListsWarmed = { lists: 0, bytes: 0, stoppedAtBudget: false };
+  const turn = timeSlices(SLICE_MS);
+  for (const { field, t, length } of lists) {
+    const bytes = length * (Int32Array.BYTES_PER_ELEMENT + Uint16Array.BYTES_PER_ELEMENT);
+    if (warmed.bytes + bytes > maxBytes) continue;
+    if (performance.now() - started >= budgetMs) {
+      warmed.stoppedAtBudget = true;
+      break;
+    }
+    termPostings(field, t);
+    blockSummary(field, t);
+    warmed.lists++;
+    warmed.bytes += bytes;
+    await turn();
+  }
+  return warmed;
 }

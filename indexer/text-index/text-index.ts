@@ -24,7 +24,7 @@ import type { SearchHit } from './scorer.ts';
 import type { CompactSegment } from './compact-segment.ts';
 import { nextTurn, timeSlices } from '../stepwise.ts';
 import { deletedIds, IndexHandle, liveCount, makeSegmentSet, postingsOf, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
-import { warmPostings, type SegmentWarmer } from './segment-warmer.ts';
+import { warmLongestLists, warmPostings, type ListsWarmed, type SegmentWarmer } from './segment-warmer.ts';
 
 /** Work between two turns of the event loop while an update prepares its pages. */
 const UPDATE_SLICE_MS = 8;
@@ -425,6 +425,15 @@ export class TextIndex {
     // The previous generation's files stay one more generation: queries may still read its documents.
     const keep = new Set([...[...next.segments, ...previous.segments].map((s) => s.stored.postings.name), ...this.merges.busy]);
     await this.removeUnreferencedFiles(keep, false);
+  }
+
+  /**
+   * Reads the current segments' longest lists into the postings cache (segment-warmer.ts), for at
+   * most `budgetMs` and three quarters of the cache's budget: the first searches after opening
+   * then find the lists of common words read and summarised.
+   */
+  warmLongestLists(budgetMs: number): Promise<ListsWarmed> {
+    return warmLongestLists(this.currentSegments(), { budgetMs, maxBytes: Math.floor(this.postingsCache.budget * 0.75) });
   }
 
   /** Adds work to do on new segments (a merge's, an update's) before they become visible. */

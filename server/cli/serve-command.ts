@@ -184,6 +184,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   textIndex.prepareCommits().catch((error: Error) => process.stderr.write(`preparing the index's manifest: ${error.message}\n`));
   const engine = new SearchEngine(textIndex, await loadRankSnapshot(store), { blend: settings.ranking.blend, weight: settings.ranking.weight, otherLanguageWeight: settings.search.otherLanguageWeight });
   await loadSearchData(engine, store);
+  if (settings.index.warmAtStartMs > 0) await textIndex.warmLongestLists(settings.index.warmAtStartMs);
   const stack = options.stack ?? createCrawlStack(store, settings.crawler);
   // Local pages: by the URL scope it was crawled with, or (topic crawls, or nothing remembered)
   // as its crawl stored them. A data directory never crawled has none: rounds and crawls then
