@@ -90,8 +90,8 @@ export async function writeScalePages(path: string, table: WordTable, count: num
 }
 
 /** Queries of 2–3 words a page of the corpus holds: mid-frequency words, as people search. */
-export function scaleQueries(table: WordTable, howMany: number): string[] {
-  const random = seededRandom(99);
+export function scaleQueries(table: WordTable, howMany: number, seed = 99): string[] {
+  const random = seededRandom(seed);
   const band = table.words.slice(50, Math.min(table.words.length, 3000));
   return Array.from({ length: howMany }, () => Array.from({ length: 2 + Math.floor(random() * 2) }, () => band[Math.floor(random() * random() * band.length)]).join(' '));
 }

@@ -16,25 +16,32 @@
  * are identical, then each round's mean and median and those of all rounds after the first.
  */
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { realWordTable, scaleQueries, writeScalePages } from '../../bench/scale-corpus.ts';
 
-interface Side {
+export interface Side {
   answer(q: string): Promise<unknown>;
+  /** The side's text index (its TextIndex). */
+  index: { warmLongestLists(budgetMs: number): Promise<unknown>; update(change: { upsert: unknown[]; remove: number[] }): Promise<unknown> };
+  /** Its store's page id of a URL. */
+  idOf(url: string): number | undefined;
 }
 
-async function openSide(root: string, dataDir: string, mode: string): Promise<Side> {
+/** The search code under `root` on a data directory, opened as `lse serve` opens it (`search`) or the text index alone (`passages`). */
+export async function openSide(root: string, dataDir: string, mode: string): Promise<Side> {
   const product = (path: string) => import(resolve(root, path));
   const { settingsForDataDir } = await product('server/cli/crawl-command.ts');
   const { openOrRebuildIndex, catchUpIndex } = await product('server/cli/serve-command.ts');
   const { settings, store } = await settingsForDataDir({ data: dataDir }, {});
   const index = await openOrRebuildIndex(store, settings);
-  if (mode === 'passages') return { answer: (q) => index.passages(index.search(q, { offset: 0, limit: 10 }).hits).then((found: Map<number, unknown>) => [...found]) };
+  const idOf = (url: string) => store.idOf(url);
+  if (mode === 'passages') return { index, idOf, answer: (q) => index.passages(index.search(q, { offset: 0, limit: 10 }).hits).then((found: Map<number, unknown>) => [...found]) };
   await catchUpIndex(store, index, settings);
   const { loadRankSnapshot, SearchEngine } = await product('indexer/ranking/search-engine.ts');
   const { loadSearchData } = await product('indexer/ranking/search-data.ts');
   const engine = new SearchEngine(index, await loadRankSnapshot(store), { blend: settings.ranking.blend, weight: settings.ranking.weight, otherLanguageWeight: settings.search.otherLanguageWeight });
   await loadSearchData(engine, store);
-  return { answer: (q) => engine.search({ q, size: 10, page: 1, rank: 'blend', sort: 'relevance', explain: false, visitorLanguages: [] }) };
+  return { index, idOf, answer: (q) => engine.search({ q, size: 10, page: 1, rank: 'blend', sort: 'relevance', explain: false, visitorLanguages: [] }) };
 }
 
 const median = (times: readonly number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
@@ -69,10 +76,14 @@ async function compare(mode: string, [rootA, dirA, rootB, dirB, rounds = '6']: s
   process.exit(0);
 }
 
-const [mode, ...args] = process.argv.slice(2);
-if (mode === 'pages' && args.length === 2) await writeScalePages(args[0], realWordTable(), Number(args[1]));
-else if ((mode === 'search' || mode === 'passages') && args.length >= 4) await compare(mode, args);
-else {
-  console.error('usage: search-ab.ts pages FILE COUNT | search|passages ROOT_A DIR_A ROOT_B DIR_B [ROUNDS]');
-  process.exit(2);
+async function main([mode, ...args]: string[]): Promise<void> {
+  if (mode === 'pages' && args.length === 2) await writeScalePages(args[0], realWordTable(), Number(args[1]));
+  else if ((mode === 'search' || mode === 'passages') && args.length >= 4) await compare(mode, args);
+  else {
+    console.error('usage: search-ab.ts pages FILE COUNT | search|passages ROOT_A DIR_A ROOT_B DIR_B [ROUNDS]');
+    process.exit(2);
+  }
 }
+
+// Other scripts import openSide.
+if (import.meta.url === pathToFileURL(resolve(process.argv[1])).href) await main(process.argv.slice(2));

@@ -5,6 +5,7 @@
  *   node bin/run-ts.js research/scripts/search-ab.ts pages FILE COUNT     scale pages
  *   node bin/lse.js import --data DIR FILE; cp -r DIR DIR-copy; sync      a store, and a copy to change
  *   node bin/run-ts.js research/scripts/update-pauses.ts serve DIR-copy COUNT [PROFILE_DIR]
+ *   node bin/run-ts.js research/scripts/update-pauses.ts index DIR-copy COUNT
  *   node bin/run-ts.js research/scripts/update-pauses.ts runs PROFILE MIN_MS SECONDS
  *   node bin/run-ts.js research/scripts/update-pauses.ts ranks COUNT
  *   node bin/run-ts.js research/scripts/update-pauses.ts private DIR-copy-after-an-update
@@ -13,7 +14,8 @@
  * with two passes of the 500 scale queries, pushes the scale bench's update of 1 % of COUNT pages
  * while one client searches one request after another until the job is done, and prints the
  * answers' latencies and the slow ones, with their time before the server stopped (the end of its
- * profile). Without the `sync`, the kernel may still be writing the copy back while the update
+ * profile). `index` gives the same update to the text index alone, in process (see indexUpdate).
+ * Without the `sync`, the kernel may still be writing the copy back while the update
  * runs: one such run had an answer of 1.7 s, with direct reclaim and compaction stalls counted in
  * /proc/vmstat. `runs` prints the main thread's runs of work that are neither idle nor a search's own
  * frames, at least MIN_MS long, within the profile's last SECONDS, with what they spent it on.
@@ -32,6 +34,7 @@ import { realWordTable, scaleQueries, writeScalePages } from '../../bench/scale-
 import { freePort, waitReady } from '../../bench/scale.bench.ts';
 import { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { storeHoldsPrivatePages } from '../../server/search-access.ts';
+import { openSide } from './search-ab.ts';
 
 const TOKEN = 'update-pauses-admin-token-0123456789';
 const LSE = resolve(import.meta.dirname, '../../bin/lse.js');
@@ -83,6 +86,46 @@ async function serveAndUpdate(dataDir: string, count: number, profileDir?: strin
   const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))].toFixed(1);
   console.log(`job done in ${jobSeconds.toFixed(1)} s; ${sorted.length} answers: p50 ${at(0.5)} p99 ${at(0.99)} longest ${sorted.at(-1)!.toFixed(1)} ms; over 50 ms: ${sorted.filter((ms) => ms > 50).length}`);
   for (const slow of answers.filter((a) => a.ms > 50)) console.log(`  ${slow.ms.toFixed(1)} ms, ended ${((end - slow.at) / 1000).toFixed(2)} s before the end: ${decodeURIComponent(slow.path)}`);
+}
+
+/**
+ * The text index's share of an update: the same 1 % of COUNT pages given to the index in process
+ * (no HTTP, store, page facts, ranks or suggestions), with one search after another, each on a
+ * turn of its own as the server's are, until 5 s after the update is searchable.
+ */
+async function indexUpdate(dataDir: string, count: number): Promise<void> {
+  const table = realWordTable();
+  const side = await openSide(resolve(import.meta.dirname, '../..'), dataDir, 'search');
+  await side.index.warmLongestLists(2_000);
+  const queries = scaleQueries(table, 500);
+  const ask = async (q: string) => {
+    const started = performance.now();
+    JSON.stringify(await side.answer(q));
+    return performance.now() - started;
+  };
+  for (let pass = 0; pass < 2; pass++) for (const q of queries) await ask(q);
+  const file = join(mkdtempSync(join(tmpdir(), 'lse-index-update-')), 'update.jsonl');
+  await writeScalePages(file, table, count, count - Math.max(1, Math.floor(count / 100)), count, 1);
+  const upsert = readFileSync(file, 'utf8').trim().split('\n').map((line) => {
+    const page = JSON.parse(line) as { url: string; title: string; body: string };
+    return { id: side.idOf(page.url)!, url: page.url, host: new URL(page.url).host, title: page.title, headings: [], text: page.body };
+  });
+  rmSync(file);
+  const started = performance.now();
+  let searchableAt = Infinity;
+  const updating = side.index.update({ upsert, remove: [] }).then(() => (searchableAt = performance.now()));
+  const answers: Array<{ at: number; ms: number; q: string }> = [];
+  for (let i = 0; performance.now() - searchableAt < 5_000; i++) {
+    await new Promise((turn) => setImmediate(turn));
+    const q = queries[i % queries.length];
+    answers.push({ at: performance.now() - started, ms: await ask(q), q });
+  }
+  await updating;
+  const sorted = answers.map((a) => a.ms).sort((a, b) => a - b);
+  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))].toFixed(1);
+  console.log(`searchable after ${((searchableAt - started) / 1000).toFixed(1)} s; ${sorted.length} answers: p50 ${at(0.5)} p99 ${at(0.99)} longest ${sorted.at(-1)!.toFixed(1)} ms; over 50 ms: ${sorted.filter((ms) => ms > 50).length}`);
+  for (const slow of answers.filter((a) => a.ms > 30)) console.log(`  ${slow.ms.toFixed(1)} ms, ${(slow.at / 1000).toFixed(2)} s after the update started: ${slow.q}`);
+  process.exit(0);
 }
 
 interface ProfileNode {
@@ -195,9 +238,10 @@ async function privatePagesTimes(dataDir: string): Promise<void> {
 const [mode, ...args] = process.argv.slice(2);
 if (mode === 'serve' && (args.length === 2 || args.length === 3)) await serveAndUpdate(resolve(args[0]), Number(args[1]), args[2] && resolve(args[2]));
 else if (mode === 'runs' && args.length === 3) mainThreadRuns(args[0], Number(args[1]), Number(args[2]));
+else if (mode === 'index' && args.length === 2) await indexUpdate(resolve(args[0]), Number(args[1]));
 else if (mode === 'ranks' && args.length === 1) await rankVectorTimes(Number(args[0]));
 else if (mode === 'private' && args.length === 1) await privatePagesTimes(resolve(args[0]));
 else {
-  console.error('usage: update-pauses.ts serve DATA_DIR COUNT [PROFILE_DIR] | runs PROFILE MIN_MS SECONDS | ranks COUNT | private DATA_DIR');
+  console.error('usage: update-pauses.ts serve DATA_DIR COUNT [PROFILE_DIR] | index DATA_DIR COUNT | runs PROFILE MIN_MS SECONDS | ranks COUNT | private DATA_DIR');
   process.exit(2);
 }

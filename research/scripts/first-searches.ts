@@ -1,0 +1,59 @@
+/**
+ * The first searches of an index just opened, with and without warming its longest lists (the
+ * text index README's eleventh round). Each run is a fresh process, alternating the two, because
+ * what it measures is what a process has not yet read.
+ *
+ *   node bin/run-ts.js research/scripts/search-ab.ts pages FILE COUNT; node bin/lse.js import --data DIR FILE
+ *   node bin/run-ts.js research/scripts/first-searches.ts DIR [RUNS] [WARM_MS]
+ *
+ * A run opens DIR as `lse serve` does, warms for WARM_MS (2,000) or not at all, then times the
+ * 500 scale queries (the scale bench's first pass, without HTTP) and 500 others never asked,
+ * printing p50 / p90 / p99 / longest of each.
+ */
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { realWordTable, scaleQueries } from '../../bench/scale-corpus.ts';
+import { openSide } from './search-ab.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+function figures(times: readonly number[]): string {
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))].toFixed(1);
+  return `p50 ${at(0.5)} p90 ${at(0.9)} p99 ${at(0.99)} longest ${at(1)} ms`;
+}
+
+/** One process: open, warm for `warmMs` (0: not at all), time the two passes. */
+async function oneRun(dataDir: string, warmMs: number): Promise<void> {
+  const side = await openSide(ROOT, dataDir, 'search');
+  const started = performance.now();
+  const warmed = warmMs > 0 ? JSON.stringify(await side.index.warmLongestLists(warmMs)) : 'no warming';
+  const line = [`warm ${warmMs} ms: ${warmed} in ${(performance.now() - started).toFixed(0)} ms`];
+  const table = realWordTable();
+  for (const [name, queries] of [['scale queries', scaleQueries(table, 500)], ['new queries', scaleQueries(table, 500, 1_001)]] as const) {
+    const times: number[] = [];
+    for (const q of queries) {
+      const t = performance.now();
+      JSON.stringify(await side.answer(q));
+      times.push(performance.now() - t);
+    }
+    line.push(`${name}: ${figures(times)}`);
+  }
+  console.log(line.join('\n  '));
+  process.exit(0);
+}
+
+const [dir, runs = '4', warm = '2000', one] = process.argv.slice(2);
+if (dir === undefined) {
+  console.error('usage: first-searches.ts DIR [RUNS] [WARM_MS]');
+  process.exit(2);
+}
+if (one === 'one') await oneRun(resolve(dir), Number(warm));
+else {
+  const script = pathToFileURL(import.meta.filename).pathname;
+  for (let run = 0; run < Number(runs); run++) {
+    const warmMs = run % 2 === 0 ? warm : '0';
+    process.stdout.write(execFileSync(process.execPath, [resolve(ROOT, 'bin/run-ts.js'), script, dir, '1', warmMs, 'one'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+  }
+}
