@@ -24,8 +24,7 @@ export interface BlockSummary {
 /**
  * Summaries of short lists are bounded like the term-number cache (the terms a workload asks for
  * again and again stay). Those of long lists, which cost the most to make again, are kept while
- * the segment lives: they take a fortieth of their lists' bytes, so at most a fortieth of the
- * segment's postings.
+ * the segment lives: they take about a fortieth of their lists' bytes.
  */
 const summaries = new WeakMap<FieldPostings, { short: Map<number, BlockSummary>; long: Map<number, BlockSummary> }>();
 const SHORT_SUMMARIES_PER_FIELD = 4_096;
