@@ -234,11 +234,12 @@ export const indexSettingsSchema = z
      */
     postingsCacheMb: z.number().int().min(0).max(1_048_576).default(1024),
     /**
-     * Milliseconds `lse serve` spends, before it listens, reading the longest postings lists into
-     * that cache (the common words' lists, which the first searches would otherwise read and
-     * summarise one by one): at most three quarters of the cache. 0 starts cold.
+     * Before it listens, `lse serve` reads the longest postings lists into that cache (the common
+     * words' lists, which the first searches would otherwise read and summarise one by one), at
+     * most three quarters of it, until this many milliseconds after it began opening the index:
+     * warming fills what is left of a start's time and never makes a slow start slower. 0 starts cold.
      */
-    warmAtStartMs: z.number().int().min(0).max(600_000).default(2_000),
+    warmUntilMs: z.number().int().min(0).max(600_000).default(7_000),
     /**
      * A crawl or re-crawl that would remove more than this share of the indexed pages is held:
      * the index keeps serving what it had until an admin applies the change (1 turns it off).

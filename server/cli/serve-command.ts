@@ -178,13 +178,15 @@ export function generatedAdminToken(): string {
  * crawls, re-crawls, resumed after a crash) and the schedules.
  */
 export async function serveStore(store: CrawlStore, settings: Settings, options: ServeOptions): Promise<Serving> {
+  const started = performance.now();
   const textIndex = options.index ?? (await openOrRebuildIndex(store, settings));
   await catchUpIndex(store, textIndex, settings);
   // Ahead of the first update's commit, in the background (a segment a turn of the event loop).
   textIndex.prepareCommits().catch((error: Error) => process.stderr.write(`preparing the index's manifest: ${error.message}\n`));
   const engine = new SearchEngine(textIndex, await loadRankSnapshot(store), { blend: settings.ranking.blend, weight: settings.ranking.weight, otherLanguageWeight: settings.search.otherLanguageWeight });
   await loadSearchData(engine, store);
-  if (settings.index.warmAtStartMs > 0) await textIndex.warmLongestLists(settings.index.warmAtStartMs);
+  const warmMs = settings.index.warmUntilMs - (performance.now() - started);
+  if (warmMs > 0) await textIndex.warmLongestLists(warmMs);
   const stack = options.stack ?? createCrawlStack(store, settings.crawler);
   // Local pages: by the URL scope it was crawled with, or (topic crawls, or nothing remembered)
   // as its crawl stored them. A data directory never crawled has none: rounds and crawls then
