@@ -236,8 +236,8 @@ export const indexSettingsSchema = z
     /**
      * Before it listens, `lse serve` reads the longest postings lists into that cache (the common
      * words' lists, which the first searches would otherwise read and summarise one by one), at
-     * most three quarters of it, until this many milliseconds after it began opening the index:
-     * warming fills what is left of a start's time and never makes a slow start slower. 0 starts cold.
+     * most three quarters of it, until this many milliseconds after the process started: warming
+     * fills what is left of a start's time and never makes a slow start slower. 0 starts cold.
      */
     warmUntilMs: z.number().int().min(0).max(600_000).default(7_000),
     /**

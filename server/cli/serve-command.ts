@@ -160,6 +160,11 @@ export interface ServeOptions {
   now?: () => number;
   /** Where the server's log lines go (default: standard output) and from which level (default warn). */
   log?: { stream: { write(line: string): void }; level: string };
+  /**
+   * When the start began, as performance.now() (`lse serve`: 0, the process's start); the index is
+   * warmed until index.warmUntilMs after it. Default: when serveStore is called.
+   */
+  startedAt?: number;
 }
 
 /** A name for the search page from the scope: the first host (`host:www.x.edu` → `www.x.edu`). */
@@ -178,7 +183,7 @@ export function generatedAdminToken(): string {
  * crawls, re-crawls, resumed after a crash) and the schedules.
  */
 export async function serveStore(store: CrawlStore, settings: Settings, options: ServeOptions): Promise<Serving> {
-  const started = performance.now();
+  const started = options.startedAt ?? performance.now();
   const textIndex = options.index ?? (await openOrRebuildIndex(store, settings));
   await catchUpIndex(store, textIndex, settings);
   // Ahead of the first update's commit, in the background (a segment a turn of the event loop).
@@ -289,7 +294,8 @@ export async function serveCommand(argv: string[]): Promise<number> {
     const listen = { host: flags.host ?? settings.server.host, port: port ?? settings.server.port };
     let serving: Serving;
     try {
-      serving = await serveStore(store, settings, { listen });
+      // The process's start: warming ends index.warmUntilMs after it, whatever opening the store took.
+      serving = await serveStore(store, settings, { listen, startedAt: 0 });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE') throw new CliError(`lse serve: port ${listen.port} on ${listen.host} is in use (another lse serve?): stop it, or choose another with --port N (setting server.port)`);
