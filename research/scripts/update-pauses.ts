@@ -82,9 +82,7 @@ async function serveAndUpdate(dataDir: string, count: number, profileDir?: strin
   server.kill('SIGINT');
   await new Promise((done) => server.once('exit', done));
   await agent.close();
-  const sorted = answers.map((a) => a.ms).sort((a, b) => a - b);
-  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))].toFixed(1);
-  console.log(`job done in ${jobSeconds.toFixed(1)} s; ${sorted.length} answers: p50 ${at(0.5)} p99 ${at(0.99)} longest ${sorted.at(-1)!.toFixed(1)} ms; over 50 ms: ${sorted.filter((ms) => ms > 50).length}`);
+  console.log(`job done in ${jobSeconds.toFixed(1)} s; ${answerFigures(answers)}`);
   for (const slow of answers.filter((a) => a.ms > 50)) console.log(`  ${slow.ms.toFixed(1)} ms, ended ${((end - slow.at) / 1000).toFixed(2)} s before the end: ${decodeURIComponent(slow.path)}`);
 }
 
@@ -104,13 +102,14 @@ async function indexUpdate(dataDir: string, count: number): Promise<void> {
     return performance.now() - started;
   };
   for (let pass = 0; pass < 2; pass++) for (const q of queries) await ask(q);
-  const file = join(mkdtempSync(join(tmpdir(), 'lse-index-update-')), 'update.jsonl');
+  const dir = mkdtempSync(join(tmpdir(), 'lse-index-update-'));
+  const file = join(dir, 'update.jsonl');
   await writeScalePages(file, table, count, count - Math.max(1, Math.floor(count / 100)), count, 1);
   const upsert = readFileSync(file, 'utf8').trim().split('\n').map((line) => {
     const page = JSON.parse(line) as { url: string; title: string; body: string };
     return { id: side.idOf(page.url)!, url: page.url, host: new URL(page.url).host, title: page.title, headings: [], text: page.body };
   });
-  rmSync(file);
+  rmSync(dir, { recursive: true, force: true });
   const started = performance.now();
   let searchableAt = Infinity;
   const updating = side.index.update({ upsert, remove: [] }).then(() => (searchableAt = performance.now()));
@@ -121,11 +120,16 @@ async function indexUpdate(dataDir: string, count: number): Promise<void> {
     answers.push({ at: performance.now() - started, ms: await ask(q), q });
   }
   await updating;
-  const sorted = answers.map((a) => a.ms).sort((a, b) => a - b);
-  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))].toFixed(1);
-  console.log(`searchable after ${((searchableAt - started) / 1000).toFixed(1)} s; ${sorted.length} answers: p50 ${at(0.5)} p99 ${at(0.99)} longest ${sorted.at(-1)!.toFixed(1)} ms; over 50 ms: ${sorted.filter((ms) => ms > 50).length}`);
+  console.log(`searchable after ${((searchableAt - started) / 1000).toFixed(1)} s; ${answerFigures(answers)}`);
   for (const slow of answers.filter((a) => a.ms > 30)) console.log(`  ${slow.ms.toFixed(1)} ms, ${(slow.at / 1000).toFixed(2)} s after the update started: ${slow.q}`);
   process.exit(0);
+}
+
+/** The answers' count, p50, p99, longest and how many took over 50 ms. */
+function answerFigures(answers: ReadonlyArray<{ ms: number }>): string {
+  const sorted = answers.map((a) => a.ms).sort((a, b) => a - b);
+  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))].toFixed(1);
+  return `${sorted.length} answers: p50 ${at(0.5)} p99 ${at(0.99)} longest ${sorted.at(-1)!.toFixed(1)} ms; over 50 ms: ${sorted.filter((ms) => ms > 50).length}`;
 }
 
 interface ProfileNode {
