@@ -44,6 +44,8 @@ export interface QueryWork {
   scoredDocuments: number;
   /** Posting weights computed for those scores. */
   scoredWeights: number;
+  /** Segments whose block bounds left too many candidates to score, bounded exactly for more lists (top-k.ts). */
+  refinedSegments: number;
 }
 
 /**
@@ -51,7 +53,7 @@ export interface QueryWork {
  * synonym spellings, the fallback to any word), so the whole request stays within it.
  */
 export class QueryBudget {
-  readonly work: QueryWork = { scannedTerms: 0, expandedTerms: 0, scoredPostings: 0, phrasePositions: 0, candidates: 0, scoredDocuments: 0, scoredWeights: 0 };
+  readonly work: QueryWork = { scannedTerms: 0, expandedTerms: 0, scoredPostings: 0, phrasePositions: 0, candidates: 0, scoredDocuments: 0, scoredWeights: 0, refinedSegments: 0 };
   readonly notices: QueryNotice[] = [];
   /** The answer may lack pages because a limit was reached. */
   partial = false;

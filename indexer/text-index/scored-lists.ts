@@ -71,13 +71,19 @@ export function addBlockBounds(list: ScoredList, candidates: Int32Array, bounds:
 }
 
 /**
- * Adds each candidate's exact weight from a list much shorter than the candidates (a title, a
- * rare word): one pass over the list's postings, galloping in the candidates. A block bound would
- * charge every candidate the block's maximum.
+ * Adds each candidate's exact weight from the list, where a block bound would charge every
+ * candidate in a block's range its maximum (a title, a rare or expanded word): one pass over the
+ * shorter of the two, galloping in the other.
  */
 export function addExactBounds(list: ScoredList, candidates: Int32Array, bounds: Float64Array, work: { scoredWeights: number }): void {
   const { docs, tf, lengths, queryWeight, idf, averageLength, fieldBoost } = list;
   const n = candidates.length;
+  if (docs.length > n) {
+    list.cursor = 0;
+    addWeights(list, candidates, bounds, work);
+    list.cursor = 0;
+    return;
+  }
   let i = 0;
   let weights = 0;
   for (let p = 0; p < docs.length; p++) {

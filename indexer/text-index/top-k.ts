@@ -25,6 +25,12 @@ import type { LiveSegment } from './segment-set.ts';
 
 /** Lists this many times shorter than the candidates are bounded exactly (scored-lists.ts). */
 const EXACT_BOUND_RATIO = 2;
+/**
+ * When block bounds leave more than this share of a segment's candidates to score, lists up to
+ * {@link REFINED_BOUND_LENGTH} times the candidates are bounded exactly too.
+ */
+const REFINE_WHEN_LEFT = 0.25;
+const REFINED_BOUND_LENGTH = 8;
 
 /** What top-k did, for benchmarks and tests. */
 export interface PruningWork {
@@ -34,6 +40,8 @@ export interface PruningWork {
   scoredDocuments: number;
   /** Posting weights computed (for scores, and for the bounds of short lists). */
   scoredWeights: number;
+  /** Segments bounded a second time, exactly for more lists, because block bounds left too many to score. */
+  refinedSegments: number;
 }
 
 /**
@@ -46,7 +54,7 @@ export interface DocumentExtras {
   bonuses: Map<number, number> | null;
 }
 
-export const noPruningWork = (): PruningWork => ({ candidates: 0, scoredDocuments: 0, scoredWeights: 0 });
+export const noPruningWork = (): PruningWork => ({ candidates: 0, scoredDocuments: 0, scoredWeights: 0, refinedSegments: 0 });
 
 /** One segment's part of a query for top-k: its matching, accepted documents and its scored lists. */
 export interface SegmentCandidates {
@@ -143,23 +151,8 @@ function rankSegment(part: SegmentCandidates, named: NamedCandidates | null, mos
   const candidates = remaining(part, named, most, seeded, top.entryFloor());
   const count = candidates.length;
   if (count === 0) return;
-  // Each list adds its bounds to every candidate in one pass over its blocks (or its postings).
   const bounds = new Float64Array(count);
-  if (prior !== null) {
-    const { levels, values } = priorLevels(prior);
-    for (let i = 0; i < count; i++) bounds[i] = values[levels[candidates[i]]];
-  }
-  for (const list of lists) {
-    if (list.docs.length * EXACT_BOUND_RATIO < count) addExactBounds(list, candidates, bounds, work);
-    else addBlockBounds(list, candidates, bounds);
-  }
-  if (named !== null) {
-    const { ordinals, bonuses: values } = named;
-    for (let k = 0, i = 0; k < ordinals.length; k++) {
-      i = seek(candidates, i, count, ordinals[k]);
-      if (i < count && candidates[i] === ordinals[k]) bounds[i] += values[k];
-    }
-  }
+  addBounds(part, candidates, named, bounds, count / EXACT_BOUND_RATIO, work);
   // The most promising first: their scores raise the threshold before the rest is visited.
   let chosen: Uint8Array | null = null;
   if (count > top.capacity) {
@@ -171,8 +164,46 @@ function rankSegment(part: SegmentCandidates, named: NamedCandidates | null, mos
       const text = scoreByLookup(d, lists, work) + (bonuses?.get(d) ?? 0);
       top.offer(segment, d, text, prior);
     }
+    // A block's bound is charged to every candidate in its range, holding the term or not: a list
+    // of an expanded word, or a rare field, charges most candidates for weights they lack. When
+    // that leaves most to score, bounding more lists exactly costs less than scoring them.
+    if (left(bounds, chosen, top.entryFloor()) > count * REFINE_WHEN_LEFT) {
+      addBounds(part, candidates, named, bounds.fill(0), count * REFINED_BOUND_LENGTH, work);
+      work.refinedSegments++;
+    }
   }
   scoreInChunks(segment, candidates, bounds, chosen, lists, extras, top, work);
+}
+
+/**
+ * Sets each candidate's bound: the level of its prior, its bonus, and what each list can give it,
+ * exactly for lists shorter than `exactBelow` postings, else the bound of the block that would hold it.
+ */
+function addBounds({ lists, extras }: SegmentCandidates, candidates: Int32Array, named: NamedCandidates | null, bounds: Float64Array, exactBelow: number, work: PruningWork): void {
+  const count = candidates.length;
+  const prior = extras.prior;
+  if (prior !== null) {
+    const { levels, values } = priorLevels(prior);
+    for (let i = 0; i < count; i++) bounds[i] = values[levels[candidates[i]]];
+  }
+  for (const list of lists) {
+    if (list.docs.length < exactBelow) addExactBounds(list, candidates, bounds, work);
+    else addBlockBounds(list, candidates, bounds);
+  }
+  if (named !== null) {
+    const { ordinals, bonuses: values } = named;
+    for (let k = 0, i = 0; k < ordinals.length; k++) {
+      i = seek(candidates, i, count, ordinals[k]);
+      if (i < count && candidates[i] === ordinals[k]) bounds[i] += values[k];
+    }
+  }
+}
+
+/** Candidates not yet scored whose bound reaches `floor`. */
+function left(bounds: Float64Array, chosen: Uint8Array, floor: number): number {
+  let count = 0;
+  for (let i = 0; i < bounds.length; i++) if (!chosen[i] && !(bounds[i] < floor)) count++;
+  return count;
 }
 
 /**
