@@ -38,7 +38,7 @@ export interface PruningWork {
   candidates: number;
   /** Documents whose exact score was computed. */
   scoredDocuments: number;
-  /** Posting weights computed (for scores, and for the bounds of short lists). */
+  /** Posting weights computed (for scores, and for exact bounds). */
   scoredWeights: number;
   /** Segments bounded a second time, exactly for more lists, because block bounds left too many to score. */
   refinedSegments: number;

@@ -8,12 +8,16 @@
  *   git worktree add ../lse-before HEAD~1 && ln -s "$PWD/node_modules" ../lse-before/
  *   node bin/run-ts.js research/scripts/search-ab.ts search ../lse-before DIR . DIR-b [ROUNDS]
  *   node bin/run-ts.js research/scripts/search-ab.ts passages ../lse-before DIR . DIR-b [ROUNDS]
+ *   node bin/run-ts.js research/scripts/search-ab.ts top-k ../lse-before DIR . DIR-b [ROUNDS]
  *
  * `search` times the engine's whole search (as `lse serve` answers it, without HTTP) on the 500
  * scale queries; `passages` the text index's search and the passages of its ten hits (no ranking,
  * facets or grouping), so that the passages meet the processor's caches as a search leaves them. Each side opens its
  * own copy of the store (an index is opened by one process at a time). Prints how many answers
  * are identical, then each round's mean and median and those of all rounds after the first.
+ * `top-k` times the text index's search alone (ten hits) and prints, for the rounds after the
+ * first, its percentiles and what top-k did per query (matches offered, documents scored, segments
+ * bounded a second time; `PruningWork`).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -36,6 +40,7 @@ export async function openSide(root: string, dataDir: string, mode: string): Pro
   const index = await openOrRebuildIndex(store, settings);
   const idOf = (url: string) => store.idOf(url);
   if (mode === 'passages') return { index, idOf, answer: (q) => index.passages(index.search(q, { offset: 0, limit: 10 }).hits).then((found: Map<number, unknown>) => [...found]) };
+  if (mode === 'top-k') return { index, idOf, answer: async (q) => index.search(q, { offset: 0, limit: 10 }) };
   await catchUpIndex(store, index, settings);
   const { loadRankSnapshot, SearchEngine } = await product('indexer/ranking/search-engine.ts');
   const { loadSearchData } = await product('indexer/ranking/search-data.ts');
@@ -47,40 +52,57 @@ export async function openSide(root: string, dataDir: string, mode: string): Pro
 const median = (times: readonly number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)];
 const mean = (times: readonly number[]) => times.reduce((sum, t) => sum + t, 0) / times.length;
 const figures = (times: readonly number[]) => `mean ${mean(times).toFixed(3)} p50 ${median(times).toFixed(3)} ms`;
+const percentile = (times: readonly number[], p: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * p))];
+
+/** What top-k did per answer (`work` of a text index search), summed. */
+interface WorkSums {
+  candidates: number;
+  scoredDocuments: number;
+  refinedSegments: number;
+}
+
+function topKFigures(times: readonly number[], work: WorkSums): string {
+  const per = (n: number) => (n / times.length).toFixed(1);
+  return `p50 ${median(times).toFixed(2)} p90 ${percentile(times, 0.9).toFixed(2)} p99 ${percentile(times, 0.99).toFixed(2)} mean ${mean(times).toFixed(2)} ms; per query: ${per(work.candidates)} offered, ${per(work.scoredDocuments)} scored, ${per(work.refinedSegments ?? 0)} segments bounded twice`;
+}
 
 async function compare(mode: string, [rootA, dirA, rootB, dirB, rounds = '6']: string[]): Promise<void> {
   const sides = [await openSide(rootA, dirA, mode), await openSide(rootB, dirB, mode)];
   const queries = scaleQueries(realWordTable(), 500);
   let same = 0;
   for (const q of queries) {
-    // The time an answer took is no part of it.
-    const [a, b] = await Promise.all(sides.map(async (side) => JSON.stringify(await side.answer(q), (key, value) => (key === 'tookMs' ? undefined : value))));
+    // The time an answer took, and the work it took, are no part of it.
+    const [a, b] = await Promise.all(sides.map(async (side) => JSON.stringify(await side.answer(q), (key, value) => (key === 'tookMs' || key === 'work' ? undefined : value))));
     if (a === b) same++;
   }
   console.log(`identical answers: ${same} of ${queries.length}`);
   const after: number[][] = [[], []];
+  const work: WorkSums[] = sides.map(() => ({ candidates: 0, scoredDocuments: 0, refinedSegments: 0 }));
   for (let round = 0; round < Number(rounds); round++) {
     const times: number[][] = [[], []];
     for (let i = 0; i < queries.length; i++) {
       // Each side goes first on every other query.
       for (const s of (i + round) % 2 === 0 ? [0, 1] : [1, 0]) {
         const started = performance.now();
-        JSON.stringify(await sides[s].answer(queries[i]));
+        const answer = await sides[s].answer(queries[i]);
+        JSON.stringify(answer);
         times[s].push(performance.now() - started);
+        if (mode === 'top-k' && round > 0) for (const key of ['candidates', 'scoredDocuments', 'refinedSegments'] as const) work[s][key] += (answer as { work: Partial<WorkSums> }).work[key] ?? 0;
       }
     }
     if (round > 0) times.forEach((t, s) => after[s].push(...t));
     console.log(`round ${round}: A ${figures(times[0])} | B ${figures(times[1])}`);
   }
   if (after[0].length > 0) console.log(`rounds after the first: A ${figures(after[0])} | B ${figures(after[1])}`);
+  if (mode === 'top-k' && after[0].length > 0) sides.forEach((_, s) => console.log(`${'AB'[s]}: ${topKFigures(after[s], work[s])}`));
   process.exit(0);
 }
 
 async function main([mode, ...args]: string[]): Promise<void> {
   if (mode === 'pages' && args.length === 2) await writeScalePages(args[0], realWordTable(), Number(args[1]));
-  else if ((mode === 'search' || mode === 'passages') && args.length >= 4) await compare(mode, args);
+  else if ((mode === 'search' || mode === 'passages' || mode === 'top-k') && args.length >= 4) await compare(mode, args);
   else {
-    console.error('usage: search-ab.ts pages FILE COUNT | search|passages ROOT_A DIR_A ROOT_B DIR_B [ROUNDS]');
+    console.error('usage: search-ab.ts pages FILE COUNT | search|passages|top-k ROOT_A DIR_A ROOT_B DIR_B [ROUNDS]');
     process.exit(2);
   }
 }
