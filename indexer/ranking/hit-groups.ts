@@ -65,7 +65,7 @@ interface GroupTableParts {
 }
 
 /** Rows a group table's passes cover between two turns of the event loop. */
-const ROWS_PER_STEP = 65_536;
+const ROWS_PER_STEP = 8_192;
 
 export class GroupTable {
   /** Group (its smallest row) → its languages; only groups of several rows. */
@@ -146,15 +146,22 @@ export class GroupTable {
     if (combine === 'page') return new GroupTable(facts, { languagesOf, classLanguages, groupRank: pageRank, groupRankScale: yield* rankScaleSteps(pageRank) });
     const combined = new Float64Array(rows);
     for (let row = 0; row < rows; row++) {
+      if (row % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
       const group = groupOf[row];
       combined[group] = combine === 'sum' ? combined[group] + pageRank[row] : Math.max(combined[group], pageRank[row]);
     }
     const groupRank = new Float64Array(rows);
-    for (let row = 0; row < rows; row++) groupRank[row] = combined[groupOf[row]];
+    for (let row = 0; row < rows; row++) {
+      if (row % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
+      groupRank[row] = combined[groupOf[row]];
+    }
     yield;
     // The scale of the groups' ranks: one value per group (at its smallest row).
     let groups = 0;
-    for (let row = 0; row < rows; row++) if (groupSize[row] > 0) combined[groups++] = combined[row];
+    for (let row = 0; row < rows; row++) {
+      if (row % ROWS_PER_STEP === ROWS_PER_STEP - 1) yield;
+      if (groupSize[row] > 0) combined[groups++] = combined[row];
+    }
     // The scale's median is found in steps too (50 ms at once for a million groups).
     return new GroupTable(facts, { languagesOf, classLanguages, groupRank, groupRankScale: yield* rankScaleSteps(combined.subarray(0, groups)) });
   }
