@@ -79,9 +79,7 @@ export function addExactBounds(list: ScoredList, candidates: Int32Array, bounds:
   const { docs, tf, lengths, queryWeight, idf, averageLength, fieldBoost } = list;
   const n = candidates.length;
   if (docs.length > n) {
-    list.cursor = 0;
-    addWeights(list, candidates, bounds, work);
-    list.cursor = 0;
+    weighFrom(list, 0, candidates, bounds, work);
     return;
   }
   let i = 0;
@@ -102,11 +100,16 @@ export function addExactBounds(list: ScoredList, candidates: Int32Array, bounds:
  * the previous call since the cursors were reset), galloping to each from the list's cursor.
  */
 export function addWeights(list: ScoredList, documents: Int32Array, into: Float64Array, work: { scoredWeights: number }): void {
+  list.cursor = weighFrom(list, list.cursor, documents, into, work);
+}
+
+/** Adds each document's weight from the list, galloping from posting `from`; returns where it stopped. */
+function weighFrom(list: ScoredList, from: number, documents: Int32Array, into: Float64Array, work: { scoredWeights: number }): number {
   const { docs, tf, lengths, queryWeight, idf, averageLength, fieldBoost } = list;
   const n = docs.length;
   const count = documents.length;
   let weights = 0;
-  let p = list.cursor;
+  let p = from;
   for (let i = 0; i < count && p < n; i++) {
     const d = documents[i];
     if (docs[p] < d) p = seek(docs, p, n, d);
@@ -114,8 +117,8 @@ export function addWeights(list: ScoredList, documents: Int32Array, into: Float6
     into[i] += queryWeight * postingWeight(idf, tf[p], lengths[d], averageLength, fieldBoost);
     weights++;
   }
-  list.cursor = p;
   work.scoredWeights += weights;
+  return p;
 }
 
 export function resetCursors(lists: readonly ScoredList[]): void {
