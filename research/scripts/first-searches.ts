@@ -14,15 +14,9 @@ import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { realWordTable, scaleQueries } from '../../bench/scale-corpus.ts';
-import { openSide } from './search-ab.ts';
+import { latencyFigures, openSide } from './search-ab.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-
-function figures(times: readonly number[]): string {
-  const sorted = [...times].sort((a, b) => a - b);
-  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))].toFixed(1);
-  return `p50 ${at(0.5)} p90 ${at(0.9)} p99 ${at(0.99)} longest ${at(1)} ms`;
-}
 
 /** One process: open, warm for `warmMs` (0: not at all), time the two passes. */
 async function oneRun(dataDir: string, warmMs: number): Promise<void> {
@@ -40,7 +34,7 @@ async function oneRun(dataDir: string, warmMs: number): Promise<void> {
       JSON.stringify(await side.answer(q));
       times.push(performance.now() - t);
     }
-    line.push(`${name}: ${figures(times)}`);
+    line.push(`${name}: ${latencyFigures(times)}`);
   }
   console.log(line.join('\n  '));
   process.exit(0);

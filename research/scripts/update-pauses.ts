@@ -34,7 +34,7 @@ import { realWordTable, scaleQueries, writeScalePages } from '../../bench/scale-
 import { freePort, waitReady } from '../../bench/scale.bench.ts';
 import { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { storeHoldsPrivatePages } from '../../server/search-access.ts';
-import { openSide } from './search-ab.ts';
+import { openSide, percentile } from './search-ab.ts';
 
 const TOKEN = 'update-pauses-admin-token-0123456789';
 const LSE = resolve(import.meta.dirname, '../../bin/lse.js');
@@ -127,9 +127,9 @@ async function indexUpdate(dataDir: string, count: number): Promise<void> {
 
 /** The answers' count, p50, p99, longest and how many took over 50 ms. */
 function answerFigures(answers: ReadonlyArray<{ ms: number }>): string {
-  const sorted = answers.map((a) => a.ms).sort((a, b) => a - b);
-  const at = (share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))].toFixed(1);
-  return `${sorted.length} answers: p50 ${at(0.5)} p99 ${at(0.99)} longest ${sorted.at(-1)!.toFixed(1)} ms; over 50 ms: ${sorted.filter((ms) => ms > 50).length}`;
+  const times = answers.map((a) => a.ms);
+  const at = (share: number) => percentile(times, share).toFixed(1);
+  return `${times.length} answers: p50 ${at(0.5)} p99 ${at(0.99)} longest ${at(1)} ms; over 50 ms: ${times.filter((ms) => ms > 50).length}`;
 }
 
 interface ProfileNode {
