@@ -55,17 +55,18 @@ export function scoredLists(segment: CompactSegment, plan: ScoringPlan): ScoredL
 
 /**
  * Adds to each candidate's bound what it can get from the list: the bound of the block that would
- * hold it (the weight of the block's largest frequency and shortest length), 0 between blocks.
+ * hold it (the weight of the block's largest frequency and shortest length), 0 between blocks
+ * (`sign` -1 takes the same away again).
  * Candidates are ascending, so one pass over the blocks and the candidates does it.
  */
-export function addBlockBounds(list: ScoredList, candidates: Int32Array, bounds: Float64Array): void {
+export function addBlockBounds(list: ScoredList, candidates: Int32Array, bounds: Float64Array, sign: 1 | -1 = 1): void {
   const { lastDoc, maxFrequency, minLength } = blockSummary(list.field, list.term);
   let i = 0;
   for (let b = 0; b < lastDoc.length && i < candidates.length; b++) {
     const first = list.docs[b * BLOCK_SIZE];
     while (i < candidates.length && candidates[i] < first) i++;
     if (i === candidates.length || candidates[i] > lastDoc[b]) continue;
-    const bound = list.queryWeight * postingWeight(list.idf, maxFrequency[b], minLength[b], list.averageLength, list.fieldBoost);
+    const bound = sign * list.queryWeight * postingWeight(list.idf, maxFrequency[b], minLength[b], list.averageLength, list.fieldBoost);
     while (i < candidates.length && candidates[i] <= lastDoc[b]) bounds[i++] += bound;
   }
 }

@@ -152,7 +152,7 @@ function rankSegment(part: SegmentCandidates, named: NamedCandidates | null, mos
   const count = candidates.length;
   if (count === 0) return;
   const bounds = new Float64Array(count);
-  addBounds(part, candidates, named, bounds, count / EXACT_BOUND_RATIO, work);
+  addBounds(part, candidates, named, bounds, work);
   // The most promising first: their scores raise the threshold before the rest is visited.
   let chosen: Uint8Array | null = null;
   if (count > top.capacity) {
@@ -168,7 +168,7 @@ function rankSegment(part: SegmentCandidates, named: NamedCandidates | null, mos
     // of an expanded word, or a rare field, charges most candidates for weights they lack. When
     // that leaves most to score, bounding more lists exactly costs less than scoring them.
     if (left(bounds, chosen, top.entryFloor()) > count * REFINE_WHEN_LEFT) {
-      addBounds(part, candidates, named, bounds.fill(0), count * REFINED_BOUND_LENGTH, work);
+      refineBounds(lists, candidates, bounds, work);
       work.refinedSegments++;
     }
   }
@@ -177,10 +177,12 @@ function rankSegment(part: SegmentCandidates, named: NamedCandidates | null, mos
 
 /**
  * Sets each candidate's bound: the level of its prior, its bonus, and what each list can give it,
- * exactly for lists shorter than `exactBelow` postings, else the bound of the block that would hold it.
+ * exactly for lists {@link EXACT_BOUND_RATIO} times shorter than the candidates, else the bound of
+ * the block that would hold it.
  */
-function addBounds({ lists, extras }: SegmentCandidates, candidates: Int32Array, named: NamedCandidates | null, bounds: Float64Array, exactBelow: number, work: PruningWork): void {
+function addBounds({ lists, extras }: SegmentCandidates, candidates: Int32Array, named: NamedCandidates | null, bounds: Float64Array, work: PruningWork): void {
   const count = candidates.length;
+  const exactBelow = count / EXACT_BOUND_RATIO;
   const prior = extras.prior;
   if (prior !== null) {
     const { levels, values } = priorLevels(prior);
@@ -196,6 +198,22 @@ function addBounds({ lists, extras }: SegmentCandidates, candidates: Int32Array,
       i = seek(candidates, i, count, ordinals[k]);
       if (i < count && candidates[i] === ordinals[k]) bounds[i] += values[k];
     }
+  }
+}
+
+/**
+ * Bounds exactly the lists {@link addBounds} bounded by blocks that are shorter than
+ * {@link REFINED_BOUND_LENGTH} times the candidates: each one's block bounds taken away, its exact
+ * weights added. The rest of each bound stays (a sum rounded in another order is within the
+ * threshold's margin).
+ */
+function refineBounds(lists: readonly ScoredList[], candidates: Int32Array, bounds: Float64Array, work: PruningWork): void {
+  const count = candidates.length;
+  for (const list of lists) {
+    const length = list.docs.length;
+    if (length < count / EXACT_BOUND_RATIO || length >= count * REFINED_BOUND_LENGTH) continue;
+    addBlockBounds(list, candidates, bounds, -1);
+    addExactBounds(list, candidates, bounds, work);
   }
 }
 
