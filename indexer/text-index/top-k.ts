@@ -227,13 +227,17 @@ function left(bounds: Float64Array, chosen: Uint8Array, floor: number): number {
 /**
  * The candidates left to rank: those not `seeded`, and (when the top is full, `floor` finite)
  * whose bound can enter: the level of its prior, its bonus, and the most the lists give anywhere
- * in the segment (`most`).
+ * in the segment (`most`). Level values rise with the level, so without a bonus a candidate can
+ * enter exactly when its level reaches the first level that can: one byte compared per candidate.
  */
 function remaining({ candidates, extras }: SegmentCandidates, named: NamedCandidates | null, most: number, seeded: Int32Array | null, floor: number): Int32Array {
   const bounded = floor > -Infinity && !Number.isNaN(most);
   if (seeded === null && !bounded) return candidates;
   const prior = extras.prior;
   const levels = prior === null || !bounded ? null : priorLevels(prior);
+  // Without levels every candidate's bound is `most` (plus its bonus).
+  const entering = !bounded ? 0 : levels === null ? (most < floor ? LEVELS : 0) : firstLevelReaching(levels.values, most, floor);
+  const levelOf = levels?.levels ?? null;
   const namedOrdinals = named?.ordinals ?? NO_CANDIDATES;
   const kept = new Int32Array(candidates.length);
   let size = 0;
@@ -245,15 +249,26 @@ function remaining({ candidates, extras }: SegmentCandidates, named: NamedCandid
       while (nextSeed < seeded.length && seeded[nextSeed] < d) nextSeed++;
       if (nextSeed < seeded.length && seeded[nextSeed] === d) continue;
     }
-    if (bounded) {
-      let bound = levels === null ? most : levels.values[levels.levels[d]] + most;
+    if (entering > 0 && (levelOf === null ? 0 : levelOf[d]) < entering) {
+      // Below the entering level: only a bonus can lift it.
       while (nextNamed < namedOrdinals.length && namedOrdinals[nextNamed] < d) nextNamed++;
-      if (nextNamed < namedOrdinals.length && namedOrdinals[nextNamed] === d) bound += named!.bonuses[nextNamed];
+      if (nextNamed === namedOrdinals.length || namedOrdinals[nextNamed] !== d) continue;
+      const bound = (levels === null ? most : levels.values[levelOf![d]] + most) + named!.bonuses[nextNamed];
       if (bound < floor) continue;
     }
     kept[size++] = d;
   }
   return kept.subarray(0, size);
+}
+
+/** Prior levels (prior-levels.ts) and one past the last: a candidate's level is below this. */
+const LEVELS = 256;
+
+/** The first level whose value plus `most` is not below `floor` (the last, NaN, always is: no finite level holds it). */
+function firstLevelReaching(values: Float64Array, most: number, floor: number): number {
+  let level = 0;
+  while (level < values.length && values[level] + most < floor) level++;
+  return level;
 }
 
 const NO_CANDIDATES = new Int32Array(0);
