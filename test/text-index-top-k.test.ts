@@ -14,6 +14,7 @@ import { MatchCollector } from '../indexer/text-index/match-collector.ts';
 import type { StaticPrior } from '../indexer/text-index/scorer.ts';
 import type { SearchOptions } from '../indexer/text-index/search.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
+import { seededRandom } from '../indexer/seeded-random.ts';
 import { pageQueries, realDocPages } from './helpers/real-doc-pages.ts';
 
 const PAGES = 600;
@@ -106,6 +107,28 @@ describe('top-k with dynamic pruning', () => {
     // The titled page is found for most of its own titles.
     expect(named).toBeGreaterThan(80 * 4 * 0.5);
   }, 240_000);
+
+  it('finds the same for identifiers beside words, which are checked on the words\' candidates only', () => {
+    // Dotted, dashed and colon names as the pages write them (django.db.models, sphinx-build, …),
+    // with a word near them, a word from elsewhere, and alone: matched whole or by every part.
+    const random = seededRandom(5);
+    const identifiers = docs.flatMap((doc) => [...doc.text.matchAll(/\b([a-z]{2,}(?:[-.:][a-z]{2,})+)\b[^a-z]+([a-z]{4,})/gi)].slice(0, 2).map((m) => ({ name: m[1], near: m[2] })));
+    expect(identifiers.length).toBeGreaterThan(100);
+    const words = identifiers.map((found) => found.near);
+    let found = 0;
+    for (let i = 0; i < 120; i++) {
+      const { name, near } = identifiers[Math.floor(random() * identifiers.length)];
+      const elsewhere = words[Math.floor(random() * words.length)];
+      const query = [`${name} ${near}`, `${near} ${name} ${elsewhere}`, `${elsewhere} ${name}`][i % 3];
+      for (const options of [{ limit: 10 }, { limit: 5, offset: 5, prior, accept: (id: number) => id % 3 !== 1 }] as SearchOptions[]) {
+        const exhaustive = run(query, { ...options, exhaustive: true });
+        expect({ ...run(query, options), query }).toEqual({ ...exhaustive, query });
+        if (exhaustive.total > 0) found++;
+      }
+    }
+    // Most found something: the identifier's clause was checked on candidates, not only on none.
+    expect(found).toBeGreaterThan(120);
+  });
 
   it('finds the same in one segment of every page, where long lists are searched through their blocks', async () => {
     const wholeDir = await mkdtemp(join(tmpdir(), 'lse-top-k-whole-'));

@@ -63,7 +63,11 @@ export function postingPositions(field: FieldPostings, t: number, ordinal: numbe
   const { docs } = termPostings(field, t);
   const i = findPosting(docs, 0, docs.length, ordinal);
   if (i < 0) return field.positions.subarray(0, 0);
-  const p = from + i;
+  return positionsOfPosting(field, from + i);
+}
+
+/** The word positions of posting `p` (its index in the field's arrays), read uncached when paged. */
+export function positionsOfPosting(field: FieldPostings, p: number): Uint16Array | Uint32Array {
   if (field.paged !== undefined) return readPostingPositions(field.paged, p);
   return field.positions.subarray(field.positionOffsets[p], field.positionOffsets[p + 1]);
 }

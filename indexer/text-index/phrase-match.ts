@@ -5,7 +5,8 @@
  * checked is counted against the search's budget: a phrase of one common word repeated
  * (`"data data data …"`) checks every position of every page that has it.
  */
-import { findPosting, termNumber, termPositions, termPostings, type CompactSegment, type TermPositions } from './compact-segment.ts';
+import { findPosting, positionsOfPosting, termNumber, termPositions, termPostings, type CompactSegment, type TermPositions } from './compact-segment.ts';
+import { seek } from './ordinal-lists.ts';
 import type { QueryBudget } from './query-budget.ts';
 import type { PhraseWord } from './query-analysis.ts';
 
@@ -62,4 +63,70 @@ function hasPosition(positions: Uint16Array | Uint32Array, from: number, to: num
     else high = mid;
   }
   return low < to && positions[low] === wanted;
+}
+
+/**
+ * Documents with every word of the phrase past which a phrase beside other required words reads
+ * its words' whole positions (cached with the term) rather than each document's.
+ */
+const READ_EACH_BELOW = 32;
+
+/**
+ * The `candidates` (ascending ordinals) where the phrase occurs in one of the fields, for a phrase
+ * beside required words: each word's postings are looked up for the candidates only, and a few
+ * documents' positions are read one by one, not the words' whole positions (`apt-get source`
+ * need not read every position of `get`). Once the budget is spent, those found until then.
+ */
+export function phraseHolders(segment: CompactSegment, phrase: readonly PhraseWord[], fields: readonly number[], candidates: Int32Array, budget: QueryBudget): Int32Array {
+  const numbers = phrase.map((word) => termNumber(segment, word.term));
+  const held = new Uint8Array(candidates.length);
+  if (numbers.some((t) => t < 0)) return new Int32Array(0);
+  checking: for (const f of fields) {
+    const field = segment.fields[f];
+    if (numbers.some((t) => field.offsets[t] === field.offsets[t + 1])) continue;
+    const lists = numbers.map((t) => termPostings(field, t).docs);
+    // The candidates with every word (not yet found in another field), with each word's posting.
+    const withAll: number[] = [];
+    const postingsOf: number[] = [];
+    const cursors = lists.map(() => 0);
+    for (let i = 0; i < candidates.length; i++) {
+      if (held[i]) continue;
+      const d = candidates[i];
+      let all = true;
+      for (let w = 0; w < lists.length && all; w++) {
+        cursors[w] = seek(lists[w], cursors[w], lists[w].length, d);
+        all = cursors[w] < lists[w].length && lists[w][cursors[w]] === d;
+      }
+      if (!all) continue;
+      withAll.push(i);
+      postingsOf.push(...cursors);
+    }
+    const whole = withAll.length >= READ_EACH_BELOW ? numbers.map((t) => termPositions(field, t)) : null;
+    for (let k = 0; k < withAll.length; k++) {
+      const postings = postingsOf.slice(k * lists.length, (k + 1) * lists.length);
+      const words = whole ?? numbers.map((t, w) => singlePosting(positionsOfPosting(field, field.offsets[t] + postings[w])));
+      const at = whole === null ? postings.map(() => 0) : postings;
+      const occurs = phraseOccurs(words, phrase, at, rarest(words, at), budget);
+      if (occurs === null) break checking;
+      if (occurs) held[withAll[k]] = 1;
+    }
+  }
+  const out = new Int32Array(candidates.length);
+  let n = 0;
+  for (let i = 0; i < candidates.length; i++) if (held[i]) out[n++] = candidates[i];
+  return out.subarray(0, n);
+}
+
+/** One posting's positions as a word's positions with that posting at 0. */
+const singlePosting = (positions: Uint16Array | Uint32Array): TermPositions => ({ starts: Int32Array.of(0, positions.length), base: 0, positions });
+
+/** The word with the fewest positions in the document: it drives the check. */
+function rarest(words: readonly TermPositions[], postings: readonly number[]): number {
+  let driver = 0;
+  let fewest = Infinity;
+  words.forEach(({ starts }, w) => {
+    const count = starts[postings[w] + 1] - starts[postings[w]];
+    if (count < fewest) [driver, fewest] = [w, count];
+  });
+  return driver;
 }

@@ -8,6 +8,7 @@
 import { termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
 import { clauseBitmap } from './clause-bitmaps.ts';
 import { clauseMatches, isTermClause } from './clause-matches.ts';
+import { phraseHolders } from './phrase-match.ts';
 import type { QueryBudget } from './query-budget.ts';
 import { emptyBits, intersectSorted, keepSetBits, ordinalsOfBits, seek, setBits, unionSorted } from './ordinal-lists.ts';
 import type { ScoredList } from './scored-lists.ts';
@@ -38,7 +39,11 @@ export function matchingDocuments(segment: LiveSegment, plan: ScoringPlan, lists
     if (ranges.length === 0) return NONE;
     termClauses.push(ranges);
   }
-  const requiredMarks = plan.required.filter((clause) => !isTermClause(clause)).map((clause) => clauseMatches(postings, clause, budget));
+  // Beside word clauses, identifiers and phrases are checked on their candidates only: their
+  // lists are looked up for them rather than marked over the whole segment (a part or a word of
+  // a phrase is often a common word, `get` of `apt-get`).
+  const checkedOnCandidates = termClauses.length > 0 ? plan.required.filter((clause) => !isTermClause(clause)) : [];
+  const requiredMarks = termClauses.length > 0 ? [] : plan.required.filter((clause) => !isTermClause(clause)).map((clause) => clauseMatches(postings, clause, budget));
   let excluded: Uint8Array | null = null;
   for (const clause of plan.prohibited) {
     const marks = clauseMatches(postings, clause, budget);
@@ -55,6 +60,7 @@ export function matchingDocuments(segment: LiveSegment, plan: ScoringPlan, lists
       candidates = clauseDocuments(postings, clauses[0]);
       for (let i = 1; i < clauses.length && candidates.length > 0; i++) candidates = heldBy(postings, candidates, clauses[i]);
     }
+    for (const clause of checkedOnCandidates) candidates = heldByClause(postings, candidates, clause, budget);
     // A document of the smallest clause holds a scored term when that clause's lists are all scored.
     needsScoredCheck = clauses[0].ranges.some((range) => !range.scored);
   } else {
@@ -78,12 +84,17 @@ export function matchingDocuments(segment: LiveSegment, plan: ScoringPlan, lists
 
 /** A required word clause's postings in the segment: each of its terms in each of its fields. */
 function clauseRanges(postings: CompactSegment, clause: ResolvedClause, plan: ScoringPlan): Range[] {
+  return termRanges(postings, clause.terms, clause.fields, plan);
+}
+
+/** The postings of `terms` in `fields` (scored: weighed by the plan). */
+function termRanges(postings: CompactSegment, terms: readonly string[], fields: readonly number[], plan: ScoringPlan | null): Range[] {
   const ranges: Range[] = [];
-  for (const term of clause.terms) {
+  for (const term of terms) {
     const t = termNumber(postings, term);
     if (t < 0) continue;
-    const weights = plan.terms.find((scored) => scored.term === term)?.weights;
-    for (const f of clause.fields) {
+    const weights = plan?.terms.find((scored) => scored.term === term)?.weights;
+    for (const f of fields) {
       const field = postings.fields[f];
       if (field.offsets[t] === field.offsets[t + 1]) continue;
       const { docs } = termPostings(field, t);
@@ -114,8 +125,27 @@ function clauseDocuments(segment: CompactSegment, clause: ClauseRanges): Int32Ar
   return ordinalsOfBits(bitmapOf(segment, clause), Math.min(clause.postings, documents));
 }
 
+/** The candidates a phrase or identifier clause matches (as clause-matches.ts marks them). */
+function heldByClause(segment: CompactSegment, candidates: Int32Array, clause: ResolvedClause, budget: QueryBudget): Int32Array {
+  if (clause.phrases !== null) return unionSorted(clause.phrases.map((words) => phraseHolders(segment, words, clause.fields, candidates, budget)));
+  return heldByIdentifier(segment, candidates, clause);
+}
+
+/** The candidates an identifier clause matches: those holding one of its terms, or every one of its parts. */
+function heldByIdentifier(segment: CompactSegment, candidates: Int32Array, clause: ResolvedClause): Int32Array {
+  const rangesOf = (terms: readonly string[]): ClauseRanges => {
+    const ranges = termRanges(segment, terms, clause.fields, null);
+    return { ranges, postings: ranges.reduce((n, range) => n + range.docs.length, 0) };
+  };
+  const whole = heldBy(segment, candidates, rangesOf(clause.terms));
+  let apart = candidates;
+  for (const alternatives of clause.parts ?? []) if (apart.length > 0) apart = heldBy(segment, apart, rangesOf(alternatives));
+  return unionSorted([whole, apart]);
+}
+
 /** The candidates that one of the clause's ranges holds. */
 function heldBy(segment: CompactSegment, candidates: Int32Array, clause: ClauseRanges): Int32Array {
+  if (clause.ranges.length === 0) return NONE;
   // A common clause's bitmap is kept, so testing a bit per candidate beats galloping in its lists.
   const common = isCommon(segment, clause);
   if (!common && candidates.length * GALLOP_RATIO < clause.postings) {
