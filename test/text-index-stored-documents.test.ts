@@ -13,7 +13,7 @@ import type { TextDocument } from '../indexer/text-index/document.ts';
 import { IndexCorruptError } from '../indexer/text-index/errors.ts';
 import { encodePostings } from '../indexer/text-index/postings-file.ts';
 import { readSegment } from '../indexer/text-index/segment-files.ts';
-import { encodeDocuments, readAllStoredDocuments, type DocumentHead } from '../indexer/text-index/stored-documents.ts';
+import { encodeDocuments, readAllStoredDocuments, wholeCharacters, type DocumentHead } from '../indexer/text-index/stored-documents.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 import { debianDocs } from './helpers/debian-docs.ts';
 
@@ -175,5 +175,24 @@ describe('the document store on its own', () => {
     const textFile = (await readdir(join(dir, 'index'))).find((name) => name.endsWith('.text.bin'))!;
     await truncate(join(dir, 'index', textFile), 100);
     await expect(index.passages(index.search('feldspar').hits)).rejects.toBeInstanceOf(IndexCorruptError);
+  });
+});
+
+describe.skipIf(debian.length === 0)('a window cut anywhere in UTF-8', () => {
+  it('keeps the characters a streaming decoder gives, in every language of the corpus', () => {
+    const byLanguage = new Map(debianCorpus().docs.map((doc) => [doc.lang, doc.text]));
+    expect(byLanguage.size).toBeGreaterThanOrEqual(8);
+    let multibyte = 0;
+    for (const text of byLanguage.values()) {
+      const bytes = new TextEncoder().encode(text.slice(0, 600));
+      for (let cut = 0; cut <= bytes.length; cut++) {
+        const window = bytes.subarray(0, cut);
+        const kept = window.subarray(0, wholeCharacters(window));
+        expect(new TextDecoder().decode(kept)).toBe(new TextDecoder().decode(window, { stream: true }));
+        if (kept.length < window.length) multibyte++;
+      }
+    }
+    // Cuts inside a character were met (Cyrillic, CJK, accented letters).
+    expect(multibyte).toBeGreaterThan(500);
   });
 });

@@ -181,10 +181,9 @@ export function readDefinitions(directory: string, name: string, heads: readonly
   const found: Array<StoredDefinitions | null> = heads.map((head) => (head.definitions ? { definitions: head.definitions, positions: head.definitionPositions ?? [] } : null));
   if (!heads.some((head) => head.defined)) return found;
   withFile(textFilePath(directory, name), `the texts of segment ${name}`, (fd) => {
-    const decoder = new TextDecoder();
     const read: ReadStored = (position, length) => readExactly(fd, position, length, name);
     heads.forEach((head, i) => {
-      if (head.defined) found[i] = parseDefinitions(decoder.decode(readDefinitionBytes(head.defined, read, name)), name);
+      if (head.defined) found[i] = parseDefinitions(UTF8.decode(readDefinitionBytes(head.defined, read, name)), name);
     });
   }, open);
   return found;
@@ -204,12 +203,11 @@ function parseDefinitions(json: string, name: string): StoredDefinitions {
 export async function readDocumentHeads(directory: string, name: string, docOffsets: ArrayLike<number>, ordinals: readonly number[], open?: OpenDocumentFiles): Promise<DocumentHead[]> {
   if (ordinals.length === 0) return [];
   return withFile(documentsFilePath(directory, name), `the documents of segment ${name}`, (fd) => {
-    const decoder = new TextDecoder();
     const heads: DocumentHead[] = [];
     for (const ordinal of ordinals) {
       const start = docOffsets[ordinal];
       const bytes = readExactly(fd, start, docOffsets[ordinal + 1] - start, name);
-      heads.push(JSON.parse(decoder.decode(bytes)) as DocumentHead);
+      heads.push(JSON.parse(UTF8.decode(bytes)) as DocumentHead);
     }
     return heads;
   }, open);
@@ -238,12 +236,27 @@ export async function readBodyWindows(directory: string, name: string, requests:
       const layout = bodyLayout(head?.body ?? [0, 0, 0], name);
       const length = Math.min(layout.rawBytes - checkpoint.byte, maxBytes ?? Infinity);
       const data = readRawRange(layout, checkpoint.byte, checkpoint.byte + length, read, name);
-      // `stream: true` holds back a character cut by the window's end instead of replacing it.
-      const text = new TextDecoder().decode(data, { stream: length < layout.rawBytes - checkpoint.byte });
+      // A character cut by the window's end is left out rather than replaced.
+      const text = UTF8.decode(length < layout.rawBytes - checkpoint.byte ? data.subarray(0, wholeCharacters(data)) : data);
       windows[i] = { text, charStart: checkpoint.char, firstIndex: checkpoint.index, bodyChars: layout.chars };
     }
   }, open);
   return windows;
+}
+
+/** One decoder for every read (none streams): made once, not per hit. */
+const UTF8 = new TextDecoder();
+
+/** The length of `bytes` (UTF-8 cut anywhere) without a last character it cuts. */
+export function wholeCharacters(bytes: Uint8Array): number {
+  // The last character starts at most 3 bytes before the end, at a byte that does not continue one.
+  for (let at = bytes.length - 1; at >= 0 && at >= bytes.length - 4; at--) {
+    const byte = bytes[at];
+    if ((byte & 0xc0) === 0x80) continue;
+    const needs = byte < 0x80 ? 1 : byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : byte >= 0xc0 ? 2 : 1;
+    return at + needs > bytes.length ? at : bytes.length;
+  }
+  return bytes.length;
 }
 
 /** The document as it was indexed, from its head, whole body and definitions. */
@@ -266,7 +279,7 @@ export async function readAllStoredDocuments(directory: string, name: string): P
   const texts = heads.some((head) => head.body) ? await readFile(textFilePath(directory, name)).catch((error: Error) => {
     throw new IndexCorruptError(`cannot read the texts of segment ${name}: ${error.message}`, { cause: error });
   }) : undefined;
-  const decoder = new TextDecoder();
+  const decoder = UTF8;
   const read: ReadStored = (position, length) => {
     if (!texts || position + length > texts.length) throw new IndexCorruptError(`the texts of segment ${name} are truncated`);
     return texts.subarray(position, position + length);
