@@ -3,7 +3,8 @@
  * stand at their offsets from one another in one field. The rarest word drives; the others are
  * found by binary search, in the page's postings and then in their positions. Each position
  * checked is counted against the search's budget: a phrase of one common word repeated
- * (`"data data data …"`) checks every position of every page that has it.
+ * (`"data data data …"`) checks every position of every page that has it. Beside required words,
+ * only their candidates are checked ({@link phraseHolders}).
  */
 import { findPosting, positionsOfPosting, termNumber, termPositions, termPostings, type CompactSegment, type TermPositions } from './compact-segment.ts';
 import { seek } from './ordinal-lists.ts';

@@ -3,7 +3,8 @@
  * and the candidates of top-k): live, matching every required clause and no prohibited one, and
  * holding at least one scored term. With required word clauses (every word of an all-words query)
  * each clause is one ascending list and the lists are intersected smallest first, so the work
- * follows the rarest words, not the union of all the query's postings.
+ * follows the rarest words, not the union of all the query's postings; a required phrase or
+ * identifier beside them is then checked on their candidates alone.
  */
 import { termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
 import { clauseBitmap } from './clause-bitmaps.ts';
