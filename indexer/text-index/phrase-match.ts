@@ -80,15 +80,16 @@ const READ_EACH_BELOW = 32;
  */
 export function phraseHolders(segment: CompactSegment, phrase: readonly PhraseWord[], fields: readonly number[], candidates: Int32Array, budget: QueryBudget): Int32Array {
   const numbers = phrase.map((word) => termNumber(segment, word.term));
-  const held = new Uint8Array(candidates.length);
   if (numbers.some((t) => t < 0)) return new Int32Array(0);
+  const held = new Uint8Array(candidates.length);
+  // A document's own positions are each word's posting 0 ({@link singlePosting}).
+  const first = numbers.map(() => 0);
   checking: for (const f of fields) {
     const field = segment.fields[f];
     if (numbers.some((t) => field.offsets[t] === field.offsets[t + 1])) continue;
     const lists = numbers.map((t) => termPostings(field, t).docs);
     // The candidates with every word (not yet found in another field), with each word's posting.
-    const withAll: number[] = [];
-    const postingsOf: number[] = [];
+    const withAll: Array<{ i: number; postings: number[] }> = [];
     const cursors = lists.map(() => 0);
     for (let i = 0; i < candidates.length; i++) {
       if (held[i]) continue;
@@ -98,18 +99,15 @@ export function phraseHolders(segment: CompactSegment, phrase: readonly PhraseWo
         cursors[w] = seek(lists[w], cursors[w], lists[w].length, d);
         all = cursors[w] < lists[w].length && lists[w][cursors[w]] === d;
       }
-      if (!all) continue;
-      withAll.push(i);
-      postingsOf.push(...cursors);
+      if (all) withAll.push({ i, postings: cursors.slice() });
     }
     const whole = withAll.length >= READ_EACH_BELOW ? numbers.map((t) => termPositions(field, t)) : null;
-    for (let k = 0; k < withAll.length; k++) {
-      const postings = postingsOf.slice(k * lists.length, (k + 1) * lists.length);
+    for (const { i, postings } of withAll) {
       const words = whole ?? numbers.map((t, w) => singlePosting(positionsOfPosting(field, field.offsets[t] + postings[w])));
-      const at = whole === null ? postings.map(() => 0) : postings;
+      const at = whole === null ? first : postings;
       const occurs = phraseOccurs(words, phrase, at, rarest(words, at), budget);
       if (occurs === null) break checking;
-      if (occurs) held[withAll[k]] = 1;
+      if (occurs) held[i] = 1;
     }
   }
   const out = new Int32Array(candidates.length);

@@ -36,15 +36,15 @@ export function matchingDocuments(segment: LiveSegment, plan: ScoringPlan, lists
   const termClauses: Range[][] = [];
   for (const clause of plan.required) {
     if (!isTermClause(clause)) continue;
-    const ranges = clauseRanges(postings, clause, plan);
+    const ranges = termRanges(postings, clause.terms, clause.fields, plan);
     if (ranges.length === 0) return NONE;
     termClauses.push(ranges);
   }
   // Beside word clauses, identifiers and phrases are checked on their candidates only: their
   // lists are looked up for them rather than marked over the whole segment (a part or a word of
   // a phrase is often a common word, `get` of `apt-get`).
-  const checkedOnCandidates = termClauses.length > 0 ? plan.required.filter((clause) => !isTermClause(clause)) : [];
-  const requiredMarks = termClauses.length > 0 ? [] : plan.required.filter((clause) => !isTermClause(clause)).map((clause) => clauseMatches(postings, clause, budget));
+  const others = plan.required.filter((clause) => !isTermClause(clause));
+  const requiredMarks = termClauses.length > 0 ? [] : others.map((clause) => clauseMatches(postings, clause, budget));
   let excluded: Uint8Array | null = null;
   for (const clause of plan.prohibited) {
     const marks = clauseMatches(postings, clause, budget);
@@ -61,7 +61,7 @@ export function matchingDocuments(segment: LiveSegment, plan: ScoringPlan, lists
       candidates = clauseDocuments(postings, clauses[0]);
       for (let i = 1; i < clauses.length && candidates.length > 0; i++) candidates = heldBy(postings, candidates, clauses[i]);
     }
-    for (const clause of checkedOnCandidates) candidates = heldByClause(postings, candidates, clause, budget);
+    for (const clause of others) candidates = heldByClause(postings, candidates, clause, budget);
     // A document of the smallest clause holds a scored term when that clause's lists are all scored.
     needsScoredCheck = clauses[0].ranges.some((range) => !range.scored);
   } else {
@@ -83,12 +83,7 @@ export function matchingDocuments(segment: LiveSegment, plan: ScoringPlan, lists
   return out.subarray(0, count);
 }
 
-/** A required word clause's postings in the segment: each of its terms in each of its fields. */
-function clauseRanges(postings: CompactSegment, clause: ResolvedClause, plan: ScoringPlan): Range[] {
-  return termRanges(postings, clause.terms, clause.fields, plan);
-}
-
-/** The postings of `terms` in `fields` (scored: weighed by the plan). */
+/** The postings of `terms` in `fields`, each of a clause's terms in each of its fields (scored: weighed by the plan). */
 function termRanges(postings: CompactSegment, terms: readonly string[], fields: readonly number[], plan: ScoringPlan | null): Range[] {
   const ranges: Range[] = [];
   for (const term of terms) {

@@ -84,6 +84,8 @@ export interface Checkpoint {
 }
 
 const encoder = new TextEncoder();
+/** One decoder for every read (none streams): made once, not per hit. */
+const UTF8 = new TextDecoder();
 
 /** The two files' bytes, and the byte offset of each line in the documents file plus the end. */
 export function encodeDocuments(documents: readonly DocumentToStore[]): { lines: Uint8Array; offsets: number[]; texts: Uint8Array } {
@@ -244,9 +246,6 @@ export async function readBodyWindows(directory: string, name: string, requests:
   return windows;
 }
 
-/** One decoder for every read (none streams): made once, not per hit. */
-const UTF8 = new TextDecoder();
-
 /** The length of `bytes` (UTF-8 cut anywhere) without a last character it cuts. */
 export function wholeCharacters(bytes: Uint8Array): number {
   // The last character starts at most 3 bytes before the end, at a byte that does not continue one.
@@ -279,7 +278,6 @@ export async function readAllStoredDocuments(directory: string, name: string): P
   const texts = heads.some((head) => head.body) ? await readFile(textFilePath(directory, name)).catch((error: Error) => {
     throw new IndexCorruptError(`cannot read the texts of segment ${name}: ${error.message}`, { cause: error });
   }) : undefined;
-  const decoder = UTF8;
   const read: ReadStored = (position, length) => {
     if (!texts || position + length > texts.length) throw new IndexCorruptError(`the texts of segment ${name} are truncated`);
     return texts.subarray(position, position + length);
@@ -287,9 +285,9 @@ export async function readAllStoredDocuments(directory: string, name: string): P
   return heads.map((head) => {
     if (!head.body) return publicDocument(head, head.text ?? '');
     const layout = bodyLayout(head.body, name);
-    const body = decoder.decode(readRawRange(layout, 0, layout.rawBytes, read, name));
+    const body = UTF8.decode(readRawRange(layout, 0, layout.rawBytes, read, name));
     let defined: StoredDefinitions | null = null;
-    if (head.defined) defined = parseDefinitions(decoder.decode(readDefinitionBytes(head.defined, read, name)), name);
+    if (head.defined) defined = parseDefinitions(UTF8.decode(readDefinitionBytes(head.defined, read, name)), name);
     return publicDocument(head, body, defined);
   });
 }

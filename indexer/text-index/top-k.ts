@@ -235,9 +235,8 @@ function remaining({ candidates, extras }: SegmentCandidates, named: NamedCandid
   if (seeded === null && !bounded) return candidates;
   const prior = extras.prior;
   const levels = prior === null || !bounded ? null : priorLevels(prior);
-  // Without levels every candidate's bound is `most` (plus its bonus).
-  const entering = !bounded ? 0 : levels === null ? (most < floor ? LEVELS : 0) : firstLevelReaching(levels.values, most, floor);
-  const levelOf = levels?.levels ?? null;
+  // Without levels every candidate's bound is `most` (plus its bonus): none enters below it, or all.
+  const entering = !bounded ? 0 : levels === null ? (most < floor ? Infinity : 0) : firstLevelReaching(levels.values, most, floor);
   const namedOrdinals = named?.ordinals ?? NO_CANDIDATES;
   const kept = new Int32Array(candidates.length);
   let size = 0;
@@ -249,20 +248,18 @@ function remaining({ candidates, extras }: SegmentCandidates, named: NamedCandid
       while (nextSeed < seeded.length && seeded[nextSeed] < d) nextSeed++;
       if (nextSeed < seeded.length && seeded[nextSeed] === d) continue;
     }
-    if (entering > 0 && (levelOf === null ? 0 : levelOf[d]) < entering) {
+    const level = levels === null ? 0 : levels.levels[d];
+    if (level < entering) {
       // Below the entering level: only a bonus can lift it.
       while (nextNamed < namedOrdinals.length && namedOrdinals[nextNamed] < d) nextNamed++;
       if (nextNamed === namedOrdinals.length || namedOrdinals[nextNamed] !== d) continue;
-      const bound = (levels === null ? most : levels.values[levelOf![d]] + most) + named!.bonuses[nextNamed];
+      const bound = (levels === null ? most : levels.values[level] + most) + named!.bonuses[nextNamed];
       if (bound < floor) continue;
     }
     kept[size++] = d;
   }
   return kept.subarray(0, size);
 }
-
-/** Prior levels (prior-levels.ts) and one past the last: a candidate's level is below this. */
-const LEVELS = 256;
 
 /** The first level whose value plus `most` is not below `floor` (the last, NaN, always is: no finite level holds it). */
 function firstLevelReaching(values: Float64Array, most: number, floor: number): number {
