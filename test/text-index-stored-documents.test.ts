@@ -87,6 +87,26 @@ describe.skipIf(debian.length === 0)('passages from windows of stored bodies (De
     expect(compared).toBeGreaterThan(300);
   });
 
+  it('matches phrases and dashed words beside words as the exhaustive scorer does, in every language', () => {
+    // A phrase of two neighbouring words (or a dashed word) with a word from the same page: the
+    // phrase is checked on the word's candidates only (segment-matches.ts), the exhaustive path marks it over every page.
+    const languages = [...new Set(docs.map((doc) => doc.lang ?? 'en'))].filter((lang) => lang !== 'und');
+    let found = 0;
+    for (const lang of languages) {
+      for (const doc of docs.filter((d) => d.lang === lang).slice(0, 4)) {
+        const words = doc.text.match(/[\p{L}]{3,}/gu) ?? [];
+        const dashed = doc.text.match(/\p{L}{2,}-\p{L}{2,}/u)?.[0];
+        for (const q of [`"${words[10]} ${words[11]}" ${words[30]}`, `${words[40]} "${words[20]} ${words[21]}"`, ...(dashed ? [`${dashed} ${words[5]}`] : [])]) {
+          const exhaustive = current.search(q, { limit: 10, exhaustive: true });
+          const pruned = current.search(q, { limit: 10 });
+          expect({ q, hits: pruned.hits.map((hit) => [hit.id, hit.score]), total: pruned.total }).toEqual({ q, hits: exhaustive.hits.map((hit) => [hit.id, hit.score]), total: exhaustive.total });
+          if (exhaustive.total > 0) found++;
+        }
+      }
+    }
+    expect(found).toBeGreaterThan(60);
+  });
+
   it('reads whole documents alike from both layouts, and updates an index of the earlier layout', async () => {
     const ids = docs.slice(0, 25).map((doc) => doc.id);
     expect(await current.documents(ids)).toEqual(await earlier.documents(ids));
