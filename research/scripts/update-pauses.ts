@@ -14,7 +14,9 @@
  * with two passes of the 500 scale queries, pushes the scale bench's update of 1 % of COUNT pages
  * while one client searches one request after another until the job is done, and prints the
  * answers' latencies and the slow ones, with their time before the server stopped (the end of its
- * profile). `index` gives the same update to the text index alone, in process (see indexUpdate).
+ * profile). With LOOP_TRACE=1 the server runs with `loop-trace.mjs` preloaded, and each slow
+ * answer is printed with what held the server's event loop meanwhile (runs of over 30 ms, the
+ * search's own included) and the collections over 8 ms. `index` gives the same update to the text index alone, in process (see indexUpdate).
  * Without the `sync`, the kernel may still be writing the copy back while the update
  * runs: one such run had an answer of 1.7 s, with direct reclaim and compaction stalls counted in
  * /proc/vmstat. `runs` prints the main thread's runs of work that are neither idle nor a search's own
@@ -29,6 +31,8 @@ import { spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
 import { realWordTable, scaleQueries, writeScalePages } from '../../bench/scale-corpus.ts';
 import { freePort, waitReady } from '../../bench/scale.bench.ts';
@@ -38,6 +42,14 @@ import { openSide, percentile } from './search-ab.ts';
 
 const TOKEN = 'update-pauses-admin-token-0123456789';
 const LSE = resolve(import.meta.dirname, '../../bin/lse.js');
+const LOOP_TRACE = resolve(import.meta.dirname, 'loop-trace.mjs');
+
+/** What loop-trace.mjs reported: the loop held, or a collection, ending at `at` (ms since the epoch). */
+interface LoopEvent {
+  what: string;
+  ms: number;
+  at: number;
+}
 
 async function serveAndUpdate(dataDir: string, count: number, profileDir?: string): Promise<void> {
   const table = realWordTable();
@@ -47,7 +59,17 @@ async function serveAndUpdate(dataDir: string, count: number, profileDir?: strin
   const config = join(dataDir, 'update-pauses.json');
   writeFileSync(config, JSON.stringify({ dataDir, schedules: { estimate: 'off' }, server: { port, rateLimitPerMinute: 1e9, adminRateLimitPerMinute: 1e6 } }));
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval', '250'] : [];
-  const server = spawn(process.execPath, [...profile, LSE, 'serve', '--config', config], { env: { ...process.env, LSE_ADMIN_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const tracing = process.env.LOOP_TRACE === '1';
+  const trace = tracing ? ['--import', pathToFileURL(LOOP_TRACE).href] : [];
+  const server = spawn(process.execPath, [...profile, ...trace, LSE, 'serve', '--config', config], { env: { ...process.env, LSE_ADMIN_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', tracing ? 'pipe' : 'inherit'] });
+  const events: LoopEvent[] = [];
+  if (server.stderr) {
+    createInterface({ input: server.stderr }).on('line', (line) => {
+      const [tag, what, ms, ...rest] = line.split(' ');
+      if (tag !== 'LOOP-TRACE') return void process.stderr.write(`${line}\n`);
+      events.push({ what: what === 'gc' ? `collection (kind ${rest[0]})` : 'loop held', ms: Number(ms), at: Number(rest[rest.length - 1]) });
+    });
+  }
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, server);
   const agent = new Agent({ connections: 1 });
@@ -83,7 +105,11 @@ async function serveAndUpdate(dataDir: string, count: number, profileDir?: strin
   await new Promise((done) => server.once('exit', done));
   await agent.close();
   console.log(`job done in ${jobSeconds.toFixed(1)} s; ${answerFigures(answers)}`);
-  for (const slow of answers.filter((a) => a.ms > 50)) console.log(`  ${slow.ms.toFixed(1)} ms, ended ${((end - slow.at) / 1000).toFixed(2)} s before the end: ${decodeURIComponent(slow.path)}`);
+  for (const slow of answers.filter((a) => a.ms > 50)) {
+    console.log(`  ${slow.ms.toFixed(1)} ms, ended ${((end - slow.at) / 1000).toFixed(2)} s before the end: ${decodeURIComponent(slow.path)}`);
+    // What ended while the answer was awaited (the loop's runs are reported when they end).
+    for (const event of events.filter((e) => e.at >= slow.at - slow.ms && e.at <= slow.at + 5)) console.log(`    ${event.what} ${event.ms.toFixed(0)} ms, ended ${(slow.at - event.at).toFixed(0)} ms before the answer`);
+  }
 }
 
 /**
