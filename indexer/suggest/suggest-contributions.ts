@@ -275,6 +275,6 @@ export function* replaceRowsSteps(old: SuggestContributions, changed: ReadonlyMa
 }
 
 /** Rows copied between two yields of {@link replaceRowsSteps}. */
-const ROWS_PER_STEP = 8_192;
+const ROWS_PER_STEP = 1_024;
 /** A page tokenised, counted in rows copied. */
-const PAGE_COST = 2_048;
+const PAGE_COST = 256;
