@@ -30,6 +30,7 @@ const EMPTY_ROWS = new Int32Array(0);
 const ROWS_PER_STEP = 1_024;
 /** Rows of a plain loop over the typed arrays between yields. */
 const DERIVED_ROWS_PER_STEP = 16_384;
+const derivedStepEnds = (row: number) => row % DERIVED_ROWS_PER_STEP === DERIVED_ROWS_PER_STEP - 1;
 
 function addChanged(builder: PageFactsBuilder, [id, fact]: [number, PageFact | undefined]): void {
   if (fact) builder.add(id, fact);
@@ -277,25 +278,25 @@ function* derivedRowsSteps(ids: Int32Array, group: Int32Array): Generator<void, 
   const rowOfId = new Int32Array(rows > 0 ? ids[rows - 1] + 1 : 0).fill(-1);
   for (let row = 0; row < rows; row++) {
     rowOfId[ids[row]] = row;
-    if (row % DERIVED_ROWS_PER_STEP === DERIVED_ROWS_PER_STEP - 1) yield;
+    if (derivedStepEnds(row)) yield;
   }
   const groupSize = new Int32Array(rows);
   for (let row = 0; row < rows; row++) {
     groupSize[group[row]]++;
-    if (row % DERIVED_ROWS_PER_STEP === DERIVED_ROWS_PER_STEP - 1) yield;
+    if (derivedStepEnds(row)) yield;
   }
   const memberStarts = new Int32Array(rows);
   let next = 0;
   for (let g = 0; g < rows; g++) {
     memberStarts[g] = next;
     next += groupSize[g];
-    if (g % DERIVED_ROWS_PER_STEP === DERIVED_ROWS_PER_STEP - 1) yield;
+    if (derivedStepEnds(g)) yield;
   }
   const memberRows = new Int32Array(rows);
   const filled = new Int32Array(rows);
   for (let row = 0; row < rows; row++) {
     memberRows[memberStarts[group[row]] + filled[group[row]]++] = row;
-    if (row % DERIVED_ROWS_PER_STEP === DERIVED_ROWS_PER_STEP - 1) yield;
+    if (derivedStepEnds(row)) yield;
   }
   yield;
   return { rowOfId, groupSize, memberStarts, memberRows };

@@ -121,11 +121,8 @@ const singlePosting = (positions: Uint16Array | Uint32Array): TermPositions => (
 
 /** The word with the fewest positions in the document: it drives the check. */
 function rarest(words: readonly TermPositions[], postings: readonly number[]): number {
+  const count = (w: number) => words[w].starts[postings[w] + 1] - words[w].starts[postings[w]];
   let driver = 0;
-  let fewest = Infinity;
-  words.forEach(({ starts }, w) => {
-    const count = starts[postings[w] + 1] - starts[postings[w]];
-    if (count < fewest) [driver, fewest] = [w, count];
-  });
+  for (let w = 1; w < words.length; w++) if (count(w) < count(driver)) driver = w;
   return driver;
 }
