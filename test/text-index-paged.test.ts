@@ -41,7 +41,7 @@ describe('paged postings', () => {
     await built.rebuild(docs);
     await built.update({ remove: docs.filter((doc) => doc.id % 11 === 3).map((doc) => doc.id) });
     await built.close();
-    // A small budget: lists are evicted and read again while the queries run.
+    // A small budget: lists are evicted and read again while the queries run, into reused memory.
     const index = await openIndex(dir, { maxSegmentDocs: 80, postingsCacheBytes: 64 * 1024 });
     for (const segment of index.handle.current.segments) {
       for (const field of segment.stored.postings.fields) {
@@ -56,6 +56,8 @@ describe('paged postings', () => {
         const paged = answer(index.handle.current, query, options);
         expect({ query, ...paged }).toEqual({ query, ...answer(whole, query, options) });
         compared++;
+        // The memory of lists evicted in this turn is reused in the next (postings-cache.ts).
+        await new Promise((resolve) => setImmediate(resolve));
       }
       // Snippets find the terms' word positions in the body.
       const { hits } = index.search(query, { limit: 3 });

@@ -27,15 +27,15 @@ export class PostingsFile {
     closeWhenCollected(this, fd);
   }
 
-  /** `length` elements of `Type` at byte `position` (a copy of our own, aligned). */
+  /** `length` elements of `Type` at byte `position` (a copy of our own, aligned; in the cache's slabs when read for it). */
   read<T extends Int32Array | Uint16Array | Uint32Array | Uint8Array | Float64Array>(Type: { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number }, position: number, length: number): T {
     const byteLength = length * Type.BYTES_PER_ELEMENT;
-    // Not zero-filled first (every byte is read into it), and never a slice of Node's shared pool.
-    const buffer = Buffer.allocUnsafeSlow(byteLength);
-    const array = new Type(buffer.buffer as ArrayBuffer, buffer.byteOffset, length);
+    const { buffer, byteOffset } = this.cache.memory(byteLength);
+    const array = new Type(buffer, byteOffset, length);
+    const bytes = new Uint8Array(buffer, byteOffset, byteLength);
     let done = 0;
     while (done < byteLength) {
-      const n = readSync(this.fd, buffer, done, byteLength - done, position + done);
+      const n = readSync(this.fd, bytes, done, byteLength - done, position + done);
       if (n === 0) throw new IndexCorruptError(`${this.path} is truncated`);
       done += n;
     }

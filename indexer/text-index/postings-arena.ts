@@ -1,0 +1,137 @@
+/**
+ * The memory the postings cache keeps its lists in: a few large slabs, allocated once and reused
+ * as lists are evicted. Every list read into a buffer of its own grows V8's external memory, and
+ * V8 starts a garbage collection each time that has grown by its limit since the last one, though
+ * the heap holds nothing to free: at a million pages, the first searches after a start and the
+ * searches beside an update paid for collections that freed nothing. Slabs keep external memory
+ * flat once the cache is full.
+ *
+ * A buddy allocator over slabs of 2^k bytes: blocks are powers of two, aligned to their size, and
+ * a freed block joins its free buddy into the block they were split from. An allocation takes the
+ * smallest block that holds it and gives back its unused tail as smaller blocks, so it wastes less
+ * than {@link MIN_BLOCK} bytes; it is freed as the blocks it kept.
+ */
+
+/** Smallest block: every allocation is aligned to it (any typed array can view it). */
+export const MIN_BLOCK = 64;
+const MIN_ORDER = 6;
+/** Largest slab (64 MB); a smaller budget gets one slab of its size rounded up. */
+const MAX_SLAB_ORDER = 26;
+
+/** Where an allocation lies: a view of its slab, and the blocks to free. */
+export interface ArenaBlock {
+  buffer: ArrayBuffer;
+  byteOffset: number;
+  /** Bytes it holds (what was asked, rounded up to {@link MIN_BLOCK}). */
+  size: number;
+  /** Addresses and orders of the buddy blocks it holds (address: slab × slab size + offset). */
+  parts: number[];
+}
+
+export class PostingsArena {
+  private readonly slabs: ArrayBuffer[] = [];
+  /** Free block addresses by order. */
+  private readonly freeBlocks: Array<Set<number>> = [];
+  readonly slabOrder: number;
+  readonly maxSlabs: number;
+
+  /** Slabs for `bytes` in all, reserved together on the first allocation. */
+  constructor(bytes: number) {
+    this.slabOrder = Math.max(MIN_ORDER, Math.min(MAX_SLAB_ORDER, Math.ceil(Math.log2(Math.max(1, bytes)))));
+    this.maxSlabs = bytes < MIN_BLOCK ? 0 : Math.ceil(bytes / 2 ** this.slabOrder);
+    for (let order = 0; order <= this.slabOrder; order++) this.freeBlocks.push(new Set());
+  }
+
+  /** Bytes of slabs reserved (none before the first allocation). */
+  get reserved(): number {
+    return this.slabs.length * 2 ** this.slabOrder;
+  }
+
+  /** Bytes in free blocks. */
+  get available(): number {
+    let bytes = 0;
+    for (let order = MIN_ORDER; order <= this.slabOrder; order++) bytes += this.freeBlocks[order].size * 2 ** order;
+    return bytes;
+  }
+
+  /** `byteLength` bytes (rounded up to {@link MIN_BLOCK}), or null when no slab has room. */
+  allocate(byteLength: number): ArenaBlock | null {
+    const size = Math.max(MIN_BLOCK, Math.ceil(byteLength / MIN_BLOCK) * MIN_BLOCK);
+    const order = Math.max(MIN_ORDER, Math.ceil(Math.log2(size)));
+    if (order > this.slabOrder) return null;
+    const address = this.take(order);
+    if (address < 0) return null;
+    const end = address + size;
+    // Give back the tail past `size`, largest aligned blocks first.
+    for (let at = end, limit = address + 2 ** order; at < limit; ) {
+      const o = alignedOrder(at, limit - at);
+      this.release(at, o);
+      at += 2 ** o;
+    }
+    const parts: number[] = [];
+    for (let at = address; at < end; ) {
+      const o = alignedOrder(at, end - at);
+      parts.push(at, o);
+      at += 2 ** o;
+    }
+    const slab = Math.floor(address / 2 ** this.slabOrder);
+    return { buffer: this.slabs[slab], byteOffset: address - slab * 2 ** this.slabOrder, size, parts };
+  }
+
+  /** Returns a block's memory; nothing may read its views afterwards. */
+  free(block: ArenaBlock): void {
+    for (let i = 0; i < block.parts.length; i += 2) this.release(block.parts[i], block.parts[i + 1]);
+    block.parts = [];
+  }
+
+  /** The address of a free block of `order` (split from a larger one, or a new slab), −1 for none. */
+  private take(order: number): number {
+    let from = order;
+    while (from <= this.slabOrder && this.freeBlocks[from].size === 0) from++;
+    if (from > this.slabOrder && this.slabs.length === 0 && this.maxSlabs > 0) {
+      this.reserveSlabs();
+      from = this.slabOrder;
+    }
+    if (from > this.slabOrder) return -1;
+    const set = this.freeBlocks[from];
+    const address = set.values().next().value as number;
+    set.delete(address);
+    // Split down to `order`, freeing the upper halves.
+    while (from > order) {
+      from--;
+      this.freeBlocks[from].add(address + 2 ** from);
+    }
+    return address;
+  }
+
+  /**
+   * Every slab at once, on the first allocation. Their pages are the system's until written to;
+   * allocated as the cache grew, each slab would grow V8's external memory, and with it start a
+   * collection, during the first searches.
+   */
+  private reserveSlabs(): void {
+    for (let s = 0; s < this.maxSlabs; s++) {
+      this.slabs.push(new ArrayBuffer(2 ** this.slabOrder));
+      this.freeBlocks[this.slabOrder].add(s * 2 ** this.slabOrder);
+    }
+  }
+
+  /** Frees a block, joining it with its free buddy as far as they go. */
+  private release(address: number, order: number): void {
+    while (order < this.slabOrder) {
+      const size = 2 ** order;
+      const buddy = address % (2 * size) === 0 ? address + size : address - size;
+      if (!this.freeBlocks[order].delete(buddy)) break;
+      address = Math.min(address, buddy);
+      order++;
+    }
+    this.freeBlocks[order].add(address);
+  }
+}
+
+/** The largest order of a block at `address` (aligned to it) no longer than `room` bytes. */
+function alignedOrder(address: number, room: number): number {
+  let order = MIN_ORDER;
+  while (address % 2 ** (order + 1) === 0 && 2 ** (order + 1) <= room) order++;
+  return order;
+}
