@@ -28,7 +28,7 @@ async function builtIndex(): Promise<TextIndex> {
 
 /** Reads of the postings files while `work` runs. */
 async function fileReads(work: () => unknown): Promise<number> {
-  const read = vi.spyOn(PostingsFile.prototype, 'read');
+  const read = vi.spyOn(PostingsFile.prototype, 'readInto');
   try {
     await work();
     return read.mock.calls.length;
@@ -95,7 +95,7 @@ describe('warming an index just opened', () => {
     const index = await openedIndex();
     const long = listsOf(index).filter((list) => list.length >= LONG_LIST);
     expect(long.length).toBeGreaterThan(3);
-    const read = vi.spyOn(PostingsFile.prototype, 'read');
+    const read = vi.spyOn(PostingsFile.prototype, 'readInto');
     let warmed;
     try {
       warmed = await index.warmLongestLists(60_000);

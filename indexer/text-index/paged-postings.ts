@@ -12,7 +12,7 @@
  */
 import { closeSync, readSync } from 'node:fs';
 import { IndexCorruptError } from './errors.ts';
-import type { PostingsCache } from './postings-cache.ts';
+import type { PostingsCache, ReadMemory } from './postings-cache.ts';
 
 /** An open postings file. */
 export class PostingsFile {
@@ -28,11 +28,15 @@ export class PostingsFile {
   }
 
   /** `length` elements of `Type` at byte `position` (a copy of our own, aligned; in the cache's slabs when read for it). */
-  read<T extends Int32Array | Uint16Array | Uint32Array | Uint8Array | Float64Array>(Type: { new (buffer: ArrayBuffer, byteOffset: number, length: number): T; BYTES_PER_ELEMENT: number }, position: number, length: number): T {
+  read<T extends TypedArray>(Type: ArrayType<T>, position: number, length: number): T {
+    return this.readInto(Type, position, length, this.cache.memory(length * Type.BYTES_PER_ELEMENT), 0);
+  }
+
+  /** `length` elements of `Type` at byte `position`, read into `memory` at `at` bytes from its start. */
+  readInto<T extends TypedArray>(Type: ArrayType<T>, position: number, length: number, memory: ReadMemory, at: number): T {
     const byteLength = length * Type.BYTES_PER_ELEMENT;
-    const { buffer, byteOffset } = this.cache.memory(byteLength);
-    const array = new Type(buffer, byteOffset, length);
-    const bytes = new Uint8Array(buffer, byteOffset, byteLength);
+    const array = new Type(memory.buffer, memory.byteOffset + at, length);
+    const bytes = new Uint8Array(memory.buffer, memory.byteOffset + at, byteLength);
     let done = 0;
     while (done < byteLength) {
       const n = readSync(this.fd, bytes, done, byteLength - done, position + done);
@@ -41,6 +45,12 @@ export class PostingsFile {
     }
     return array;
   }
+}
+
+type TypedArray = Int32Array | Uint16Array | Uint32Array | Uint8Array | Float64Array;
+interface ArrayType<T extends TypedArray> {
+  new (buffer: ArrayBuffer, byteOffset: number, length: number): T;
+  BYTES_PER_ELEMENT: number;
 }
 
 const descriptors = new FinalizationRegistry<number>((fd) => {
@@ -96,8 +106,11 @@ export function readTermPostings(paged: PagedField, t: number, from: number, end
 
 function loadPostings(paged: PagedField, from: number, end: number): { value: TermPostings; bytes: number } {
   const n = end - from;
-  const docs = paged.file.read(Int32Array, paged.docsAt + from * 4, n);
-  const tf = paged.file.read(Uint16Array, paged.tfAt + from * 2, n);
+  // Documents and frequencies in one piece of memory: one allocation a list.
+  const { file } = paged;
+  const memory = file.cache.memory(n * 6);
+  const docs = file.readInto(Int32Array, paged.docsAt + from * 4, n, memory, 0);
+  const tf = file.readInto(Uint16Array, paged.tfAt + from * 2, n, memory, n * 4);
   return { value: { docs, tf }, bytes: n * 6 + 64 };
 }
 

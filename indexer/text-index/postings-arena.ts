@@ -56,26 +56,29 @@ export class PostingsArena {
 
   /** `byteLength` bytes (rounded up to {@link MIN_BLOCK}), or null when no slab has room. */
   allocate(byteLength: number): ArenaBlock | null {
-    const size = Math.max(MIN_BLOCK, Math.ceil(byteLength / MIN_BLOCK) * MIN_BLOCK);
-    const order = Math.max(MIN_ORDER, Math.ceil(Math.log2(size)));
+    const size = byteLength <= MIN_BLOCK ? MIN_BLOCK : Math.ceil(byteLength / MIN_BLOCK) * MIN_BLOCK;
+    // The order of the smallest block that holds `size` (a power of two at least MIN_BLOCK).
+    const order = 32 - Math.clz32(size - 1);
     if (order > this.slabOrder) return null;
     const address = this.take(order);
     if (address < 0) return null;
-    const end = address + size;
+    const slabSize = 2 ** this.slabOrder;
+    const slab = Math.floor(address / slabSize);
+    const offset = address - slab * slabSize;
+    const end = offset + size;
     // Give back the tail past `size`, largest aligned blocks first.
-    for (let at = end, limit = address + 2 ** order; at < limit; ) {
+    for (let at = end, limit = offset + 2 ** order; at < limit; ) {
       const o = alignedOrder(at, limit - at);
-      this.release(at, o);
+      this.release(address - offset + at, o);
       at += 2 ** o;
     }
     const parts: number[] = [];
-    for (let at = address; at < end; ) {
+    for (let at = offset; at < end; ) {
       const o = alignedOrder(at, end - at);
-      parts.push(at, o);
+      parts.push(address - offset + at, o);
       at += 2 ** o;
     }
-    const slab = Math.floor(address / 2 ** this.slabOrder);
-    return { buffer: this.slabs[slab], byteOffset: address - slab * 2 ** this.slabOrder, size, parts };
+    return { buffer: this.slabs[slab], byteOffset: offset, size, parts };
   }
 
   /** Returns a block's memory; nothing may read its views afterwards. */
@@ -129,9 +132,10 @@ export class PostingsArena {
   }
 }
 
-/** The largest order of a block at `address` (aligned to it) no longer than `room` bytes. */
-function alignedOrder(address: number, room: number): number {
-  let order = MIN_ORDER;
-  while (address % 2 ** (order + 1) === 0 && 2 ** (order + 1) <= room) order++;
-  return order;
+/** The largest order of a block at `offset` in its slab (aligned to it) no longer than `room` bytes (both under 2^31). */
+function alignedOrder(offset: number, room: number): number {
+  const fits = 31 - Math.clz32(room);
+  if (offset === 0) return fits;
+  const aligned = 31 - Math.clz32(offset & -offset);
+  return aligned < fits ? aligned : fits;
 }

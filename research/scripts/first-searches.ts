@@ -8,9 +8,11 @@
  *
  * A run opens DIR as `lse serve` does, warms for WARM_MS (2,000) or not at all, then times the
  * 500 scale queries (the scale bench's first pass, without HTTP), 500 others never asked, and the
- * scale queries again (the bench's warm pass), printing p50 / p90 / p99 / longest of each.
+ * scale queries again (the bench's warm pass), printing p50 / p90 / p99 / longest of each, and
+ * the garbage collections of the opening and warming and of each pass.
  */
 import { execFileSync } from 'node:child_process';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { realWordTable, scaleQueries } from '../../bench/scale-corpus.ts';
@@ -18,12 +20,31 @@ import { latencyFigures, openSide } from './search-ab.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
+/** Collections since the last call: how many were major (mark-compact) and the pauses of all, summed. */
+function collections(): () => string {
+  let major = 0;
+  let pauses = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if ((entry as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) major++;
+      pauses += entry.duration;
+    }
+  }).observe({ entryTypes: ['gc'] });
+  return () => {
+    const figures = `collections: ${major} major, ${pauses.toFixed(0)} ms of pauses`;
+    major = pauses = 0;
+    return figures;
+  };
+}
+
 /** One process: open, warm for `warmMs` (0: not at all), time the two passes. */
 async function oneRun(dataDir: string, warmMs: number): Promise<void> {
+  const collected = collections();
   const side = await openSide(ROOT, dataDir, 'search');
   const started = performance.now();
   const warmed = warmMs > 0 ? JSON.stringify(await side.index.warmLongestLists(warmMs)) : 'no warming';
-  const line = [`warm ${warmMs} ms: ${warmed} in ${(performance.now() - started).toFixed(0)} ms`];
+  await new Promise((turn) => setTimeout(turn, 50));
+  const line = [`warm ${warmMs} ms: ${warmed} in ${(performance.now() - started).toFixed(0)} ms; since the start, ${collected()}`];
   const table = realWordTable();
   const scale = scaleQueries(table, 500);
   const passes = [['scale queries', scale], ['new queries', scaleQueries(table, 500, 1_001)], ['scale queries again', scale]] as const;
@@ -34,7 +55,9 @@ async function oneRun(dataDir: string, warmMs: number): Promise<void> {
       JSON.stringify(await side.answer(q));
       times.push(performance.now() - t);
     }
-    line.push(`${name}: ${latencyFigures(times)}`);
+    // The observer is told of collections on a later turn of the event loop.
+    await new Promise((turn) => setTimeout(turn, 50));
+    line.push(`${name}: ${latencyFigures(times)}; ${collected()}`);
   }
   console.log(line.join('\n  '));
   process.exit(0);
