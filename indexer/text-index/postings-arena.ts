@@ -87,7 +87,7 @@ export class PostingsArena {
     block.parts = [];
   }
 
-  /** The address of a free block of `order` (split from a larger one, or a new slab), −1 for none. */
+  /** The address of a free block of `order` (split from a larger one; the slabs are reserved on the first call), −1 for none. */
   private take(order: number): number {
     let from = order;
     while (from <= this.slabOrder && this.freeBlocks[from].size === 0) from++;
