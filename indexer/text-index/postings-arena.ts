@@ -65,19 +65,11 @@ export class PostingsArena {
     const slabSize = 2 ** this.slabOrder;
     const slab = Math.floor(address / slabSize);
     const offset = address - slab * slabSize;
-    const end = offset + size;
-    // Give back the tail past `size`, largest aligned blocks first.
-    for (let at = end, limit = offset + 2 ** order; at < limit; ) {
-      const o = alignedOrder(at, limit - at);
-      this.release(address - offset + at, o);
-      at += 2 ** o;
-    }
+    const base = address - offset;
+    // Give back the tail past `size`; keep the blocks before it.
+    forEachAlignedBlock(offset + size, offset + 2 ** order, (at, o) => this.release(base + at, o));
     const parts: number[] = [];
-    for (let at = offset; at < end; ) {
-      const o = alignedOrder(at, end - at);
-      parts.push(address - offset + at, o);
-      at += 2 ** o;
-    }
+    forEachAlignedBlock(offset, offset + size, (at, o) => parts.push(base + at, o));
     return { buffer: this.slabs[slab], byteOffset: offset, size, parts };
   }
 
@@ -129,6 +121,15 @@ export class PostingsArena {
       order++;
     }
     this.freeBlocks[order].add(address);
+  }
+}
+
+/** Each buddy block (offset in its slab, order) that tiles `from`..`to`, in address order, each as large as its alignment allows. */
+function forEachAlignedBlock(from: number, to: number, visit: (offset: number, order: number) => void): void {
+  for (let at = from; at < to; ) {
+    const order = alignedOrder(at, to - at);
+    visit(at, order);
+    at += 2 ** order;
   }
 }
 
