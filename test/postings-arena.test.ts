@@ -6,6 +6,8 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../indexer/seeded-random.ts';
+import { nextTurn } from '../indexer/stepwise.ts';
 import { termPostings, type TermPostings } from '../indexer/text-index/compact-segment.ts';
 import { MIN_BLOCK, PostingsArena, type ArenaBlock } from '../indexer/text-index/postings-arena.ts';
 import { PostingsCache } from '../indexer/text-index/postings-cache.ts';
@@ -14,31 +16,21 @@ import { realDocPages } from './helpers/real-doc-pages.ts';
 import { tempIndexes } from './helpers/temp-indexes.ts';
 
 const { tempDir, openIndex } = tempIndexes('lse-arena-');
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('postings arena', () => {
   it('gives blocks that never overlap, aligned, and joins them back into whole slabs', () => {
     const arena = new PostingsArena(4 * 1024 * 1024);
     const slab = 2 ** arena.slabOrder;
-    const next = random(7);
-    const live = new Map<ArenaBlock, [number, number]>();
+    const next = seededRandom(7);
+    const live: ArenaBlock[] = [];
     let refused = 0;
     for (let step = 0; step < 20_000; step++) {
-      if (live.size > 0 && next() < 0.45) {
-        const blocks = [...live.keys()];
-        const block = blocks[Math.floor(next() * blocks.length)];
-        live.delete(block);
-        arena.free(block);
+      if (live.length > 0 && next() < 0.45) {
+        // Free a live block at random (the last one takes its place).
+        const i = Math.floor(next() * live.length);
+        arena.free(live[i]);
+        live[i] = live[live.length - 1];
+        live.pop();
         continue;
       }
       // Mostly short lists, some long ones, as a workload's postings are.
@@ -53,14 +45,14 @@ describe('postings arena', () => {
       expect(block.size - bytes).toBeLessThan(MIN_BLOCK);
       expect(block.byteOffset + block.size).toBeLessThanOrEqual(slab);
       // The first part's address: the slab's number times its size, plus the offset.
-      live.set(block, [block.parts[0], block.size]);
       expect(block.parts[0] % slab).toBe(block.byteOffset);
+      live.push(block);
     }
     // No two live blocks share a byte.
-    const ranges = [...live.values()].sort((a, b) => a[0] - b[0]);
+    const ranges = live.map((block) => [block.parts[0], block.size]).sort((a, b) => a[0] - b[0]);
     for (let i = 1; i < ranges.length; i++) expect(ranges[i][0]).toBeGreaterThanOrEqual(ranges[i - 1][0] + ranges[i - 1][1]);
     expect(refused).toBeGreaterThan(0);
-    for (const block of live.keys()) arena.free(block);
+    for (const block of live) arena.free(block);
     expect(arena.available).toBe(arena.reserved);
     // Whole again: every slab can be taken in one block.
     for (let s = 0; s < arena.reserved / slab; s++) expect(arena.allocate(slab)).not.toBeNull();

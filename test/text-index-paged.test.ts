@@ -6,6 +6,7 @@
 import { readdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { nextTurn } from '../indexer/stepwise.ts';
 import { IndexCorruptError } from '../indexer/text-index/errors.ts';
 import { MatchCollector } from '../indexer/text-index/match-collector.ts';
 import { bodyPositions } from '../indexer/text-index/passage.ts';
@@ -57,7 +58,7 @@ describe('paged postings', () => {
         expect({ query, ...paged }).toEqual({ query, ...answer(whole, query, options) });
         compared++;
         // The memory of lists evicted in this turn is reused in the next (postings-cache.ts).
-        await new Promise((resolve) => setImmediate(resolve));
+        await nextTurn();
       }
       // Snippets find the terms' word positions in the body.
       const { hits } = index.search(query, { limit: 3 });
