@@ -43,8 +43,10 @@ async function oneRun(dataDir: string, warmMs: number): Promise<void> {
   const side = await openSide(ROOT, dataDir, 'search');
   const started = performance.now();
   const warmed = warmMs > 0 ? JSON.stringify(await side.index.warmLongestLists(warmMs)) : 'no warming';
+  const warmedMs = performance.now() - started;
+  // The observer is told of collections on a later turn of the event loop.
   await new Promise((turn) => setTimeout(turn, 50));
-  const line = [`warm ${warmMs} ms: ${warmed} in ${(performance.now() - started).toFixed(0)} ms; since the start, ${collected()}`];
+  const line = [`warm ${warmMs} ms: ${warmed} in ${warmedMs.toFixed(0)} ms; since the start, ${collected()}`];
   const table = realWordTable();
   const scale = scaleQueries(table, 500);
   const passes = [['scale queries', scale], ['new queries', scaleQueries(table, 500, 1_001)], ['scale queries again', scale]] as const;
@@ -55,7 +57,6 @@ async function oneRun(dataDir: string, warmMs: number): Promise<void> {
       JSON.stringify(await side.answer(q));
       times.push(performance.now() - t);
     }
-    // The observer is told of collections on a later turn of the event loop.
     await new Promise((turn) => setTimeout(turn, 50));
     line.push(`${name}: ${latencyFigures(times)}; ${collected()}`);
   }
