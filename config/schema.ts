@@ -241,6 +241,12 @@ export const indexSettingsSchema = z
      */
     warmUntilMs: z.number().int().min(0).max(600_000).default(7_000),
     /**
+     * The last this many milliseconds of that time go to searches instead (the site's most asked
+     * queries of the last 30 days, then queries of its most frequent words, 200 at most): they
+     * compile the search's code and read what the first visitors' searches would. 0: lists only.
+     */
+    warmSearchesMs: z.number().int().min(0).max(600_000).default(1_000),
+    /**
      * A crawl or re-crawl that would remove more than this share of the indexed pages is held:
      * the index keeps serving what it had until an admin applies the change (1 turns it off).
      */

@@ -1,19 +1,23 @@
 /**
  * `lse serve` reads the longest postings lists before it listens, until index.warmUntilMs after
- * its start (the process's; here, the call to serveStore): on a site whose common words have
- * lists past the warming's threshold, the server starts with them read; with the setting at 0,
- * or a start that has spent it already, it starts cold.
+ * its start (the process's; here, the call to serveStore), less the last index.warmSearchesMs: on
+ * a site whose common words have lists past the warming's threshold, the server starts with them
+ * read; with the setting at 0, or a start that has spent it already, it starts cold. Then it runs
+ * warming searches until that deadline: the site's popular queries, then its frequent words, none
+ * of them recorded as a visitor's search.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadSettings } from '../config/load-settings.ts';
+import { SearchEngine } from '../indexer/ranking/search-engine.ts';
 import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { LONG_LIST } from '../indexer/text-index/block-bounds.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 import { main } from '../server/cli/main.ts';
 import { serveStore } from '../server/cli/serve-command.ts';
+import { SearchAnalytics } from '../server/search-admin/analytics.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'lse-serve-warm-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -38,29 +42,33 @@ async function importedSite(): Promise<string> {
   return dataDir;
 }
 
-async function servedWith(dataDir: string, warmUntilMs?: number, startedAt?: number) {
+async function servedWith(dataDir: string, warmUntilMs?: number, startedAt?: number, warmSearchesMs?: number) {
   const warm = vi.spyOn(TextIndex.prototype, 'warmLongestLists');
-  const settings = loadSettings({ env: {}, overrides: { dataDir, schedules: { estimate: 'off' }, ...(warmUntilMs === undefined ? {} : { index: { warmUntilMs } }) } });
+  const search = vi.spyOn(SearchEngine.prototype, 'search');
+  const index = { ...(warmUntilMs === undefined ? {} : { warmUntilMs }), ...(warmSearchesMs === undefined ? {} : { warmSearchesMs }) };
+  const settings = loadSettings({ env: {}, overrides: { dataDir, schedules: { estimate: 'off' }, index } });
   const store = await CrawlStore.open(dataDir);
   const serving = await serveStore(store, settings, { listen: { host: '127.0.0.1', port: 0 }, adminToken: 'serve-warm-token-0123456789', startedAt });
   try {
+    const warmingSearches = search.mock.calls.map(([query]) => query.q);
     const answer = (await (await fetch(`${serving.url}/api/search?q=manual`)).json()) as { total: number };
-    return { calls: warm.mock.calls, results: await Promise.all(warm.mock.results.map((r) => r.value)), total: answer.total };
+    return { calls: warm.mock.calls, results: await Promise.all(warm.mock.results.map((r) => r.value)), total: answer.total, warmingSearches };
   } finally {
     warm.mockRestore();
+    search.mockRestore();
     await serving.close();
     await store.close();
   }
 }
 
 describe('lse serve warming its index', () => {
-  it('reads the long lists before it answers, until 7 s after its start', async () => {
+  it('reads the long lists before it answers, until 6 s after its start (the last second is the searches\')', async () => {
     const dataDir = await importedSite();
     const { calls, results, total } = await servedWith(dataDir);
-    // What opening left of the 7 s.
+    // What opening left of the 6 s.
     expect(calls).toHaveLength(1);
     expect(calls[0][0]).toBeGreaterThan(0);
-    expect(calls[0][0]).toBeLessThan(7_000);
+    expect(calls[0][0]).toBeLessThan(6_000);
     // The words every page holds ("manual" and "page" in the title and the body, the body's
     // other words, the host in the URL): each a list of every page, all read.
     const { lists } = results[0] as { lists: number };
@@ -71,7 +79,32 @@ describe('lse serve warming its index', () => {
     for (const [warmUntilMs, startedAt] of [[0], [1], [undefined, performance.now() - 7_000]]) {
       const cold = await servedWith(dataDir, warmUntilMs, startedAt);
       expect(cold.calls).toEqual([]);
+      expect(cold.warmingSearches).toEqual([]);
       expect(cold.total).toBe(LONG_LIST + 100);
     }
+  }, 60_000);
+
+  it('searches the popular queries, then the frequent words, before it answers, recording none', async () => {
+    const dataDir = await importedSite();
+    const options = { retentionDays: 90, maxRecordsPerDay: 1_000 };
+    const seeded = await SearchAnalytics.open(dataDir, options);
+    for (const query of ['tool option', 'tool option', 'tool option', 'manual', 'manual', 'once only']) seeded.recordSearch(query, undefined, 3);
+    await seeded.flush();
+
+    const { warmingSearches, total } = await servedWith(dataDir);
+    expect(total).toBe(LONG_LIST + 100);
+    // A query searched once is not a popular one.
+    expect(warmingSearches.slice(0, 2)).toEqual(['tool option', 'manual']);
+    const rest = warmingSearches.slice(2);
+    expect(rest.length).toBeGreaterThan(3);
+    // The words every page's body holds: their stems.
+    expect(new Set(rest.flatMap((q) => q.split(' ')))).toEqual(new Set(['explain', 'manual', 'option', 'page', 'tool']));
+    const after = await SearchAnalytics.open(dataDir, options);
+    expect(after.summary(1).searches).toBe(6 + 1);
+
+    // Off: the lists only.
+    const listsOnly = await servedWith(dataDir, undefined, undefined, 0);
+    expect(listsOnly.warmingSearches).toEqual([]);
+    expect(listsOnly.calls).toHaveLength(1);
   }, 60_000);
 });

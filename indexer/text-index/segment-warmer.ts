@@ -10,6 +10,7 @@
  */
 import { blockSummary, LONG_LIST } from './block-bounds.ts';
 import { askedTerms, termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
+import { FIELD_NAMES } from './document.ts';
 import { timeSlices } from '../stepwise.ts';
 
 /** Work a caller wants done on new segments before they become visible (may take several turns). */
@@ -89,4 +90,24 @@ export async function warmLongestLists(segments: readonly CompactSegment[], { bu
     await turn();
   }
   return warmed;
+}
+
+/**
+ * The terms with the most postings in the body of the largest segment, most first, at most
+ * `count`, each with at least a long list's postings: what queries made to warm a start are made
+ * of (a small index has none, and nothing to warm).
+ */
+export function frequentTerms(segments: readonly CompactSegment[], count: number): string[] {
+  const body = FIELD_NAMES.indexOf('body');
+  let largest: CompactSegment | undefined;
+  for (const segment of segments) if (largest === undefined || segment.docIds.length > largest.docIds.length) largest = segment;
+  if (largest === undefined) return [];
+  const { offsets } = largest.fields[body];
+  const long: Array<{ t: number; length: number }> = [];
+  for (let t = 0; t + 1 < offsets.length; t++) {
+    const length = offsets[t + 1] - offsets[t];
+    if (length >= LONG_LIST) long.push({ t, length });
+  }
+  long.sort((a, b) => b.length - a.length || a.t - b.t);
+  return long.slice(0, count).map(({ t }) => largest.terms.at(t));
 }

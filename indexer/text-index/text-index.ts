@@ -24,7 +24,7 @@ import type { SearchHit } from './scorer.ts';
 import type { CompactSegment } from './compact-segment.ts';
 import { nextTurn, timeSlices } from '../stepwise.ts';
 import { deletedIds, IndexHandle, liveCount, makeSegmentSet, postingsOf, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
-import { warmLongestLists, warmPostings, type ListsWarmed, type SegmentWarmer } from './segment-warmer.ts';
+import { frequentTerms, warmLongestLists, warmPostings, type ListsWarmed, type SegmentWarmer } from './segment-warmer.ts';
 
 /** Work between two turns of the event loop while an update prepares its pages. */
 const UPDATE_SLICE_MS = 8;
@@ -434,6 +434,11 @@ export class TextIndex {
    */
   warmLongestLists(budgetMs: number): Promise<ListsWarmed> {
     return warmLongestLists(this.currentSegments(), { budgetMs, maxBytes: Math.floor(this.postingsCache.budget * 0.75) });
+  }
+
+  /** The most frequent terms of the body of the largest segment, at most `count` (segment-warmer.ts). */
+  frequentTerms(count: number): string[] {
+    return frequentTerms(this.currentSegments(), count);
   }
 
   /** Adds work to do on new segments (a merge's, an update's) before they become visible. */

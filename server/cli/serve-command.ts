@@ -28,6 +28,7 @@ import { SiteWordsSource } from '../search-admin/site-words.ts';
 import { searchAccessAdminRoutes } from '../routes/signin-route.ts';
 import { PrivateContentWatch, PrivatePagesPass, SearchAccess } from '../search-access.ts';
 import { SearchTurns } from '../search-turns.ts';
+import { warmWithSearches } from '../warming-searches.ts';
 import { createCrawlStack, type CrawlStack } from './crawl-setup.ts';
 import { fetchFlagOptions, fetchFlagOverrides, settingsForDataDir } from './crawl-command.ts';
 import { CliError } from './cli-error.ts';
@@ -190,8 +191,10 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   textIndex.prepareCommits().catch((error: Error) => process.stderr.write(`preparing the index's manifest: ${error.message}\n`));
   const engine = new SearchEngine(textIndex, await loadRankSnapshot(store), { blend: settings.ranking.blend, weight: settings.ranking.weight, otherLanguageWeight: settings.search.otherLanguageWeight });
   await loadSearchData(engine, store);
-  const warmMs = settings.index.warmUntilMs - (performance.now() - started);
-  if (warmMs > 0) await textIndex.warmLongestLists(warmMs);
+  // Warming ends index.warmUntilMs after the start; its last index.warmSearchesMs go to searches.
+  const warmedBy = started + settings.index.warmUntilMs;
+  const listsMs = warmedBy - settings.index.warmSearchesMs - performance.now();
+  if (listsMs > 0) await textIndex.warmLongestLists(listsMs);
   const stack = options.stack ?? createCrawlStack(store, settings.crawler);
   // Local pages: by the URL scope it was crawled with, or (topic crawls, or nothing remembered)
   // as its crawl stored them. A data directory never crawled has none: rounds and crawls then
@@ -213,6 +216,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   runner.on('job', (status: { state: string }) => {
     if (status.state === 'done') void siteWords.refresh();
   });
+  if (settings.index.warmSearchesMs > 0) await warmWithSearches({ search: (query) => engine.search(query), analytics: experience.analytics, index: textIndex }, warmedBy);
   const app = await buildApp({
     search: engine,
     analytics: experience.appAnalytics,
