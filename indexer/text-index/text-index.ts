@@ -25,6 +25,7 @@ import type { CompactSegment } from './compact-segment.ts';
 import { nextTurn, timeSlices } from '../stepwise.ts';
 import { deletedIds, IndexHandle, liveCount, makeSegmentSet, postingsOf, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
 import { frequentTerms, warmLongestLists, warmPostings, type ListsWarmed, type SegmentWarmer } from './segment-warmer.ts';
+import { VersionTable } from './version-table.ts';
 
 /** Work between two turns of the event loop while an update prepares its pages. */
 const UPDATE_SLICE_MS = 8;
@@ -87,7 +88,7 @@ export class TextIndex {
   private readonly autoMerge: boolean;
   private nextSegmentNumber: number;
   /** The version (document-version.ts) of each live document of the current generation, when known. */
-  private versions: Map<number, string>;
+  private versions: VersionTable;
   private writing: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly merges: BackgroundMerges;
@@ -102,7 +103,7 @@ export class TextIndex {
     nextSegmentNumber: number,
     options: TextIndexOptions,
     postingsCache: PostingsCache,
-    versions: Map<number, string> = new Map(),
+    versions: VersionTable = new VersionTable(),
   ) {
     this.handle = new IndexHandle(initial);
     this.versions = versions;
@@ -133,7 +134,7 @@ export class TextIndex {
     await mkdir(directory, { recursive: true });
     const manifest = await readManifest(directory);
     const segments: LiveSegment[] = [];
-    const versions = new Map<number, string>();
+    const versions = new VersionTable((manifest?.segments ?? []).reduce((n, entry) => n + entry.docIds.length, 0));
     const cache = new PostingsCache(options.postingsCacheBytes);
     for (const entry of manifest?.segments ?? []) {
       const stored = openSegment(directory, entry.name, cache);
@@ -276,7 +277,7 @@ export class TextIndex {
   private async buildGeneration(documents: Iterable<TextDocument> | AsyncIterable<TextDocument>): Promise<void> {
     const built: Array<Promise<string>> = [];
     const deletions = new Map<number, number[]>();
-    const versions = new Map<number, string>();
+    const versions = new VersionTable();
     const chunkOf = new Map<number, number>();
     let chunk = new Map<number, TextDocument>();
     let chunkChars = 0;
@@ -410,7 +411,7 @@ export class TextIndex {
    * Writes the next generation's manifest (with the version of each live document), swaps it in,
    * and removes files no longer needed.
    */
-  private async commit(segments: LiveSegment[], versions: Map<number, string> | VersionChanges): Promise<void> {
+  private async commit(segments: LiveSegment[], versions: VersionTable | VersionChanges): Promise<void> {
     const previous = this.handle.current;
     await this.warm(segments, previous.segments, versions);
     const next = makeSegmentSet(previous.generation + 1, segments);
@@ -420,7 +421,7 @@ export class TextIndex {
     const manifest = manifestParts(header, segments.map((s) => ({ ...this.manifestPart(s, versions), deletedIds: deletedIds(s) })));
     await writeManifest(this.directory, manifest);
     this.handle.swap(next);
-    if (versions instanceof Map) this.versions = versions;
+    if (versions instanceof VersionTable) this.versions = versions;
     else versions.apply();
     // The previous generation's files stay one more generation: queries may still read its documents.
     const keep = new Set([...[...next.segments, ...previous.segments].map((s) => s.stored.postings.name), ...this.merges.busy]);
@@ -447,7 +448,7 @@ export class TextIndex {
   }
 
   /** Warms the segments that are new in `segments` with what queries asked of `previous`. Best effort: a failure is a warning. */
-  private async warm(segments: readonly LiveSegment[], previous: readonly LiveSegment[], versions: Map<number, string> | VersionChanges): Promise<void> {
+  private async warm(segments: readonly LiveSegment[], previous: readonly LiveSegment[], versions: VersionTable | VersionChanges): Promise<void> {
     const known = new Set(previous.map((s) => s.stored));
     const freshSegments = segments.filter((s) => !known.has(s.stored));
     const fresh = freshSegments.map(postingsOf);
@@ -466,7 +467,7 @@ export class TextIndex {
   }
 
   /** A segment's fixed part of the manifest: its ids and the versions of its live pages. */
-  private manifestPart(s: LiveSegment, versions: Map<number, string> | VersionChanges): Pick<ManifestPart, 'key' | 'fixed'> {
+  private manifestPart(s: LiveSegment, versions: VersionTable | VersionChanges): Pick<ManifestPart, 'key' | 'fixed'> {
     return {
       key: s.stored,
       fixed: () => {

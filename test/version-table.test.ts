@@ -1,0 +1,71 @@
+/**
+ * The index's table of page versions against a Map of the same operations: random sets,
+ * overwrites and deletes of ids as a store gives them (consecutive, then scattered), through
+ * growth and many removed slots, and versions that are not 12 hex digits kept as they are.
+ */
+import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../indexer/seeded-random.ts';
+import { VersionTable } from '../indexer/text-index/version-table.ts';
+
+const hexVersion = (random: () => number) => Array.from({ length: 12 }, () => Math.floor(random() * 16).toString(16)).join('');
+
+describe('the version table', () => {
+  it('answers as a Map of the same sets and deletes', () => {
+    const random = seededRandom(42);
+    const table = new VersionTable();
+    const reference = new Map<number, string>();
+    const idOf = (step: number) => (step < 30_000 ? Math.floor(random() * 20_000) : Math.floor(random() * 2 ** 31));
+    for (let step = 0; step < 60_000; step++) {
+      const id = idOf(step);
+      const roll = random();
+      if (roll < 0.6) {
+        const version = roll < 0.01 ? `old-${step}` : hexVersion(random);
+        table.set(id, version);
+        reference.set(id, version);
+      } else if (roll < 0.9) {
+        expect(table.delete(id)).toBe(reference.delete(id));
+      } else {
+        expect(table.get(id)).toBe(reference.get(id));
+      }
+    }
+    expect(table.size).toBe(reference.size);
+    for (const [id, version] of reference) expect(table.get(id)).toBe(version);
+    for (let id = 0; id < 20_000; id++) expect(table.get(id)).toBe(reference.get(id));
+  });
+
+  it('keeps a million consecutive ids, versions with leading zeros, and ids that are not keys', () => {
+    const random = seededRandom(7);
+    const table = new VersionTable();
+    const versions: string[] = [];
+    for (let id = 0; id < 1_000_000; id++) {
+      const version = id % 1_000 === 0 ? '000000000000' : id % 1_001 === 0 ? '00000000000f' : hexVersion(random);
+      versions.push(version);
+      table.set(id, version);
+    }
+    expect(table.size).toBe(1_000_000);
+    for (let id = 0; id < 1_000_000; id += 97) expect(table.get(id)).toBe(versions[id]);
+    expect(table.get(0)).toBe('000000000000');
+    expect(table.get(1_001)).toBe('00000000000f');
+    expect(table.get(1_000_000)).toBeUndefined();
+    for (const odd of [-1, 2 ** 31, 1.5]) {
+      table.set(odd, 'ffffffffffff');
+      expect(table.get(odd)).toBe('ffffffffffff');
+      expect(table.delete(odd)).toBe(true);
+      expect(table.get(odd)).toBeUndefined();
+    }
+    // A page whose version changes form moves between the two stores, never in both.
+    table.set(5, 'not-hex');
+    expect(table.get(5)).toBe('not-hex');
+    table.set(5, 'abcdefabcdef');
+    expect(table.get(5)).toBe('abcdefabcdef');
+    for (const kept of ['ABCDEFABCDEF', 'abcdefabcde', 'abcdefabcdefa', 'abcdefabcdeg']) {
+      table.set(6, kept);
+      expect(table.get(6)).toBe(kept);
+    }
+    // Sized ahead for what it will hold, it answers the same.
+    const sized = new VersionTable(3);
+    sized.set(1, '0123456789ab');
+    expect([sized.get(1), sized.get(2), sized.size]).toEqual(['0123456789ab', undefined, 1]);
+    expect(table.size).toBe(1_000_000);
+  });
+});
