@@ -18,6 +18,7 @@ import type { TextDocument } from '../indexer/text-index/document.ts';
 import { PostingsCache } from '../indexer/text-index/postings-cache.ts';
 import { openPostings, pad8 } from '../indexer/text-index/postings-file.ts';
 import { buildAndWriteSegment } from '../indexer/text-index/build-segment.ts';
+import { languagesOf } from '../indexer/text-index/language-column.ts';
 import { QueryBudget } from '../indexer/text-index/query-budget.ts';
 import { forEachTermMatchingGlob, forEachTermWithinEdits } from '../indexer/text-index/term-walk.ts';
 import type { BenchContext } from './run.ts';
@@ -33,7 +34,7 @@ export function earlierPostingsLayout(segment: CompactSegment, docOffsets: reado
     docCount: segment.docIds.length,
     docOffsets: [...docOffsets],
     fields: segment.fields.map((field) => FIELD_ARRAYS.map((key) => field[key].length)),
-    docLangs: segment.docLangs,
+    docLangs: languagesOf(segment.docLangs),
     surfaces: segment.surfaces.words.toArray(),
     surfaceTermCount: segment.surfaces.termIds.length,
     positionBytes: segment.fields.map((field) => field.positions.BYTES_PER_ELEMENT),

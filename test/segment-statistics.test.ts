@@ -10,6 +10,7 @@ import type { TextDocument } from '../indexer/text-index/document.ts';
 import { termNumber, termPostings } from '../indexer/text-index/compact-segment.ts';
 import { QueryBudget } from '../indexer/text-index/query-budget.ts';
 import { CollectionTerms } from '../indexer/text-index/scorer.ts';
+import { languageAt } from '../indexer/text-index/language-column.ts';
 import { realDocPages } from './helpers/real-doc-pages.ts';
 import { tempIndexes } from './helpers/temp-indexes.ts';
 
@@ -24,7 +25,7 @@ function directCount(set: SegmentSet) {
     for (let ordinal = 0; ordinal < docIds.length; ordinal++) {
       if (segment.deleted?.[ordinal]) continue;
       live++;
-      languages.set(docLangs[ordinal], (languages.get(docLangs[ordinal]) ?? 0) + 1);
+      languages.set(languageAt(docLangs, ordinal), (languages.get(languageAt(docLangs, ordinal)) ?? 0) + 1);
       for (let f = 0; f < fields.length; f++) sums[f] += fields[f].lengths[ordinal];
     }
   }

@@ -5,6 +5,7 @@
  * fraction of that and let the scorer apply collection-wide statistics.
  */
 import { readPostingPositions, readTermPositions, readTermPostings, type PagedField, type TermPositions, type TermPostings } from './paged-postings.ts';
+import type { LanguageColumn } from './language-column.ts';
 import { emptyDictionary, type TermDictionary } from './term-dictionary.ts';
 
 /** Postings of one field, grouped by term (term t's postings are offsets[t] .. offsets[t+1]). */
@@ -36,7 +37,7 @@ export interface CompactSegment {
   /** Parallel to FIELD_NAMES. */
   fields: FieldPostings[];
   /** Each document's language (`en` for documents that named none). */
-  docLangs: string[];
+  docLangs: LanguageColumn;
   /** Words as written (lower-cased), sorted, whose terms differ from them (stemmed words). */
   surfaces: SurfaceWords;
 }

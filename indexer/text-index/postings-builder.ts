@@ -8,6 +8,7 @@
 import type { CompactSegment, FieldPostings, SurfaceWords } from './compact-segment.ts';
 import { FIELD_NAMES, type TextDocument } from './document.ts';
 import { DEFAULT_LANGUAGE } from './languages.ts';
+import { languageColumn } from './language-column.ts';
 import type { AnalyzedDocument } from './segment-analysis.ts';
 import { TermDictionary } from './term-dictionary.ts';
 
@@ -41,7 +42,7 @@ export function buildPostings(name: string, documents: readonly TextDocument[], 
   const rank = new Int32Array(termList.length);
   order.forEach((id, r) => (rank[id] = r));
   const fields = occurrences.map((occ, f) => groupPostings(occ, rank, termList.length, lengths[f]));
-  const docLangs = documents.map((doc) => doc.lang ?? DEFAULT_LANGUAGE);
+  const docLangs = languageColumn(documents.map((doc) => doc.lang ?? DEFAULT_LANGUAGE));
   const surfaces = surfaceWords(analyzed, termIds, rank);
   return { name, docIds: Int32Array.from(documents, (doc) => doc.id), terms: TermDictionary.fromSorted(order.map((id) => termList[id])), fields, docLangs, surfaces };
 }

@@ -20,6 +20,7 @@ import { noSurfaceWords, type CompactSegment, type FieldPostings, type SurfaceWo
 import { FIELD_NAMES } from './document.ts';
 import { IndexCorruptError } from './errors.ts';
 import { DEFAULT_LANGUAGE } from './languages.ts';
+import { languageColumn, type LanguageColumn } from './language-column.ts';
 import type { PostingsCache } from './postings-cache.ts';
 import { PostingsFile } from './paged-postings.ts';
 import { TermDictionary } from './term-dictionary.ts';
@@ -87,7 +88,7 @@ export interface PostingsShape {
   name: string;
   terms: TermDictionary;
   docIds: Int32Array;
-  docLangs: string[];
+  docLangs: LanguageColumn;
   surfaces: SurfaceWords;
   fields: Array<{ lengths: number[]; positionBytes: number }>;
 }
@@ -110,7 +111,7 @@ export function postingsFileHead(shape: PostingsShape): Uint8Array {
     surfaceCount: shape.surfaces.words.length,
     surfaceBytes: shape.surfaces.words.bytes.length,
     surfaceTermCount: shape.surfaces.termIds.length,
-    languages: [...new Set(shape.docLangs)],
+    languages: [...shape.docLangs.languages],
   };
   const headerBytes = new TextEncoder().encode(JSON.stringify(header));
   const start = new Uint8Array(pad8(8 + headerBytes.length));
@@ -123,8 +124,6 @@ export function postingsFileHead(shape: PostingsShape): Uint8Array {
 
 /** The arrays after the fields': written words, the two dictionaries, document offsets and languages. */
 export function postingsFileTail(shape: PostingsShape, docOffsets: readonly number[]): Uint8Array[] {
-  const languages = [...new Set(shape.docLangs)];
-  const number = new Map(languages.map((lang, i) => [lang, i]));
   const arrays: ArrayBufferView[] = [
     shape.surfaces.offsets,
     shape.surfaces.termIds,
@@ -133,7 +132,7 @@ export function postingsFileTail(shape: PostingsShape, docOffsets: readonly numb
     shape.surfaces.words.offsets,
     shape.surfaces.words.bytes,
     Float64Array.from(docOffsets),
-    Uint16Array.from(shape.docLangs, (lang) => number.get(lang)!),
+    shape.docLangs.codes,
   ];
   return arrays.flatMap(paddedBytes);
 }
@@ -190,7 +189,7 @@ function segmentOf(header: PostingsHeader, docIds: Int32Array, fields: FieldPost
     const termIds = next(Int32Array, header.surfaceTermCount);
     surfaces = { words: TermDictionary.fromSorted(header.surfaces.map(String)), offsets, termIds };
   }
-  const docLangs = Array.isArray(header.docLangs) && header.docLangs.length === header.docCount ? header.docLangs.map(String) : new Array<string>(header.docCount).fill(DEFAULT_LANGUAGE);
+  const docLangs = languageColumn(Array.isArray(header.docLangs) && header.docLangs.length === header.docCount ? header.docLangs.map(String) : new Array<string>(header.docCount).fill(DEFAULT_LANGUAGE));
   const postings = { name: header.name, docIds, terms: TermDictionary.fromSorted(terms.map(String)), fields, docLangs, surfaces };
   return { postings, docOffsets: Float64Array.from(header.docOffsets!) };
 }
@@ -206,11 +205,9 @@ function formatTwoSegment(header: PostingsHeader, docIds: Int32Array, fields: Fi
   if (!offsetsFit(surfaceOffsets, words.length, termIds.length) || termIds.some((t) => t < 0 || t >= termCount)) {
     throw new IndexCorruptError(`${source} has written words that do not fit its terms`);
   }
-  const languages = header.languages!;
-  const docLangs = Array.from(langNumbers, (n) => {
-    if (n >= languages.length) throw new IndexCorruptError(`${source} has a document language it does not list`);
-    return languages[n];
-  });
+  const languages = header.languages!.map(String);
+  for (const n of langNumbers) if (n >= languages.length) throw new IndexCorruptError(`${source} has a document language it does not list`);
+  const docLangs: LanguageColumn = { languages, codes: langNumbers };
   return { postings: { name: header.name, docIds, terms, fields, docLangs, surfaces: { words, offsets: surfaceOffsets, termIds } }, docOffsets };
 }
 

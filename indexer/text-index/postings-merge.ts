@@ -8,6 +8,7 @@
  * widen prefix suggestions, as they do in a segment with deletions.)
  */
 import type { CompactSegment, FieldPostings, SurfaceWords } from './compact-segment.ts';
+import { languageAt, languageColumn, type LanguageColumn } from './language-column.ts';
 import { DictionaryBuilder, type TermDictionary } from './term-dictionary.ts';
 
 export interface MergeSource {
@@ -38,7 +39,7 @@ export interface MergePlan {
   name: string;
   sources: readonly MergeSource[];
   docIds: Int32Array;
-  docLangs: string[];
+  docLangs: LanguageColumn;
   terms: TermDictionary;
   surfaces: SurfaceWords;
   fieldCount: number;
@@ -57,12 +58,13 @@ export function planMerge(name: string, sources: readonly MergeSource[]): MergeP
   const { newOrdinals, sourceOf, sourceOrdinal } = mergeDocuments(sources);
   const docCount = sourceOf.length;
   const docIds = new Int32Array(docCount);
-  const docLangs = new Array<string>(docCount);
+  const langs = new Array<string>(docCount);
   for (let o = 0; o < docCount; o++) {
     const source = sources[sourceOf[o]].postings;
     docIds[o] = source.docIds[sourceOrdinal[o]];
-    docLangs[o] = source.docLangs[sourceOrdinal[o]];
+    langs[o] = languageAt(source.docLangs, sourceOrdinal[o]);
   }
+  const docLangs = languageColumn(langs);
   const { terms, termMaps } = mergeTerms(sources, newOrdinals);
   const fieldCount = sources[0]?.postings.fields.length ?? 0;
   // Each merged term's number in each source (inverse of termMaps), -1 where a source lacks it.

@@ -17,6 +17,7 @@ import { markClauseMatches, clauseMatches } from './clause-matches.ts';
 import { INDEX_FIELDS } from './document.ts';
 import { expandClause } from './expansion.ts';
 import { isNamespacedTerm } from './languages.ts';
+import { languageAt } from './language-column.ts';
 import type { ParsedQuery, QueryClause } from './query-parser.ts';
 import { MAX_PATTERN_TERMS, QueryBudget, type QueryNotice, type QueryWork } from './query-budget.ts';
 import { scoredLists } from './scored-lists.ts';
@@ -116,7 +117,7 @@ export function executeQuery(set: SegmentSet, query: ParsedQuery, page: Page, bu
       id: hit.id,
       score: hit.score,
       matchedTerms: matchedTermsOf(hit.segment.stored.postings, hit.ordinal, termsLookedFor),
-      lang: hit.segment.stored.postings.docLangs[hit.ordinal],
+      lang: languageAt(hit.segment.stored.postings.docLangs, hit.ordinal),
     }));
   return { hits, total: counts.total, unfilteredTotal: counts.unfilteredTotal, terms: termsLookedFor, corrections, absentClauses };
 }

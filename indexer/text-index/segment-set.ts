@@ -5,6 +5,7 @@
  */
 import type { CompactSegment } from './compact-segment.ts';
 import { FIELD_NAMES } from './document.ts';
+import { languageAt } from './language-column.ts';
 import type { StoredSegment } from './segment-files.ts';
 
 export interface LiveSegment {
@@ -114,7 +115,7 @@ function segmentStatistics(segment: LiveSegment): SegmentStatistics {
     for (let ordinal = 0; ordinal < docIds.length; ordinal++) {
       if (!deleted[ordinal]) continue;
       stats.liveCount--;
-      stats.languages.set(docLangs[ordinal], stats.languages.get(docLangs[ordinal])! - 1);
+      stats.languages.set(languageAt(docLangs, ordinal), stats.languages.get(languageAt(docLangs, ordinal))! - 1);
       for (let f = 0; f < fields.length; f++) stats.fieldLengthSums[f] -= fields[f].lengths[ordinal];
     }
     // In the order of their first live document, as a count of the live documents gives them.
@@ -122,7 +123,7 @@ function segmentStatistics(segment: LiveSegment): SegmentStatistics {
     for (const [lang, count] of counts) if (count === 0) counts.delete(lang);
     stats.languages = new Map();
     for (let ordinal = 0; ordinal < docIds.length && stats.languages.size < counts.size; ordinal++) {
-      if (!deleted[ordinal] && !stats.languages.has(docLangs[ordinal])) stats.languages.set(docLangs[ordinal], counts.get(docLangs[ordinal])!);
+      if (!deleted[ordinal] && !stats.languages.has(languageAt(docLangs, ordinal))) stats.languages.set(languageAt(docLangs, ordinal), counts.get(languageAt(docLangs, ordinal))!);
     }
   }
   statisticsCache.set(segment, stats);
@@ -136,7 +137,7 @@ function storedStatistics(segment: LiveSegment): SegmentStatistics {
   stats = { liveCount: 0, fieldLengthSums: new Float64Array(fields.length), languages: new Map() };
   for (let ordinal = 0; ordinal < docIds.length; ordinal++) {
     stats.liveCount++;
-    stats.languages.set(docLangs[ordinal], (stats.languages.get(docLangs[ordinal]) ?? 0) + 1);
+    stats.languages.set(languageAt(docLangs, ordinal), (stats.languages.get(languageAt(docLangs, ordinal)) ?? 0) + 1);
     for (let f = 0; f < fields.length; f++) stats.fieldLengthSums[f] += fields[f].lengths[ordinal];
   }
   storedStatisticsCache.set(segment.stored, stats);
