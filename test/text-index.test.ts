@@ -156,7 +156,7 @@ describe('text index: persistence', () => {
   it("writes a segment's ids and versions once, and its deletions at every commit", async () => {
     let fixedCalls = 0;
     const stored = {};
-    const part = (deletedIds: number[]) => ({ key: stored, deletedIds, fixed: () => (fixedCalls++, { name: 'seg-000001', docIds: [1, 2, 3], versions: ['a', 'b', 'c'] }) });
+    const part = (deletedIds: number[]) => ({ key: stored, deletedIds, fixed: () => (fixedCalls++, { name: 'seg-000001', docIds: [1, 2, 3], versionsJson: new TextEncoder().encode('["a","b","c"]') }) });
     const header = { format: MANIFEST_FORMAT, generation: 1, nextSegmentNumber: 2, maxTextChars: 100 } as const;
     const manifestText = (...args: Parameters<typeof manifestParts>) => Buffer.concat(manifestParts(...args)).toString('utf8');
     expect(JSON.parse(manifestText(header, [part([])])).segments).toEqual([{ name: 'seg-000001', docIds: [1, 2, 3], versions: ['a', 'b', 'c'], deletedIds: [] }]);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../indexer/seeded-random.ts';
-import { VersionTable } from '../indexer/text-index/version-table.ts';
+import { VersionTable, versionsJson } from '../indexer/text-index/version-table.ts';
 
 const hexVersion = (random: () => number) => Array.from({ length: 12 }, () => Math.floor(random() * 16).toString(16)).join('');
 
@@ -67,5 +67,27 @@ describe('the version table', () => {
     sized.set(1, '0123456789ab');
     expect([sized.get(1), sized.get(2), sized.size]).toEqual(['0123456789ab', undefined, 1]);
     expect(table.size).toBe(1_000_000);
+  });
+});
+
+describe("the versions' JSON in the manifest", () => {
+  it('equals the JSON of the versions as strings, deleted pages and pages without one as ""', () => {
+    const random = seededRandom(3);
+    const table = new VersionTable();
+    const ids = Int32Array.from({ length: 5_000 }, (_, i) => i * 3);
+    const deleted = Uint8Array.from(ids, () => (random() < 0.1 ? 1 : 0));
+    for (const id of ids) {
+      const roll = random();
+      if (roll < 0.8) table.set(id, hexVersion(random));
+      else if (roll < 0.85) table.set(id, `old "${id}" é`);
+    }
+    const expected = JSON.stringify(Array.from(ids, (id, i) => (deleted[i] ? '' : (table.get(id) ?? ''))));
+    const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    expect(text(versionsJson(ids, deleted, table))).toBe(expected);
+    expect(JSON.parse(text(versionsJson(ids, null, table)))).toEqual(Array.from(ids, (id) => table.get(id) ?? ''));
+    expect(text(versionsJson(new Int32Array(0), null, table))).toBe('[]');
+    // Changes over the table: the source's own answer where it writes none.
+    const changes = { get: (id: number) => (id === 3 ? 'changed' : table.get(id)), writeHex: (id: number, out: Uint8Array, at: number) => id !== 3 && table.writeHex(id, out, at) };
+    expect(JSON.parse(text(versionsJson(ids.subarray(0, 3), null, changes)))).toEqual([table.get(0) ?? '', 'changed', table.get(6) ?? '']);
   });
 });

@@ -69,14 +69,25 @@ const encoder = new TextEncoder();
  */
 export function fixedJson({ key, fixed }: Pick<ManifestPart, 'key' | 'fixed'>): Uint8Array {
   let json = stableJson.get(key);
-  if (json === undefined) stableJson.set(key, (json = encoder.encode(JSON.stringify(fixed()))));
+  if (json === undefined) {
+    const { versionsJson, ...named } = fixed();
+    const head = encoder.encode(`${JSON.stringify(named).slice(0, -1)},"versions":`);
+    json = new Uint8Array(head.length + versionsJson.length + 1);
+    json.set(head);
+    json.set(versionsJson, head.length);
+    json[json.length - 1] = 0x7d; // }
+    stableJson.set(key, json);
+  }
   return json;
 }
 
-/** What the manifest says of one segment: its fixed part (asked once per `key`) and its deletions. */
+/**
+ * What the manifest says of one segment: its fixed part (asked once per `key`; the versions as
+ * their JSON array, written without a string per page) and its deletions.
+ */
 export interface ManifestPart {
   key: object;
-  fixed: () => Omit<ManifestSegment, 'deletedIds'>;
+  fixed: () => Omit<ManifestSegment, 'deletedIds' | 'versions'> & { versionsJson: Uint8Array };
   deletedIds: readonly number[];
 }
 

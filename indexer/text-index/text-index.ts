@@ -25,7 +25,7 @@ import type { CompactSegment } from './compact-segment.ts';
 import { nextTurn, timeSlices } from '../stepwise.ts';
 import { deletedIds, IndexHandle, liveCount, makeSegmentSet, postingsOf, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
 import { frequentTerms, warmLongestLists, warmPostings, type ListsWarmed, type SegmentWarmer } from './segment-warmer.ts';
-import { VersionTable } from './version-table.ts';
+import { VersionTable, versionsJson, type VersionSource } from './version-table.ts';
 
 /** Work between two turns of the event loop while an update prepares its pages. */
 const UPDATE_SLICE_MS = 8;
@@ -344,6 +344,7 @@ export class TextIndex {
       }
       const versions: VersionChanges = {
         get: (id) => changed.get(id) ?? (removed.has(id) ? undefined : this.versions.get(id)),
+        writeHex: (id, out, at) => !removed.has(id) && !changed.has(id) && this.versions.writeHex(id, out, at),
         apply: () => {
           for (const id of removed) this.versions.delete(id);
           for (const [id, version] of changed) this.versions.set(id, version);
@@ -472,7 +473,7 @@ export class TextIndex {
       key: s.stored,
       fixed: () => {
         const docIds = Array.from(s.stored.postings.docIds);
-        return { name: s.stored.postings.name, docIds, versions: docIds.map((id, i) => (s.deleted?.[i] ? '' : (versions.get(id) ?? ''))) };
+        return { name: s.stored.postings.name, docIds, versionsJson: versionsJson(s.stored.postings.docIds, s.deleted, versions) };
       },
     };
   }
@@ -533,7 +534,6 @@ export class TextIndex {
 }
 
 /** The versions of the next generation, as changes to the current ones (applied once it is swapped in). */
-interface VersionChanges {
-  get(id: number): string | undefined;
+interface VersionChanges extends VersionSource {
   apply(): void;
 }
