@@ -9,7 +9,7 @@
  * static prior of each new segment).
  */
 import { blockSummary, LONG_LIST } from './block-bounds.ts';
-import { askedTerms, termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
+import { askedTerms, termNumber, termPostings, type CompactSegment, type FieldPostings } from './compact-segment.ts';
 import { FIELD_NAMES } from './document.ts';
 import { timeSlices } from '../stepwise.ts';
 
@@ -63,16 +63,8 @@ export interface ListsWarmed {
  */
 export async function warmLongestLists(segments: readonly CompactSegment[], { budgetMs, maxBytes }: { budgetMs: number; maxBytes: number }): Promise<ListsWarmed> {
   const started = performance.now();
-  const lists: Array<{ field: CompactSegment['fields'][number]; t: number; length: number }> = [];
-  for (const segment of segments) {
-    for (const field of segment.fields) {
-      const { offsets } = field;
-      for (let t = 0; t + 1 < offsets.length; t++) {
-        const length = offsets[t + 1] - offsets[t];
-        if (length >= LONG_LIST) lists.push({ field, t, length });
-      }
-    }
-  }
+  const lists: Array<{ field: FieldPostings; t: number; length: number }> = [];
+  for (const segment of segments) for (const field of segment.fields) for (const list of longLists(field)) lists.push(list);
   lists.sort((a, b) => b.length - a.length);
   const warmed: ListsWarmed = { lists: 0, bytes: 0, stoppedAtBudget: false };
   const turn = timeSlices(SLICE_MS);
@@ -102,12 +94,17 @@ export function frequentTerms(segments: readonly CompactSegment[], count: number
   let largest: CompactSegment | undefined;
   for (const segment of segments) if (largest === undefined || segment.docIds.length > largest.docIds.length) largest = segment;
   if (largest === undefined) return [];
-  const { offsets } = largest.fields[body];
-  const long: Array<{ t: number; length: number }> = [];
+  const long = longLists(largest.fields[body]).sort((a, b) => b.length - a.length || a.t - b.t);
+  return long.slice(0, count).map(({ t }) => largest.terms.at(t));
+}
+
+/** The field's terms with at least a long list's postings, in term order. */
+function longLists(field: FieldPostings): Array<{ field: FieldPostings; t: number; length: number }> {
+  const { offsets } = field;
+  const lists: Array<{ field: FieldPostings; t: number; length: number }> = [];
   for (let t = 0; t + 1 < offsets.length; t++) {
     const length = offsets[t + 1] - offsets[t];
-    if (length >= LONG_LIST) long.push({ t, length });
+    if (length >= LONG_LIST) lists.push({ field, t, length });
   }
-  long.sort((a, b) => b.length - a.length || a.t - b.t);
-  return long.slice(0, count).map(({ t }) => largest.terms.at(t));
+  return lists;
 }

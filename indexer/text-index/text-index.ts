@@ -344,7 +344,8 @@ export class TextIndex {
       }
       const versions: VersionChanges = {
         get: (id) => changed.get(id) ?? (removed.has(id) ? undefined : this.versions.get(id)),
-        writeHex: (id, out, at) => !removed.has(id) && !changed.has(id) && this.versions.writeHex(id, out, at),
+        // `removed` holds every changed page too: their versions come from `get`.
+        writeHex: (id, out, at) => !removed.has(id) && this.versions.writeHex(id, out, at),
         apply: () => {
           for (const id of removed) this.versions.delete(id);
           for (const [id, version] of changed) this.versions.set(id, version);
