@@ -27,5 +27,23 @@ export function languageColumn(langs: ArrayLike<string>): LanguageColumn {
   return { languages: [...number.keys()], codes };
 }
 
+/**
+ * The column of documents taken from other columns: document `o` is `sourceOrdinal[o]` of column
+ * `sourceOf[o]` (a merge's documents), without a string per document.
+ */
+export function gatheredLanguageColumn(columns: readonly LanguageColumn[], sourceOf: Int32Array, sourceOrdinal: Int32Array): LanguageColumn {
+  const number = new Map<string, number>();
+  const recode = columns.map((column) =>
+    Uint16Array.from(column.languages, (lang) => {
+      let code = number.get(lang);
+      if (code === undefined) number.set(lang, (code = number.size));
+      return code;
+    }),
+  );
+  const codes = new Uint16Array(sourceOf.length);
+  for (let o = 0; o < codes.length; o++) codes[o] = recode[sourceOf[o]][columns[sourceOf[o]].codes[sourceOrdinal[o]]];
+  return { languages: [...number.keys()], codes };
+}
+
 /** Every document's language, in order (tests and comparisons). */
 export const languagesOf = (column: LanguageColumn): string[] => Array.from(column.codes, (code) => column.languages[code]);

@@ -8,7 +8,7 @@
  * widen prefix suggestions, as they do in a segment with deletions.)
  */
 import type { CompactSegment, FieldPostings, SurfaceWords } from './compact-segment.ts';
-import { languageAt, languageColumn, type LanguageColumn } from './language-column.ts';
+import { gatheredLanguageColumn, type LanguageColumn } from './language-column.ts';
 import { DictionaryBuilder, type TermDictionary } from './term-dictionary.ts';
 
 export interface MergeSource {
@@ -58,13 +58,8 @@ export function planMerge(name: string, sources: readonly MergeSource[]): MergeP
   const { newOrdinals, sourceOf, sourceOrdinal } = mergeDocuments(sources);
   const docCount = sourceOf.length;
   const docIds = new Int32Array(docCount);
-  const langs = new Array<string>(docCount);
-  for (let o = 0; o < docCount; o++) {
-    const source = sources[sourceOf[o]].postings;
-    docIds[o] = source.docIds[sourceOrdinal[o]];
-    langs[o] = languageAt(source.docLangs, sourceOrdinal[o]);
-  }
-  const docLangs = languageColumn(langs);
+  for (let o = 0; o < docCount; o++) docIds[o] = sources[sourceOf[o]].postings.docIds[sourceOrdinal[o]];
+  const docLangs = gatheredLanguageColumn(sources.map((source) => source.postings.docLangs), sourceOf, sourceOrdinal);
   const { terms, termMaps } = mergeTerms(sources, newOrdinals);
   const fieldCount = sources[0]?.postings.fields.length ?? 0;
   // Each merged term's number in each source (inverse of termMaps), -1 where a source lacks it.
