@@ -8,12 +8,13 @@
  *
  * A run opens DIR as `lse serve` does, warms for WARM_MS (2,000) or not at all, then times the
  * 500 scale queries (the scale bench's first pass, without HTTP), 500 others never asked, and the
- * scale queries again (the bench's warm pass), printing p50 / p90 / p99 / longest of each, and
- * the garbage collections of the opening and warming and of each pass.
+ * scale queries again (the bench's warm pass), printing p50 / p90 / p99 / longest of each, the
+ * garbage collections of the opening and warming and of each pass, and the heap left after them.
  */
 import { execFileSync } from 'node:child_process';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { resolve } from 'node:path';
+import v8 from 'node:v8';
 import { pathToFileURL } from 'node:url';
 import { realWordTable, scaleQueries } from '../../bench/scale-corpus.ts';
 import { latencyFigures, openSide } from './search-ab.ts';
@@ -60,6 +61,10 @@ async function oneRun(dataDir: string, warmMs: number): Promise<void> {
     await new Promise((turn) => setTimeout(turn, 50));
     line.push(`${name}: ${latencyFigures(times)}; ${collected()}`);
   }
+  // What the heap holds once the passes' garbage is collected (runs spawned by this script can).
+  const collect = (globalThis as { gc?: () => void }).gc;
+  collect?.();
+  line.push(`heap used ${(v8.getHeapStatistics().used_heap_size / 1e6).toFixed(0)} MB${collect ? ' after a full collection' : ', garbage included (run with --expose-gc)'}`);
   console.log(line.join('\n  '));
   process.exit(0);
 }
@@ -74,6 +79,6 @@ else {
   const script = pathToFileURL(import.meta.filename).pathname;
   for (let run = 0; run < Number(runs); run++) {
     const warmMs = run % 2 === 0 ? warm : '0';
-    process.stdout.write(execFileSync(process.execPath, [resolve(ROOT, 'bin/run-ts.js'), script, dir, '1', warmMs, 'one'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
+    process.stdout.write(execFileSync(process.execPath, ['--expose-gc', resolve(ROOT, 'bin/run-ts.js'), script, dir, '1', warmMs, 'one'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
   }
 }
