@@ -1,7 +1,8 @@
 /**
  * The index's table of page versions against a Map of the same operations: random sets,
  * overwrites and deletes of ids as a store gives them (consecutive, then scattered), through
- * growth and many removed slots, and versions that are not 12 hex digits kept as they are.
+ * growth, an update's deletes and sets over a million pages, and versions that are not 12 hex
+ * digits kept as they are.
  */
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../indexer/seeded-random.ts';
@@ -67,6 +68,57 @@ describe('the version table', () => {
     sized.set(1, '0123456789ab');
     expect([sized.get(1), sized.get(2), sized.size]).toEqual(['0123456789ab', undefined, 1]);
     expect(table.size).toBe(1_000_000);
+  });
+});
+
+describe('the version table at a million pages', () => {
+  it("takes an update's pages deleted then set again, anywhere in the ids", () => {
+    // An open-addressing table with ids as their own home slots looked for each of these through
+    // the run of consecutive ids after it: hundreds of thousands of slots per page.
+    const random = seededRandom(11);
+    const table = new VersionTable(1_000_000);
+    const reference = new Map<number, string>();
+    for (let id = 0; id < 1_000_000; id++) {
+      const version = hexVersion(random);
+      table.set(id, version);
+      reference.set(id, version);
+    }
+    const changed = [...new Set(Array.from({ length: 10_000 }, () => Math.floor(random() * 1_000_000)))];
+    for (const id of changed) {
+      table.delete(id);
+      reference.delete(id);
+    }
+    for (const id of changed) {
+      expect(table.get(id)).toBeUndefined();
+      const version = hexVersion(random);
+      table.set(id, version);
+      reference.set(id, version);
+    }
+    expect(table.size).toBe(reference.size);
+    for (let id = 0; id < 1_000_000; id += 13) expect(table.get(id)).toBe(reference.get(id));
+    for (const id of changed) expect(table.get(id)).toBe(reference.get(id));
+    expect(table.slots).toBe(1_000_000);
+  });
+
+  it('holds dense ids in a slot each, in any order, and far ids beside', () => {
+    const ascending = new VersionTable();
+    for (let id = 0; id < 1_000_000; id++) ascending.set(id, '0123456789ab');
+    expect(ascending.slots).toBeLessThanOrEqual(1_500_000);
+    const descending = new VersionTable(1_000_000);
+    for (let id = 1_000_099; id >= 100; id--) descending.set(id, '0123456789ab');
+    expect([descending.size, descending.get(1_000_099), descending.get(99)]).toEqual([1_000_000, '0123456789ab', undefined]);
+    expect(descending.slots).toBeLessThanOrEqual(1_500_100);
+    // Unsized, the first pages of a store opened from its highest id: beside first, moved in as it fills.
+    const unsized = new VersionTable();
+    for (let id = 2_000; id >= 0; id--) unsized.set(id, id.toString(16).padStart(12, '0'));
+    for (let id = 0; id <= 2_000; id += 7) expect(unsized.get(id)).toBe(id.toString(16).padStart(12, '0'));
+    expect([unsized.size, unsized.slots >= 2_001]).toEqual([2_001, true]);
+    // An id far beyond the others takes no array of its size.
+    const sparse = new VersionTable();
+    sparse.set(2 ** 31 - 1, 'abcdefabcdef');
+    sparse.set(3, 'abcdefabcdef');
+    expect([sparse.get(2 ** 31 - 1), sparse.get(3), sparse.size]).toEqual(['abcdefabcdef', 'abcdefabcdef', 2]);
+    expect(sparse.slots).toBeLessThan(1_000);
   });
 });
 

@@ -1,35 +1,36 @@
 /**
- * The version of each live page (document-version.ts), by page id, in typed arrays: an open
- * addressing table of ids with each version as a number (its 12 hex digits are 48 bits, exact in a
- * double). At a million pages a Map of version strings held two million heap objects and 61 MB,
- * which every full collection of the server's heap marked again; here they take 25 MB outside it.
- * A version that is not 12 hex digits (none lse writes) is kept as it is, in a Map beside.
+ * The version of each live page (document-version.ts), by page id, in a typed array indexed by
+ * the id: a store's ids are dense, so the array is the column of versions, each as a number (its
+ * 12 hex digits are 48 bits, exact in a double). At a million pages a Map of version strings held
+ * two million heap objects and 61 MB, which every full collection of the server's heap marked
+ * again; here they take 8 MB outside it. An open-addressing table with ids as their own home slots
+ * did as well until an update: a changed page's id, deleted then set again, was looked for through
+ * the whole run of consecutive ids after its slot, 0.16 s for the 1 % update at a million pages.
+ * A version that is not 12 hex digits (none lse writes), or an id far beyond the others, is kept
+ * as it is in a Map beside.
  */
 
-const EMPTY = -1;
-const REMOVED = -2;
+const NONE = -1;
 const MIN_CAPACITY = 16;
-/** Ids and removed slots together fill at most this share of the table before it grows. */
-const MAX_LOAD = 0.5;
+/** An id is given a slot while the array stays within this many slots per page it holds. */
+const MAX_SLOTS_PER_PAGE = 4;
 const HEX_DIGITS = 12;
 
 export class VersionTable {
-  private ids: Int32Array;
+  /** Each id's version, or NONE. */
   private versions: Float64Array;
-  /** log2 of the capacity. */
-  private bits: number;
-  /** Slots holding an id or a removed mark. */
-  private filled = 0;
+  /** Pages it was sized for: ids up to a few times this many get slots from the start. */
+  private readonly expected: number;
   private count = 0;
-  /** Versions that are not 12 hex digits, and ids that are not slot keys (not a 31-bit whole number). */
+  /** Versions that are not 12 hex digits, and ids without a slot (not whole numbers, or too sparse). */
   private readonly others = new Map<number, string>();
+  /** At least the largest id in `others` (deletes there leave it as it was). */
+  private besideMax = NONE;
 
   /** `expected`: how many ids it will hold (it grows past that as needed). */
   constructor(expected = 0) {
-    const capacity = capacityFor(expected);
-    this.ids = new Int32Array(capacity).fill(EMPTY);
-    this.versions = new Float64Array(capacity);
-    this.bits = Math.log2(capacity);
+    this.expected = Math.max(0, Math.floor(expected));
+    this.versions = new Float64Array(Math.max(MIN_CAPACITY, this.expected)).fill(NONE);
   }
 
   /** Live pages with a version. */
@@ -37,33 +38,28 @@ export class VersionTable {
     return this.count + this.others.size;
   }
 
+  /** Slots of the array (8 bytes each), for memory figures. */
+  get slots(): number {
+    return this.versions.length;
+  }
+
   get(id: number): string | undefined {
-    if (!isKey(id)) return this.others.get(id);
-    const slot = this.find(id);
-    if (slot >= 0) return this.versions[slot].toString(16).padStart(HEX_DIGITS, '0');
-    return this.others.get(id);
+    const value = this.valueOf(id);
+    if (value >= 0) return value.toString(16).padStart(HEX_DIGITS, '0');
+    return this.others.size > 0 ? this.others.get(id) : undefined;
   }
 
   set(id: number, version: string): void {
-    const value = isKey(id) ? versionNumber(version) : -1;
-    if (value < 0) {
+    const value = versionNumber(version);
+    if (value < 0 || !this.hasSlot(id)) {
       this.delete(id);
       this.others.set(id, version);
+      if (id > this.besideMax) this.besideMax = id;
       return;
     }
     if (this.others.size > 0) this.others.delete(id);
-    const found = this.find(id);
-    if (found >= 0) {
-      this.versions[found] = value;
-      return;
-    }
-    if ((this.filled + 1) / this.ids.length > MAX_LOAD) this.resize();
-    let slot = this.home(id);
-    while (this.ids[slot] >= 0) slot = (slot + 1) & (this.ids.length - 1);
-    if (this.ids[slot] === EMPTY) this.filled++;
-    this.ids[slot] = id;
-    this.versions[slot] = value;
-    this.count++;
+    if (this.versions[id] === NONE) this.count++;
+    this.versions[id] = value;
   }
 
   /**
@@ -71,10 +67,8 @@ export class VersionTable {
    * the table keeps none as a number for it (none, or one in the Map beside).
    */
   writeHex(id: number, out: Uint8Array, at: number): boolean {
-    if (!isKey(id)) return false;
-    const slot = this.find(id);
-    if (slot < 0) return false;
-    const value = this.versions[slot];
+    const value = this.valueOf(id);
+    if (value < 0) return false;
     // The low 32 bits and the high 16, each in integer arithmetic.
     let low = value % 0x1_0000_0000;
     let high = (value - low) / 0x1_0000_0000;
@@ -84,50 +78,46 @@ export class VersionTable {
   }
 
   delete(id: number): boolean {
-    if (this.others.delete(id)) return true;
-    if (!isKey(id)) return false;
-    const slot = this.find(id);
-    if (slot < 0) return false;
-    this.ids[slot] = REMOVED;
+    if (this.others.size > 0 && this.others.delete(id)) return true;
+    if (this.valueOf(id) < 0) return false;
+    this.versions[id] = NONE;
     this.count--;
     return true;
   }
 
-  /** The slot holding `id`, or -1. */
-  private find(id: number): number {
-    const mask = this.ids.length - 1;
-    for (let slot = this.home(id); ; slot = (slot + 1) & mask) {
-      const held = this.ids[slot];
-      if (held === id) return slot;
-      if (held === EMPTY) return -1;
-    }
+  /** The version of `id` as a number, or NONE when it has none in the array. */
+  private valueOf(id: number): number {
+    return Number.isInteger(id) && id >= 0 && id < this.versions.length ? this.versions[id] : NONE;
   }
 
-  private home(id: number): number {
-    // A store's ids are dense: below the capacity an id is its own home, so a segment's ascending
-    // ids are read in order, not from all over the table; each multiple of the capacity above
-    // that is scrambled (Fibonacci hashing) before it is mixed in, so higher ids spread too.
-    return (id ^ Math.imul(id >>> this.bits, 0x9e3779b1)) & (this.ids.length - 1);
+  /**
+   * Whether `id` has a slot. The array grows to cover it, and the pages kept beside for want of a
+   * slot, as far as it stays within a few slots per page.
+   */
+  private hasSlot(id: number): boolean {
+    if (!Number.isInteger(id) || id < 0) return false;
+    const length = this.versions.length;
+    const beside = this.others.size > 0 ? this.besideMax : NONE;
+    if (id < length && beside < length) return true;
+    const room = MAX_SLOTS_PER_PAGE * (Math.max(this.size, this.expected) + 1) + MIN_CAPACITY;
+    const cover = Math.max(id < room ? id : NONE, beside < room ? beside : NONE);
+    if (cover >= length) this.grow(Math.min(room, Math.max(cover + 1, Math.ceil(length * 1.5))));
+    return id < this.versions.length;
   }
 
-  /** Twice the live ids' room (at least), removed slots dropped. */
-  private resize(): void {
-    const { ids, versions } = this;
-    const capacity = capacityFor(2 * (this.count + 1));
-    this.ids = new Int32Array(capacity).fill(EMPTY);
-    this.versions = new Float64Array(capacity);
-    this.bits = Math.log2(capacity);
-    this.filled = 0;
-    this.count = 0;
-    for (let slot = 0; slot < ids.length; slot++) {
-      const id = ids[slot];
-      if (id < 0) continue;
-      let to = this.home(id);
-      while (this.ids[to] !== EMPTY) to = (to + 1) & (capacity - 1);
-      this.ids[to] = id;
-      this.versions[to] = versions[slot];
-      this.filled++;
-      this.count++;
+  /** Grows the array to `capacity` slots and moves in the pages beside that now have one. */
+  private grow(capacity: number): void {
+    const grown = new Float64Array(capacity).fill(NONE);
+    grown.set(this.versions);
+    this.versions = grown;
+    this.besideMax = NONE;
+    for (const [id, version] of this.others) {
+      const value = versionNumber(version);
+      if (value >= 0 && Number.isInteger(id) && id >= 0 && id < capacity) {
+        this.others.delete(id);
+        grown[id] = value;
+        this.count++;
+      } else if (id > this.besideMax) this.besideMax = id;
     }
   }
 }
@@ -181,15 +171,6 @@ export function versionsJson(ids: Int32Array, deleted: Uint8Array | null, source
 const ENCODER = new TextEncoder();
 /** ASCII codes of the hex digits. */
 const HEX = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
-
-const isKey = (id: number) => Number.isInteger(id) && id >= 0 && id <= 0x7fffffff;
-
-/** The smallest power of two that holds `count` ids within the load. */
-function capacityFor(count: number): number {
-  let capacity = MIN_CAPACITY;
-  while (count / capacity > MAX_LOAD) capacity *= 2;
-  return capacity;
-}
 
 /** The number of a version of 12 lower-case hex digits; -1 for any other string. */
 function versionNumber(version: string): number {
