@@ -5,7 +5,7 @@
  */
 import type { CompactSegment } from './compact-segment.ts';
 import { FIELD_NAMES } from './document.ts';
-import { languageAt } from './language-column.ts';
+import type { LanguageColumn } from './language-column.ts';
 import type { StoredSegment } from './segment-files.ts';
 
 export interface LiveSegment {
@@ -67,13 +67,10 @@ export function liveCount(segment: LiveSegment): number {
   return segment.stored.postings.docIds.length - segment.deletedCount;
 }
 
-/** Page ids of a segment's deleted documents. */
+/** Page ids of a segment's deleted documents, ascending. */
 export function deletedIds(segment: LiveSegment): number[] {
-  const ids: number[] = [];
-  if (!segment.deleted) return ids;
   const { docIds } = segment.stored.postings;
-  for (let i = 0; i < docIds.length; i++) if (segment.deleted[i]) ids.push(docIds[i]);
-  return ids;
+  return Array.from(deletedOrdinalsOf(segment), (ordinal) => docIds[ordinal]);
 }
 
 export function makeSegmentSet(generation: number, segments: readonly LiveSegment[]): SegmentSet {
@@ -92,6 +89,8 @@ export function makeSegmentSet(generation: number, segments: readonly LiveSegmen
 interface SegmentStatistics {
   liveCount: number;
   fieldLengthSums: Float64Array;
+  /** Live documents per language of the segment's column. */
+  languageCounts: Float64Array;
   languages: Map<string, number>;
 }
 
@@ -107,24 +106,18 @@ function segmentStatistics(segment: LiveSegment): SegmentStatistics {
   let stats = statisticsCache.get(segment);
   if (stats) return stats;
   const all = storedStatistics(segment);
-  const deleted = segment.deleted;
-  if (deleted === null) stats = all;
+  if (segment.deleted === null) stats = all;
   else {
-    const { docIds, fields, docLangs } = segment.stored.postings;
-    stats = { liveCount: all.liveCount, fieldLengthSums: all.fieldLengthSums.slice(), languages: new Map(all.languages) };
-    for (let ordinal = 0; ordinal < docIds.length; ordinal++) {
-      if (!deleted[ordinal]) continue;
-      stats.liveCount--;
-      stats.languages.set(languageAt(docLangs, ordinal), stats.languages.get(languageAt(docLangs, ordinal))! - 1);
-      for (let f = 0; f < fields.length; f++) stats.fieldLengthSums[f] -= fields[f].lengths[ordinal];
+    const { fields, docLangs } = segment.stored.postings;
+    const languageCounts = all.languageCounts.slice();
+    const fieldLengthSums = all.fieldLengthSums.slice();
+    const deleted = deletedOrdinalsOf(segment);
+    for (let i = 0; i < deleted.length; i++) languageCounts[docLangs.codes[deleted[i]]]--;
+    for (let f = 0; f < fields.length; f++) {
+      const { lengths } = fields[f];
+      for (let i = 0; i < deleted.length; i++) fieldLengthSums[f] -= lengths[deleted[i]];
     }
-    // In the order of their first live document, as a count of the live documents gives them.
-    const counts = stats.languages;
-    for (const [lang, count] of counts) if (count === 0) counts.delete(lang);
-    stats.languages = new Map();
-    for (let ordinal = 0; ordinal < docIds.length && stats.languages.size < counts.size; ordinal++) {
-      if (!deleted[ordinal] && !stats.languages.has(languageAt(docLangs, ordinal))) stats.languages.set(languageAt(docLangs, ordinal), counts.get(languageAt(docLangs, ordinal))!);
-    }
+    stats = { liveCount: all.liveCount - deleted.length, fieldLengthSums, languageCounts, languages: languageMap(docLangs, languageCounts, segment.deleted) };
   }
   statisticsCache.set(segment, stats);
   return stats;
@@ -134,14 +127,36 @@ function storedStatistics(segment: LiveSegment): SegmentStatistics {
   let stats = storedStatisticsCache.get(segment.stored);
   if (stats) return stats;
   const { docIds, fields, docLangs } = segment.stored.postings;
-  stats = { liveCount: 0, fieldLengthSums: new Float64Array(fields.length), languages: new Map() };
-  for (let ordinal = 0; ordinal < docIds.length; ordinal++) {
-    stats.liveCount++;
-    stats.languages.set(languageAt(docLangs, ordinal), (stats.languages.get(languageAt(docLangs, ordinal)) ?? 0) + 1);
-    for (let f = 0; f < fields.length; f++) stats.fieldLengthSums[f] += fields[f].lengths[ordinal];
+  const fieldLengthSums = new Float64Array(fields.length);
+  for (let f = 0; f < fields.length; f++) {
+    const { lengths } = fields[f];
+    let sum = 0;
+    for (let ordinal = 0; ordinal < docIds.length; ordinal++) sum += lengths[ordinal];
+    fieldLengthSums[f] = sum;
   }
+  const languageCounts = new Float64Array(docLangs.languages.length);
+  const { codes } = docLangs;
+  for (let ordinal = 0; ordinal < docIds.length; ordinal++) languageCounts[codes[ordinal]]++;
+  stats = { liveCount: docIds.length, fieldLengthSums, languageCounts, languages: languageMap(docLangs, languageCounts, null) };
   storedStatisticsCache.set(segment.stored, stats);
   return stats;
+}
+
+/**
+ * The languages with live documents and their counts, in the order of their first live document
+ * (as a count of the live documents gives them).
+ */
+function languageMap(column: LanguageColumn, counts: Float64Array, deleted: Uint8Array | null): Map<string, number> {
+  const languages = new Map<string, number>();
+  let wanted = 0;
+  for (const count of counts) if (count > 0) wanted++;
+  const { codes } = column;
+  for (let ordinal = 0; ordinal < codes.length && languages.size < wanted; ordinal++) {
+    if (deleted?.[ordinal]) continue;
+    const lang = column.languages[codes[ordinal]];
+    if (!languages.has(lang)) languages.set(lang, counts[codes[ordinal]]);
+  }
+  return languages;
 }
 
 /**
