@@ -23,11 +23,14 @@ const MAX_TERMS = 4_096;
 
 /** Reads into the postings cache the postings and block summaries of the terms recently asked of `replaced`, in `fresh`. */
 export async function warmPostings(fresh: readonly CompactSegment[], replaced: readonly CompactSegment[]): Promise<number> {
+  const turn = timeSlices(SLICE_MS);
   const terms = new Set<string>();
-  for (const segment of replaced) for (const term of askedTerms(segment)) terms.add(term);
+  for (const segment of replaced) {
+    for (const term of askedTerms(segment)) terms.add(term);
+    await turn();
+  }
   const wanted = [...terms].slice(-MAX_TERMS);
   let read = 0;
-  const turn = timeSlices(SLICE_MS);
   for (const segment of fresh) {
     for (const term of wanted) {
       const t = termNumber(segment, term);
