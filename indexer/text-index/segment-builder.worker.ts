@@ -5,10 +5,13 @@
 import { parentPort } from 'node:worker_threads';
 import { buildAndWriteSegment } from './build-segment.ts';
 import { mergeAndWriteSegment } from './merge-segment.ts';
+import { lowerThisThread } from '../thread-priority.ts';
 import type { SegmentJob, SegmentJobResult } from './segment-builder-pool.ts';
 
 if (!parentPort) throw new Error('segment-builder.worker.ts must run as a worker thread');
 const port = parentPort;
+// Below the server's main thread: builds and merges take what searches leave of the CPU.
+lowerThisThread();
 
 port.on('message', (job: SegmentJob) => {
   const work = 'sources' in job ? mergeAndWriteSegment(job.directory, job.name, job.sources) : buildAndWriteSegment(job.directory, job.name, job.documents);

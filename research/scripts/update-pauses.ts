@@ -67,7 +67,7 @@ async function serveAndUpdate(dataDir: string, count: number, profileDir?: strin
     createInterface({ input: server.stderr }).on('line', (line) => {
       const [tag, what, ms, ...rest] = line.split(' ');
       if (tag !== 'LOOP-TRACE') return void process.stderr.write(`${line}\n`);
-      events.push({ what: what === 'gc' ? `collection (kind ${rest[0]})` : 'loop held', ms: Number(ms), at: Number(rest[rest.length - 1]) });
+      events.push({ what: what === 'gc' ? `collection (kind ${rest[0]})` : `loop held (on a CPU ${rest[0]} ms, on the run queue ${rest[1]} ms) for`, ms: Number(ms), at: Number(rest[rest.length - 1]) });
     });
   }
   const url = `http://127.0.0.1:${port}`;

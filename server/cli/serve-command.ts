@@ -28,6 +28,7 @@ import { SiteWordsSource } from '../search-admin/site-words.ts';
 import { searchAccessAdminRoutes } from '../routes/signin-route.ts';
 import { PrivateContentWatch, PrivatePagesPass, SearchAccess } from '../search-access.ts';
 import { SearchTurns } from '../search-turns.ts';
+import { lowerHelperThreads } from '../../indexer/thread-priority.ts';
 import { warmWithSearches } from '../warming-searches.ts';
 import { createCrawlStack, type CrawlStack } from './crawl-setup.ts';
 import { fetchFlagOptions, fetchFlagOverrides, settingsForDataDir } from './crawl-command.ts';
@@ -299,7 +300,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
     let serving: Serving;
     try {
       // The process's start: warming ends index.warmUntilMs after it, whatever opening the store took.
+      // Searches first: the process's other threads (and those opening the index starts) yield to the main one.
+      lowerHelperThreads();
       serving = await serveStore(store, settings, { listen, startedAt: 0 });
+      lowerHelperThreads();
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE') throw new CliError(`lse serve: port ${listen.port} on ${listen.host} is in use (another lse serve?): stop it, or choose another with --port N (setting server.port)`);
