@@ -13,6 +13,7 @@
  * A document's definitions (JSON, read whole) follow its body: `defined: [offset, bytes]` raw,
  * `[offset, storedBytes, rawBytes]` one raw-deflate stream.
  */
+import { blockKey, type BodyBlockCache } from './body-block-cache.ts';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { IndexCorruptError } from './errors.ts';
 
@@ -96,24 +97,39 @@ export function bodyLayout(body: readonly number[], segment: string): BodyLayout
 export type ReadStored = (position: number, length: number) => Uint8Array;
 
 /** The raw bytes [from, to) of a body: read as they are, or the blocks that hold them inflated. */
-export function readRawRange(layout: BodyLayout, from: number, to: number, read: ReadStored, segment: string): Uint8Array {
+export function readRawRange(layout: BodyLayout, from: number, to: number, read: ReadStored, segment: string, kept?: KeptBlocks): Uint8Array {
   const { at, rawBytes, blockBytes, blockStarts } = layout;
   to = Math.min(to, rawBytes);
   if (to <= from) return new Uint8Array(0);
   if (blockBytes === 0) return read(at + from, to - from);
   const first = Math.floor(from / blockBytes);
   const last = Math.floor((to - 1) / blockBytes);
-  const stored = read(at + blockStarts[first], blockStarts[last + 1] - blockStarts[first]);
+  const blocks: Array<Uint8Array | undefined> = [];
+  for (let b = first; b <= last; b++) blocks.push(kept?.cache.get(blockKey(kept.file, at + blockStarts[b])));
+  // One read for the stored span of the blocks not kept.
+  const missing = blocks.flatMap((block, i) => (block === undefined ? [first + i] : []));
+  const readFrom = missing.length > 0 ? missing[0] : -1;
+  const stored = readFrom < 0 ? null : read(at + blockStarts[readFrom], blockStarts[missing[missing.length - 1] + 1] - blockStarts[readFrom]);
   const out = new Uint8Array(to - from);
   for (let b = first; b <= last; b++) {
     const blockStart = b * blockBytes;
     const expected = Math.min(blockBytes, rawBytes - blockStart);
-    const block = inflateBlock(stored.subarray(blockStarts[b] - blockStarts[first], blockStarts[b + 1] - blockStarts[first]), expected, segment);
+    let block = blocks[b - first];
+    if (block === undefined) {
+      block = inflateBlock(stored!.subarray(blockStarts[b] - blockStarts[readFrom], blockStarts[b + 1] - blockStarts[readFrom]), expected, segment);
+      kept?.cache.set(blockKey(kept.file, at + blockStarts[b]), block);
+    }
     const lo = Math.max(from, blockStart);
     const hi = Math.min(to, blockStart + expected);
     out.set(block.subarray(lo - blockStart, hi - blockStart), lo - from);
   }
   return out;
+}
+
+/** Inflated blocks to take from, and keep in, for the body's file. */
+export interface KeptBlocks {
+  cache: BodyBlockCache;
+  file: string;
 }
 
 function inflateBlock(stored: Uint8Array, expected: number, segment: string): Uint8Array {

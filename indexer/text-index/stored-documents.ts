@@ -27,6 +27,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TextDocument } from './document.ts';
 import { bodyLayout, encodeBody, encodeDefinitions, readDefinitionBytes, readRawRange, type ReadStored } from './body-blocks.ts';
+import type { BodyBlockCache } from './body-block-cache.ts';
 import { IndexCorruptError } from './errors.ts';
 import { closeWhenCollected } from './paged-postings.ts';
 
@@ -220,7 +221,7 @@ export async function readDocumentHeads(directory: string, name: string, docOffs
  * `maxBytes` bytes (a character cut at the end is left out). Heads of the earlier layout are cut
  * from the text in their line.
  */
-export async function readBodyWindows(directory: string, name: string, requests: ReadonlyArray<WindowRequest & { head?: DocumentHead }>, open?: OpenDocumentFiles): Promise<BodyWindow[]> {
+export async function readBodyWindows(directory: string, name: string, requests: ReadonlyArray<WindowRequest & { head?: DocumentHead }>, open?: OpenDocumentFiles, blocks?: BodyBlockCache): Promise<BodyWindow[]> {
   const windows: BodyWindow[] = new Array(requests.length);
   const fromFile: number[] = [];
   requests.forEach((request, i) => {
@@ -231,13 +232,15 @@ export async function readBodyWindows(directory: string, name: string, requests:
     } else fromFile.push(i);
   });
   if (fromFile.length === 0) return windows;
-  withFile(textFilePath(directory, name), `the texts of segment ${name}`, (fd) => {
+  const path = textFilePath(directory, name);
+  const kept = blocks ? { cache: blocks, file: path } : undefined;
+  withFile(path, `the texts of segment ${name}`, (fd) => {
     const read: ReadStored = (position, length) => readExactly(fd, position, length, name);
     for (const i of fromFile) {
       const { head, checkpoint, maxBytes } = requests[i];
       const layout = bodyLayout(head?.body ?? [0, 0, 0], name);
       const length = Math.min(layout.rawBytes - checkpoint.byte, maxBytes ?? Infinity);
-      const data = readRawRange(layout, checkpoint.byte, checkpoint.byte + length, read, name);
+      const data = readRawRange(layout, checkpoint.byte, checkpoint.byte + length, read, name, kept);
       // A character cut by the window's end is left out rather than replaced.
       const text = UTF8.decode(length < layout.rawBytes - checkpoint.byte ? data.subarray(0, wholeCharacters(data)) : data);
       windows[i] = { text, charStart: checkpoint.char, firstIndex: checkpoint.index, bodyChars: layout.chars };

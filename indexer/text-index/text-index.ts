@@ -24,11 +24,17 @@ import type { SearchHit } from './scorer.ts';
 import type { CompactSegment } from './compact-segment.ts';
 import { nextTurn, timeSlices } from '../stepwise.ts';
 import { deletedIds, IndexHandle, liveCount, makeSegmentSet, postingsOf, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
+import { BodyBlockCache } from './body-block-cache.ts';
 import { frequentTerms, warmLongestLists, warmPostings, type ListsWarmed, type SegmentWarmer } from './segment-warmer.ts';
 import { VersionTable, versionsJson, type VersionSource } from './version-table.ts';
 
 /** Work between two turns of the event loop while an update prepares its pages. */
 const UPDATE_SLICE_MS = 8;
+/**
+ * The inflated body blocks kept for passages, as a share of the postings cache's budget (128 MB of
+ * the default 1 GB: about 8,000 blocks of 16 KB, the windows of some 6,000 hits shown).
+ */
+const BODY_BLOCKS_SHARE = 1 / 8;
 
 export interface TextIndexOptions {
   /**
@@ -96,6 +102,8 @@ export class TextIndex {
   private readonly postingsCache: PostingsCache;
   /** Work done on new segments before a commit makes them visible (segment-warmer.ts). */
   private readonly warmers: SegmentWarmer[] = [];
+  /** Inflated blocks of the bodies passages were cut from (body-block-cache.ts). */
+  private readonly bodyBlocks: BodyBlockCache;
 
   private constructor(
     readonly directory: string,
@@ -115,6 +123,7 @@ export class TextIndex {
     this.autoMerge = options.autoMerge ?? true;
     this.pool = new SegmentBuilderPool(options.workers);
     this.postingsCache = postingsCache;
+    this.bodyBlocks = new BodyBlockCache(Math.floor(postingsCache.budget * BODY_BLOCKS_SHARE));
     this.merges = new BackgroundMerges({
       directory: this.directory,
       pool: this.pool,
@@ -230,7 +239,7 @@ export class TextIndex {
       const defined = wanted.map((_, i) => matchedDefinition(stored[i], inDefinitions[i], heads[i].lang));
       const positions = wanted.map(({ hit, ordinal }) => bodyPositions(postings, ordinal, hit.matchedTerms));
       const best = wanted.map((_, i) => defined[i]?.position ?? bestPosition(positions[i]));
-      const windows = await readBodyWindows(this.directory, postings.name, heads.map((head, i) => ({ head, ...passageWindow(head, best[i], options) })), files);
+      const windows = await readBodyWindows(this.directory, postings.name, heads.map((head, i) => ({ head, ...passageWindow(head, best[i], options) })), files, this.bodyBlocks);
       wanted.forEach(({ hit }, i) => {
         const passage = hitPassage(heads[i], windows[i], hit.matchedTerms, best[i], options, positions[i]);
         const definition = defined[i]?.definition;
