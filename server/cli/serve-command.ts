@@ -300,10 +300,10 @@ export async function serveCommand(argv: string[]): Promise<number> {
     let serving: Serving;
     try {
       // The process's start: warming ends index.warmUntilMs after it, whatever opening the store took.
-      // Searches first: the process's other threads (and those opening the index starts) yield to the main one.
+      // Searches first: the process's other threads yield to the main one. Threads started later
+      // are workers, which lower themselves (a second call after serving began found none to lower).
       lowerHelperThreads();
       serving = await serveStore(store, settings, { listen, startedAt: 0 });
-      lowerHelperThreads();
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'EADDRINUSE') throw new CliError(`lse serve: port ${listen.port} on ${listen.host} is in use (another lse serve?): stop it, or choose another with --port N (setting server.port)`);
