@@ -104,12 +104,18 @@ export function readRawRange(layout: BodyLayout, from: number, to: number, read:
   if (blockBytes === 0) return read(at + from, to - from);
   const first = Math.floor(from / blockBytes);
   const last = Math.floor((to - 1) / blockBytes);
+  // The blocks kept, and one read for the stored span from the first block not kept to the last.
   const blocks: Array<Uint8Array | undefined> = [];
-  for (let b = first; b <= last; b++) blocks.push(kept?.cache.get(blockKey(kept.file, at + blockStarts[b])));
-  // One read for the stored span of the blocks not kept.
-  const missing = blocks.flatMap((block, i) => (block === undefined ? [first + i] : []));
-  const readFrom = missing.length > 0 ? missing[0] : -1;
-  const stored = readFrom < 0 ? null : read(at + blockStarts[readFrom], blockStarts[missing[missing.length - 1] + 1] - blockStarts[readFrom]);
+  let readFrom = -1;
+  let readTo = -1;
+  for (let b = first; b <= last; b++) {
+    const block = kept?.cache.get(blockKey(kept.file, at + blockStarts[b]));
+    blocks.push(block);
+    if (block !== undefined) continue;
+    if (readFrom < 0) readFrom = b;
+    readTo = b;
+  }
+  const stored = readFrom < 0 ? null : read(at + blockStarts[readFrom], blockStarts[readTo + 1] - blockStarts[readFrom]);
   const out = new Uint8Array(to - from);
   for (let b = first; b <= last; b++) {
     const blockStart = b * blockBytes;
