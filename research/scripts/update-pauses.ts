@@ -8,6 +8,7 @@
  *   node bin/run-ts.js research/scripts/update-pauses.ts index DIR-copy COUNT
  *   node bin/run-ts.js research/scripts/update-pauses.ts runs PROFILE MIN_MS SECONDS
  *   node bin/run-ts.js research/scripts/update-pauses.ts ranks COUNT
+ *   node bin/run-ts.js research/scripts/update-pauses.ts versions COUNT
  *   node bin/run-ts.js research/scripts/update-pauses.ts private DIR-copy-after-an-update
  *
  * `serve` starts `lse serve` on the copy (under `--cpu-prof` when PROFILE_DIR is given), warms it
@@ -24,7 +25,8 @@
  * A search's passages run after an await, outside the route's frames: they count as other work,
  * so a run is an upper bound on what held the loop, and runs with no search between them join.
  * `ranks` times storing and reading a rank vector of COUNT entries (five rounds, medians) in a
- * fresh store. `private` times the private-pages check on a store after `serve` updated it: a
+ * fresh store. `versions` times an update's changes in the index's page version table (see
+ * versionTableTimes). `private` times the private-pages check on a store after `serve` updated it: a
  * pass over every page against the pages the journal names for the last 1 % written.
  */
 import { spawn } from 'node:child_process';
@@ -37,6 +39,7 @@ import { Agent, request } from 'undici';
 import { realWordTable, scaleQueries, writeScalePages } from '../../bench/scale-corpus.ts';
 import { freePort, waitReady } from '../../bench/scale.bench.ts';
 import { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import { VersionTable } from '../../indexer/text-index/version-table.ts';
 import { storeHoldsPrivatePages } from '../../server/search-access.ts';
 import { openSide, percentile } from './search-ab.ts';
 
@@ -240,6 +243,32 @@ async function rankVectorTimes(count: number): Promise<void> {
   }
 }
 
+/**
+ * Main-thread ms of an update's version changes in the index's page version table at `count`
+ * pages: 1 % of them deleted then set again, the last 1 % of the ids (the bench's update) and the
+ * same number spread over the ids (a site's changed pages), medians of 5.
+ */
+function versionTableTimes(count: number): void {
+  const version = (id: number) => (id * 7_919).toString(16).padStart(12, '0').slice(-12);
+  const changedCount = Math.max(1, Math.floor(count / 100));
+  const patterns = {
+    'the last 1 %': Array.from({ length: changedCount }, (_, i) => count - changedCount + i),
+    'spread over the ids': Array.from({ length: changedCount }, (_, i) => Math.floor((i * count) / changedCount)),
+  };
+  for (const [name, ids] of Object.entries(patterns)) {
+    const times: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      const table = new VersionTable(count);
+      for (let id = 0; id < count; id++) table.set(id, version(id));
+      const started = performance.now();
+      for (const id of ids) table.delete(id);
+      for (const id of ids) table.set(id, version(id + 1));
+      times.push(performance.now() - started);
+    }
+    console.log(`${count.toLocaleString('en-US')} pages, ${changedCount.toLocaleString('en-US')} changed, ${name}: ${median(times)} ms (median of 5)`);
+  }
+}
+
 /** The private-pages check on a store `serve` has updated: every page, against the pages written by its last 1 %. */
 async function privatePagesTimes(dataDir: string): Promise<void> {
   const store = await CrawlStore.open(dataDir);
@@ -270,8 +299,9 @@ if (mode === 'serve' && (args.length === 2 || args.length === 3)) await serveAnd
 else if (mode === 'runs' && args.length === 3) mainThreadRuns(args[0], Number(args[1]), Number(args[2]));
 else if (mode === 'index' && args.length === 2) await indexUpdate(resolve(args[0]), Number(args[1]));
 else if (mode === 'ranks' && args.length === 1) await rankVectorTimes(Number(args[0]));
+else if (mode === 'versions' && args.length === 1) versionTableTimes(Number(args[0]));
 else if (mode === 'private' && args.length === 1) await privatePagesTimes(resolve(args[0]));
 else {
-  console.error('usage: update-pauses.ts serve DATA_DIR COUNT [PROFILE_DIR] | index DATA_DIR COUNT | runs PROFILE MIN_MS SECONDS | ranks COUNT | private DATA_DIR');
+  console.error('usage: update-pauses.ts serve DATA_DIR COUNT [PROFILE_DIR] | index DATA_DIR COUNT | runs PROFILE MIN_MS SECONDS | ranks COUNT | versions COUNT | private DATA_DIR');
   process.exit(2);
 }
