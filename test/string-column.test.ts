@@ -40,6 +40,24 @@ describe('a string column', () => {
     expect(builder.done().toArray()).toEqual([...AWKWARD].reverse().concat('\ud83d'));
   });
 
+  it('fills the room it is told of later without growing, and grows past it', () => {
+    const strings = [...realStrings(), ...AWKWARD];
+    const source = StringColumn.fromStrings(strings);
+    const firstBytes = StringColumn.fromStrings([strings[0]]).bytes.length;
+    const told = new StringColumnBuilder();
+    told.add(strings[0]);
+    told.expect({ entries: strings.length + 1, bytes: source.bytes.length + firstBytes });
+    for (let i = 0; i < strings.length; i++) told.addEntry(source, i);
+    const column = told.done();
+    expect(column.toArray()).toEqual([strings[0], ...strings]);
+    // One array of the size told: filled to within an eighth, it is handed over as a view of it.
+    expect(column.bytes.buffer.byteLength).toBe(source.bytes.length + firstBytes);
+    expect(column.offsets.buffer.byteLength).toBe((strings.length + 2) * 4);
+    told.expect({ entries: 1, bytes: 1 });
+    told.add('past the room');
+    expect(told.done().at(strings.length + 1)).toBe('past the room');
+  });
+
   it('finds the last entry equal to a string, as a Map filled in order does', () => {
     const strings = [...realStrings().slice(0, 3000), ...AWKWARD, 'http://a.test/1', 'http://a.test/1'];
     const column = StringColumn.fromStrings(strings);

@@ -181,6 +181,7 @@ export class PageFacts {
   *changedSteps(changes: Iterable<[number, PageFact | undefined]>, idOfUrl?: (url: string) => number | undefined): Generator<void, PageFacts> {
     const changed = [...new Map(changes)].sort((a, b) => a[0] - b[0]);
     const builder = new PageFactsBuilder({ columns: this.saved, facets: this.columns, urls: this.urls });
+    yield* builder.roomSteps();
     const ids = this.ids;
     let next = 0;
     for (let row = 0; row < ids.length; row++) {

@@ -221,6 +221,11 @@ export class StringColumnBuilder {
     return new StringColumn(fitted(this.bytes, this.byteLength), fitted(this.offsets, this.count + 1));
   }
 
+  /** Room for this many entries and bytes in all (a builder made small, told its size later). */
+  expect(expected: { entries: number; bytes: number }): void {
+    this.reserve(Math.max(0, expected.bytes - this.byteLength), Math.max(0, expected.entries - this.count));
+  }
+
   /** Room for `entries` more entries of up to `byteCount` bytes together. */
   private reserve(byteCount: number, entries = 1): void {
     const needed = this.byteLength + byteCount;
