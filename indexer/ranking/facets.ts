@@ -96,19 +96,27 @@ export interface SegmentMatchTuples {
  */
 export function countSegmentResults(facts: PageFacts, compiled: CompiledFilters, segments: readonly SegmentMatchTuples[]): ResultCounts {
   const tally = new Tally(facts, compiled);
+  for (let s = 0; s < segments.length; s++) tally.outside += tallySegment(tally, facts, segments[s]);
+  return tally.counts();
+}
+
+/**
+ * Counts one segment's matches into `tally`; returns how many have no row in the facts table.
+ * A function of its own, with no iterator around its loop: the loop was compiled on the stack
+ * (OSR) before the code after it had run, and the server deoptimised it a hundred times in its
+ * first searches (V8's "insufficient type feedback" at the property read after the loop).
+ */
+function tallySegment(tally: Tally, facts: PageFacts, { ordinals, docIds, tuples }: SegmentMatchTuples): number {
   const { perTuple } = tally;
   const { grouped } = facts.facetTuples;
   let outside = 0;
-  for (const { ordinals, docIds, tuples } of segments) {
-    for (let i = 0; i < ordinals.length; i++) {
-      const t = tuples[ordinals[i]] - 1;
-      if (t < 0) outside++;
-      else if (grouped[t] === 0) perTuple[t]++;
-      else tally.groupedRow(facts.rowOf(docIds[ordinals[i]]), t);
-    }
+  for (let i = 0; i < ordinals.length; i++) {
+    const t = tuples[ordinals[i]] - 1;
+    if (t < 0) outside++;
+    else if (grouped[t] === 0) perTuple[t]++;
+    else tally.groupedRow(facts.rowOf(docIds[ordinals[i]]), t);
   }
-  tally.outside += outside;
-  return tally.counts();
+  return outside;
 }
 
 /** Each segment document's facet combination in the table, as a {@link TupleColumn}. */
