@@ -23,8 +23,8 @@ import { MAX_PATTERN_TERMS, QueryBudget, type QueryNotice, type QueryWork } from
 import { scoredLists } from './scored-lists.ts';
 import { postingWeight, type ResolvedClause, type ScoringPlan } from './scoring-plan.ts';
 import { matchingDocuments } from './segment-matches.ts';
-import { deletedOrdinalsOf, type LiveSegment, type SegmentSet } from './segment-set.ts';
-import { seek } from './ordinal-lists.ts';
+import { type LiveSegment, type SegmentSet } from './segment-set.ts';
+import { liveDocumentFrequency } from './live-frequencies.ts';
 import { forEachTermMatchingGlob, forEachTermWithinEdits } from './term-walk.ts';
 import { rankCandidates, TopHits, type DocumentExtras, type SegmentCandidates } from './top-k.ts';
 import { exactNameBonuses, exactNameScoreBound } from './exact-name.ts';
@@ -324,7 +324,7 @@ export class CollectionTerms {
     let df = this.frequencies.get(term);
     if (df !== undefined) return df;
     df = 0;
-    for (const segment of this.set.segments) df += segmentFrequency(segment, term);
+    for (const segment of this.set.segments) df += liveDocumentFrequency(segment, term);
     this.frequencies.set(term, df);
     return df;
   }
@@ -412,49 +412,4 @@ function postingCount(segment: CompactSegment, t: number): number {
   let count = 0;
   for (const field of segment.fields) count += field.offsets[t + 1] - field.offsets[t];
   return count;
-}
-
-/** lunr counts a document once per field that has the term. */
-function segmentFrequency(segment: LiveSegment, term: string): number {
-  const postings = segment.stored.postings;
-  const t = termNumber(postings, term);
-  if (t < 0) return 0;
-  let df = 0;
-  if (segment.deleted === null) {
-    for (const field of postings.fields) df += field.offsets[t + 1] - field.offsets[t];
-    return df;
-  }
-  const known = segment.liveFrequencies?.get(term);
-  if (known !== undefined) return known;
-  for (const field of postings.fields) {
-    const count = field.offsets[t + 1] - field.offsets[t];
-    df += count === 0 ? 0 : count - deletedPostings(segment, termPostings(field, t).docs);
-  }
-  const frequencies = (segment.liveFrequencies ??= new Map());
-  if (frequencies.size >= LIVE_FREQUENCIES_KEPT) frequencies.clear();
-  frequencies.set(term, df);
-  return df;
-}
-
-const LIVE_FREQUENCIES_KEPT = 65_536;
-
-/**
- * How many of a term's postings are deleted documents. Updates delete a few pages of a large
- * segment, so the deleted ordinals are looked up in the postings (galloping) rather than every
- * posting in the deletions: a query's terms in every segment of a million pages, each time.
- */
-function deletedPostings(segment: LiveSegment, docs: Int32Array): number {
-  const deleted = deletedOrdinalsOf(segment);
-  let found = 0;
-  if (deleted.length * 8 < docs.length) {
-    let p = 0;
-    for (let i = 0; i < deleted.length && p < docs.length; i++) {
-      p = seek(docs, p, docs.length, deleted[i]);
-      if (p < docs.length && docs[p] === deleted[i]) found++;
-    }
-  } else {
-    const flags = segment.deleted!;
-    for (let p = 0; p < docs.length; p++) found += flags[docs[p]];
-  }
-  return found;
 }

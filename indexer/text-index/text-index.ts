@@ -26,6 +26,7 @@ import { nextTurn, timeSlices } from '../stepwise.ts';
 import { deletedIds, IndexHandle, liveCount, makeSegmentSet, postingsOf, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
 import { BodyBlockCache } from './body-block-cache.ts';
 import { frequentTerms, warmLongestLists, warmPostings, type ListsWarmed, type SegmentWarmer } from './segment-warmer.ts';
+import { warmLiveFrequencies } from './live-frequencies.ts';
 import { VersionTable, versionsJson, type VersionSource } from './version-table.ts';
 
 /** Work between two turns of the event loop while an update prepares its pages. */
@@ -463,8 +464,10 @@ export class TextIndex {
     const known = new Set(previous.map((s) => s.stored));
     const freshSegments = segments.filter((s) => !known.has(s.stored));
     const fresh = freshSegments.map(postingsOf);
-    if (fresh.length === 0) return;
     try {
+      // Segments that lost pages: their live term counts, else the first searches count them.
+      await warmLiveFrequencies(segments, previous);
+      if (fresh.length === 0) return;
       await warmPostings(fresh, previous.map(postingsOf));
       for (const warmer of this.warmers) await warmer(fresh);
       // Their fixed manifest parts (ids and versions), a segment a turn, rather than all in the commit's write.

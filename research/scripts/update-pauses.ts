@@ -30,7 +30,7 @@
  * pass over every page against the pages the journal names for the last 1 % written.
  */
 import { spawn } from 'node:child_process';
-import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -64,7 +64,10 @@ async function serveAndUpdate(dataDir: string, count: number, profileDir?: strin
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-interval', process.env.PROFILE_INTERVAL_US ?? '250'] : [];
   const tracing = process.env.LOOP_TRACE === '1';
   const trace = tracing ? ['--import', pathToFileURL(LOOP_TRACE).href] : [];
-  const server = spawn(process.execPath, [...profile, ...trace, LSE, 'serve', '--config', config], { env: { ...process.env, LSE_ADMIN_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', tracing ? 'pipe' : 'inherit'] });
+  // SERVER_FLAGS: more of Node's or V8's flags for the server (--trace-deopt), its output in SERVER_STDOUT.
+  const flags = (process.env.SERVER_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
+  const stdout = process.env.SERVER_STDOUT ? openSync(process.env.SERVER_STDOUT, 'w') : 'ignore';
+  const server = spawn(process.execPath, [...profile, ...trace, ...flags, LSE, 'serve', '--config', config], { env: { ...process.env, LSE_ADMIN_TOKEN: TOKEN }, stdio: ['ignore', stdout, tracing ? 'pipe' : 'inherit'] });
   const events: LoopEvent[] = [];
   if (server.stderr) {
     createInterface({ input: server.stderr }).on('line', (line) => {
