@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askedTerms, hasPosting, termNumber } from '../indexer/text-index/compact-segment.ts';
 import { liveDocumentFrequency, warmLiveFrequencies } from '../indexer/text-index/live-frequencies.ts';
-import { withDeletions, type LiveSegment, type SegmentSet } from '../indexer/text-index/segment-set.ts';
+import { deletedOrdinalsOf, withDeletions, type LiveSegment, type SegmentSet } from '../indexer/text-index/segment-set.ts';
 import { TextIndex } from '../indexer/text-index/text-index.ts';
 import { pageQueries, realDocPages } from './helpers/real-doc-pages.ts';
 
@@ -64,6 +64,22 @@ describe.skipIf(pages.length < 300)('live document frequencies', () => {
     for (const term of asked[1].slice(0, 50)) expect(liveDocumentFrequency(changed[1], term)).toBe(countedPageByPage(changed[1], term));
     // Snapshots already visible, or without deletions, are not counted again.
     expect(await warmLiveFrequencies(before, before)).toBe(0);
+  });
+
+  it('are kept in a field every live segment has from the start: all segments have one shape', () => {
+    const [first] = snapshot().segments;
+    const stored = first.stored;
+    const plain = withDeletions(stored, []);
+    const deleting = withDeletions(stored, [stored.postings.docIds[3]]);
+    const keys = Object.keys(plain);
+    expect(Object.keys(deleting)).toEqual(keys);
+    // What is made on first use goes in fields that are there already (no property is added to a
+    // segment the search code was compiled for).
+    deletedOrdinalsOf(deleting);
+    liveDocumentFrequency(deleting, askedTerms(stored.postings)[0]);
+    expect(deleting.liveFrequencies?.size).toBe(1);
+    expect(Object.keys(deleting)).toEqual(keys);
+    for (const segment of snapshot().segments) expect(Object.keys(segment)).toEqual(keys);
   });
 
   it('of an update are counted before its commit makes the segments visible', async () => {

@@ -14,9 +14,9 @@ export interface LiveSegment {
   deleted: Uint8Array | null;
   deletedCount: number;
   /** The deleted ordinals, ascending (made on first use by {@link deletedOrdinalsOf}). */
-  deletedOrdinals?: Int32Array;
+  deletedOrdinals: Int32Array | undefined;
   /** Live document frequencies of the terms queries asked for (kept with the snapshot's segment; deletions make them cost a pass). */
-  liveFrequencies?: Map<string, number>;
+  liveFrequencies: Map<string, number> | undefined;
 }
 
 export interface DocumentLocation {
@@ -51,7 +51,18 @@ export function withDeletions(stored: StoredSegment, deletedIds: Iterable<number
   }
   let deletedCount = 0;
   for (let i = 0; i < deleted.length; i++) deletedCount += deleted[i];
-  return { stored, deleted: deletedCount > 0 ? deleted : null, deletedCount };
+  return liveSegment(stored, deletedCount > 0 ? deleted : null, deletedCount);
+}
+
+/**
+ * Every live segment is made here, with all its fields, so that all have one shape (hidden class).
+ * Fields added on first use gave the first segment with deletions a shape of its own, and at the
+ * first update of a server the whole search path (a dozen functions compiled for the one shape)
+ * was thrown away and ran in the interpreter until compiled again: the searches right after the
+ * commit took several times their usual time.
+ */
+function liveSegment(stored: StoredSegment, deleted: Uint8Array | null, deletedCount: number): LiveSegment {
+  return { stored, deleted, deletedCount, deletedOrdinals: undefined, liveFrequencies: undefined };
 }
 
 /** The segment's deleted ordinals, ascending, kept with it (a snapshot's deletions never change). */
