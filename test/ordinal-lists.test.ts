@@ -3,7 +3,7 @@
  * lists of every density (a rare word to nearly every document).
  */
 import { describe, expect, it } from 'vitest';
-import { emptyBits, intersectSorted, keepSetBits, ordinalsOfBits, setBits, unionSorted } from '../indexer/text-index/ordinal-lists.ts';
+import { countBits, emptyBits, intersectSorted, keepSetBits, ordinalsOfBits, scratchOrdinals, scratchWords, setBits, unionSorted } from '../indexer/text-index/ordinal-lists.ts';
 import { seededRandom } from '../indexer/seeded-random.ts';
 
 function randomList(random: () => number, documents: number, density: number): Int32Array {
@@ -25,7 +25,11 @@ describe('ordinal lists', () => {
       expect([...unionSorted(lists)]).toEqual(union);
       const bits = emptyBits(documents);
       setBits(bits, lists);
-      expect([...ordinalsOfBits(bits, documents)]).toEqual(union);
+      const ordinals = ordinalsOfBits(bits);
+      expect([...ordinals]).toEqual(union);
+      // Counted first: an array of their number, not of the lists' postings.
+      expect(ordinals.buffer.byteLength).toBe(union.length * 4);
+      expect(countBits(bits)).toBe([...bits].reduce((n, word) => n + word.toString(2).replaceAll('0', '').length, 0));
       const candidates = randomList(random, documents, random() ** 2);
       const held = new Set(union);
       const kept = [...candidates].filter((d) => held.has(d));
@@ -38,7 +42,20 @@ describe('ordinal lists', () => {
   it('reads the top bit of a word as an ordinal, not a negative number', () => {
     const bits = emptyBits(64);
     setBits(bits, [Int32Array.of(0, 31, 32, 63)]);
-    expect([...ordinalsOfBits(bits, 64)]).toEqual([0, 31, 32, 63]);
+    expect([...ordinalsOfBits(bits)]).toEqual([0, 31, 32, 63]);
     expect([...keepSetBits(Int32Array.of(1, 31, 62, 63), bits)]).toEqual([31, 63]);
+  });
+
+  it('lends the same working memory at every call, grown when asked for more', () => {
+    const words = scratchWords(10);
+    words.fill(7);
+    expect(scratchWords(10).buffer).toBe(words.buffer);
+    expect([...scratchWords(3)]).toEqual([7, 7, 7]);
+    const larger = scratchWords(100_000);
+    expect(larger.length).toBe(100_000);
+    expect(scratchWords(5).buffer).toBe(larger.buffer);
+    const ordinals = scratchOrdinals(70_000);
+    expect(ordinals.length).toBe(70_000);
+    expect(scratchOrdinals(1).buffer).toBe(ordinals.buffer);
   });
 });

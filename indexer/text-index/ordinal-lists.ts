@@ -106,9 +106,15 @@ export function setBits(bits: Uint32Array, lists: readonly Int32Array[]): void {
   }
 }
 
-/** The ordinals whose bits are set, ascending. */
-export function ordinalsOfBits(bits: Uint32Array, atMost: number): Int32Array {
-  const out = new Int32Array(atMost);
+/**
+ * The ordinals whose bits are set, ascending, in an array of their number: counted first (a pass
+ * over the words), rather than room for every posting of the lists that set them. Arrays made by a
+ * search live outside V8's heap; at a million pages, room for a common word's postings in each
+ * segment (400 KB a segment, zero-filled) was most of what a search allocated there, and beside
+ * an update such allocations make the main thread mark the heap.
+ */
+export function ordinalsOfBits(bits: Uint32Array): Int32Array {
+  const out = new Int32Array(countBits(bits));
   let n = 0;
   for (let w = 0; w < bits.length; w++) {
     let word = bits[w];
@@ -118,7 +124,38 @@ export function ordinalsOfBits(bits: Uint32Array, atMost: number): Int32Array {
       word ^= low;
     }
   }
-  return out.subarray(0, n);
+  return out;
+}
+
+/** How many bits are set. */
+export function countBits(bits: Uint32Array): number {
+  let count = 0;
+  for (let w = 0; w < bits.length; w++) {
+    let word = bits[w];
+    word -= (word >>> 1) & 0x55555555;
+    word = (word & 0x33333333) + ((word >>> 2) & 0x33333333);
+    count += Math.imul((word + (word >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+  }
+  return count;
+}
+
+let scratchWordsArray = new Uint32Array(1024);
+let scratchOrdinalsArray = new Int32Array(1024);
+
+/**
+ * Working memory for a synchronous step that does not keep it: `length` words (not cleared), the
+ * same memory at every call, so valid only until the next call. It grows and is kept, instead of
+ * an array made and dropped per segment of every search.
+ */
+export function scratchWords(length: number): Uint32Array {
+  if (scratchWordsArray.length < length) scratchWordsArray = new Uint32Array(Math.max(length, scratchWordsArray.length * 2));
+  return scratchWordsArray.subarray(0, length);
+}
+
+/** {@link scratchWords} for ordinals. */
+export function scratchOrdinals(length: number): Int32Array {
+  if (scratchOrdinalsArray.length < length) scratchOrdinalsArray = new Int32Array(Math.max(length, scratchOrdinalsArray.length * 2));
+  return scratchOrdinalsArray.subarray(0, length);
 }
 
 /** The ordinals of `candidates` whose bits are set (a new array). */

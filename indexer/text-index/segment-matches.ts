@@ -11,7 +11,7 @@ import { clauseBitmap } from './clause-bitmaps.ts';
 import { clauseMatches, isTermClause } from './clause-matches.ts';
 import { phraseHolders } from './phrase-match.ts';
 import type { QueryBudget } from './query-budget.ts';
-import { emptyBits, intersectSorted, keepSetBits, ordinalsOfBits, seek, setBits, unionSorted } from './ordinal-lists.ts';
+import { emptyBits, intersectSorted, keepSetBits, ordinalsOfBits, scratchWords, seek, setBits, unionSorted } from './ordinal-lists.ts';
 import type { ScoredList } from './scored-lists.ts';
 import type { ResolvedClause, ScoringPlan } from './scoring-plan.ts';
 import type { LiveSegment } from './segment-set.ts';
@@ -116,9 +116,8 @@ const GALLOP_RATIO = 16;
 
 /** The clause's documents, ascending, without repeats (one range: a view, no copy). */
 function clauseDocuments(segment: CompactSegment, clause: ClauseRanges): Int32Array {
-  const documents = segment.docIds.length;
   if (clause.ranges.length === 1 || !isCommon(segment, clause)) return unionOf(clause.ranges);
-  return ordinalsOfBits(bitmapOf(segment, clause), Math.min(clause.postings, documents));
+  return ordinalsOfBits(bitmapOf(segment, clause));
 }
 
 /** The candidates a phrase or identifier clause matches (as clause-matches.ts marks them). */
@@ -159,12 +158,15 @@ function heldBy(segment: CompactSegment, candidates: Int32Array, clause: ClauseR
  * intersected word by word (32 documents a step), then read out once.
  */
 function heldByAll(segment: CompactSegment, clauses: readonly ClauseRanges[]): Int32Array {
-  const common = bitmapOf(segment, clauses[0]).slice();
+  const first = bitmapOf(segment, clauses[0]);
+  // The kept bitmaps are read, never written: their intersection goes in reused memory.
+  const common = scratchWords(first.length);
+  common.set(first);
   for (let c = 1; c < clauses.length; c++) {
     const bits = bitmapOf(segment, clauses[c]);
     for (let w = 0; w < common.length; w++) common[w] &= bits[w];
   }
-  return ordinalsOfBits(common, Math.min(clauses[0].postings, segment.docIds.length));
+  return ordinalsOfBits(common);
 }
 
 /** The clause's documents as a bitmap: kept with the segment for a common clause, else made for this query. */

@@ -15,7 +15,7 @@
  * so the top k and their scores are the exhaustive ones.
  */
 import { findPosting } from './compact-segment.ts';
-import { seek } from './ordinal-lists.ts';
+import { scratchOrdinals, seek } from './ordinal-lists.ts';
 import type { QueryWork } from './query-budget.ts';
 import { blockSummary } from './block-bounds.ts';
 import { priorLevels } from './prior-levels.ts';
@@ -238,7 +238,8 @@ function remaining({ candidates, extras }: SegmentCandidates, named: NamedCandid
   // Without levels every candidate's bound is `most` (plus its bonus): none enters below it, or all.
   const entering = !bounded ? 0 : levels === null ? (most < floor ? Infinity : 0) : firstLevelReaching(levels.values, most, floor);
   const namedOrdinals = named?.ordinals ?? NO_CANDIDATES;
-  const kept = new Int32Array(candidates.length);
+  // Few candidates stay as a rule: they are gathered in reused memory and copied out.
+  const kept = scratchOrdinals(candidates.length);
   let size = 0;
   let nextSeed = 0;
   let nextNamed = 0;
@@ -258,7 +259,7 @@ function remaining({ candidates, extras }: SegmentCandidates, named: NamedCandid
     }
     kept[size++] = d;
   }
-  return kept.subarray(0, size);
+  return kept.slice(0, size);
 }
 
 /** The first level whose value plus `most` is not below `floor` (the last, NaN, always is: no finite level holds it). */
