@@ -113,6 +113,13 @@ export function askedTerms(segment: CompactSegment): string[] {
   return cache === undefined ? [] : [...cache].filter(([, t]) => t >= 0).map(([term]) => term);
 }
 
+/** Term `t`'s postings over every field of a segment, deleted pages included (lunr counts a page once per field that has the term). */
+export function postingCount(segment: CompactSegment, t: number): number {
+  let count = 0;
+  for (const field of segment.fields) count += field.offsets[t + 1] - field.offsets[t];
+  return count;
+}
+
 /** Whether term `t` has a posting for the document at `ordinal` in a field. */
 export function hasPosting(field: FieldPostings, t: number, ordinal: number): boolean {
   if (field.offsets[t] === field.offsets[t + 1]) return false;

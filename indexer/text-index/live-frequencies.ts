@@ -6,7 +6,7 @@
  * with nothing kept: {@link warmLiveFrequencies} counts the terms recently asked of it before the
  * commit makes it visible, rather than in the first searches after it.
  */
-import { askedTerms, termNumber, termPostings } from './compact-segment.ts';
+import { askedTerms, postingCount, termNumber, termPostings } from './compact-segment.ts';
 import { seek } from './ordinal-lists.ts';
 import { deletedOrdinalsOf, type LiveSegment } from './segment-set.ts';
 import { timeSlices } from '../stepwise.ts';
@@ -23,13 +23,10 @@ export function liveDocumentFrequency(segment: LiveSegment, term: string): numbe
   const postings = segment.stored.postings;
   const t = termNumber(postings, term);
   if (t < 0) return 0;
-  let df = 0;
-  if (segment.deleted === null) {
-    for (const field of postings.fields) df += field.offsets[t + 1] - field.offsets[t];
-    return df;
-  }
+  if (segment.deleted === null) return postingCount(postings, t);
   const known = segment.liveFrequencies?.get(term);
   if (known !== undefined) return known;
+  let df = 0;
   for (const field of postings.fields) {
     const count = field.offsets[t + 1] - field.offsets[t];
     df += count === 0 ? 0 : count - deletedPostings(segment, termPostings(field, t).docs);

@@ -12,7 +12,7 @@
  * The presence rules are lunr's too: a required clause must match in one of its fields, a
  * prohibited one excludes, and a document must match at least one non-prohibited term.
  */
-import { hasPosting, termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
+import { hasPosting, postingCount, termNumber, termPostings, type CompactSegment } from './compact-segment.ts';
 import { markClauseMatches, clauseMatches } from './clause-matches.ts';
 import { INDEX_FIELDS } from './document.ts';
 import { expandClause } from './expansion.ts';
@@ -405,11 +405,4 @@ export class CollectionTerms {
     }
     return found;
   }
-}
-
-/** A term's postings over every field of a segment (deleted pages included). */
-function postingCount(segment: CompactSegment, t: number): number {
-  let count = 0;
-  for (const field of segment.fields) count += field.offsets[t + 1] - field.offsets[t];
-  return count;
 }
