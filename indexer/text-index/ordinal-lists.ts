@@ -139,24 +139,23 @@ export function countBits(bits: Uint32Array): number {
   return count;
 }
 
-let scratchWordsArray = new Uint32Array(1024);
-let scratchOrdinalsArray = new Int32Array(1024);
-
 /**
- * Working memory for a synchronous step that does not keep it: `length` words (not cleared), the
- * same memory at every call, so valid only until the next call. It grows and is kept, instead of
- * an array made and dropped per segment of every search.
+ * Working memory for a synchronous step that does not keep it: `length` elements (not cleared),
+ * the same memory at every call, so valid only until the next call. It grows and is kept, instead
+ * of an array made and dropped per segment of every search.
  */
-export function scratchWords(length: number): Uint32Array {
-  if (scratchWordsArray.length < length) scratchWordsArray = new Uint32Array(Math.max(length, scratchWordsArray.length * 2));
-  return scratchWordsArray.subarray(0, length);
+function reusedArray<T extends Uint32Array | Int32Array>(make: (length: number) => T): (length: number) => T {
+  let array = make(1024);
+  return (length) => {
+    if (array.length < length) array = make(Math.max(length, array.length * 2));
+    return array.subarray(0, length) as T;
+  };
 }
 
-/** {@link scratchWords} for ordinals. */
-export function scratchOrdinals(length: number): Int32Array {
-  if (scratchOrdinalsArray.length < length) scratchOrdinalsArray = new Int32Array(Math.max(length, scratchOrdinalsArray.length * 2));
-  return scratchOrdinalsArray.subarray(0, length);
-}
+/** Reused words (a bitmap made and read within one step). */
+export const scratchWords = reusedArray((length) => new Uint32Array(length));
+/** Reused ordinals (gathered, then copied out). */
+export const scratchOrdinals = reusedArray((length) => new Int32Array(length));
 
 /** The ordinals of `candidates` whose bits are set (a new array). */
 export function keepSetBits(candidates: Int32Array, bits: Uint32Array): Int32Array {
