@@ -75,7 +75,7 @@ const SUITES: Record<string, SuiteEntry> = {
   },
   'suggest-refresh': {
     load: async () => (await import('./suggest-refresh.bench.ts')).suggestRefreshBenchmarks,
-    about: 'the suggestions refreshed after a rank change and after an update of 1 % of 100k pages (LSE_BENCH_SUGGEST_REFRESH_SIZES), from saved page contributions vs reading every page: time, longest event-loop pause, file size',
+    about: 'the suggestions refreshed after a rank change and after an update of 1 % of 100k pages (LSE_BENCH_SUGGEST_REFRESH_SIZES), from saved page contributions vs reading every page, and the page facts of that update: time, longest event-loop pause, file size',
   },
   'store-replay': {
     load: async () => (await import('./store-replay.bench.ts')).storeReplayBenchmarks,

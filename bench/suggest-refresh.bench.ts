@@ -6,6 +6,8 @@
  *   - the full read in steps, as when no page contributions are saved (it saves them);
  *   - a rank change: the index computed from the saved contributions, no page read;
  *   - an update of 1 % of the pages (written before the timer starts): those pages read again;
+ *   - the page facts refreshed for the same 1 % (facets, copies and translations; a server's job
+ *     does it beside the suggestions): the table copied in steps, the pages' rows changed;
  *   - an idle stretch: the machine's own scheduling noise.
  * Also the size of the saved contributions file beside the suggestion index.
  *
@@ -17,6 +19,7 @@ import { measurePauses } from './event-loop-pauses.ts';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadPageFacts, refreshPageFacts } from '../indexer/ranking/page-facts.ts';
 import { buildSuggestions } from '../indexer/ranking/search-data.ts';
 import { rankSnapshot, type RankSnapshot } from '../indexer/ranking/search-engine.ts';
 import { seededRandom } from '../indexer/seeded-random.ts';
@@ -29,7 +32,7 @@ import { drawWord, realWordTable, scaleUrl, writeScaleStore, type WordTable } fr
 export async function suggestRefreshBenchmarks(bench: BenchContext): Promise<void> {
   const sizes = (process.env.LSE_BENCH_SUGGEST_REFRESH_SIZES ?? '100000').split(',').map(Number).filter((n) => n > 0);
   const table = realWordTable();
-  bench.heading('suggestions refreshed after an update or a rank change: total time, longest event-loop pause (1-ms timer), RSS');
+  bench.heading('suggestions (and page facts) refreshed after an update or a rank change: total time, longest event-loop pause (1-ms timer), RSS');
   const rows: Array<Array<string | number>> = [['pages', 'refresh', 'total s', 'longest pause ms', 'pauses > 50 ms', 'most CPU ms in a pause', 'RSS MB', 'load avg']];
   const withBefore = process.env.LSE_BENCH_SUGGEST_REFRESH_BEFORE !== '0';
   for (const count of sizes) {
@@ -52,6 +55,12 @@ export async function suggestRefreshBenchmarks(bench: BenchContext): Promise<voi
           const measured = await measurePauses(run);
           rows.push([count, mode, measured.seconds.toFixed(1), measured.longest.toFixed(0), measured.over50, measured.busiest.toFixed(0), (process.memoryUsage().rss / 2 ** 20).toFixed(0), loadavg()[0].toFixed(1)]);
         }
+        // The page facts of the same update: loaded first (a server holds them), then refreshed.
+        const facts = await loadPageFacts(store);
+        const updated = updatedUrls(count).map((url) => store.idOf(url)!);
+        globalThis.gc?.();
+        const refreshed = await measurePauses(() => refreshPageFacts(facts, store, updated));
+        rows.push([count, 'page facts of the 1 % updated: the table copied in steps', refreshed.seconds.toFixed(1), refreshed.longest.toFixed(0), refreshed.over50, refreshed.busiest.toFixed(0), (process.memoryUsage().rss / 2 ** 20).toFixed(0), loadavg()[0].toFixed(1)]);
         const idle = await measurePauses(() => new Promise((resolve) => setTimeout(resolve, 3000)));
         rows.push([count, 'idle 3 s (machine noise)', idle.seconds.toFixed(1), idle.longest.toFixed(0), idle.over50, idle.busiest.toFixed(0), '', loadavg()[0].toFixed(1)]);
         const size = (name: string) => (statSync(join(dir, 'suggest', name)).size / 2 ** 20).toFixed(1);
@@ -75,13 +84,16 @@ async function ranksOf(store: CrawlStore, seed: number): Promise<RankSnapshot> {
   return rankSnapshot(seed, ids, values, values);
 }
 
+/** The URLs {@link updatePages} rewrites: 1 % of the pages, spread over the ids. */
+const updatedUrls = (count: number) => Array.from({ length: Math.ceil(count / 100) }, (_, k) => scaleUrl(k * 100));
+
 /** Rewrites 1 % of the pages (spread over the ids) with other words and titles. */
 async function updatePages(store: CrawlStore, table: WordTable, count: number): Promise<void> {
   const random = seededRandom(99);
   let batch = store.batch();
-  for (let i = 0; i < count; i += 100) {
+  for (const [k, url] of updatedUrls(count).entries()) {
     const words = Array.from({ length: 150 + Math.floor(random() * 100) }, () => drawWord(table, random));
-    batch.putPage(batch.idFor(scaleUrl(i)), { url: scaleUrl(i), host: 'big.example.org', role: 'local', state: 'fetched', status: 200, fetchedAt: 2, depth: 1, title: `updated ${words.slice(0, 5).join(' ')}`, text: words.join(' '), fingerprint: `u${i}`, visits: 2, changes: 1 });
+    batch.putPage(batch.idFor(url), { url, host: 'big.example.org', role: 'local', state: 'fetched', status: 200, fetchedAt: 2, depth: 1, title: `updated ${words.slice(0, 5).join(' ')}`, text: words.join(' '), fingerprint: `u${k * 100}`, visits: 2, changes: 1 });
     if (batch.size >= 2000) {
       await batch.commit({ sync: false });
       batch = store.batch();
