@@ -2,11 +2,9 @@
  * A small pool of worker threads that build segments, one job per worker at a time. Size 0 builds
  * on the calling thread (same code, used by tests to compare and where workers are unwanted).
  */
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { typeScriptWorkerUrl } from '../worker-bootstrap.ts';
 import { buildAndWriteSegment } from './build-segment.ts';
 import type { TextDocument } from './document.ts';
 import { SegmentBuildError } from './errors.ts';
@@ -28,24 +26,7 @@ interface PoolWorker {
   running: PendingJob | null;
 }
 
-// Node 20 loads a worker's entry before `--import` hooks are in place, so the entry is a tiny
-// bootstrap module that registers tsx's loader and then imports the TypeScript worker. Absolute
-// URLs, so that workers start whatever the current directory is.
-const TSX_API = tsxEsmApiUrl();
-const WORKER_MODULE = new URL('./segment-builder.worker.ts', import.meta.url).href;
-const WORKER_BOOTSTRAP = new URL(
-  `data:text/javascript,${encodeURIComponent(
-    `import { register } from ${JSON.stringify(TSX_API)}; register(); await import(${JSON.stringify(WORKER_MODULE)});`,
-  )}`,
-);
-
-function tsxEsmApiUrl(): string {
-  // require.resolve picks the CommonJS build; the worker needs the ESM one named in tsx's exports.
-  const packageJson = createRequire(import.meta.url).resolve('tsx/package.json');
-  const exports = (JSON.parse(readFileSync(packageJson, 'utf8')) as { exports: Record<string, { import?: { default?: string } }> }).exports;
-  const entry = exports['./esm/api']?.import?.default ?? './dist/esm/api/index.mjs';
-  return new URL(entry, pathToFileURL(packageJson)).href;
-}
+const WORKER_BOOTSTRAP = typeScriptWorkerUrl(new URL('./segment-builder.worker.ts', import.meta.url));
 
 export class SegmentBuilderPool {
   readonly size: number;
