@@ -11,7 +11,10 @@ import { buildSuggestions, SearchDataPass } from '../indexer/ranking/search-data
 import { rankSnapshot, type RankSnapshot } from '../indexer/ranking/search-engine.ts';
 import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
 import { SuggestIndex } from '../indexer/suggest/suggest-index.ts';
-import { currentContributions, suggestSourceOf } from '../indexer/suggest/suggest-refresh.ts';
+import { currentContributions, savedStart, suggestSourceOf, writtenSources } from '../indexer/suggest/suggest-refresh.ts';
+import { refreshSuggestionsInWorker, SuggestRefreshWorkerError } from '../indexer/suggest/suggest-refresh-thread.ts';
+import { loadSuggestIndex } from '../indexer/suggest/suggest-file.ts';
+import { readContributionsSequence } from '../indexer/suggest/suggest-contributions-file.ts';
 import { indexableDocuments } from '../indexer/text-index/store-adapter.ts';
 import type { TextDocument } from '../indexer/text-index/document.ts';
 import { realDocPages } from './helpers/real-doc-pages.ts';
@@ -159,6 +162,70 @@ describe('suggestions refreshed after an update', () => {
       expect((await buildSuggestions(store, ranks)).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
       // Saved for a store further on than this one.
       expect((await currentContributions(store, store.pageWriteSequence - 1)).full).toBe(true);
+    });
+  });
+});
+
+describe('suggestions refreshed in a worker thread', () => {
+  const docs = realDocPages(360);
+  afterEach(() => vi.restoreAllMocks());
+
+  it('equal a full build, in the arrays sent back and in both files saved', async () => {
+    await inTemporaryStore(async (store, dir) => {
+      await writePages(store, docs.slice(0, 300).map((doc, n) => [n, record(doc)]));
+      const before = await ranksOf(store, (id) => 1 / (id + 3));
+      await buildSuggestions(store, before);
+      const savedSequence = store.pageWriteSequence;
+      expect((await readContributionsSequence(dir)).pageSequence).toBe(savedSequence);
+      // More pages written than a message carries: 270 renamed, 60 new, some noindex.
+      const update: Array<[number, PageRecord]> = docs.slice(300).map((doc, i) => [300 + i, record(doc)]);
+      for (let n = 0; n < 270; n++) update.push([n, { ...record(docs[n]), title: `${docs[n].title} Moved-${n}`, noindex: n % 50 === 7 }]);
+      await writePages(store, update);
+      const ranks = await ranksOf(store, (id) => ((id * 104729) % 997) / 1e4);
+      const start = await savedStart(store, store.pageWriteSequence);
+      expect(start?.savedSequence).toBe(savedSequence);
+      expect(start?.written.length).toBe(330);
+      const key = { pageSequence: store.pageWriteSequence, rankDigest: 'worker-test' };
+      const job = { dataDir: dir, savedSequence, sequence: store.pageWriteSequence, key, scale: ranks.globalScale };
+      const refreshed = await refreshSuggestionsInWorker(job, ranks.global, writtenSources(store, start!.written));
+      const expected = (await fullBuild(store, ranks)).toColumns();
+      expect(refreshed.toColumns()).toStrictEqual(expected);
+      expect(refreshed.suggest('mov', 3).length).toBeGreaterThan(0);
+      // The worker saved the index under its key and the contributions as of the new sequence.
+      expect((await loadSuggestIndex(dir, key)).index?.toColumns()).toStrictEqual(expected);
+      expect(await currentContributions(store, store.pageWriteSequence)).toMatchObject({ full: false, pagesRead: 0 });
+      // A server's refresh takes the same path, without a warning.
+      const warnings = captureWarnings();
+      await writePages(store, [[3, { ...record(docs[90]), url: 'http://docs.test/page/3' }]]);
+      expect((await buildSuggestions(store, ranks, { worker: true })).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
+      expect(warnings.join('')).toBe('');
+    });
+  });
+
+  it('refuses a saved copy of another sequence or a damaged one, and a server then refreshes on its own thread', async () => {
+    await inTemporaryStore(async (store, dir) => {
+      await writePages(store, docs.slice(0, 60).map((doc, n) => [n, record(doc)]));
+      const ranks = await ranksOf(store, (id) => (id + 1) / 100);
+      await buildSuggestions(store, ranks);
+      await writePages(store, [[2, { ...record(docs[70]), url: 'http://docs.test/page/2' }]]);
+      const start = (await savedStart(store, store.pageWriteSequence))!;
+      const key = { pageSequence: store.pageWriteSequence, rankDigest: 'x' };
+      const job = { dataDir: dir, savedSequence: start.savedSequence - 1, sequence: store.pageWriteSequence, key, scale: ranks.globalScale };
+      const wrong = refreshSuggestionsInWorker(job, ranks.global, writtenSources(store, start.written));
+      await expect(wrong).rejects.toThrow(SuggestRefreshWorkerError);
+      await expect(wrong).rejects.toThrow(/of page write \d+, not \d+/);
+      // Bytes overwritten past the header: the worker refuses them, the refresh reads every page here.
+      const file = join(dir, 'suggest', 'contributions.bin');
+      const good = readFileSync(file);
+      writeFileSync(file, Buffer.concat([good.subarray(0, good.byteLength - 500), Buffer.alloc(500, 0xff)]));
+      const warnings = captureWarnings();
+      expect((await buildSuggestions(store, ranks, { worker: true })).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
+      expect(warnings.join('')).toMatch(/suggestions: refreshed on the main thread \(the saved page contributions: cannot read them: its digest does not match: damaged\)/);
+      expect(warnings.join('')).toMatch(/reading every page/);
+      // No saved copy at all: nothing to start from, no worker.
+      rmSync(file);
+      expect(await savedStart(store, store.pageWriteSequence)).toBeUndefined();
+      expect((await readContributionsSequence(dir)).reason).toBe('none saved');
     });
   });
 });

@@ -32,6 +32,11 @@ export class RankColumn implements Iterable<[number, number]> {
     return this.get(id) !== undefined;
   }
 
+  /** The ids and their values, in the column's order: its own arrays, not to be changed. */
+  arrays(): { ids: Int32Array; values: Float64Array } {
+    return { ids: this.ids, values: this.values };
+  }
+
   *keys(): IterableIterator<number> {
     yield* this.ids;
   }

@@ -13,7 +13,8 @@ import { runSteps, runStepsYielding } from '../stepwise.ts';
 import { SuggestIndex, type SuggestSource } from '../suggest/suggest-index.ts';
 import { loadSuggestIndex, saveSuggestIndex, type SuggestKey } from '../suggest/suggest-file.ts';
 import { ContributionsWriter, Vocabulary, type SuggestContributions } from '../suggest/suggest-contributions.ts';
-import { currentContributions, saveContributionsAsOf } from '../suggest/suggest-refresh.ts';
+import { currentContributions, savedStart, saveContributionsAsOf, writtenSources } from '../suggest/suggest-refresh.ts';
+import { refreshSuggestionsInWorker } from '../suggest/suggest-refresh-thread.ts';
 import { rankedSuggestionsSteps } from '../suggest/suggest-ranking.ts';
 import { PageFactsPass } from './fact-table.ts';
 import { loadPageFacts, refreshPageFacts, savePageFacts } from './page-facts.ts';
@@ -43,7 +44,7 @@ export async function refreshSearchData(engine: SearchEngine, store: CrawlStore,
 /** After an estimation round (or a local PageRank update): the new ranks, and the suggestions ranked by them. */
 export async function refreshRanks(engine: SearchEngine, store: CrawlStore): Promise<void> {
   await engine.changeRanks(await loadRankSnapshot(store));
-  engine.setSuggestions(await buildSuggestions(store, engine.currentRanks));
+  engine.setSuggestions(await buildSuggestions(store, engine.currentRanks, { worker: true }));
 }
 
 /**
@@ -105,17 +106,39 @@ export class SearchDataPass {
   }
 }
 
-/** Builds the suggestions of the store's pages ranked by `ranks` (default: the stored ones) and saves them. */
-export async function buildSuggestions(store: CrawlStore, ranks?: RankSnapshot): Promise<SuggestIndex> {
+/**
+ * Builds the suggestions of the store's pages ranked by `ranks` (default: the stored ones) and
+ * saves them. With `worker`, a refresh from the saved page contributions runs in a worker thread
+ * (suggest-refresh-thread.ts), and on this thread only when it cannot (no saved copy to start
+ * from) or failed there.
+ */
+export async function buildSuggestions(store: CrawlStore, ranks?: RankSnapshot, options: { worker?: boolean } = {}): Promise<SuggestIndex> {
   const snapshot = ranks ?? (await loadRankSnapshot(store));
   // Read before the pages: a page written during the build makes the saved copy stale, never wrong.
   const pageSequence = store.pageWriteSequence;
   const key = { pageSequence, rankDigest: await runStepsYielding(rankDigestSteps(snapshot)) };
+  if (options.worker) {
+    const refreshed = await suggestionsInWorker(store, snapshot, key);
+    if (refreshed) return refreshed;
+  }
   // Only the pages written since the page contributions were saved are read (all when none are).
   const { contributions } = await currentContributions(store, key.pageSequence);
   const suggestions = await rankSuggestions(contributions, snapshot);
   await saveSuggestIndex(store.directory, suggestions, key);
   return suggestions;
+}
+
+/** The suggestions refreshed in a worker from the saved contributions; undefined when there are none to start from, or it failed (said why). */
+async function suggestionsInWorker(store: CrawlStore, snapshot: RankSnapshot, key: SuggestKey): Promise<SuggestIndex | undefined> {
+  const start = await savedStart(store, key.pageSequence);
+  if (!start) return undefined;
+  const job = { dataDir: store.directory, savedSequence: start.savedSequence, sequence: key.pageSequence, key, scale: snapshot.globalScale };
+  try {
+    return await refreshSuggestionsInWorker(job, snapshot.global, writtenSources(store, start.written));
+  } catch (error) {
+    process.stderr.write(`suggestions: refreshed on the main thread (${(error as Error).message})\n`);
+    return undefined;
+  }
 }
 
 const rankSuggestions = (contributions: SuggestContributions, snapshot: RankSnapshot) =>

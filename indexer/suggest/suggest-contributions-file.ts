@@ -11,7 +11,7 @@
  * for one long parse.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../text-index/atomic-file.ts';
 import { StringColumn } from '../text-index/string-column.ts';
@@ -27,6 +27,8 @@ const STRINGS_PER_STEP = 8192;
 const DIGEST_STEP = 1 << 20;
 
 const LONE_SURROGATE = /\p{Cs}/u;
+/** A header names a dozen sections: anything much larger is not one. */
+const MAX_HEADER_BYTES = 1 << 16;
 
 type ColumnName = 'titles' | 'urls';
 type NumberColumn = Exclude<keyof SuggestContributions, 'vocabulary' | ColumnName>;
@@ -116,6 +118,36 @@ export async function readContributionsFile(dataDir: string): Promise<{ bytes?: 
     return { bytes: await readFile(join(dataDir, FILE)), reason: 'saved' };
   } catch (error) {
     return { reason: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'none saved' : `cannot read it: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * The page-write sequence the saved contributions are of, read from the file's header alone
+ * (undefined, with why, when there is no file or its header cannot be read). The sections are
+ * not checked: {@link decodeContributionsSteps} refuses a damaged file.
+ */
+export async function readContributionsSequence(dataDir: string): Promise<{ pageSequence?: number; reason: string }> {
+  let file;
+  try {
+    file = await open(join(dataDir, FILE), 'r');
+  } catch (error) {
+    return { reason: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'none saved' : `cannot read it: ${(error as Error).message}` };
+  }
+  try {
+    const length = Buffer.alloc(4);
+    if ((await file.read(length, 0, 4, 0)).bytesRead < 4) return { reason: 'cannot read it: truncated' };
+    const headerLength = length.readUInt32LE(0);
+    if (headerLength > MAX_HEADER_BYTES) return { reason: `cannot read it: a header of ${headerLength} bytes` };
+    const headerBytes = Buffer.alloc(headerLength);
+    if ((await file.read(headerBytes, 0, headerLength, 4)).bytesRead < headerLength) return { reason: 'cannot read it: truncated' };
+    const header = JSON.parse(headerBytes.toString('utf8')) as Partial<Header>;
+    if (header.format !== FORMAT && header.format !== FORMAT_UTF8) return { reason: `cannot read it: format ${String(header.format)}` };
+    if (!Number.isSafeInteger(header.pageSequence)) return { reason: 'cannot read it: no page sequence' };
+    return { pageSequence: header.pageSequence, reason: 'saved' };
+  } catch (error) {
+    return { reason: `cannot read it: ${(error as Error).message}` };
+  } finally {
+    await file.close();
   }
 }
 

@@ -7,10 +7,13 @@
  */
 import type { CrawlStore, PageRecord } from '../store/crawl-store.ts';
 import { isIndexablePage } from '../text-index/store-adapter.ts';
-import { nextTurn, runStepsYielding } from '../stepwise.ts';
+import type { RankScale } from '../ranking/blend.ts';
+import { nextTurn, runSteps, runStepsYielding } from '../stepwise.ts';
 import { ContributionsWriter, replaceRowsSteps, Vocabulary, type SuggestContributions } from './suggest-contributions.ts';
-import { decodeContributionsSteps, encodeContributionsSteps, readContributionsFile, saveContributions } from './suggest-contributions-file.ts';
-import type { SuggestSource } from './suggest-index.ts';
+import { decodeContributionsSteps, encodeContributionsSteps, readContributionsFile, readContributionsSequence, saveContributions } from './suggest-contributions-file.ts';
+import { saveSuggestIndex, type SuggestKey } from './suggest-file.ts';
+import type { SuggestIndex, SuggestSource } from './suggest-index.ts';
+import { rankedSuggestionsSteps } from './suggest-ranking.ts';
 
 /** What a stored page gives the suggestions: nothing unless it is indexable. */
 export function suggestSourceOf(id: number, page: PageRecord | undefined): SuggestSource | undefined {
@@ -78,6 +81,62 @@ async function savedContributions(dataDir: string): Promise<{ contributions?: Su
 
 async function replaceWritten(store: CrawlStore, old: SuggestContributions, written: readonly number[]): Promise<SuggestContributions> {
   const changed = new Map<number, SuggestSource | undefined>();
-  for await (const [id, page] of store.pagesOf(written)) changed.set(id, suggestSourceOf(id, page));
+  for await (const [id, source] of writtenSources(store, written)) changed.set(id, source);
   return runStepsYielding(replaceRowsSteps(old, changed));
+}
+
+/**
+ * What a refresh from the saved contributions starts from: their sequence and the pages written
+ * since, or undefined when there is no saved copy to start from (none, another store's, or older
+ * than the journal reaches). Reads the file's header and the journal, no page.
+ */
+export async function savedStart(store: CrawlStore, sequence: number): Promise<{ savedSequence: number; written: number[] } | undefined> {
+  const saved = await readContributionsSequence(store.directory);
+  if (saved.pageSequence === undefined || saved.pageSequence > sequence) return undefined;
+  const written = await store.pageJournalSince(saved.pageSequence);
+  return written ? { savedSequence: saved.pageSequence, written } : undefined;
+}
+
+/** What the `written` pages give the suggestions now (undefined: a page that gives none). */
+export async function* writtenSources(store: CrawlStore, written: readonly number[]): AsyncGenerator<[number, SuggestSource | undefined]> {
+  for await (const [id, page] of store.pagesOf(written)) yield [id, suggestSourceOf(id, page)];
+}
+
+/** A refresh of the saved suggestions (see {@link refreshSavedSuggestions}). */
+export interface SavedRefresh {
+  dataDir: string;
+  /** The sequence the saved contributions are of (their file's header, read by the caller). */
+  savedSequence: number;
+  /** The sequence the refreshed ones are of: the store's, read before the written pages. */
+  sequence: number;
+  /** What the suggestion index is built from, saved with it. */
+  key: SuggestKey;
+  scale: RankScale;
+}
+
+/**
+ * The suggestions of the contributions saved as of `savedSequence` with the rows of the `changed`
+ * pages replaced, ranked by `rankOf` on `scale`; both saved (the contributions as of `sequence`,
+ * the index under `key`). Runs without yielding: it is a worker thread's whole work for a server
+ * (suggest-refresh-thread.ts). Throws when the saved copy is missing, damaged or of another
+ * sequence: the caller then refreshes on its own thread, which reads every page if it must.
+ */
+export async function refreshSavedSuggestions(job: SavedRefresh, changed: ReadonlyMap<number, SuggestSource | undefined>, rankOf: (id: number) => number): Promise<SuggestIndex> {
+  const file = await readContributionsFile(job.dataDir);
+  if (!file.bytes) throw new Error(`the saved page contributions: ${file.reason}`);
+  let saved: { contributions: SuggestContributions; pageSequence: number };
+  try {
+    saved = runSteps(decodeContributionsSteps(file.bytes));
+  } catch (error) {
+    throw new Error(`the saved page contributions: cannot read them: ${(error as Error).message}`);
+  }
+  if (saved.pageSequence !== job.savedSequence) throw new Error(`the saved page contributions are of page write ${saved.pageSequence}, not ${job.savedSequence}`);
+  const contributions = changed.size === 0 ? saved.contributions : runSteps(replaceRowsSteps(saved.contributions, changed));
+  if (job.sequence !== job.savedSequence) {
+    // As saveContributionsAsOf: a failure only costs the next refresh a full read.
+    await saveContributions(job.dataDir, runSteps(encodeContributionsSteps(contributions, job.sequence))).catch((error: Error) => process.stderr.write(`suggestions: the page contributions were not saved (${error.message})\n`));
+  }
+  const index = runSteps(rankedSuggestionsSteps(contributions, rankOf, job.scale));
+  await saveSuggestIndex(job.dataDir, index, job.key);
+  return index;
 }

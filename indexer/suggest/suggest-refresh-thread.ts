@@ -1,0 +1,124 @@
+/**
+ * A server's refresh of the suggestions after an update, in a worker thread. The refresh decodes
+ * the saved page contributions (hundreds of megabytes at a million pages), replaces the written
+ * pages' rows, ranks every word and title and writes both files again: tens of seconds of work
+ * that, on the main thread, allocated and dropped most of a gigabyte beside the searches, whose
+ * allocations then paid for marking the heap. The main thread reads the written pages from the
+ * store (a worker cannot open it) and sends them; the worker sends back the index's arrays,
+ * transferred, not copied.
+ */
+import { Worker } from 'node:worker_threads';
+import type { RankColumn } from '../ranking/rank-column.ts';
+import { StringColumn } from '../text-index/string-column.ts';
+import { TermDictionary } from '../text-index/term-dictionary.ts';
+import { typeScriptWorkerUrl } from '../worker-bootstrap.ts';
+import { SuggestIndex, type SuggestColumns, type SuggestSource } from './suggest-index.ts';
+import type { SavedRefresh } from './suggest-refresh.ts';
+
+const WORKER_BOOTSTRAP = typeScriptWorkerUrl(new URL('./suggest-refresh.worker.ts', import.meta.url));
+
+/** Pages a message carries (a few megabytes of text: each message is copied on the main thread). */
+const PAGES_PER_MESSAGE = 256;
+
+/** What the worker starts with. */
+export interface RefreshWorkerData {
+  job: SavedRefresh;
+  /** The global ranks the suggestions are ranked by (a copy of the column's arrays). */
+  ids: Int32Array;
+  values: Float64Array;
+}
+
+/** Messages to the worker: the written pages, a part at a time, then the end of them. */
+export type ToRefreshWorker = { pages: Array<[number, SuggestSource | null]> } | { done: true };
+
+/** The worker's answer. */
+export type FromRefreshWorker = { ok: true; arrays: SuggestArrays } | { ok: false; message: string };
+
+type DictionaryName = 'terms' | 'titleWords' | 'titles' | 'titleUrls';
+type NumberName = Exclude<keyof SuggestColumns, DictionaryName>;
+/** A suggestion index as plain arrays, to cross between threads. */
+export type SuggestArrays = Record<DictionaryName, { bytes: Uint8Array; offsets: Int32Array }> & Pick<SuggestColumns, NumberName>;
+
+export class SuggestRefreshWorkerError extends Error {
+  override name = 'SuggestRefreshWorkerError';
+}
+
+/**
+ * The suggestions of `job` refreshed in a worker with the `written` pages' sources and ranked by
+ * `ranks`; rejects with a {@link SuggestRefreshWorkerError} when the worker fails (the saved copy
+ * is not the one expected or is damaged, a file cannot be written, the thread died).
+ */
+export async function refreshSuggestionsInWorker(job: SavedRefresh, ranks: RankColumn, written: AsyncIterable<[number, SuggestSource | undefined]>): Promise<SuggestIndex> {
+  const { ids, values } = ranks.arrays();
+  const workerData: RefreshWorkerData = { job, ids, values };
+  const worker = new Worker(WORKER_BOOTSTRAP, { workerData });
+  const answer = new Promise<SuggestIndex>((resolve, reject) => {
+    let settled = false;
+    const settle = (done: () => void) => {
+      if (settled) return;
+      settled = true;
+      done();
+    };
+    worker.once('message', (message: FromRefreshWorker) => settle(() => (message.ok ? resolve(indexOfArrays(message.arrays)) : reject(new SuggestRefreshWorkerError(message.message)))));
+    worker.once('error', (error) => settle(() => reject(new SuggestRefreshWorkerError(error.message, { cause: error }))));
+    worker.once('exit', (code) => settle(() => reject(new SuggestRefreshWorkerError(`the worker exited with code ${code} before answering`))));
+  });
+  // Settled whatever happens below; awaited at the end.
+  answer.catch(() => undefined);
+  try {
+    let pages: Array<[number, SuggestSource | null]> = [];
+    for await (const [id, source] of written) {
+      pages.push([id, source ?? null]);
+      if (pages.length === PAGES_PER_MESSAGE) {
+        worker.postMessage({ pages } satisfies ToRefreshWorker);
+        pages = [];
+      }
+    }
+    worker.postMessage({ pages } satisfies ToRefreshWorker);
+    worker.postMessage({ done: true } satisfies ToRefreshWorker);
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+  return answer;
+}
+
+/** The index's arrays, and the buffers to transfer (each array given a buffer of its own if it shares one). */
+export function arraysOfIndex(index: SuggestIndex): { arrays: SuggestArrays; transfer: ArrayBuffer[] } {
+  const c = index.toColumns();
+  const transfer: ArrayBuffer[] = [];
+  const own = <T extends Uint8Array | Int32Array | Float64Array>(array: T): T => {
+    const whole = array.byteOffset === 0 && array.byteLength === array.buffer.byteLength && array.buffer instanceof ArrayBuffer;
+    const mine = whole ? array : (array.slice() as T);
+    transfer.push(mine.buffer as ArrayBuffer);
+    return mine;
+  };
+  const entries = (column: { bytes: Uint8Array; offsets: Int32Array }) => ({ bytes: own(column.bytes), offsets: own(column.offsets) });
+  const arrays: SuggestArrays = {
+    terms: entries(c.terms),
+    titleWords: entries(c.titleWords),
+    titles: entries(c.titles),
+    titleUrls: entries(c.titleUrls),
+    termScores: own(c.termScores),
+    titlePostingStarts: own(c.titlePostingStarts),
+    titlePostings: own(c.titlePostings),
+    titleWordStarts: own(c.titleWordStarts),
+    titleWordIds: own(c.titleWordIds),
+  };
+  return { arrays, transfer };
+}
+
+/** The index of arrays a worker made (trusted: built by the same code, not read from a file). */
+function indexOfArrays(a: SuggestArrays): SuggestIndex {
+  return SuggestIndex.fromColumns({
+    terms: new TermDictionary(a.terms.bytes, a.terms.offsets),
+    titleWords: new TermDictionary(a.titleWords.bytes, a.titleWords.offsets),
+    titles: new StringColumn(a.titles.bytes, a.titles.offsets),
+    titleUrls: new StringColumn(a.titleUrls.bytes, a.titleUrls.offsets),
+    termScores: a.termScores,
+    titlePostingStarts: a.titlePostingStarts,
+    titlePostings: a.titlePostings,
+    titleWordStarts: a.titleWordStarts,
+    titleWordIds: a.titleWordIds,
+  });
+}
