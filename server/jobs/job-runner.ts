@@ -355,6 +355,20 @@ export class JobRunner extends EventEmitter {
    * is held (the index keeps serving what it had) until an admin applies it.
    */
   private async refreshIndex(job: QueuedJob, updated: readonly number[], removed: readonly number[], force = false): Promise<void> {
+    const { store, settings } = this.context;
+    if (!(await this.changeIndex(job, updated, removed, force))) return;
+    await refreshSearchData(this.context.engine, store, [...new Set([...updated, ...removed])]);
+    await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);
+    await this.refreshRanks();
+  }
+
+  /**
+   * The text index's part of {@link refreshIndex}; false when the change is held. A function of its
+   * own so that the changed pages' documents (their whole text) are let go once indexed: kept
+   * for the rest of the job, a 1 % update at a million pages held 80,000 more objects in the
+   * heap for a minute, for every collection of it to mark.
+   */
+  private async changeIndex(job: QueuedJob, updated: readonly number[], removed: readonly number[], force: boolean): Promise<boolean> {
     const { store, index, settings } = this.context;
     const upsert = [];
     const remove = new Set(removed);
@@ -378,12 +392,10 @@ export class JobRunner extends EventEmitter {
       this.heldChanges.set(job.status.id, { updated, removed: [...remove] });
       job.status.heldIndexChange.sample = this.heldIndexUrls(job.status.id)!.slice(0, HELD_SAMPLE_SIZE);
       process.stderr.write(`${job.status.kind} ${job.status.id}: index change held: ${job.status.heldIndexChange.reason}\n`);
-      return;
+      return false;
     }
     if (upsert.length > 0 || remove.size > 0) await index.update({ upsert, remove: [...remove] });
-    await refreshSearchData(this.context.engine, store, [...new Set([...updated, ...removed])]);
-    await storeLocalPageRank(store, settings.estimation.alpha, settings.estimation.tolerance);
-    await this.refreshRanks();
+    return true;
   }
 
   private async refreshRanks(): Promise<void> {
