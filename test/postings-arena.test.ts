@@ -44,15 +44,18 @@ describe('postings arena', () => {
       expect(block.size).toBeGreaterThanOrEqual(bytes);
       expect(block.size - bytes).toBeLessThan(MIN_BLOCK);
       expect(block.byteOffset + block.size).toBeLessThanOrEqual(slab);
-      // The first part's address: the slab's number times its size, plus the offset.
-      expect(block.parts[0] % slab).toBe(block.byteOffset);
+      // Its address: the slab's number times its size, plus the offset.
+      expect(block.address % slab).toBe(block.byteOffset);
       live.push(block);
     }
     // No two live blocks share a byte.
-    const ranges = live.map((block) => [block.parts[0], block.size]).sort((a, b) => a[0] - b[0]);
+    const ranges = live.map((block) => [block.address, block.size]).sort((a, b) => a[0] - b[0]);
     for (let i = 1; i < ranges.length; i++) expect(ranges[i][0]).toBeGreaterThanOrEqual(ranges[i - 1][0] + ranges[i - 1][1]);
     expect(refused).toBeGreaterThan(0);
     for (const block of live) arena.free(block);
+    expect(arena.available).toBe(arena.reserved);
+    // A block freed again gives nothing back twice.
+    if (live.length > 0) arena.free(live[0]);
     expect(arena.available).toBe(arena.reserved);
     // Whole again: every slab can be taken in one block.
     for (let s = 0; s < arena.reserved / slab; s++) expect(arena.allocate(slab)).not.toBeNull();

@@ -18,14 +18,18 @@ const MIN_ORDER = 6;
 /** Largest slab (64 MB); a smaller budget gets one slab of its size rounded up. */
 const MAX_SLAB_ORDER = 26;
 
-/** Where an allocation lies: a view of its slab, and the blocks to free. */
+/**
+ * Where an allocation lies: a view of its slab. The buddy blocks it holds are not kept (an array
+ * each, for every list the cache holds, was objects for every collection to mark): they are
+ * the aligned blocks that tile it, found again when it is freed.
+ */
 export interface ArenaBlock {
   buffer: ArrayBuffer;
   byteOffset: number;
-  /** Bytes it holds (what was asked, rounded up to {@link MIN_BLOCK}). */
+  /** Bytes it holds (what was asked, rounded up to {@link MIN_BLOCK}); 0 once freed. */
   size: number;
-  /** Addresses and orders of the buddy blocks it holds (address: slab × slab size + offset). */
-  parts: number[];
+  /** Its first byte's address: slab × slab size + offset. */
+  address: number;
 }
 
 export class PostingsArena {
@@ -66,17 +70,16 @@ export class PostingsArena {
     const slab = Math.floor(address / slabSize);
     const offset = address - slab * slabSize;
     const base = address - offset;
-    // Give back the tail past `size`; keep the blocks before it.
+    // Give back the tail past `size`; keep the blocks before it (free finds them again).
     forEachAlignedBlock(offset + size, offset + 2 ** order, (at, o) => this.release(base + at, o));
-    const parts: number[] = [];
-    forEachAlignedBlock(offset, offset + size, (at, o) => parts.push(base + at, o));
-    return { buffer: this.slabs[slab], byteOffset: offset, size, parts };
+    return { buffer: this.slabs[slab], byteOffset: offset, size, address };
   }
 
-  /** Returns a block's memory; nothing may read its views afterwards. */
+  /** Returns a block's memory (once: a second call does nothing); nothing may read its views afterwards. */
   free(block: ArenaBlock): void {
-    for (let i = 0; i < block.parts.length; i += 2) this.release(block.parts[i], block.parts[i + 1]);
-    block.parts = [];
+    const base = block.address - block.byteOffset;
+    forEachAlignedBlock(block.byteOffset, block.byteOffset + block.size, (at, o) => this.release(base + at, o));
+    block.size = 0;
   }
 
   /** The address of a free block of `order` (split from a larger one; the slabs are reserved on the first call), −1 for none. */

@@ -21,7 +21,8 @@ const ARENA_SLACK = 1.125;
 interface Entry {
   value: object;
   bytes: number;
-  blocks: ArenaBlock[];
+  /** Its memory in the slabs: most reads take one block, kept without an array around it. */
+  blocks: ArenaBlock | ArenaBlock[] | null;
 }
 
 /** Where a read puts its bytes: a view of a slab or of a buffer of its own. */
@@ -109,7 +110,7 @@ export class PostingsCache {
       return value;
     }
     this.used += bytes;
-    this.entries.set(key, { value, bytes, blocks });
+    this.entries.set(key, { value, bytes, blocks: blocks.length === 0 ? null : blocks.length === 1 ? blocks[0] : blocks });
     for (const [oldest, entry] of this.entries) {
       if (this.used <= this.budget) break;
       this.entries.delete(oldest);
@@ -120,10 +121,11 @@ export class PostingsCache {
   }
 
   /** Frees `blocks` once the current turn is over (a caller of this turn may still read them). */
-  private retire(blocks: ArenaBlock[]): void {
-    if (blocks.length === 0) return;
+  private retire(blocks: ArenaBlock | ArenaBlock[] | null): void {
+    if (blocks === null || (Array.isArray(blocks) && blocks.length === 0)) return;
     if (this.retired.length === 0) setImmediate(() => this.freeRetired()).unref();
-    for (const block of blocks) this.retired.push(block);
+    if (Array.isArray(blocks)) for (const block of blocks) this.retired.push(block);
+    else this.retired.push(blocks);
   }
 
   private freeRetired(): void {
