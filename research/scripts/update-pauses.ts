@@ -14,8 +14,8 @@
  * `serve` starts `lse serve` on the copy (under `--cpu-prof` when PROFILE_DIR is given), warms it
  * with two passes of the 500 scale queries, pushes the scale bench's update of 1 % of COUNT pages
  * while one client searches one request after another until the job is done, and prints the
- * answers' latencies and the slow ones, with their time before the server stopped (the end of its
- * profile). With LOOP_TRACE=1 the server runs with `loop-trace.mjs` preloaded, and each slow
+ * answers' latencies and the slow ones, with their time after the push began and before the
+ * server stopped (the end of its profile). With LOOP_TRACE=1 the server runs with `loop-trace.mjs` preloaded, and each slow
  * answer is printed with what held the server's event loop meanwhile (runs of over 30 ms, the
  * search's own included) and the collections over 8 ms. `index` gives the same update to the text index alone, in process (see indexUpdate).
  * Without the `sync`, the kernel may still be writing the copy back while the update
@@ -95,6 +95,7 @@ async function serveAndUpdate(dataDir: string, count: number, profileDir?: strin
   })();
   const admin = { authorization: `Bearer ${TOKEN}` };
   const started = performance.now();
+  const pushedAt = Date.now();
   const pushed = await fetch(`${url}/api/admin/documents`, { method: 'POST', body: createReadStream(updates) as unknown as BodyInit, duplex: 'half', headers: { 'content-type': 'application/x-ndjson', ...admin } } as RequestInit);
   if (pushed.status !== 202) throw new Error(`POST /api/admin/documents answered ${pushed.status}: ${await pushed.text()}`);
   const { job } = (await pushed.json()) as { job: string };
@@ -112,7 +113,7 @@ async function serveAndUpdate(dataDir: string, count: number, profileDir?: strin
   await agent.close();
   console.log(`job done in ${jobSeconds.toFixed(1)} s; ${answerFigures(answers)}`);
   for (const slow of answers.filter((a) => a.ms > 50)) {
-    console.log(`  ${slow.ms.toFixed(1)} ms (the engine's search ${slow.tookMs} ms), ended ${((end - slow.at) / 1000).toFixed(2)} s before the end: ${decodeURIComponent(slow.path)}`);
+    console.log(`  ${slow.ms.toFixed(1)} ms (the engine's search ${slow.tookMs} ms), ended ${((slow.at - pushedAt) / 1000).toFixed(2)} s after the push began, ${((end - slow.at) / 1000).toFixed(2)} s before the end: ${decodeURIComponent(slow.path)}`);
     // What ended while the answer was awaited (the loop's runs are reported when they end).
     for (const event of events.filter((e) => e.at >= slow.at - slow.ms && e.at <= slow.at + 5)) console.log(`    ${event.what} ${event.ms.toFixed(0)} ms, ended ${(slow.at - event.at).toFixed(0)} ms before the answer`);
   }
