@@ -12,7 +12,7 @@ import { rankSnapshot, type RankSnapshot } from '../indexer/ranking/search-engin
 import { CrawlStore, type PageRecord } from '../indexer/store/crawl-store.ts';
 import { SuggestIndex } from '../indexer/suggest/suggest-index.ts';
 import { currentContributions, savedStart, suggestSourceOf, writtenSources } from '../indexer/suggest/suggest-refresh.ts';
-import { refreshSuggestionsInWorker, SuggestRefreshWorkerError } from '../indexer/suggest/suggest-refresh-thread.ts';
+import { refreshSuggestionsInWorker, suggestRefreshThreadId, SuggestRefreshWorkerError } from '../indexer/suggest/suggest-refresh-thread.ts';
 import { loadSuggestIndex } from '../indexer/suggest/suggest-file.ts';
 import { readContributionsSequence } from '../indexer/suggest/suggest-contributions-file.ts';
 import { indexableDocuments } from '../indexer/text-index/store-adapter.ts';
@@ -194,11 +194,14 @@ describe('suggestions refreshed in a worker thread', () => {
       // The worker saved the index under its key and the contributions as of the new sequence.
       expect((await loadSuggestIndex(dir, key)).index?.toColumns()).toStrictEqual(expected);
       expect(await currentContributions(store, store.pageWriteSequence)).toMatchObject({ full: false, pagesRead: 0 });
-      // A server's refresh takes the same path, without a warning.
+      // A server's refresh takes the same path, without a warning, on the same thread.
+      const thread = suggestRefreshThreadId();
+      expect(thread).toBeGreaterThan(0);
       const warnings = captureWarnings();
       await writePages(store, [[3, { ...record(docs[90]), url: 'http://docs.test/page/3' }]]);
       expect((await buildSuggestions(store, ranks, { worker: true })).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
       expect(warnings.join('')).toBe('');
+      expect(suggestRefreshThreadId()).toBe(thread);
     });
   });
 
@@ -214,6 +217,11 @@ describe('suggestions refreshed in a worker thread', () => {
       const wrong = refreshSuggestionsInWorker(job, ranks.global, writtenSources(store, start.written));
       await expect(wrong).rejects.toThrow(SuggestRefreshWorkerError);
       await expect(wrong).rejects.toThrow(/of page write \d+, not \d+/);
+      // A refresh the worker refused leaves it ready for the next: the same thread answers it.
+      const thread = suggestRefreshThreadId();
+      const right = await refreshSuggestionsInWorker({ ...job, savedSequence: start.savedSequence }, ranks.global, writtenSources(store, start.written));
+      expect(right.toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
+      expect(suggestRefreshThreadId()).toBe(thread);
       // Bytes overwritten past the header: the worker refuses them, the refresh reads every page here.
       const file = join(dir, 'suggest', 'contributions.bin');
       const good = readFileSync(file);

@@ -20,16 +20,8 @@ const WORKER_BOOTSTRAP = typeScriptWorkerUrl(new URL('./suggest-refresh.worker.t
 /** Pages a message carries (a few megabytes of text: each message is copied on the main thread). */
 const PAGES_PER_MESSAGE = 256;
 
-/** What the worker starts with. */
-export interface RefreshWorkerData {
-  job: SavedRefresh;
-  /** The global ranks the suggestions are ranked by (a copy of the column's arrays). */
-  ids: Int32Array;
-  values: Float64Array;
-}
-
-/** Messages to the worker: the written pages, a part at a time, then the end of them. */
-export type ToRefreshWorker = { pages: Array<[number, SuggestSource | null]> } | { done: true };
+/** Messages to the worker: a refresh's start (with the global ranks, a copy of the column's arrays), its written pages a part at a time, then their end. */
+export type ToRefreshWorker = { start: SavedRefresh; ids: Int32Array; values: Float64Array } | { pages: Array<[number, SuggestSource | null]> } | { done: true };
 
 /** The worker's answer. */
 export type FromRefreshWorker = { ok: true; arrays: SuggestArrays } | { ok: false; message: string };
@@ -44,28 +36,69 @@ export class SuggestRefreshWorkerError extends Error {
 }
 
 /**
+ * The worker, kept from one refresh to the next and unreferenced between them (it never keeps a
+ * process alive). Started anew for each, its end tore down a heap of hundreds of megabytes while
+ * the main thread waited to join it: the loop held 47 ms (9 ms of it on a CPU) at the end of an
+ * update at a million pages.
+ */
+let shared: Worker | undefined;
+/** Refreshes one at a time: each waits for the one before. */
+let queue: Promise<unknown> = Promise.resolve();
+
+/** The thread the refreshes run on (a worker's `threadId`), if one is running: for tests and diagnostics. */
+export function suggestRefreshThreadId(): number | undefined {
+  return shared?.threadId;
+}
+
+function refreshWorker(): Worker {
+  if (shared) return shared;
+  const worker = new Worker(WORKER_BOOTSTRAP);
+  worker.unref();
+  const forget = () => {
+    if (shared === worker) shared = undefined;
+  };
+  worker.on('error', forget);
+  worker.on('exit', forget);
+  return (shared = worker);
+}
+
+/**
  * The suggestions of `job` refreshed in a worker with the `written` pages' sources and ranked by
  * `ranks`; rejects with a {@link SuggestRefreshWorkerError} when the worker fails (the saved copy
  * is not the one expected or is damaged, a file cannot be written, the thread died).
  */
-export async function refreshSuggestionsInWorker(job: SavedRefresh, ranks: RankColumn, written: AsyncIterable<[number, SuggestSource | undefined]>): Promise<SuggestIndex> {
-  const { ids, values } = ranks.arrays();
-  const workerData: RefreshWorkerData = { job, ids, values };
-  const worker = new Worker(WORKER_BOOTSTRAP, { workerData });
+export function refreshSuggestionsInWorker(job: SavedRefresh, ranks: RankColumn, written: AsyncIterable<[number, SuggestSource | undefined]>): Promise<SuggestIndex> {
+  const refreshed = queue.then(() => refreshOnce(job, ranks, written));
+  queue = refreshed.catch(() => undefined);
+  return refreshed;
+}
+
+async function refreshOnce(job: SavedRefresh, ranks: RankColumn, written: AsyncIterable<[number, SuggestSource | undefined]>): Promise<SuggestIndex> {
+  const worker = refreshWorker();
+  // Referenced while it works: a command awaiting the refresh must not end before its answer.
+  worker.ref();
+  let onMessage!: (message: FromRefreshWorker) => void;
+  let onError!: (error: Error) => void;
+  let onExit!: (code: number) => void;
+  // The worker answered (a failure included): it is ready for the next refresh.
+  let answered = false;
   const answer = new Promise<SuggestIndex>((resolve, reject) => {
-    let settled = false;
-    const settle = (done: () => void) => {
-      if (settled) return;
-      settled = true;
-      done();
+    onMessage = (message) => {
+      answered = true;
+      if (message.ok) resolve(indexOfArrays(message.arrays));
+      else reject(new SuggestRefreshWorkerError(message.message));
     };
-    worker.once('message', (message: FromRefreshWorker) => settle(() => (message.ok ? resolve(indexOfArrays(message.arrays)) : reject(new SuggestRefreshWorkerError(message.message)))));
-    worker.once('error', (error) => settle(() => reject(new SuggestRefreshWorkerError(error.message, { cause: error }))));
-    worker.once('exit', (code) => settle(() => reject(new SuggestRefreshWorkerError(`the worker exited with code ${code} before answering`))));
+    onError = (error) => reject(new SuggestRefreshWorkerError(error.message, { cause: error }));
+    onExit = (code) => reject(new SuggestRefreshWorkerError(`the worker exited with code ${code} before answering`));
+    worker.once('message', onMessage);
+    worker.once('error', onError);
+    worker.once('exit', onExit);
   });
   // Settled whatever happens below; awaited at the end.
   answer.catch(() => undefined);
   try {
+    const { ids, values } = ranks.arrays();
+    worker.postMessage({ start: job, ids, values } satisfies ToRefreshWorker);
     let pages: Array<[number, SuggestSource | null]> = [];
     for await (const [id, source] of written) {
       pages.push([id, source ?? null]);
@@ -76,11 +109,22 @@ export async function refreshSuggestionsInWorker(job: SavedRefresh, ranks: RankC
     }
     worker.postMessage({ pages } satisfies ToRefreshWorker);
     worker.postMessage({ done: true } satisfies ToRefreshWorker);
+    return await answer;
   } catch (error) {
-    await worker.terminate();
+    // A refresh that broke off (a store read failed, the thread died) leaves no worker to reuse.
+    if (!answered) await stopWorker(worker);
     throw error;
+  } finally {
+    worker.off('message', onMessage);
+    worker.off('error', onError);
+    worker.off('exit', onExit);
+    worker.unref();
   }
-  return answer;
+}
+
+async function stopWorker(worker: Worker): Promise<void> {
+  if (shared === worker) shared = undefined;
+  await worker.terminate();
 }
 
 /** The index's arrays, and the buffers to transfer (each array given a buffer of its own if it shares one). */
