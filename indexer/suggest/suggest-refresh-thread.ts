@@ -1,9 +1,9 @@
 /**
  * A server's refresh of the suggestions after an update, in a worker thread. The refresh decodes
  * the saved page contributions (hundreds of megabytes at a million pages), replaces the written
- * pages' rows, ranks every word and title and writes both files again: tens of seconds of work
- * that, on the main thread, allocated and dropped most of a gigabyte beside the searches, whose
- * allocations then paid for marking the heap. The main thread reads the written pages from the
+ * pages' rows, ranks every word and title and writes both files again: on the main thread, half
+ * of a 1 % update's job at a million pages (35 of 70-78 s), allocating and dropping most of a
+ * gigabyte beside the searches. The main thread reads the written pages from the
  * store (a worker cannot open it) and sends them; the worker sends back the index's arrays,
  * transferred, not copied.
  */
@@ -37,9 +37,9 @@ export class SuggestRefreshWorkerError extends Error {
 
 /**
  * The worker, kept from one refresh to the next and unreferenced between them (it never keeps a
- * process alive). Started anew for each, its end tore down a heap of hundreds of megabytes while
- * the main thread waited to join it: the loop held 47 ms (9 ms of it on a CPU) at the end of an
- * update at a million pages.
+ * process alive). Started anew for each, it ended with a heap of hundreds of megabytes to tear
+ * down, and the main thread's loop was held 47 ms (9 ms of it on a CPU) as it did, at the end of
+ * an update at a million pages.
  */
 let shared: Worker | undefined;
 /** Refreshes one at a time: each waits for the one before. */
