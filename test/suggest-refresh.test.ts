@@ -230,6 +230,12 @@ describe('suggestions refreshed in a worker thread', () => {
       expect((await buildSuggestions(store, ranks, { worker: true })).toColumns()).toStrictEqual((await fullBuild(store, ranks)).toColumns());
       expect(warnings.join('')).toMatch(/suggestions: refreshed on the main thread \(the saved page contributions: cannot read them: its digest does not match: damaged\)/);
       expect(warnings.join('')).toMatch(/reading every page/);
+      // A header that is not one: nothing to start from.
+      writeFileSync(file, Buffer.concat([Buffer.from([0xff, 0xff, 0xff, 0x7f]), good.subarray(4)]));
+      expect((await readContributionsSequence(dir)).reason).toMatch(/^cannot read it: a header of \d+ bytes$/);
+      writeFileSync(file, Buffer.concat([good.subarray(0, 4), Buffer.from('{"format":"lse-suggest-contributions/2"}'.padEnd(good.readUInt32LE(0), ' '))]));
+      expect((await readContributionsSequence(dir)).reason).toBe('cannot read it: no page sequence');
+      expect(await savedStart(store, store.pageWriteSequence)).toBeUndefined();
       // No saved copy at all: nothing to start from, no worker.
       rmSync(file);
       expect(await savedStart(store, store.pageWriteSequence)).toBeUndefined();
