@@ -140,10 +140,7 @@ export async function readContributionsSequence(dataDir: string): Promise<{ page
     if (headerLength > MAX_HEADER_BYTES) return { reason: `cannot read it: a header of ${headerLength} bytes` };
     const headerBytes = Buffer.alloc(headerLength);
     if ((await file.read(headerBytes, 0, headerLength, 4)).bytesRead < headerLength) return { reason: 'cannot read it: truncated' };
-    const header = JSON.parse(headerBytes.toString('utf8')) as Partial<Header>;
-    if (header.format !== FORMAT && header.format !== FORMAT_UTF8) return { reason: `cannot read it: format ${String(header.format)}` };
-    if (!Number.isSafeInteger(header.pageSequence)) return { reason: 'cannot read it: no page sequence' };
-    return { pageSequence: header.pageSequence, reason: 'saved' };
+    return { pageSequence: parseHeader(headerBytes.toString('utf8')).pageSequence, reason: 'saved' };
   } catch (error) {
     return { reason: `cannot read it: ${(error as Error).message}` };
   } finally {
@@ -151,12 +148,18 @@ export async function readContributionsSequence(dataDir: string): Promise<{ page
   }
 }
 
+/** The header's JSON, of a format read here and with a page sequence; throws saying which it lacks. */
+function parseHeader(json: string): Header {
+  const header = JSON.parse(json) as Header;
+  if (header.format !== FORMAT && header.format !== FORMAT_UTF8) throw new Error(`format ${String(header.format)}`);
+  if (!Number.isSafeInteger(header.pageSequence)) throw new Error('no page sequence');
+  return header;
+}
+
 /** The contributions a file holds and the sequence they are of; throws when it is damaged. */
 export function* decodeContributionsSteps(bytes: Buffer): Generator<void, { contributions: SuggestContributions; pageSequence: number }> {
   const headerLength = bytes.readUInt32LE(0);
-  const header = JSON.parse(bytes.toString('utf8', 4, 4 + headerLength)) as Header;
-  if (header.format !== FORMAT && header.format !== FORMAT_UTF8) throw new Error(`format ${String(header.format)}`);
-  if (!Number.isSafeInteger(header.pageSequence)) throw new Error('no page sequence');
+  const header = parseHeader(bytes.toString('utf8', 4, 4 + headerLength));
   const parts = new Map<string, Uint8Array>();
   let offset = 4 + headerLength + padding(4 + headerLength);
   if ((yield* digestSteps([bytes.subarray(offset)])) !== header.digest) throw new Error('its digest does not match: damaged');
