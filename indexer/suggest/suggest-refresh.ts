@@ -132,10 +132,7 @@ export async function refreshSavedSuggestions(job: SavedRefresh, changed: Readon
   }
   if (saved.pageSequence !== job.savedSequence) throw new Error(`the saved page contributions are of page write ${saved.pageSequence}, not ${job.savedSequence}`);
   const contributions = changed.size === 0 ? saved.contributions : runSteps(replaceRowsSteps(saved.contributions, changed));
-  if (job.sequence !== job.savedSequence) {
-    // As saveContributionsAsOf: a failure only costs the next refresh a full read.
-    await saveContributions(job.dataDir, runSteps(encodeContributionsSteps(contributions, job.sequence))).catch((error: Error) => process.stderr.write(`suggestions: the page contributions were not saved (${error.message})\n`));
-  }
+  if (job.sequence !== job.savedSequence) await saveContributionsAsOf(job.dataDir, contributions, job.sequence);
   const index = runSteps(rankedSuggestionsSteps(contributions, rankOf, job.scale));
   await saveSuggestIndex(job.dataDir, index, job.key);
   return index;
