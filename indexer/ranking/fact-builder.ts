@@ -16,20 +16,12 @@ class GrowingArray<A extends NumberArray> {
   private data: A;
   length = 0;
 
-  /** `capacity`: the length expected, so that a large table is not copied at each doubling. */
-  constructor(
-    private readonly make: (size: number) => A,
-    capacity = 1024,
-  ) {
-    this.data = make(Math.max(1, capacity));
+  constructor(private readonly make: (size: number) => A) {
+    this.data = make(1024);
   }
 
   push(value: number): void {
-    if (this.length === this.data.length) {
-      const larger = this.make(this.data.length * 2);
-      larger.set(this.data);
-      this.data = larger;
-    }
+    if (this.length === this.data.length) this.reserve(this.data.length * 2);
     this.data[this.length++] = value;
   }
 
