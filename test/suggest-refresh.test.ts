@@ -180,6 +180,8 @@ describe('suggestions refreshed in a worker thread', () => {
       // More pages written than a message carries: 270 renamed, 60 new, some noindex.
       const update: Array<[number, PageRecord]> = docs.slice(300).map((doc, i) => [300 + i, record(doc)]);
       for (let n = 0; n < 270; n++) update.push([n, { ...record(docs[n]), title: `${docs[n].title} Moved-${n}`, noindex: n % 50 === 7 }]);
+      // Text that crosses to the worker as it is: a lone surrogate, Japanese and German.
+      update[0][1] = { ...update[0][1], title: 'Lone \ud800 surrogate 日本語の概要 Übersicht', text: `Die Übersicht der Pakete. パッケージの一覧。 ${update[0][1].text}` };
       await writePages(store, update);
       const ranks = await ranksOf(store, (id) => ((id * 104729) % 997) / 1e4);
       const start = await savedStart(store, store.pageWriteSequence);
@@ -191,6 +193,7 @@ describe('suggestions refreshed in a worker thread', () => {
       const expected = (await fullBuild(store, ranks)).toColumns();
       expect(refreshed.toColumns()).toStrictEqual(expected);
       expect(refreshed.suggest('mov', 3).length).toBeGreaterThan(0);
+      expect(refreshed.toColumns().titles.toArray()).toContain('Lone \ud800 surrogate 日本語の概要 Übersicht');
       // The worker saved the index under its key and the contributions as of the new sequence.
       expect((await loadSuggestIndex(dir, key)).index?.toColumns()).toStrictEqual(expected);
       expect(await currentContributions(store, store.pageWriteSequence)).toMatchObject({ full: false, pagesRead: 0 });
