@@ -5,42 +5,10 @@
  */
 import type { FacetColumn, FactColumns, SavedFacts } from './fact-table.ts';
 import { languageOfUrl, type PageFact } from './page-facts.ts';
+import { GrowingArray } from '../growing-array.ts';
 import { runSteps } from '../stepwise.ts';
 import { seek } from '../text-index/ordinal-lists.ts';
 import { StringColumnBuilder, type StringColumn } from '../text-index/string-column.ts';
-
-type NumberArray = Int32Array | Uint16Array | Uint8Array | Float64Array;
-
-/** A typed array that grows by doubling; `done` gives it at its length. */
-class GrowingArray<A extends NumberArray> {
-  private data: A;
-  length = 0;
-
-  constructor(private readonly make: (size: number) => A) {
-    this.data = make(1024);
-  }
-
-  push(value: number): void {
-    if (this.length === this.data.length) this.reserve(this.data.length * 2);
-    this.data[this.length++] = value;
-  }
-
-  /** Room for `capacity` values (the length expected), so that no doubling copies the array later. */
-  reserve(capacity: number): void {
-    if (capacity <= this.data.length) return;
-    const larger = this.make(capacity);
-    larger.set(this.data.subarray(0, this.length));
-    this.data = larger;
-  }
-
-  at(index: number): number {
-    return this.data[index];
-  }
-
-  done(): A {
-    return this.data.slice(0, this.length) as A;
-  }
-}
 
 /** One facet dimension being built: values in order of first use, a 16-bit code per row. */
 class FacetBuilder {

@@ -15,7 +15,7 @@
  * - `jobs`      id → job state    crawls, estimation rounds, re-crawls
  * - `meta`      key → JSON        settings the data directory was made with, counters
  * - `sketches`  id → StoredSketch   near-duplicate sketch of an original local page (crawler/stored-sketch.ts)
- * - `journal`   sequence → ids    the page ids each commit wrote (see pageJournalSince)
+ * - `journal`   sequence → ids    the ids whose page or links each commit wrote (see pageJournalSince)
  *
  * All writes go through {@link WriteBatch}: one atomic `batch` per commit, optionally fsynced, so
  * a crash (even SIGKILL) loses nothing that was committed and never leaves half a page.
@@ -234,16 +234,17 @@ export class CrawlStore {
       encoded[n++] = { type: 'put', key: urlPrefix + url, value: JSON.stringify(id) };
       encoded[n++] = { type: 'put', key: urlIdPrefix + urlIdKey(id), value: JSON.stringify(url) };
     }
-    const pageIds: number[] = [];
+    // Links too: what is derived from them (the local graph) reads the journal as pages' readers do.
+    const pageIds = new Set<number>();
     for (const op of ops) {
       const key = op.sublevel.prefix + op.key;
       encoded[n++] = op.type === 'del' ? { type: 'del', key } : 'bytes' in op ? { type: 'put', key, value: op.bytes, valueEncoding: 'view' } : { type: 'put', key, value: JSON.stringify(op.value) };
-      if (op.sublevel === this.subs.pages) pageIds.push(keyId(op.key));
+      if (op.sublevel === this.subs.pages || op.sublevel === this.subs.links) pageIds.add(keyId(op.key));
     }
-    if (pageIds.length > 0) {
+    if (pageIds.size > 0) {
       // In the same atomic batch: what reads the journal never misses a page this commit wrote.
       const sequence = ++this.pageSequence;
-      encoded.push({ type: 'put', key: this.subs.journal.prefix + sequenceKey(sequence), value: JSON.stringify(pageIds) });
+      encoded.push({ type: 'put', key: this.subs.journal.prefix + sequenceKey(sequence), value: JSON.stringify([...pageIds]) });
       encoded.push({ type: 'put', key: this.subs.meta.prefix + PAGE_SEQUENCE_KEY, value: JSON.stringify(sequence) });
     }
     try {
@@ -278,6 +279,15 @@ export class CrawlStore {
 
   async getLinks(id: number): Promise<StoredLink[]> {
     return ((await this.subs.links.get(idKey(id))) as StoredLink[] | undefined) ?? [];
+  }
+
+  /** The out-links of many ids (none for an id without), read a few hundred at a time as {@link pagesOf} reads pages. */
+  async *linksOf(ids: readonly number[], perRead = 256): AsyncGenerator<[number, StoredLink[]]> {
+    for (let from = 0; from < ids.length; from += perRead) {
+      const chunk = ids.slice(from, from + perRead);
+      const links = (await this.subs.links.getMany(chunk.map(idKey))) as Array<StoredLink[] | undefined>;
+      for (let i = 0; i < chunk.length; i++) yield [chunk[i], links[i] ?? []];
+    }
   }
 
   /**

@@ -2,98 +2,103 @@
  * The local pages' link graph read from the store as edge lists over typed arrays, for the local
  * PageRank. Pages are numbered in URL order (as {@link loadRoundStart} numbers L), an edge is a
  * followed link to another local page with an http(s) URL — the graph `Supergraph(L).graph()`
- * builds, without a URL string or a page object per page. The reading gives the event loop a turn
- * every {@link SLICE_MS} ms, so a server keeps answering while a million pages are read: a page
- * record is decoded whole (its text too), and a count of pages between turns held the loop for
- * 20–90 ms at a million pages.
+ * builds, without a URL string or a page object per page.
+ *
+ * The graph's rows (local-graph-rows.ts) are saved beside the store as of a page-write sequence.
+ * The next load reads them with the pages written since (the store's page journal lists them)
+ * instead of every page and link: at a million pages, the pages written by a 1 % update rather
+ * than 2 GB of page records decoded and a million URLs sorted again. Without usable saved rows,
+ * every page and link is read, yielding to the event loop every {@link SLICE_MS} ms, so a server
+ * keeps answering meanwhile.
  */
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
-import { mergeSortSteps, runStepsYielding, timeSlices } from '../../indexer/stepwise.ts';
+import type { PageRecord, StoredLink } from '../../indexer/store/records.ts';
+import { GrowingArray } from '../../indexer/growing-array.ts';
+import { runStepsYielding, timeSlices } from '../../indexer/stepwise.ts';
+import { readLocalGraphRows, saveLocalGraphRows } from './local-graph-file.ts';
+import { edgesOfRowsSteps, isLinkableUrl, sortByUrlSteps, withWrittenRowsSteps, type LocalGraphEdges, type LocalGraphRows, type WrittenRow } from './local-graph-rows.ts';
 
-export interface LocalGraphEdges {
-  /** Store ids of the local pages, in URL order: page `i` of the graph is `ids[i]`. */
-  ids: Int32Array<ArrayBuffer>;
-  /**
-   * The edges in chunks of {@link EDGE_CHUNK} (the last one partly filled): edge `e` goes from
-   * `sources[c][k]` to `targets[c][k]`, `e = c·EDGE_CHUNK + k < edgeCount` (repeats and self-links
-   * kept). Chunks, so that no million-entry array is copied on the main thread as the list grows.
-   */
-  sources: Array<Int32Array<ArrayBuffer>>;
-  targets: Array<Int32Array<ArrayBuffer>>;
-  edgeCount: number;
+export { EDGE_CHUNK, type LocalGraphEdges } from './local-graph-rows.ts';
+
+/** Work between two turns of the event loop while every page is read, in ms. */
+const SLICE_MS = 8;
+
+export interface LoadedLocalGraph extends LocalGraphEdges {
+  /** Where the rows came from: the saved ones and the pages written since, or every page. */
+  readFrom: 'saved' | 'pages';
 }
 
-export const EDGE_CHUNK = 1 << 20;
+export async function loadLocalGraph(store: CrawlStore): Promise<LoadedLocalGraph> {
+  // Read before the pages: a page written meanwhile makes the saved rows stale, never wrong.
+  const sequence = store.pageWriteSequence;
+  const urlOf = (id: number) => store.urlOf(id)!;
+  const saved = await readLocalGraphRows(store);
+  let reason = saved.reason;
+  let rows: LocalGraphRows | undefined;
+  if (saved.rows) {
+    const written = saved.asOf <= sequence ? await store.pageJournalSince(saved.asOf) : undefined;
+    if (written) rows = written.length === 0 ? saved.rows : await runStepsYielding(withWrittenRowsSteps(saved.rows, await readWrittenRows(store, written), urlOf));
+    else reason = saved.asOf > sequence ? 'saved for another store' : 'the page journal no longer reaches back to them';
+  }
+  const readFrom = rows ? 'saved' : 'pages';
+  if (!rows) {
+    if (reason !== 'none saved') process.stderr.write(`reading the local graph from the pages (saved rows: ${reason})\n`);
+    rows = await scanRows(store);
+  }
+  if (!(saved.rows === rows && saved.asOf === sequence)) {
+    // A failure only costs the next load a full read.
+    await saveLocalGraphRows(store, rows, sequence).catch((error: Error) => process.stderr.write(`could not save the local graph: ${error.message}\n`));
+  }
+  return { ...(await runStepsYielding(edgesOfRowsSteps(rows, store.urlCount))), readFrom };
+}
 
-/** Work between two turns of the event loop, in ms. */
-const SLICE_MS = 8;
-/** Ids sorted together before runs are merged (a merge step handles four times as many): each comparison makes two URL strings, about 1.5 µs. */
-const SORT_RUN = 1024;
+/** A page is in the local graph when it is local and its last visit fetched it (or found it unchanged). */
+const isGraphPage = (id: number, page: PageRecord | undefined, urlCount: number): boolean =>
+  page !== undefined && page.role === 'local' && (page.state === 'fetched' || page.state === 'not-modified') && id < urlCount;
 
-export async function loadLocalGraph(store: CrawlStore): Promise<LocalGraphEdges> {
+/** A link the graph may hold: followed, to something that can be a store id. */
+const isFollowed = (link: StoredLink): boolean => !link.nofollow && Number.isInteger(link.to) && link.to >= 0 && link.to < 2 ** 31;
+
+/** The written pages (ascending ids) as the store holds them now, with the links of those in the graph. */
+async function readWrittenRows(store: CrawlStore, written: readonly number[]): Promise<WrittenRow[]> {
+  const urlCount = store.urlCount;
+  const rows: WrittenRow[] = [];
+  for await (const [id, page] of store.pagesOf(written)) rows.push({ id, local: isGraphPage(id, page, urlCount), targets: [] });
+  const local = rows.filter((row) => row.local);
+  let k = 0;
+  for await (const [, links] of store.linksOf(local.map((row) => row.id))) local[k++].targets = links.filter(isFollowed).map((link) => link.to);
+  return rows;
+}
+
+/** The rows from every page and every page's links. */
+async function scanRows(store: CrawlStore): Promise<LocalGraphRows> {
   const urlCount = store.urlCount;
   const urlOf = (id: number) => store.urlOf(id)!;
-  let local = new Int32Array(1024);
-  let localCount = 0;
+  const local = new GrowingArray((size) => new Int32Array(size));
   let turn = timeSlices(SLICE_MS);
   for await (const [id, page] of store.pages()) {
-    if (page.role === 'local' && (page.state === 'fetched' || page.state === 'not-modified') && id < urlCount) {
-      if (localCount === local.length) local = grown(local);
-      local[localCount++] = id;
-    }
+    if (isGraphPage(id, page, urlCount)) local.push(id);
     await turn();
   }
-  const ids = await sortByUrl(local.subarray(0, localCount), urlOf);
-  // place[id]: the page number of a local page; linkable[i]: page i's URL is one a followed link can reach.
-  const place = new Int32Array(urlCount).fill(-1);
+  const rowIds = local.done();
+  const ids = await runStepsYielding(sortByUrlSteps(rowIds, urlOf));
   const linkable = new Uint8Array(ids.length);
   for (let i = 0; i < ids.length; i++) {
-    place[ids[i]] = i;
-    if (/^https?:/.test(urlOf(ids[i]))) linkable[i] = 1;
+    if (isLinkableUrl(urlOf(ids[i]))) linkable[i] = 1;
     await turn();
   }
-  const sources: Array<Int32Array<ArrayBuffer>> = [];
-  const targets: Array<Int32Array<ArrayBuffer>> = [];
-  let edgeCount = 0;
-  let k = EDGE_CHUNK;
+  // Pages and links both come in ascending id order: row r's links are the entry of rowIds[r], if any.
+  const rowEnds = new Int32Array(rowIds.length);
+  const targets = new GrowingArray((size) => new Int32Array(size));
+  let r = 0;
   turn = timeSlices(SLICE_MS);
   for await (const [id, links] of store.allLinks()) {
     await turn();
-    const from = id < urlCount ? place[id] : -1;
-    if (from < 0) continue;
-    for (const link of links) {
-      if (link.nofollow || !(link.to >= 0 && link.to < urlCount)) continue;
-      const to = place[link.to];
-      if (to < 0 || linkable[to] === 0) continue;
-      if (k === EDGE_CHUNK) {
-        sources.push(new Int32Array(EDGE_CHUNK));
-        targets.push(new Int32Array(EDGE_CHUNK));
-        k = 0;
-      }
-      sources[sources.length - 1][k] = from;
-      targets[targets.length - 1][k++] = to;
-      edgeCount++;
-    }
+    while (r < rowIds.length && rowIds[r] < id) rowEnds[r++] = targets.length;
+    if (r === rowIds.length || rowIds[r] !== id) continue;
+    for (const link of links) if (isFollowed(link)) targets.push(link.to);
+    rowEnds[r++] = targets.length;
   }
-  return { ids, sources, targets, edgeCount };
-}
-
-function grown(array: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(array.length * 2);
-  bigger.set(array);
-  return bigger;
-}
-
-/**
- * Store ids in ascending URL order (code-unit order, as `<` compares strings): runs of
- * {@link SORT_RUN} ids sorted, then merged pairwise, yielding between steps. URLs are
- * distinct, so the order is the one any sort gives.
- */
-export async function sortByUrl(ids: Int32Array, urlOf: (id: number) => string): Promise<Int32Array<ArrayBuffer>> {
-  const compare = (a: number, b: number) => {
-    const x = urlOf(a);
-    const y = urlOf(b);
-    return x < y ? -1 : x > y ? 1 : 0;
-  };
-  return runStepsYielding(mergeSortSteps(ids, compare, SORT_RUN));
+  while (r < rowIds.length) rowEnds[r++] = targets.length;
+  return { ids, linkable, rowIds, rowEnds, targets: targets.done() };
 }
