@@ -4,7 +4,7 @@
  * little-endian header length, the header (format, key, each section's name, kind and byte
  * length), then the sections: strings as a UTF-8 JSON array, numbers as raw little-endian arrays.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../text-index/atomic-file.ts';
 
@@ -43,36 +43,60 @@ export async function writeColumnFile(path: string, format: string, key: unknown
   await writeFileAtomic(path, [length, headerBytes, ...sections.map(([, , bytes]) => bytes)]);
 }
 
-/** The columns of a file written with `format` whatever its key, and that key; otherwise why not. */
+/**
+ * The columns of a file written with `format` whatever its key, and that key; otherwise why not.
+ * Each section is read straight into its own array: reading the whole file and copying the
+ * sections out (the file's bytes are not aligned for typed arrays) held the event loop 79 ms for
+ * a 53 MB file.
+ */
 export async function readColumnFileAnyKey(path: string, format: string): Promise<{ columns?: Map<string, Column>; key?: unknown; reason: string }> {
-  let bytes: Buffer;
+  let file: FileHandle;
   try {
-    bytes = await readFile(path);
+    file = await open(path, 'r');
   } catch (error) {
     return { reason: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'none saved' : `cannot read it: ${(error as Error).message}` };
   }
   try {
-    const headerLength = bytes.readUInt32LE(0);
-    const header = JSON.parse(bytes.toString('utf8', 4, 4 + headerLength)) as Header;
+    const size = (await file.stat()).size;
+    const headerLength = (await readBytes(file, new Uint8Array(4), 0, size)).readUInt32LE(0);
+    checkWithin(4, headerLength, size);
+    const header = JSON.parse((await readBytes(file, new Uint8Array(headerLength), 4, size)).toString('utf8')) as Header;
     if (header.format !== format) return { reason: `format ${String(header.format)}` };
     const columns = new Map<string, Column>();
     let offset = 4 + headerLength;
     for (const [name, kind, length] of header.sections) {
-      if (offset + length > bytes.byteLength) throw new Error('truncated');
-      const raw = bytes.subarray(offset, offset + length);
-      offset += length;
+      checkWithin(offset, length, size);
       if (kind === 'strings') {
-        columns.set(name, JSON.parse(raw.toString('utf8')) as string[]);
-        continue;
+        columns.set(name, JSON.parse((await readBytes(file, new Uint8Array(length), offset, size)).toString('utf8')) as string[]);
+      } else {
+        const ArrayType = KINDS[kind];
+        if (!ArrayType || length % ArrayType.BYTES_PER_ELEMENT !== 0) throw new Error(`${name}: ${length} bytes of ${kind}`);
+        const column = new ArrayType(length / ArrayType.BYTES_PER_ELEMENT);
+        await readBytes(file, new Uint8Array(column.buffer), offset, size);
+        columns.set(name, column);
       }
-      const ArrayType = KINDS[kind];
-      if (!ArrayType || raw.byteLength % ArrayType.BYTES_PER_ELEMENT !== 0) throw new Error(`${name}: ${raw.byteLength} bytes of ${kind}`);
-      // Copied out: the file's buffer is not aligned for the typed array.
-      const copy = new Uint8Array(raw);
-      columns.set(name, new ArrayType(copy.buffer, 0, raw.byteLength / ArrayType.BYTES_PER_ELEMENT));
+      offset += length;
     }
     return { columns, key: header.key, reason: 'saved' };
   } catch (error) {
     return { reason: `cannot read it: ${(error as Error).message}` };
+  } finally {
+    await file.close();
   }
+}
+
+/** Checked before an array is made for them: a damaged length must not allocate gigabytes. */
+function checkWithin(position: number, length: number, size: number): void {
+  if (!(Number.isInteger(length) && length >= 0 && position + length <= size)) throw new Error('truncated');
+}
+
+/** Fills `into` with the file's bytes from `position`: an error when the file ends first. */
+async function readBytes(file: FileHandle, into: Uint8Array, position: number, size: number): Promise<Buffer> {
+  checkWithin(position, into.byteLength, size);
+  for (let done = 0; done < into.byteLength; ) {
+    const { bytesRead } = await file.read(into, done, into.byteLength - done, position + done);
+    if (bytesRead === 0) throw new Error('truncated');
+    done += bytesRead;
+  }
+  return Buffer.from(into.buffer, into.byteOffset, into.byteLength);
 }
