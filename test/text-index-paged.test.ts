@@ -10,7 +10,7 @@ import { nextTurn } from '../indexer/stepwise.ts';
 import { IndexCorruptError } from '../indexer/text-index/errors.ts';
 import { MatchCollector } from '../indexer/text-index/match-collector.ts';
 import { bodyPositions } from '../indexer/text-index/passage.ts';
-import { PostingsCache } from '../indexer/text-index/postings-cache.ts';
+import { PostingsCache, type ReadMemory } from '../indexer/text-index/postings-cache.ts';
 import { searchSnapshot, type SearchOptions } from '../indexer/text-index/search.ts';
 import { readSegment } from '../indexer/text-index/segment-files.ts';
 import { makeSegmentSet, type SegmentSet } from '../indexer/text-index/segment-set.ts';
@@ -71,22 +71,42 @@ describe('paged postings', () => {
     expect(compared).toBe(360);
   }, 240_000);
 
-  it('keeps what it read within its budget, least recently used out', () => {
-    const cache = new PostingsCache(100);
-    const read = (bytes: number) => () => ({ value: { bytes }, bytes });
-    const first = cache.get(1, read(40));
-    cache.get(2, read(40));
-    expect(cache.get(1, read(40))).toBe(first);
-    cache.get(3, read(40));
-    // 2 was the least recently used: 1 and 3 stay.
-    expect(cache.size).toBe(80);
-    expect(cache.get(1, read(40))).toBe(first);
+  it('keeps what it read within its budget, least recently used out, as its memory and not its objects', () => {
+    const cache = new PostingsCache(150);
     let reads = 0;
-    cache.get(2, () => (reads++, { value: {}, bytes: 40 }));
-    expect(reads).toBe(1);
+    const view = (memory: ReadMemory, n: number) => new Uint8Array(memory.buffer, memory.byteOffset, n);
+    const read = (fill: number, bytes = 64) => () => {
+      reads++;
+      return { value: view(cache.memory(bytes), bytes).fill(fill), bytes, shape: bytes };
+    };
+    const first = cache.get(1, read(1), view);
+    cache.get(2, read(2), view);
+    const again = cache.get(1, read(1), view);
+    expect(reads).toBe(2);
+    // A new view of the same bytes: the cache holds no object of the read.
+    expect(again).not.toBe(first);
+    expect(again.buffer).toBe(first.buffer);
+    expect(again.byteOffset).toBe(first.byteOffset);
+    expect([...again]).toEqual(new Array(64).fill(1));
+    cache.get(3, read(3), view);
+    // 2 was the least recently used: 1 and 3 stay.
+    expect(cache.size).toBe(128);
+    expect(cache.count).toBe(2);
+    expect([...cache.get(1, read(1), view)]).toEqual(new Array(64).fill(1));
+    expect([...cache.get(3, read(3), view)]).toEqual(new Array(64).fill(3));
+    expect(reads).toBe(3);
+    cache.get(2, read(2), view);
+    expect(reads).toBe(4);
     // What is larger than the whole budget is returned and not kept.
-    cache.get(4, read(500));
-    expect(cache.size).toBeLessThanOrEqual(100);
+    expect([...cache.get(4, read(4, 400), view)]).toEqual(new Array(400).fill(4));
+    cache.get(4, read(4, 400), view);
+    expect(reads).toBe(6);
+    expect(cache.size).toBeLessThanOrEqual(150);
+    // Nor is a value read outside the cache's memory: nothing could make it again.
+    const outside = () => (reads++, { value: new Uint8Array(8), bytes: 8, shape: 8 });
+    cache.get(5, outside, view);
+    cache.get(5, outside, view);
+    expect(reads).toBe(8);
   });
 
   it('keeps answering from a snapshot whose files a later generation removed', async () => {

@@ -12,7 +12,7 @@
  */
 import { closeSync, readSync } from 'node:fs';
 import { IndexCorruptError } from './errors.ts';
-import type { PostingsCache, ReadMemory } from './postings-cache.ts';
+import type { CacheRead, PostingsCache, ReadMemory } from './postings-cache.ts';
 
 /** An open postings file. */
 export class PostingsFile {
@@ -101,18 +101,23 @@ const cacheKey = (paged: PagedField, kind: 0 | 1, t: number) => ((paged.file.id 
 /** The postings of term `t` (`from`..`end`, its range in the field's arrays), read or cached. */
 export function readTermPostings(paged: PagedField, t: number, from: number, end: number): TermPostings {
   if (t >= TERM_SPACE) return loadPostings(paged, from, end).value;
-  return paged.file.cache.get(cacheKey(paged, 0, t), () => loadPostings(paged, from, end));
+  return paged.file.cache.get(cacheKey(paged, 0, t), () => loadPostings(paged, from, end), viewPostings);
 }
 
-function loadPostings(paged: PagedField, from: number, end: number): { value: TermPostings; bytes: number } {
+/** Documents and frequencies in one piece of memory: one allocation a list, and what the cache keeps. */
+function loadPostings(paged: PagedField, from: number, end: number): CacheRead<TermPostings> {
   const n = end - from;
-  // Documents and frequencies in one piece of memory: one allocation a list.
   const { file } = paged;
   const memory = file.cache.memory(n * 6);
-  const docs = file.readInto(Int32Array, paged.docsAt + from * 4, n, memory, 0);
-  const tf = file.readInto(Uint16Array, paged.tfAt + from * 2, n, memory, n * 4);
-  return { value: { docs, tf }, bytes: n * 6 + 64 };
+  file.readInto(Int32Array, paged.docsAt + from * 4, n, memory, 0);
+  file.readInto(Uint16Array, paged.tfAt + from * 2, n, memory, n * 4);
+  return { value: viewPostings(memory, n), bytes: n * 6 + 64, shape: n };
 }
+
+const viewPostings = (memory: ReadMemory, n: number): TermPostings => ({
+  docs: new Int32Array(memory.buffer, memory.byteOffset, n),
+  tf: new Uint16Array(memory.buffer, memory.byteOffset + n * 4, n),
+});
 
 /** The word positions of one posting (index `p` in the field's arrays), read uncached: a snippet needs a page's, not the term's. */
 export function readPostingPositions(paged: PagedField, p: number): Uint16Array | Uint32Array {
@@ -124,14 +129,35 @@ export function readPostingPositions(paged: PagedField, p: number): Uint16Array 
 /** The word positions of term `t`'s postings `from`..`end`, read or cached. */
 export function readTermPositions(paged: PagedField, t: number, from: number, end: number): TermPositions {
   if (t >= TERM_SPACE) return loadPositions(paged, from, end).value;
-  return paged.file.cache.get(cacheKey(paged, 1, t), () => loadPositions(paged, from, end));
+  const view = paged.positionBytes === 4 ? viewPositions32 : viewPositions16;
+  return paged.file.cache.get(cacheKey(paged, 1, t), () => loadPositions(paged, from, end), view);
 }
 
-function loadPositions(paged: PagedField, from: number, end: number): { value: TermPositions; bytes: number } {
-  const starts = paged.file.read(Int32Array, paged.positionOffsetsAt + from * 4, end - from + 1);
-  const base = starts[0];
-  const count = starts[end - from] - base;
-  if (count < 0) throw new IndexCorruptError(`${paged.file.path} has word positions out of order`);
-  const positions = paged.positionBytes === 4 ? paged.file.read(Uint32Array, paged.positionsAt + base * 4, count) : paged.file.read(Uint16Array, paged.positionsAt + base * 2, count);
-  return { value: { starts, base, positions }, bytes: starts.byteLength + positions.byteLength + 64 };
+/** The first and last of the starts, read before the memory for all of them and the positions is taken. */
+const bounds = new Int32Array(1);
+const boundsMemory: ReadMemory = { buffer: bounds.buffer, byteOffset: 0 };
+
+/** The postings' starts then their positions, in one piece of memory: what the cache keeps. */
+function loadPositions(paged: PagedField, from: number, end: number): CacheRead<TermPositions> {
+  const { file, positionBytes } = paged;
+  const n = end - from;
+  const base = file.readInto(Int32Array, paged.positionOffsetsAt + from * 4, 1, boundsMemory, 0)[0];
+  const count = file.readInto(Int32Array, paged.positionOffsetsAt + end * 4, 1, boundsMemory, 0)[0] - base;
+  if (count < 0) throw new IndexCorruptError(`${file.path} has word positions out of order`);
+  const startsBytes = (n + 1) * 4;
+  const memory = file.cache.memory(startsBytes + count * positionBytes);
+  file.readInto(Int32Array, paged.positionOffsetsAt + from * 4, n + 1, memory, 0);
+  if (positionBytes === 4) file.readInto(Uint32Array, paged.positionsAt + base * 4, count, memory, startsBytes);
+  else file.readInto(Uint16Array, paged.positionsAt + base * 2, count, memory, startsBytes);
+  const value = positionBytes === 4 ? viewPositions32(memory, n) : viewPositions16(memory, n);
+  return { value, bytes: startsBytes + count * positionBytes + 64, shape: n };
 }
+
+/** Term positions viewed in their memory: `n + 1` starts, then the positions they delimit. */
+function viewPositions<P extends Uint16Array | Uint32Array>(memory: ReadMemory, n: number, Positions: { new (buffer: ArrayBuffer, byteOffset: number, length: number): P }): TermPositions {
+  const starts = new Int32Array(memory.buffer, memory.byteOffset, n + 1);
+  const base = starts[0];
+  return { starts, base, positions: new Positions(memory.buffer, memory.byteOffset + (n + 1) * 4, starts[n] - base) };
+}
+const viewPositions16 = (memory: ReadMemory, n: number) => viewPositions(memory, n, Uint16Array);
+const viewPositions32 = (memory: ReadMemory, n: number) => viewPositions(memory, n, Uint32Array);

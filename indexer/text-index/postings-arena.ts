@@ -18,20 +18,14 @@ const MIN_ORDER = 6;
 /** Largest slab (64 MB); a smaller budget gets one slab of its size rounded up. */
 const MAX_SLAB_ORDER = 26;
 
+/** What an allocation of `byteLength` bytes holds: rounded up to {@link MIN_BLOCK}. */
+export const blockSize = (byteLength: number): number => (byteLength <= MIN_BLOCK ? MIN_BLOCK : Math.ceil(byteLength / MIN_BLOCK) * MIN_BLOCK);
+
 /**
- * Where an allocation lies: a view of its slab. The buddy blocks it holds are not kept (an array
- * each, for every list the cache holds, was objects for every collection to mark): they are
+ * An allocation is its address (slab × slab size + offset) and its size: numbers, not an object
+ * for every list the cache holds, for every collection to mark. The buddy blocks it holds are
  * the aligned blocks that tile it, found again when it is freed.
  */
-export interface ArenaBlock {
-  buffer: ArrayBuffer;
-  byteOffset: number;
-  /** Bytes it holds (what was asked, rounded up to {@link MIN_BLOCK}); 0 once freed. */
-  size: number;
-  /** Its first byte's address: slab × slab size + offset. */
-  address: number;
-}
-
 export class PostingsArena {
   private readonly slabs: ArrayBuffer[] = [];
   /** Free block addresses by order. */
@@ -58,28 +52,39 @@ export class PostingsArena {
     return bytes;
   }
 
-  /** `byteLength` bytes (rounded up to {@link MIN_BLOCK}), or null when no slab has room. */
-  allocate(byteLength: number): ArenaBlock | null {
-    const size = byteLength <= MIN_BLOCK ? MIN_BLOCK : Math.ceil(byteLength / MIN_BLOCK) * MIN_BLOCK;
+  /** The address of `byteLength` bytes ({@link blockSize} of them), or −1 when no slab has room. */
+  allocate(byteLength: number): number {
+    const size = blockSize(byteLength);
     // The order of the smallest block that holds `size` (a power of two at least MIN_BLOCK).
     const order = 32 - Math.clz32(size - 1);
-    if (order > this.slabOrder) return null;
+    if (order > this.slabOrder) return -1;
     const address = this.take(order);
-    if (address < 0) return null;
-    const slabSize = 2 ** this.slabOrder;
-    const slab = Math.floor(address / slabSize);
-    const offset = address - slab * slabSize;
+    if (address < 0) return -1;
+    const offset = this.offsetOf(address);
     const base = address - offset;
     // Give back the tail past `size`; keep the blocks before it (free finds them again).
     forEachAlignedBlock(offset + size, offset + 2 ** order, (at, o) => this.release(base + at, o));
-    return { buffer: this.slabs[slab], byteOffset: offset, size, address };
+    return address;
   }
 
-  /** Returns a block's memory (once: a second call does nothing); nothing may read its views afterwards. */
-  free(block: ArenaBlock): void {
-    const base = block.address - block.byteOffset;
-    forEachAlignedBlock(block.byteOffset, block.byteOffset + block.size, (at, o) => this.release(base + at, o));
-    block.size = 0;
+  /** The slab an address lies in. */
+  slabOf(address: number): ArrayBuffer {
+    return this.slabs[Math.floor(address / 2 ** this.slabOrder)];
+  }
+
+  /** An address's offset in its slab. */
+  offsetOf(address: number): number {
+    return address % 2 ** this.slabOrder;
+  }
+
+  /**
+   * Returns the memory of an allocation of `byteLength` bytes at `address`, once: nothing may read
+   * it afterwards, and a second call would free it twice (the caller keeps track).
+   */
+  free(address: number, byteLength: number): void {
+    const offset = this.offsetOf(address);
+    const base = address - offset;
+    forEachAlignedBlock(offset, offset + blockSize(byteLength), (at, o) => this.release(base + at, o));
   }
 
   /** The address of a free block of `order` (split from a larger one; the slabs are reserved on the first call), −1 for none. */

@@ -10,7 +10,8 @@
  * value from the cache may be used until then, not across an `await` (searches read and use their
  * lists synchronously).
  */
-import { PostingsArena, type ArenaBlock } from './postings-arena.ts';
+import { blockSize, PostingsArena } from './postings-arena.ts';
+import { CacheEntries } from './postings-cache-entries.ts';
 
 /** 1 GB: the lists a varied workload reads at a million pages (256 MB thrashed there). */
 export const DEFAULT_POSTINGS_CACHE_BYTES = 1024 * 1024 * 1024;
@@ -18,28 +19,35 @@ export const DEFAULT_POSTINGS_CACHE_BYTES = 1024 * 1024 * 1024;
 /** Slabs beyond the budget, for blocks that wait out their turn and for fragmentation. */
 const ARENA_SLACK = 1.125;
 
-interface Entry {
-  value: object;
-  bytes: number;
-  /** Its memory in the slabs: most reads take one block, kept without an array around it. */
-  blocks: ArenaBlock | ArenaBlock[] | null;
-}
-
 /** Where a read puts its bytes: a view of a slab or of a buffer of its own. */
 export interface ReadMemory {
   buffer: ArrayBuffer;
   byteOffset: number;
 }
 
+/** What a read for the cache gives: its value, the bytes it counts for, and the number {@link PostingsCache.get}'s `view` makes the value again from. */
+export interface CacheRead<T> {
+  value: T;
+  bytes: number;
+  shape: number;
+}
+
+/**
+ * The cache keeps no object of a read's: a value it holds is made again, on each hit, from the
+ * read's memory and its shape (views of the slab: short-lived objects, never marked by a full
+ * collection). So a read is kept only when it wrote into one piece of the slabs' memory.
+ */
 export class PostingsCache {
-  private readonly entries = new Map<number, Entry>();
+  private readonly entries = new CacheEntries();
   private used = 0;
   private nextFileId = 1;
   private readonly arena: PostingsArena;
-  /** The blocks of the read in progress (null: no read of the cache's is in progress). */
-  private reading: ArenaBlock[] | null = null;
-  /** Blocks of evicted entries, freed once the current turn of the event loop is over. */
-  private retired: ArenaBlock[] = [];
+  /** Address and byte length of each allocation of the read in progress (null: no read of the cache's is in progress). */
+  private reading: number[] | null = null;
+  /** The read in progress wrote into a buffer of its own: it cannot be kept. */
+  private readSpilled = false;
+  /** Address and byte length of the memory of evicted entries, freed once the current turn of the event loop is over. */
+  private retired: number[] = [];
   /** Reads for the cache that did not fit in its slabs (buffers of their own). */
   spilled = 0;
 
@@ -52,6 +60,11 @@ export class PostingsCache {
     return this.arena.reserved;
   }
 
+  /** Lists kept. */
+  get count(): number {
+    return this.entries.count;
+  }
+
   /**
    * Memory for `byteLength` bytes that a file read fills: in the slabs during a read of
    * {@link get}'s (freed with its entry), else a buffer of its own (not zero-filled: every byte is
@@ -59,12 +72,13 @@ export class PostingsCache {
    */
   memory(byteLength: number): ReadMemory {
     if (this.reading !== null) {
-      const block = this.arena.allocate(byteLength);
-      if (block !== null) {
-        this.reading.push(block);
-        return block;
+      const address = this.arena.allocate(byteLength);
+      if (address >= 0) {
+        this.reading.push(address, byteLength);
+        return { buffer: this.arena.slabOf(address), byteOffset: this.arena.offsetOf(address) };
       }
       this.spilled++;
+      this.readSpilled = true;
     }
     const buffer = Buffer.allocUnsafeSlow(byteLength);
     return { buffer: buffer.buffer as ArrayBuffer, byteOffset: buffer.byteOffset };
@@ -80,57 +94,61 @@ export class PostingsCache {
     return this.used;
   }
 
-  /** The value under `key`, or what `read` returns (kept when it fits in the budget). */
-  get<T extends object>(key: number, read: () => { value: T; bytes: number }): T {
-    const hit = this.entries.get(key);
-    if (hit !== undefined) {
-      // Map order is insertion order: moving a hit to the end keeps the least recent first.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit.value as T;
+  /**
+   * The value under `key`: made by `view` from the memory and shape of what an earlier `read`
+   * kept, else what `read` returns (kept when it fits in the budget, in one allocation of the
+   * cache's {@link memory}).
+   */
+  get<T>(key: number, read: () => CacheRead<T>, view: (memory: ReadMemory, shape: number) => T): T {
+    const hit = this.entries.find(key);
+    if (hit >= 0) {
+      this.entries.touch(hit);
+      const address = this.entries.address(hit);
+      return view({ buffer: this.arena.slabOf(address), byteOffset: this.arena.offsetOf(address) }, this.entries.shape(hit));
     }
     const outer = this.reading;
-    const blocks: ArenaBlock[] = (this.reading = []);
-    let value: T;
-    let bytes: number;
+    const outerSpilled = this.readSpilled;
+    const allocations: number[] = (this.reading = []);
+    this.readSpilled = false;
+    let done: CacheRead<T>;
+    let spilled: boolean;
     try {
-      ({ value, bytes } = read());
+      done = read();
     } catch (error) {
-      this.retire(blocks);
+      this.retire(allocations);
       throw error;
     } finally {
+      spilled = this.readSpilled;
       this.reading = outer;
+      this.readSpilled = outerSpilled;
     }
     // What the slabs hold counts when it is more than the reader said (blocks are rounded up).
-    let held = 0;
-    for (const block of blocks) held += block.size;
-    bytes = Math.max(bytes, held);
-    if (bytes > this.budget) {
-      this.retire(blocks);
-      return value;
+    const bytes = allocations.length === 2 ? Math.max(done.bytes, blockSize(allocations[1])) : done.bytes;
+    if (allocations.length !== 2 || spilled || bytes > this.budget) {
+      this.retire(allocations);
+      return done.value;
     }
     this.used += bytes;
-    this.entries.set(key, { value, bytes, blocks: blocks.length === 0 ? null : blocks.length === 1 ? blocks[0] : blocks });
-    for (const [oldest, entry] of this.entries) {
-      if (this.used <= this.budget) break;
-      this.entries.delete(oldest);
-      this.used -= entry.bytes;
-      this.retire(entry.blocks);
+    this.entries.add(key, allocations[0], allocations[1], bytes, done.shape);
+    while (this.used > this.budget) {
+      const oldest = this.entries.oldest;
+      this.used -= this.entries.countedBytes(oldest);
+      this.retire([this.entries.address(oldest), this.entries.size(oldest)]);
+      this.entries.remove(oldest);
     }
-    return value;
+    return done.value;
   }
 
-  /** Frees `blocks` once the current turn is over (a caller of this turn may still read them). */
-  private retire(blocks: ArenaBlock | ArenaBlock[] | null): void {
-    if (blocks === null || (Array.isArray(blocks) && blocks.length === 0)) return;
+  /** Frees allocations (address, byte length pairs) once the current turn is over (a caller of this turn may still read them). */
+  private retire(allocations: readonly number[]): void {
+    if (allocations.length === 0) return;
     if (this.retired.length === 0) setImmediate(() => this.freeRetired()).unref();
-    if (Array.isArray(blocks)) for (const block of blocks) this.retired.push(block);
-    else this.retired.push(blocks);
+    for (const value of allocations) this.retired.push(value);
   }
 
   private freeRetired(): void {
-    const blocks = this.retired;
+    const retired = this.retired;
     this.retired = [];
-    for (const block of blocks) this.arena.free(block);
+    for (let i = 0; i < retired.length; i += 2) this.arena.free(retired[i], retired[i + 1]);
   }
 }
