@@ -14,7 +14,7 @@ export const BLOCK_SIZE = 64;
 export interface BlockSummary {
   /** Last document ordinal of each block (ascending). */
   lastDoc: Int32Array;
-  maxFrequency: Uint16Array;
+  maxFrequency: Uint32Array;
   minLength: Uint32Array;
   /** The same over the whole list: what bounds any of its weights. */
   listMaxFrequency: number;
@@ -22,36 +22,72 @@ export interface BlockSummary {
 }
 
 /**
+ * Summaries kept in one growing array per field and kind, at offsets by term: a summary is
+ * `[blocks, listMaxFrequency, listMinLength, lastDoc × blocks, maxFrequency × blocks,
+ * minLength × blocks]`. Its arrays are views made on each use. An object and three typed arrays
+ * (each with its buffer) per summary were, at a million pages, about 120,000 objects that every
+ * full collection marked.
+ */
+class SummaryPool {
+  words = new Uint32Array(1024);
+  used = 0;
+  readonly at = new Map<number, number>();
+
+  add(t: number, summary: (into: (length: number) => Uint32Array) => void): number {
+    const offset = this.used;
+    summary((length) => {
+      if (offset + length > this.words.length) {
+        // A new buffer: views made from the old one stay valid (and unchanged) while held.
+        const larger = new Uint32Array(Math.max(this.words.length * 2, offset + length));
+        larger.set(this.words.subarray(0, offset));
+        this.words = larger;
+      }
+      this.used = offset + length;
+      return this.words.subarray(offset, offset + length);
+    });
+    this.at.set(t, offset);
+    return offset;
+  }
+
+  view(offset: number): BlockSummary {
+    const { words } = this;
+    const blocks = words[offset];
+    const start = words.byteOffset + (offset + 3) * 4;
+    return {
+      lastDoc: new Int32Array(words.buffer, start, blocks),
+      maxFrequency: new Uint32Array(words.buffer, start + blocks * 4, blocks),
+      minLength: new Uint32Array(words.buffer, start + blocks * 8, blocks),
+      listMaxFrequency: words[offset + 1],
+      listMinLength: words[offset + 2],
+    };
+  }
+}
+
+/**
  * Summaries of short lists are bounded like the term-number cache (the terms a workload asks for
  * again and again stay). Those of long lists, which cost the most to make again, are kept while
  * the segment lives: they take about a fortieth of their lists' bytes.
  */
-const summaries = new WeakMap<FieldPostings, { short: Map<number, BlockSummary>; long: Map<number, BlockSummary> }>();
+const summaries = new WeakMap<FieldPostings, { short: SummaryPool; long: SummaryPool }>();
 const SHORT_SUMMARIES_PER_FIELD = 4_096;
 /** Lists of at least this many postings keep their summaries. */
 export const LONG_LIST = 16 * BLOCK_SIZE;
 
-/** The block summary of term number `t` in a field (computed once, then cached). */
+/** The block summary of term number `t` in a field (computed once, then kept). */
 export function blockSummary(field: FieldPostings, t: number): BlockSummary {
-  let cache = summaries.get(field);
-  if (cache === undefined) summaries.set(field, (cache = { short: new Map(), long: new Map() }));
+  let pools = summaries.get(field);
+  if (pools === undefined) summaries.set(field, (pools = { short: new SummaryPool(), long: new SummaryPool() }));
   const long = field.offsets[t + 1] - field.offsets[t] >= LONG_LIST;
-  const kept = long ? cache.long : cache.short;
-  let summary = kept.get(t);
-  if (summary === undefined) {
-    summary = summarise(termPostings(field, t), field.lengths);
-    if (!long && kept.size >= SHORT_SUMMARIES_PER_FIELD) kept.clear();
-    kept.set(t, summary);
-  }
-  return summary;
+  if (!long && pools.short.at.size >= SHORT_SUMMARIES_PER_FIELD && !pools.short.at.has(t)) pools.short = new SummaryPool();
+  const pool = long ? pools.long : pools.short;
+  const offset = pool.at.get(t) ?? pool.add(t, (into) => summarise(termPostings(field, t), field.lengths, into));
+  return pool.view(offset);
 }
 
-function summarise({ docs, tf }: TermPostings, lengths: Uint32Array): BlockSummary {
+function summarise({ docs, tf }: TermPostings, lengths: Uint32Array, into: (length: number) => Uint32Array): void {
   const to = docs.length;
   const count = Math.ceil(to / BLOCK_SIZE);
-  const lastDoc = new Int32Array(count);
-  const maxFrequency = new Uint16Array(count);
-  const minLength = new Uint32Array(count);
+  const words = into(3 + 3 * count);
   let listMaxFrequency = 0;
   let listMinLength = 0xffffffff;
   for (let b = 0; b < count; b++) {
@@ -64,11 +100,13 @@ function summarise({ docs, tf }: TermPostings, lengths: Uint32Array): BlockSumma
       const l = lengths[docs[p]];
       if (l < length) length = l;
     }
-    lastDoc[b] = docs[end - 1];
-    maxFrequency[b] = frequency;
-    minLength[b] = length;
+    words[3 + b] = docs[end - 1];
+    words[3 + count + b] = frequency;
+    words[3 + 2 * count + b] = length;
     if (frequency > listMaxFrequency) listMaxFrequency = frequency;
     if (length < listMinLength) listMinLength = length;
   }
-  return { lastDoc, maxFrequency, minLength, listMaxFrequency, listMinLength };
+  words[0] = count;
+  words[1] = listMaxFrequency;
+  words[2] = listMinLength;
 }
