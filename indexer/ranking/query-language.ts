@@ -7,7 +7,7 @@
  * stemmer, one on the others). When every language matched as much, nothing is told.
  */
 import { isNamespacedTerm } from '../text-index/languages.ts';
-import { eld } from 'eld/small';
+import { detectNgramLanguage } from '../text-index/language-ngrams/index.ts';
 import { primaryLanguage } from '../text-index/language-detection.ts';
 
 const SCRIPT_LANGUAGES: ReadonlyArray<[RegExp, string]> = [
@@ -64,7 +64,7 @@ export function writtenLanguage(q: string, known: (lang: string) => boolean): st
   const letters = words.replace(/\s/g, '').length;
   // Han characters carry more than a Latin letter each: two of them are a word.
   if (letters < (HAN.test(words) ? 2 : MIN_QUERY_LETTERS)) return undefined;
-  const result = eld.detect(words);
+  const result = detectNgramLanguage(words);
   if (result.language === '' || !result.isReliable()) return undefined;
   const scores = Object.values(result.getScores()).sort((a, b) => b - a);
   if (scores.length > 1 && scores[0] - scores[1] < scores[0] * MIN_QUERY_MARGIN) return undefined;

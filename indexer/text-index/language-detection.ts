@@ -4,12 +4,13 @@
  * alternates), checked against what its text is written in.
  *
  * The detector is eld (efficient language detector, n-gram tables, 60 languages, the "small"
- * table). Measured on the Debian Reference and Debian FAQ pages in 11 languages (273 pages,
- * 3,600 passages): pages right 97.4 %, 300-character passages 91.0 %, at 75 MB/s; franc-min got
- * 93.4 % and 84.8 % at 8.6 MB/s (and misses Japanese pages a quarter of the time). eld's medium
- * table was 0.4 points better on pages and takes 0.8 s and 20 MB more to load.
+ * table; `language-ngrams` gives its results over typed arrays). Measured on the Debian Reference
+ * and Debian FAQ pages in 11 languages (273 pages, 3,600 passages): pages right 97.4 %,
+ * 300-character passages 91.0 %, at 75 MB/s; franc-min got 93.4 % and 84.8 % at 8.6 MB/s (and
+ * misses Japanese pages a quarter of the time). eld's medium table was 0.4 points better on pages
+ * and takes 0.8 s and 20 MB more to load.
  */
-import { eld } from 'eld/small';
+import { detectNgramLanguage } from './language-ngrams/index.ts';
 
 /** The value stored when a page's language cannot be told. */
 export const UNDETERMINED_LANGUAGE = 'und';
@@ -55,7 +56,7 @@ const LEGACY_CODES: Record<string, string> = { iw: 'he', in: 'id', ji: 'yi', jw:
 export function detectLanguage(text: string): { lang: string; scores: Record<string, number> } | null {
   const sample = text.length > DETECT_CHARS ? text.slice(0, DETECT_CHARS) : text;
   if (countLetters(sample, MIN_LETTERS_TO_DETECT) < MIN_LETTERS_TO_DETECT) return null;
-  const result = eld.detect(sample);
+  const result = detectNgramLanguage(sample);
   if (result.language === '' || !result.isReliable()) return null;
   return { lang: primaryLanguage(result.language) ?? result.language, scores: result.getScores() };
 }
