@@ -30,6 +30,7 @@ import { PrivateContentWatch, PrivatePagesPass, SearchAccess } from '../search-a
 import { SearchTurns } from '../search-turns.ts';
 import { lowerHelperThreads } from '../../indexer/thread-priority.ts';
 import { warmWithSearches } from '../warming-searches.ts';
+import { prepareLanguageDetection } from '../../indexer/text-index/language-ngrams/index.ts';
 import { createCrawlStack, type CrawlStack } from './crawl-setup.ts';
 import { fetchFlagOptions, fetchFlagOverrides, settingsForDataDir } from './crawl-command.ts';
 import { CliError } from './cli-error.ts';
@@ -192,6 +193,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
   textIndex.prepareCommits().catch((error: Error) => process.stderr.write(`preparing the index's manifest: ${error.message}\n`));
   const engine = new SearchEngine(textIndex, await loadRankSnapshot(store), { blend: settings.ranking.blend, weight: settings.ranking.weight, otherLanguageWeight: settings.search.otherLanguageWeight });
   await loadSearchData(engine, store);
+  prepareLanguageDetection();
   // Warming ends index.warmUntilMs after the start; its last index.warmSearchesMs go to searches.
   const warmedBy = started + settings.index.warmUntilMs;
   const listsMs = warmedBy - settings.index.warmSearchesMs - performance.now();

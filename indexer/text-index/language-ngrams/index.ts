@@ -20,6 +20,11 @@ function loadedTable(): NgramTable {
   return (table ??= parseNgramTable(readEldSmallSource()));
 }
 
+/** Reads the table now (a server at start: else its first search that detects a language pays the 50 ms). */
+export function prepareLanguageDetection(): void {
+  loadedTable();
+}
+
 /** eld turns a language's score per n-gram into 0–1 as `s / (s + 25)`. */
 const SCALE = 25;
 
