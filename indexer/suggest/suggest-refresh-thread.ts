@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import type { RankColumn } from '../ranking/rank-column.ts';
 import { StringColumn } from '../text-index/string-column.ts';
 import { TermDictionary } from '../text-index/term-dictionary.ts';
+import { startBackgroundWorker } from '../thread-priority.ts';
 import { typeScriptWorkerUrl } from '../worker-bootstrap.ts';
 import { SuggestIndex, type SuggestColumns, type SuggestSource } from './suggest-index.ts';
 import type { SavedRefresh } from './suggest-refresh.ts';
@@ -52,7 +53,7 @@ export function suggestRefreshThreadId(): number | undefined {
 
 function refreshWorker(): Worker {
   if (shared) return shared;
-  const worker = new Worker(WORKER_BOOTSTRAP);
+  const worker = startBackgroundWorker(() => new Worker(WORKER_BOOTSTRAP));
   worker.unref();
   const forget = () => {
     if (shared === worker) shared = undefined;

@@ -4,6 +4,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { startBackgroundWorker } from '../thread-priority.ts';
 import { typeScriptWorkerUrl } from '../worker-bootstrap.ts';
 import { buildAndWriteSegment } from './build-segment.ts';
 import type { TextDocument } from './document.ts';
@@ -96,7 +97,7 @@ export class SegmentBuilderPool {
   }
 
   private startWorker(): PoolWorker {
-    const worker = new Worker(WORKER_BOOTSTRAP, { resourceLimits: { maxYoungGenerationSizeMb: 64 } });
+    const worker = startBackgroundWorker(() => new Worker(WORKER_BOOTSTRAP, { resourceLimits: { maxYoungGenerationSizeMb: 64 } }));
     const entry: PoolWorker = { worker, running: null };
     worker.on('message', (result: SegmentJobResult) => {
       const pending = entry.running;

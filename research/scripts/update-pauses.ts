@@ -111,7 +111,7 @@ async function serveAndUpdate(dataDir: string, count: number, profileDir?: strin
   server.kill('SIGINT');
   await new Promise((done) => server.once('exit', done));
   await agent.close();
-  console.log(`job done in ${jobSeconds.toFixed(1)} s; ${answerFigures(answers)}`);
+  console.log(`job done in ${jobSeconds.toFixed(1)} s (the push began at ${pushedAt} ms since the epoch); ${answerFigures(answers)}`);
   for (const slow of answers.filter((a) => a.ms > 50)) {
     console.log(`  ${slow.ms.toFixed(1)} ms (the engine's search ${slow.tookMs} ms), ended ${((slow.at - pushedAt) / 1000).toFixed(2)} s after the push began, ${((end - slow.at) / 1000).toFixed(2)} s before the end: ${decodeURIComponent(slow.path)}`);
     // What ended while the answer was awaited (the loop's runs are reported when they end).

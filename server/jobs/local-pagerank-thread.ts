@@ -4,6 +4,7 @@
  * (the caller must not use them afterwards) and the vector is transferred back.
  */
 import { Worker } from 'node:worker_threads';
+import { startBackgroundWorker } from '../../indexer/thread-priority.ts';
 import { typeScriptWorkerUrl } from '../../indexer/worker-bootstrap.ts';
 import { LocalPageRankWorkerError } from '../errors.ts';
 import type { LocalPageRankJob } from './local-pagerank-compute.ts';
@@ -12,7 +13,7 @@ const WORKER_BOOTSTRAP = typeScriptWorkerUrl(new URL('./local-pagerank.worker.ts
 
 export function computeLocalPageRankInWorker(job: LocalPageRankJob): Promise<Float64Array> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_BOOTSTRAP, { workerData: job, transferList: [...job.sources, ...job.targets].map((chunk) => chunk.buffer) });
+    const worker = startBackgroundWorker(() => new Worker(WORKER_BOOTSTRAP, { workerData: job, transferList: [...job.sources, ...job.targets].map((chunk) => chunk.buffer) }));
     let settled = false;
     worker.once('message', (rank: Float64Array) => {
       settled = true;
