@@ -68,6 +68,9 @@ async function scaleCase(bench: BenchContext, table: WordTable, count: number): 
       const prefixes = scaleQueries(table, 300).map((q) => `/api/suggest?q=${encodeURIComponent(q.split(' ')[0].slice(0, 3))}`);
       const suggest = await load(url, prefixes, 5);
       const update = await updateUnderLoad(dir, url, table, count, queries);
+      // When each slow answer came, to place it among the update's steps.
+      const slow = update.slow.map((answer) => `${answer.ms.toFixed(1)} ms ${answer.afterPush.toFixed(1)} s after the push (${decodeURIComponent(answer.path)})`);
+      bench.note(`${count.toLocaleString('en-US')} pages: answers over ${SLOW_MS} ms beside the update: ${slow.length === 0 ? 'none' : slow.join('; ')}`);
       const serveRss = peakRssMb(server.pid!);
       // A restart after the update: what it reads again of the pages it wrote.
       await stopServer(server);
@@ -152,16 +155,32 @@ export async function waitReady(url: string, server: ChildProcess): Promise<void
  * Requests one after another for `seconds`; latencies to a tenth of a millisecond (autocannon's own
  * percentiles are whole milliseconds, too coarse beside a 3 ms target).
  */
-async function load(url: string, paths: readonly string[], seconds: number): Promise<{ p50: number; p99: number; max: number; non2xx: number }> {
+/** An answer over {@link SLOW_MS}: when it came (ms since the epoch), how long it took, what it asked. */
+interface SlowAnswer {
+  at: number;
+  ms: number;
+  path: string;
+}
+
+const SLOW_MS = 50;
+
+async function load(url: string, paths: readonly string[], seconds: number): Promise<{ p50: number; p99: number; max: number; non2xx: number; slow: SlowAnswer[] }> {
   let next = 0;
+  let answered = 0;
   const latencies: number[] = [];
+  const slow: SlowAnswer[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({ url, connections: 1, duration: seconds, requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }] }, (error, done) => (error ? reject(error) : resolve(done)));
-    instance.on('response', (_client, _status, _bytes, milliseconds) => latencies.push(milliseconds));
+    // One connection, one request at a time: the answers come in the order of the requests.
+    instance.on('response', (_client, _status, _bytes, milliseconds) => {
+      latencies.push(milliseconds);
+      if (milliseconds > SLOW_MS) slow.push({ at: Date.now(), ms: milliseconds, path: paths[answered % paths.length] });
+      answered++;
+    });
   });
   latencies.sort((a, b) => a - b);
   const at = (share: number) => (latencies.length === 0 ? NaN : latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * share))]);
-  return { p50: at(0.5), p99: at(0.99), max: at(1), non2xx: result.non2xx + result.errors };
+  return { p50: at(0.5), p99: at(0.99), max: at(1), non2xx: result.non2xx + result.errors, slow };
 }
 
 /**
@@ -185,6 +204,7 @@ async function updateUnderLoad(dir: string, url: string, table: WordTable, count
     }
   })();
   const started = performance.now();
+  const pushedAt = Date.now();
   let searchableSeconds = NaN;
   let doneSeconds = NaN;
   try {
@@ -215,6 +235,7 @@ async function updateUnderLoad(dir: string, url: string, table: WordTable, count
     p99: Math.max(...during.map((w) => w.p99)),
     max: Math.max(...during.map((w) => w.max)),
     non2xx: during.reduce((sum, w) => sum + w.non2xx, 0),
+    slow: during.flatMap((w) => w.slow).map((answer) => ({ ...answer, afterPush: (answer.at - pushedAt) / 1000 })),
   };
 }
 
