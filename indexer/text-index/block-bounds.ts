@@ -33,18 +33,18 @@ class SummaryPool {
   used = 0;
   readonly at = new Map<number, number>();
 
-  add(t: number, summary: (into: (length: number) => Uint32Array) => void): number {
+  /** Term `t`'s summary of its postings: computed into the array, its offset kept. */
+  add(t: number, postings: TermPostings, lengths: Uint32Array): number {
     const offset = this.used;
-    summary((length) => {
-      if (offset + length > this.words.length) {
-        // A new buffer: views made from the old one stay valid (and unchanged) while held.
-        const larger = new Uint32Array(Math.max(this.words.length * 2, offset + length));
-        larger.set(this.words.subarray(0, offset));
-        this.words = larger;
-      }
-      this.used = offset + length;
-      return this.words.subarray(offset, offset + length);
-    });
+    const length = 3 + 3 * Math.ceil(postings.docs.length / BLOCK_SIZE);
+    if (offset + length > this.words.length) {
+      // A new buffer: views made from the old one stay valid (and unchanged) while held.
+      const larger = new Uint32Array(Math.max(this.words.length * 2, offset + length));
+      larger.set(this.words.subarray(0, offset));
+      this.words = larger;
+    }
+    summarise(postings, lengths, this.words.subarray(offset, offset + length));
+    this.used = offset + length;
     this.at.set(t, offset);
     return offset;
   }
@@ -80,14 +80,14 @@ export function blockSummary(field: FieldPostings, t: number): BlockSummary {
   const long = field.offsets[t + 1] - field.offsets[t] >= LONG_LIST;
   if (!long && pools.short.at.size >= SHORT_SUMMARIES_PER_FIELD && !pools.short.at.has(t)) pools.short = new SummaryPool();
   const pool = long ? pools.long : pools.short;
-  const offset = pool.at.get(t) ?? pool.add(t, (into) => summarise(termPostings(field, t), field.lengths, into));
+  const offset = pool.at.get(t) ?? pool.add(t, termPostings(field, t), field.lengths);
   return pool.view(offset);
 }
 
-function summarise({ docs, tf }: TermPostings, lengths: Uint32Array, into: (length: number) => Uint32Array): void {
+/** Writes a summary's words (see {@link SummaryPool}) into `words`, of the length it takes. */
+function summarise({ docs, tf }: TermPostings, lengths: Uint32Array, words: Uint32Array): void {
   const to = docs.length;
   const count = Math.ceil(to / BLOCK_SIZE);
-  const words = into(3 + 3 * count);
   let listMaxFrequency = 0;
   let listMinLength = 0xffffffff;
   for (let b = 0; b < count; b++) {
