@@ -133,20 +133,25 @@ export function readTermPositions(paged: PagedField, t: number, from: number, en
   return paged.file.cache.get(cacheKey(paged, 1, t), () => loadPositions(paged, from, end), view);
 }
 
-/** The first and last of the starts, read before the memory for all of them and the positions is taken. */
-const bounds = new Int32Array(1);
-const boundsMemory: ReadMemory = { buffer: bounds.buffer, byteOffset: 0 };
+/**
+ * The starts are read here first (their last one, less the first, says how much memory the
+ * positions take), then copied in front of the positions: two reads a list. Reused by every
+ * read, which is synchronous.
+ */
+let startsScratch = new Int32Array(1024);
 
 /** The postings' starts then their positions, in one piece of memory: what the cache keeps. */
 function loadPositions(paged: PagedField, from: number, end: number): CacheRead<TermPositions> {
   const { file, positionBytes } = paged;
   const n = end - from;
-  const base = file.readInto(Int32Array, paged.positionOffsetsAt + from * 4, 1, boundsMemory, 0)[0];
-  const count = file.readInto(Int32Array, paged.positionOffsetsAt + end * 4, 1, boundsMemory, 0)[0] - base;
+  if (startsScratch.length < n + 1) startsScratch = new Int32Array(Math.max(n + 1, startsScratch.length * 2));
+  const read = file.readInto(Int32Array, paged.positionOffsetsAt + from * 4, n + 1, { buffer: startsScratch.buffer, byteOffset: 0 }, 0);
+  const base = read[0];
+  const count = read[n] - base;
   if (count < 0) throw new IndexCorruptError(`${file.path} has word positions out of order`);
   const startsBytes = (n + 1) * 4;
   const memory = file.cache.memory(startsBytes + count * positionBytes);
-  file.readInto(Int32Array, paged.positionOffsetsAt + from * 4, n + 1, memory, 0);
+  new Int32Array(memory.buffer, memory.byteOffset, n + 1).set(read);
   if (positionBytes === 4) file.readInto(Uint32Array, paged.positionsAt + base * 4, count, memory, startsBytes);
   else file.readInto(Uint16Array, paged.positionsAt + base * 2, count, memory, startsBytes);
   const value = positionBytes === 4 ? viewPositions32(memory, n) : viewPositions16(memory, n);
