@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CrawlStore } from '../indexer/store/crawl-store.ts';
 import { loadLocalGraph, type LoadedLocalGraph } from '../server/jobs/local-graph.ts';
+import { EDGE_CHUNK } from '../server/jobs/local-graph-rows.ts';
 import { rewriteSomePages as writeChanges, writeMixedStore } from './helpers/mixed-link-store.ts';
 
 const dirs: string[] = [];
@@ -25,8 +26,8 @@ const rowsFile = (store: CrawlStore) => join(store.directory, 'local-graph', 'ro
 function plain(graph: LoadedLocalGraph): { ids: number[]; edges: Array<[number, number]> } {
   const edges: Array<[number, number]> = [];
   for (let e = 0; e < graph.edgeCount; e++) {
-    const chunk = Math.floor(e / (1 << 20));
-    edges.push([graph.sources[chunk][e % (1 << 20)], graph.targets[chunk][e % (1 << 20)]]);
+    const chunk = Math.floor(e / EDGE_CHUNK);
+    edges.push([graph.sources[chunk][e % EDGE_CHUNK], graph.targets[chunk][e % EDGE_CHUNK]]);
   }
   return { ids: [...graph.ids], edges };
 }

@@ -6,6 +6,7 @@
  * million pages and ten million links never hold a server's event loop for long.
  */
 import { mergeSortSteps } from '../../indexer/stepwise.ts';
+import { seek } from '../../indexer/text-index/ordinal-lists.ts';
 
 export interface LocalGraphRows {
   /** Store ids of the local pages in ascending URL order: page `i` of the graph is `ids[i]`. */
@@ -113,7 +114,7 @@ export function* withWrittenRowsSteps(rows: LocalGraphRows, written: readonly Wr
   const kept = yield* keptInUrlOrderSteps(rows, writtenIds);
   const addedIds = yield* sortByUrlSteps(Int32Array.from(added, (row) => row.id), urlOf);
   const { ids, linkable } = yield* mergedInUrlOrderSteps(kept, addedIds, urlOf);
-  const { rowIds, rowEnds, targets } = yield* mergedRowsSteps(rows, writtenIds, added);
+  const { rowIds, rowEnds, targets } = yield* mergedRowsSteps(rows, written, added);
   return { ids, linkable, rowIds, rowEnds, targets };
 }
 
@@ -168,15 +169,17 @@ function* mergedInUrlOrderSteps(kept: { ids: Int32Array; linkable: Uint8Array },
  * The rows in store id order, the written pages' rows taken out and the local ones among them put
  * back with their links. The kept rows' links are copied a run of rows at a time.
  */
-function* mergedRowsSteps(rows: LocalGraphRows, writtenIds: ReadonlySet<number>, added: readonly WrittenRow[]): Generator<void, Pick<LocalGraphRows, 'rowIds' | 'rowEnds' | 'targets'>> {
+function* mergedRowsSteps(rows: LocalGraphRows, written: readonly WrittenRow[], added: readonly WrittenRow[]): Generator<void, Pick<LocalGraphRows, 'rowIds' | 'rowEnds' | 'targets'>> {
   const { rowIds, rowEnds, targets } = rows;
-  let rowCount = rowIds.length + added.length;
-  let targetCount = targets.length;
-  for (let r = 0; r < rowIds.length; r++) {
-    if (!writtenIds.has(rowIds[r])) continue;
-    rowCount--;
-    targetCount -= rowEnds[r] - (r === 0 ? 0 : rowEnds[r - 1]);
+  // The rows of written pages, ascending: found by search, not by a lookup per row.
+  const dropped: number[] = [];
+  for (let w = 0, r = 0; w < written.length; w++) {
+    r = seek(rowIds, r, rowIds.length, written[w].id);
+    if (r < rowIds.length && rowIds[r] === written[w].id) dropped.push(r);
   }
+  const rowCount = rowIds.length - dropped.length + added.length;
+  let targetCount = targets.length;
+  for (const r of dropped) targetCount -= rowEnds[r] - (r === 0 ? 0 : rowEnds[r - 1]);
   for (const row of added) targetCount += row.targets.length;
   yield;
   const newIds = new Int32Array(rowCount);
@@ -199,10 +202,12 @@ function* mergedRowsSteps(rows: LocalGraphRows, writtenIds: ReadonlySet<number>,
     newEnds[n++] = t;
   };
   let a = 0;
+  let d = 0;
   let sinceYield = 0;
   for (let r = 0; r < rowIds.length; r++) {
     while (a < added.length && added[a].id < rowIds[r]) putAdded(added[a++]);
-    if (writtenIds.has(rowIds[r])) {
+    if (d < dropped.length && dropped[d] === r) {
+      d++;
       flush();
       copyFrom = pending = rowEnds[r];
       continue;

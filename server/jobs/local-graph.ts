@@ -18,7 +18,7 @@ import { runStepsYielding, timeSlices } from '../../indexer/stepwise.ts';
 import { readLocalGraphRows, saveLocalGraphRows } from './local-graph-file.ts';
 import { edgesOfRowsSteps, isLinkableUrl, sortByUrlSteps, withWrittenRowsSteps, type LocalGraphEdges, type LocalGraphRows, type WrittenRow } from './local-graph-rows.ts';
 
-export { EDGE_CHUNK, type LocalGraphEdges } from './local-graph-rows.ts';
+export type { LocalGraphEdges } from './local-graph-rows.ts';
 
 /** Work between two turns of the event loop while every page is read, in ms. */
 const SLICE_MS = 8;
