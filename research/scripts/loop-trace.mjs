@@ -11,6 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
 
 const TICK_MS = 5;
 /** The main thread's time on a CPU and waiting on the run queue, in ms (Linux schedstat; zeros elsewhere). */
@@ -22,22 +23,27 @@ function schedulerTimes() {
     return { onCpu: 0, waiting: 0 };
   }
 }
-let last = performance.now();
-let lastTimes = schedulerTimes();
-setInterval(() => {
-  const now = performance.now();
-  const times = schedulerTimes();
-  if (now - last - TICK_MS > 30) {
-    const onCpu = (times.onCpu - lastTimes.onCpu).toFixed(1);
-    const waiting = (times.waiting - lastTimes.waiting).toFixed(1);
-    process.stderr.write(`LOOP-TRACE loop ${(now - last).toFixed(1)} ${onCpu} ${waiting} ${Math.round(performance.timeOrigin + now)}\n`);
-  }
-  last = now;
-  lastTimes = times;
-}, TICK_MS).unref();
+// Preloaded into the workers too (they inherit the flags): only the main thread answers searches.
+if (isMainThread) traceLoop();
 
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) {
-    if (entry.duration > 8) process.stderr.write(`LOOP-TRACE gc ${entry.duration.toFixed(1)} ${entry.detail?.kind ?? 0} ${Math.round(performance.timeOrigin + entry.startTime + entry.duration)}\n`);
-  }
-}).observe({ entryTypes: ['gc'] });
+function traceLoop() {
+  let last = performance.now();
+  let lastTimes = schedulerTimes();
+  setInterval(() => {
+    const now = performance.now();
+    const times = schedulerTimes();
+    if (now - last - TICK_MS > 30) {
+      const onCpu = (times.onCpu - lastTimes.onCpu).toFixed(1);
+      const waiting = (times.waiting - lastTimes.waiting).toFixed(1);
+      process.stderr.write(`LOOP-TRACE loop ${(now - last).toFixed(1)} ${onCpu} ${waiting} ${Math.round(performance.timeOrigin + now)}\n`);
+    }
+    last = now;
+    lastTimes = times;
+  }, TICK_MS).unref();
+
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if (entry.duration > 8) process.stderr.write(`LOOP-TRACE gc ${entry.duration.toFixed(1)} ${entry.detail?.kind ?? 0} ${Math.round(performance.timeOrigin + entry.startTime + entry.duration)}\n`);
+    }
+  }).observe({ entryTypes: ['gc'] });
+}

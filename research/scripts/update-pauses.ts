@@ -17,7 +17,7 @@
  * answers' latencies and the slow ones, with their time after the push began and before the
  * server stopped (the end of its profile). With LOOP_TRACE=1 the server runs with `loop-trace.mjs` preloaded, and each slow
  * answer is printed with what held the server's event loop meanwhile (runs of over 30 ms, the
- * search's own included) and the collections over 8 ms. `index` gives the same update to the text index alone, in process (see indexUpdate).
+ * search's own included) and the collections over 8 ms, and so is every such event from the push to the end. `index` gives the same update to the text index alone, in process (see indexUpdate).
  * Without the `sync`, the kernel may still be writing the copy back while the update
  * runs: one such run had an answer of 1.7 s, with direct reclaim and compaction stalls counted in
  * /proc/vmstat. `runs` prints the main thread's runs of work that are neither idle nor a search's own
@@ -116,6 +116,11 @@ async function serveAndUpdate(dataDir: string, count: number, profileDir?: strin
     console.log(`  ${slow.ms.toFixed(1)} ms (the engine's search ${slow.tookMs} ms), ended ${((slow.at - pushedAt) / 1000).toFixed(2)} s after the push began, ${((end - slow.at) / 1000).toFixed(2)} s before the end: ${decodeURIComponent(slow.path)}`);
     // What ended while the answer was awaited (the loop's runs are reported when they end).
     for (const event of events.filter((e) => e.at >= slow.at - slow.ms && e.at <= slow.at + 5)) console.log(`    ${event.what} ${event.ms.toFixed(0)} ms, ended ${(slow.at - event.at).toFixed(0)} ms before the answer`);
+  }
+  if (tracing) {
+    // Every run and collection from the push to the end: what the job's steps hold the loop for, slow answers or not.
+    console.log(`the loop's runs and collections after the push (the job ended ${jobSeconds.toFixed(2)} s after it):`);
+    for (const event of events.filter((e) => e.at >= pushedAt && e.at <= end)) console.log(`  ${((event.at - pushedAt) / 1000).toFixed(2)} s: ${event.what} ${event.ms.toFixed(0)} ms`);
   }
 }
 
