@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Level } from 'level';
 import { describe, expect, it } from 'vitest';
 import { CrawlStore, StoreError } from '../indexer/store/crawl-store.ts';
-import { decodeRanks, encodeRanks } from '../indexer/store/rank-rows.ts';
+import { decodeRanks, encodeRanks, RANK_PIECE_ENTRIES } from '../indexer/store/rank-rows.ts';
 
 const freshDir = () => mkdtempSync(join(tmpdir(), 'lse-rank-rows-'));
 
@@ -65,6 +65,74 @@ describe('rank vectors as bytes', () => {
       expect(await store.rankHistory('local')).toEqual([]);
     } finally {
       await store.close();
+    }
+  });
+
+  it('stores a vector of more than a piece in pieces, read back exactly beside vectors in one value', async () => {
+    const dir = freshDir();
+    const count = 2 * RANK_PIECE_ENTRIES + 5;
+    const ids = Int32Array.from({ length: count }, (_, i) => (i * 7919) % 1_000_003);
+    const values = Float64Array.from({ length: count }, (_, i) => 1 / (i + 3));
+    let store = await CrawlStore.open(dir);
+    try {
+      await store.batch().putRanks({ name: 'estimate', version: 1, ids: Int32Array.from([3]), values: Float64Array.from([1]) }).commit();
+      await store.batch().putRanks({ name: 'estimate', version: 2, ids, values, info: { round: 'r2' } }).commit();
+      const read = (await store.latestRanks('estimate'))!;
+      expect(read).toMatchObject({ name: 'estimate', version: 2, info: { round: 'r2' } });
+      expect(Buffer.from(read.ids.buffer).equals(Buffer.from(ids.buffer))).toBe(true);
+      expect(Buffer.from(read.values.buffer).equals(Buffer.from(values.buffer))).toBe(true);
+      const history = await store.rankHistory('estimate');
+      expect(history.map((r) => [r.version, r.ids.length, r.values[r.values.length - 1]])).toEqual([
+        [1, 1, 1],
+        [2, count, 1 / (count + 2)],
+      ]);
+    } finally {
+      await store.close();
+    }
+    // On disk: three pieces under keys of their own, none under the row's key.
+    const raw = new Level<string, Uint8Array>(dir, { valueEncoding: 'view' });
+    const data = raw.sublevel<string, Uint8Array>('rank-data', { valueEncoding: 'view' });
+    const keys: string[] = [];
+    for await (const key of data.keys()) keys.push(key);
+    expect(keys).toEqual(['estimate/00000001', 'estimate/00000002:0', 'estimate/00000002:1', 'estimate/00000002:2']);
+    expect((await data.get('estimate/00000002:2'))!.byteLength).toBe(5 * 12);
+    // A piece lost: the vector is refused, naming the piece; the others still read.
+    await data.del('estimate/00000002:1');
+    await raw.close();
+    store = await CrawlStore.open(dir);
+    try {
+      await expect(store.getRanks('estimate', 2)).rejects.toThrow(/estimate\/2: piece 1 is missing or not 65536 entries long/);
+      expect([...(await store.getRanks('estimate', 1))!.ids]).toEqual([3]);
+      // Written again, smaller: one value again, and the pieces left behind are not read.
+      await store.batch().putRanks({ name: 'estimate', version: 2, ids: Int32Array.from([5, 6]), values: Float64Array.from([0.5, 0.5]) }).commit();
+      expect([...(await store.getRanks('estimate', 2))!.ids]).toEqual([5, 6]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('writes a vector in pieces in the same commit as the rows beside it, and not at all when that commit fails', async () => {
+    const dir = freshDir();
+    const count = RANK_PIECE_ENTRIES + 1;
+    const ids = Int32Array.from({ length: count }, (_, i) => i);
+    const values = new Float64Array(count).fill(1 / count);
+    const store = await CrawlStore.open(dir);
+    try {
+      await store.batch().putRanks({ name: 'local', version: 1, ids, values }).putMeta('round', { name: 'one' }).commit();
+      expect((await store.getRanks('local', 1))!.ids.length).toBe(count);
+      expect(await store.getMeta('round')).toEqual({ name: 'one' });
+      expect(encodeRanks.bind(null, { name: 'local', version: 1, createdAt: 0, ids, values })).toThrow(/65537 entries take 2 pieces/);
+    } finally {
+      await store.close();
+    }
+    // A closed store refuses the commit: no row, so no vector.
+    await expect(store.batch().putRanks({ name: 'local', version: 2, ids, values }).commit()).rejects.toThrow(StoreError);
+    const again = await CrawlStore.open(dir);
+    try {
+      expect(await again.getRanks('local', 2)).toBeUndefined();
+      expect((await again.latestRanks('local'))!.version).toBe(1);
+    } finally {
+      await again.close();
     }
   });
 });

@@ -26,7 +26,7 @@
 import type { ClassicLevel } from 'classic-level';
 import { Level } from 'level';
 import { StoreError } from './errors.ts';
-import { decodeRanks, encodeRanks, rowHasBytes, type RankRow } from './rank-rows.ts';
+import { decodeRanks, encodeRankPiece, encodeRanks, rankPieceKey, rankRow, readRankPieces, rowHasBytes, type RankRow } from './rank-rows.ts';
 import { writeUrlTableFile } from './url-table-file.ts';
 import { loadUrlTable, urlIdKey, type UrlTableLoad } from './url-table-load.ts';
 import { UrlTable } from './url-table.ts';
@@ -256,6 +256,15 @@ export class CrawlStore {
     if (urls.length > 0) await this.snapshotWhenBehind();
   }
 
+  /** Writes one value on its own, not synced: for what nothing reads until a later {@link write} (a rank vector's pieces). */
+  async writeValue(sublevel: Sub<unknown>, key: string, bytes: Uint8Array): Promise<void> {
+    try {
+      await this.db.batch([{ type: 'put', key: sublevel.prefix + key, value: bytes, valueEncoding: 'view' }] as never, { sync: false, keyEncoding: 'utf8' });
+    } catch (error) {
+      throw new StoreError(`cannot write to ${this.directory}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
   async getPage(id: number): Promise<PageRecord | undefined> {
     return (await this.subs.pages.get(idKey(id))) as PageRecord | undefined;
   }
@@ -382,14 +391,30 @@ export class CrawlStore {
   async rankHistory(name: string): Promise<RankVersion[]> {
     const rows: RankRow[] = [];
     for await (const value of this.subs.ranks.values({ gte: `${name}/`, lt: `${name}/~` })) rows.push(value as unknown as RankRow);
-    // The bytes of every version in one read.
-    const bytes = (await this.subs.rankData.getMany(rows.map((row) => versionKey(row.name, row.version)))) as Array<Uint8Array | undefined>;
-    return rows.map((row, i) => decodeRanks(row, rowHasBytes(row) ? bytes[i] : undefined));
+    // The bytes of every version in one value in one read; versions in pieces a piece at a time.
+    const whole = rows.filter((row) => row.pieces === undefined);
+    const bytes = (await this.subs.rankData.getMany(whole.map((row) => versionKey(row.name, row.version)))) as Array<Uint8Array | undefined>;
+    const versions: RankVersion[] = [];
+    let next = 0;
+    for (const row of rows) {
+      if (row.pieces !== undefined) {
+        versions.push(await this.rankPieces(row));
+        continue;
+      }
+      const own = bytes[next++];
+      versions.push(decodeRanks(row, rowHasBytes(row) ? own : undefined));
+    }
+    return versions;
   }
 
   private async rankVersion(row: RankRow): Promise<RankVersion> {
+    if (row.pieces !== undefined) return this.rankPieces(row);
     const bytes = rowHasBytes(row) ? ((await this.subs.rankData.get(versionKey(row.name, row.version))) as Uint8Array | undefined) : undefined;
     return decodeRanks(row, bytes);
+  }
+
+  private rankPieces(row: RankRow): Promise<RankVersion> {
+    return readRankPieces(row, versionKey(row.name, row.version), async (key) => (await this.subs.rankData.get(key)) as Uint8Array | undefined);
   }
 }
 
@@ -402,6 +427,8 @@ type BatchOp = { type: 'put'; sublevel: Sub<unknown>; key: string; value: Json |
  */
 export class WriteBatch {
   private ops: BatchOp[] = [];
+  /** Values written one at a time ahead of the batch, made when written: the pieces of large rank vectors. */
+  private pieces: Array<{ key: string; bytes: () => Uint8Array }> = [];
 
   constructor(private readonly store: CrawlStore) {}
 
@@ -454,11 +481,17 @@ export class WriteBatch {
     return this;
   }
 
+  /**
+   * A rank vector. One of more than a piece's entries (rank-rows.ts) is written at commit, a piece
+   * per write before the others: its arrays must not change until the commit is done.
+   */
   putRanks(version: Omit<RankVersion, 'createdAt'> & { createdAt?: number }): this {
-    const { row, bytes } = encodeRanks({ ...version, createdAt: version.createdAt ?? Date.now() });
+    const full = { ...version, createdAt: version.createdAt ?? Date.now() };
+    const row = rankRow(full);
     const key = versionKey(version.name, version.version);
     this.ops.push({ type: 'put', sublevel: this.subs.ranks, key, value: row as unknown as Json });
-    this.ops.push({ type: 'put', sublevel: this.subs.rankData, key, bytes });
+    if (row.pieces === undefined) this.ops.push({ type: 'put', sublevel: this.subs.rankData, key, bytes: encodeRanks(full).bytes });
+    else for (let piece = 0; piece < row.pieces; piece++) this.pieces.push({ key: rankPieceKey(key, piece), bytes: () => encodeRankPiece(full, piece) });
     return this;
   }
 
@@ -479,7 +512,11 @@ export class WriteBatch {
    */
   async commit(options: { sync?: boolean } = {}): Promise<void> {
     const ops = this.ops;
+    const pieces = this.pieces;
     this.ops = [];
+    this.pieces = [];
+    // Unread until the rows that name them are written, below; LevelDB's log is in order, so the sync of the last write covers them.
+    for (const piece of pieces) await this.store.writeValue(this.subs.rankData, piece.key, piece.bytes());
     await this.store.write(ops, options.sync ?? true);
   }
 }
