@@ -17,6 +17,7 @@ import { main } from '../server/cli/main.ts';
 import { serveStore } from '../server/cli/serve-command.ts';
 import { numberedLines, type NumberedLine } from '../server/import/jsonl-lines.ts';
 import { parsePageLine } from '../server/import/page-line.ts';
+import { SERVED_BATCH_PAGES } from '../server/import/page-import.ts';
 
 const line = (fields: Record<string, unknown>) => JSON.stringify(fields);
 
@@ -214,7 +215,7 @@ describe('POST /api/admin/documents', () => {
       await serving.close();
       await store.close();
     };
-    return { post, admin, waitForJob, search, close };
+    return { post, admin, waitForJob, search, close, store };
   }
 
   it('takes batches of lines, makes them searchable, and updates on a second push', async () => {
@@ -237,6 +238,22 @@ describe('POST /api/admin/documents', () => {
       const recrawl = await site.admin('/api/admin/recrawls', { budget: 50 });
       expect(await site.waitForJob(recrawl.id as string)).toMatchObject({ state: 'done', recrawl: { visited: 0, gone: 0, errors: 0 } });
       expect((await site.search('zeppelin')).total).toBe(1);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('commits a push in small batches, beside the searches it serves', async () => {
+    const site = await serveEmpty();
+    try {
+      const before = site.store.pageWriteSequence;
+      const lines = Array.from({ length: 2 * SERVED_BATCH_PAGES + 1 }, (_, i) => line({ url: `https://docs.example.org/p${i}`, title: `Page ${i}`, body: `words of page ${i}` }));
+      const pushed = await site.post(lines.join('\n'));
+      expect(pushed.body).toMatchObject({ added: 2 * SERVED_BATCH_PAGES + 1 });
+      // One commit per SERVED_BATCH_PAGES pages, and one for the rest.
+      expect(site.store.pageWriteSequence - before).toBe(3);
+      expect(await site.waitForJob(pushed.body.job as string)).toMatchObject({ state: 'done' });
+      expect((await site.search('words')).total).toBe(2 * SERVED_BATCH_PAGES + 1);
     } finally {
       await site.close();
     }

@@ -38,6 +38,13 @@ export interface ImportSummary {
   inputError?: Error;
 }
 
+/**
+ * Pages per commit when a server imports beside its searches. A commit's records are encoded and
+ * handed to LevelDB in one go: at 500 pages, the 1 % update of a million-page store held the event
+ * loop up to 21-24 ms, 29-31 times over 10 ms; at 100, 11-12 ms, 1-3 times, in the same time.
+ */
+export const SERVED_BATCH_PAGES = 100;
+
 /** Longest stretch of parsing between two turns of the event loop. */
 const SLICE_MS = 8;
 

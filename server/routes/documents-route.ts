@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CrawlStore } from '../../indexer/store/crawl-store.ts';
 import { numberedLines } from '../import/jsonl-lines.ts';
-import { importPages } from '../import/page-import.ts';
+import { importPages, SERVED_BATCH_PAGES } from '../import/page-import.ts';
 import { IMPORT_LIMITS } from '../import/page-line.ts';
 import type { JobRunner } from '../jobs/job-runner.ts';
 
@@ -45,7 +45,7 @@ export function registerDocumentsRoute(admin: FastifyInstance, deps: DocumentsRo
       }
     };
     let lastLine = 0;
-    const summary = await importPages(deps.store, trackLines(numberedLines(bounded(), IMPORT_LIMITS.maxLineChars), (n) => (lastLine = n)));
+    const summary = await importPages(deps.store, trackLines(numberedLines(bounded(), IMPORT_LIMITS.maxLineChars), (n) => (lastLine = n)), { batchPages: SERVED_BATCH_PAGES });
     if (summary.inputError !== undefined && !(summary.inputError instanceof BatchTooLargeError)) throw summary.inputError;
     const { changedIds, inputError, ...counts } = summary;
     const job = changedIds.length > 0 ? deps.runner.submitImport(changedIds) : undefined;
