@@ -6,6 +6,7 @@
  * million heap objects that every full garbage collection walks; here they are two objects, and a
  * string is made only when asked for ({@link StringColumn.at}).
  */
+import { fitted } from '../growing-array.ts';
 import { runSteps } from '../stepwise.ts';
 import { IndexCorruptError } from './errors.ts';
 import { decodeUnits, encodeInto, encodeKey, unitByteLength, unitsToString, wellFormed } from './unit-encoding.ts';
@@ -245,9 +246,6 @@ export class StringColumnBuilder {
 }
 
 /** The first `length` entries: a view when at most an eighth of the array is left over, else a copy. */
-function fitted<T extends Uint8Array | Int32Array>(array: T, length: number): T {
-  return (array.length - length <= array.length / 8 ? array.subarray(0, length) : array.slice(0, length)) as T;
-}
 
 /** Bytes of `text` in the column's encoding. */
 function encodedLength(text: string): number {
