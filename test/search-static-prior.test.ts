@@ -138,3 +138,34 @@ describe('the blend prior as a static rank', () => {
     }
   });
 });
+
+describe('switching ranks while a commit swaps segments in', () => {
+  it("makes the new table's columns for the segments the commit is about to make visible", async () => {
+    const switchDir = mkdtempSync(join(tmpdir(), 'lse-static-prior-switch-'));
+    const switching = await TextIndex.open(switchDir, { workers: 0, autoMerge: false, maxSegmentDocs: 150 });
+    try {
+      await switching.rebuild(corpus.documents.slice(0, 300));
+      const search = new SearchEngine(switching, rankSnapshot(1, ids, ranks, ranks), { blend: 'prior', weight: 0.5 });
+      search.setFacts(pageFacts());
+      await search.prepare();
+      const flipped = ranks.map((rank) => 2 / ranks.length - rank);
+      // The switch runs while the update's commit warms its new segment: before the swap, after the engine's own warmer.
+      let switched: Promise<void> | undefined;
+      switching.addWarmer(async () => {
+        switched ??= search.changeRanks(rankSnapshot(2, ids, flipped, flipped));
+        await switched;
+      });
+      await switching.update({ upsert: corpus.documents.slice(300), remove: [] });
+      expect(switched).toBeDefined();
+      expect(switching.currentSegments().length).toBe(3);
+      expect(search.unpreparedSegments()).toBe(0);
+      // And the answers are those of an engine that had the new ranks from the start.
+      const fresh = new SearchEngine(switching, rankSnapshot(2, ids, flipped, flipped), { blend: 'prior', weight: 0.5 });
+      fresh.setFacts(pageFacts());
+      for (const q of queries().slice(0, 10)) expect(await top(search, q)).toEqual(await top(fresh, q));
+    } finally {
+      await switching.close();
+      rmSync(switchDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -12,6 +12,8 @@ export interface SegmentColumn<Values> {
   of(segment: CompactSegment): Values;
   /** Makes the segment's values `slice` documents per turn of the event loop (nothing when made). */
   prepare(segment: CompactSegment, slice?: number): Promise<void>;
+  /** Whether the segment's values are made. */
+  has(segment: CompactSegment): boolean;
 }
 
 /** Documents whose values are made between two turns of the event loop (a few ms at a million pages). */
@@ -45,5 +47,6 @@ export function segmentColumn<Values extends { length: number }>(
       }
       if (!cache.has(segment)) cache.set(segment, values);
     },
+    has: (segment) => cache.has(segment),
   };
 }

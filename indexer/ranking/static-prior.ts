@@ -9,7 +9,7 @@ import type { StaticPrior } from '../text-index/scorer.ts';
 import { logRankPrior, type RankScale } from './blend.ts';
 import type { GroupTable } from './hit-groups.ts';
 import { segmentColumn, COLUMN_SLICE, type SegmentColumn } from './segment-columns.ts';
-import { prepareLevels } from '../text-index/prior-levels.ts';
+import { hasPriorLevels, prepareLevels } from '../text-index/prior-levels.ts';
 import { nextTurn } from '../stepwise.ts';
 
 /** A static prior whose values for a segment can also be made ahead of its first search, in steps. */
@@ -33,5 +33,6 @@ export function blendPrior(table: GroupTable, globalRank: (id: number) => number
       await column.prepare(segment, slice);
       await prepareLevels(column.of(segment), slice, nextTurn);
     },
+    has: (segment) => column.has(segment) && hasPriorLevels(column.of(segment)),
   };
 }

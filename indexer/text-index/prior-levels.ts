@@ -27,6 +27,11 @@ export function priorLevels(prior: Float64Array): PriorLevels {
   return found;
 }
 
+/** Whether the levels of a prior array are made (a search would make them otherwise). */
+export function hasPriorLevels(prior: Float64Array): boolean {
+  return made.has(prior);
+}
+
 /**
  * Makes the levels of a prior array ahead of its first search, `slice` documents between two
  * turns of the event loop (a few ms a segment of 100k pages in one go).

@@ -103,6 +103,8 @@ export class TextIndex {
   private readonly postingsCache: PostingsCache;
   /** Work done on new segments before a commit makes them visible (segment-warmer.ts). */
   private readonly warmers: SegmentWarmer[] = [];
+  /** See {@link incomingSegments}. */
+  private incoming: readonly CompactSegment[] = [];
   /** Inflated blocks of the bodies passages were cut from (body-block-cache.ts). */
   private readonly bodyBlocks: BodyBlockCache;
 
@@ -186,6 +188,15 @@ export class TextIndex {
   /** The segments of the current snapshot (for work a search would do on its first query). */
   currentSegments(): CompactSegment[] {
     return this.handle.current.segments.map((segment) => segment.stored.postings);
+  }
+
+  /**
+   * The segments a commit is about to make visible (an update's, a merge's), from the start of
+   * their warming to the swap: their warmers ran with what was current then, and the commit writes
+   * its manifest before the swap.
+   */
+  incomingSegments(): readonly CompactSegment[] {
+    return this.incoming;
   }
 
   /** Page ids of the live documents of the current snapshot. */
@@ -425,18 +436,25 @@ export class TextIndex {
    */
   private async commit(segments: LiveSegment[], versions: VersionTable | VersionChanges): Promise<void> {
     const previous = this.handle.current;
-    await this.warm(segments, previous.segments, versions);
-    const next = makeSegmentSet(previous.generation + 1, segments);
-    // A stored segment's pages keep their versions while it lives (a changed page goes to a new
-    // segment): its ids and versions are serialised once, its deletions at every commit.
-    const header = { format: MANIFEST_FORMAT, generation: next.generation, nextSegmentNumber: this.nextSegmentNumber, maxTextChars: this.maxTextChars } as const;
-    const manifest = manifestParts(header, segments.map((s) => ({ ...this.manifestPart(s, versions), deletedIds: deletedIds(s) })));
-    await writeManifest(this.directory, manifest);
-    this.handle.swap(next);
+    const known = new Set(previous.segments.map((s) => s.stored));
+    const fresh = segments.filter((s) => !known.has(s.stored));
+    this.incoming = fresh.map(postingsOf);
+    try {
+      await this.warm(segments, fresh, previous.segments, versions);
+      const next = makeSegmentSet(previous.generation + 1, segments);
+      // A stored segment's pages keep their versions while it lives (a changed page goes to a new
+      // segment): its ids and versions are serialised once, its deletions at every commit.
+      const header = { format: MANIFEST_FORMAT, generation: next.generation, nextSegmentNumber: this.nextSegmentNumber, maxTextChars: this.maxTextChars } as const;
+      const manifest = manifestParts(header, segments.map((s) => ({ ...this.manifestPart(s, versions), deletedIds: deletedIds(s) })));
+      await writeManifest(this.directory, manifest);
+      this.handle.swap(next);
+    } finally {
+      this.incoming = [];
+    }
     if (versions instanceof VersionTable) this.versions = versions;
     else versions.apply();
     // The previous generation's files stay one more generation: queries may still read its documents.
-    const keep = new Set([...[...next.segments, ...previous.segments].map((s) => s.stored.postings.name), ...this.merges.busy]);
+    const keep = new Set([...[...this.handle.current.segments, ...previous.segments].map((s) => s.stored.postings.name), ...this.merges.busy]);
     await this.removeUnreferencedFiles(keep, false);
   }
 
@@ -459,11 +477,9 @@ export class TextIndex {
     this.warmers.push(warmer);
   }
 
-  /** Warms the segments that are new in `segments` with what queries asked of `previous`. Best effort: a failure is a warning. */
-  private async warm(segments: readonly LiveSegment[], previous: readonly LiveSegment[], versions: VersionTable | VersionChanges): Promise<void> {
-    const known = new Set(previous.map((s) => s.stored));
-    const freshSegments = segments.filter((s) => !known.has(s.stored));
-    const fresh = freshSegments.map(postingsOf);
+  /** Warms `freshSegments`, those of `segments` not in `previous`, with what queries asked of `previous`. Best effort: a failure is a warning. */
+  private async warm(segments: readonly LiveSegment[], freshSegments: readonly LiveSegment[], previous: readonly LiveSegment[], versions: VersionTable | VersionChanges): Promise<void> {
+    const fresh = this.incoming;
     try {
       // Segments that lost pages: their live term counts, else the first searches count them.
       await warmLiveFrequencies(segments, previous);
