@@ -70,7 +70,7 @@ async function scaleCase(bench: BenchContext, table: WordTable, count: number): 
       const update = await updateUnderLoad(dir, url, table, count, queries);
       // When each slow answer came, to place it among the update's steps.
       const slow = update.slow.map((answer) => `${answer.ms.toFixed(1)} ms ${answer.afterPush.toFixed(1)} s after the push (${decodeURIComponent(answer.path)})`);
-      bench.note(`${count.toLocaleString('en-US')} pages: answers over ${SLOW_MS} ms beside the update: ${slow.length === 0 ? 'none' : slow.join('; ')}`);
+      bench.note(`${count.toLocaleString('en-US')} pages: answers over ${SLOW_MS} ms beside the update (pushed at ${update.pushedAt} ms since the epoch): ${slow.length === 0 ? 'none' : slow.join('; ')}`);
       const serveRss = peakRssMb(server.pid!);
       // A restart after the update: what it reads again of the pages it wrote.
       await stopServer(server);
@@ -235,6 +235,7 @@ async function updateUnderLoad(dir: string, url: string, table: WordTable, count
     p99: Math.max(...during.map((w) => w.p99)),
     max: Math.max(...during.map((w) => w.max)),
     non2xx: during.reduce((sum, w) => sum + w.non2xx, 0),
+    pushedAt,
     slow: during.flatMap((w) => w.slow).map((answer) => ({ ...answer, afterPush: (answer.at - pushedAt) / 1000 })),
   };
 }
