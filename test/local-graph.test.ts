@@ -55,6 +55,9 @@ describe('loadLocalGraph', () => {
       const first = await loadLocalGraph(store);
       expect(first.readFrom).toBe('pages');
       expect(first.ids.length).toBeGreaterThan(2000);
+      // In shared memory, for the PageRank's worker to read without a transfer.
+      expect(first.sources.every((chunk) => chunk.buffer instanceof SharedArrayBuffer)).toBe(true);
+      expect(first.targets.every((chunk) => chunk.buffer instanceof SharedArrayBuffer)).toBe(true);
       const again = await loadLocalGraph(store);
       expect(again.readFrom).toBe('saved');
       expect(plain(again)).toEqual(plain(first));

@@ -158,6 +158,20 @@ describe('computeLocalPageRankInWorker', () => {
     // An edge to a page that does not exist: the graph cannot be built in the worker.
     await expect(computeLocalPageRankInWorker({ ...job(), targets: [Int32Array.from([1, 2, 7])] })).rejects.toMatchObject({ code: 'LSE_LOCAL_PAGERANK_WORKER_FAILED', message: expect.stringContaining('outside') });
   });
+
+  it('reads the edges where they are: nothing of the calling thread is detached', async () => {
+    // A transfer would detach the chunks here, and the first detach of a thread throws away its optimized code.
+    const shared = (values: number[]) => {
+      const chunk = new Int32Array(new SharedArrayBuffer(values.length * 4));
+      chunk.set(values);
+      return chunk;
+    };
+    const sources = [shared([0, 1]), shared([2, 0])];
+    const targets = [shared([1, 2]), shared([0, 2])];
+    const rank = await computeLocalPageRankInWorker({ nodeCount: 3, sources, targets, edgeCount: 4, alpha: 0.85, tolerance: 1e-12 });
+    expect(bytesOf(rank).equals(bytesOf(computeLocalPageRank({ nodeCount: 3, sources, targets, edgeCount: 4, alpha: 0.85, tolerance: 1e-12 })))).toBe(true);
+    expect([...sources[0], ...sources[1], ...targets[0], ...targets[1]]).toEqual([0, 1, 2, 0, 1, 2, 0, 2]);
+  });
 });
 
 describe('computeLocalPageRank', () => {

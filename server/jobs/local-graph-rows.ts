@@ -35,10 +35,11 @@ export interface LocalGraphEdges {
    * The edges in chunks of {@link EDGE_CHUNK} (the last one partly filled): edge `e` goes from
    * `sources[c][k]` to `targets[c][k]`, `e = c·EDGE_CHUNK + k < edgeCount`, in ascending store
    * id of the source, each page's links in its order (repeats and self-links kept). Chunks, so
-   * that no ten-million-entry array is copied on the main thread as the list grows.
+   * that no ten-million-entry array is copied on the main thread as the list grows. Their memory
+   * is shared ({@link sharedChunk}): the PageRank's worker reads them where they are.
    */
-  sources: Array<Int32Array<ArrayBuffer>>;
-  targets: Array<Int32Array<ArrayBuffer>>;
+  sources: Array<Int32Array<SharedArrayBuffer>>;
+  targets: Array<Int32Array<SharedArrayBuffer>>;
   edgeCount: number;
 }
 
@@ -63,6 +64,16 @@ export function sortByUrlSteps(ids: Int32Array, urlOf: (id: number) => string): 
 const compareUrls = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
 /**
+ * An edge chunk in shared memory. Handed to a worker, it is shared, not transferred: the first
+ * ArrayBuffer a thread ever detaches (a transfer does) makes V8 throw away all of that thread's
+ * optimized code that assumed none would be, every search's included. On the server's main
+ * thread that was the local PageRank's first start: answers of 50-70 ms (on a CPU, in baseline
+ * code, TurboFan recompiling on the helper threads) for queries of 2-13 ms, beside every first
+ * update of a million pages.
+ */
+const sharedChunk = (): Int32Array<SharedArrayBuffer> => new Int32Array(new SharedArrayBuffer(EDGE_CHUNK * Int32Array.BYTES_PER_ELEMENT));
+
+/**
  * The graph's edges: each row's targets turned from store ids into page numbers, keeping the
  * links to local pages with an http(s) URL. `urlCount` bounds the store ids a target may have.
  */
@@ -73,8 +84,8 @@ export function* edgesOfRowsSteps(rows: LocalGraphRows, urlCount: number): Gener
     if (ids[i] < urlCount) place[ids[i]] = i;
     if (i % STEP === STEP - 1) yield;
   }
-  const sources: Array<Int32Array<ArrayBuffer>> = [];
-  const edgeTargets: Array<Int32Array<ArrayBuffer>> = [];
+  const sources: Array<Int32Array<SharedArrayBuffer>> = [];
+  const edgeTargets: Array<Int32Array<SharedArrayBuffer>> = [];
   let edgeCount = 0;
   let k = EDGE_CHUNK;
   let sinceYield = 0;
@@ -86,8 +97,8 @@ export function* edgesOfRowsSteps(rows: LocalGraphRows, urlCount: number): Gener
       const to = target < urlCount ? place[target] : -1;
       if (to < 0 || linkable[to] === 0) continue;
       if (k === EDGE_CHUNK) {
-        sources.push(new Int32Array(EDGE_CHUNK));
-        edgeTargets.push(new Int32Array(EDGE_CHUNK));
+        sources.push(sharedChunk());
+        edgeTargets.push(sharedChunk());
         k = 0;
       }
       sources[sources.length - 1][k] = from;

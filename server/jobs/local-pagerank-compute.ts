@@ -10,9 +10,9 @@ import type { LocalGraphEdges } from './local-graph.ts';
 
 export interface LocalPageRankJob {
   nodeCount: number;
-  /** The edges in chunks, as {@link LocalGraphEdges} has them. */
-  sources: Array<Int32Array<ArrayBuffer>>;
-  targets: Array<Int32Array<ArrayBuffer>>;
+  /** The edges in chunks, as {@link LocalGraphEdges} has them (in shared memory, for a worker). */
+  sources: Int32Array[];
+  targets: Int32Array[];
   edgeCount: number;
   alpha: number;
   tolerance: number;

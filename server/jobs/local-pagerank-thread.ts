@@ -1,7 +1,8 @@
 /**
  * Runs {@link computeLocalPageRank} in a worker thread, so that a server's event loop is not held
- * for the seconds a million-page PageRank takes. The edge arrays are transferred to the worker
- * (the caller must not use them afterwards) and the vector is transferred back.
+ * for the seconds a million-page PageRank takes. The edge arrays are shared memory, read by the
+ * worker where they are (not transferred: see local-graph-rows.ts), and the vector is
+ * transferred back (a detach in the worker's own isolate).
  */
 import { Worker } from 'node:worker_threads';
 import { startBackgroundWorker } from '../../indexer/thread-priority.ts';
@@ -13,7 +14,7 @@ const WORKER_BOOTSTRAP = typeScriptWorkerUrl(new URL('./local-pagerank.worker.ts
 
 export function computeLocalPageRankInWorker(job: LocalPageRankJob): Promise<Float64Array> {
   return new Promise((resolve, reject) => {
-    const worker = startBackgroundWorker(() => new Worker(WORKER_BOOTSTRAP, { workerData: job, transferList: [...job.sources, ...job.targets].map((chunk) => chunk.buffer) }));
+    const worker = startBackgroundWorker(() => new Worker(WORKER_BOOTSTRAP, { workerData: job }));
     let settled = false;
     worker.once('message', (rank: Float64Array) => {
       settled = true;
