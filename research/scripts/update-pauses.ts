@@ -15,7 +15,8 @@
  * with two passes of the 500 scale queries, pushes the scale bench's update of 1 % of COUNT pages
  * while one client searches one request after another until the job is done, and prints the
  * answers' latencies and the slow ones, with their time after the push began and before the
- * server stopped (the end of its profile). With LOOP_TRACE=1 the server runs with `loop-trace.mjs` preloaded, and each slow
+ * server stopped (the end of its profile). VARIANT=2 (3, …) pushes other words for the same pages, to
+ * update again a copy that a first run updated. With LOOP_TRACE=1 the server runs with `loop-trace.mjs` preloaded, and each slow
  * answer is printed with what held the server's event loop meanwhile (runs of over 30 ms, the
  * search's own included) and the collections over 8 ms, and so is every such event from the push to the end. `index` gives the same update to the text index alone, in process (see indexUpdate).
  * Without the `sync`, the kernel may still be writing the copy back while the update
@@ -57,7 +58,8 @@ interface LoopEvent {
 async function serveAndUpdate(dataDir: string, count: number, profileDir?: string): Promise<void> {
   const table = realWordTable();
   const updates = join(dataDir, 'update-pauses.jsonl');
-  await writeScalePages(updates, table, count, count - Math.max(1, Math.floor(count / 100)), count, 1);
+  // VARIANT: other words for the same pages, for an update of a store that already took one (its segments have deletions at start).
+  await writeScalePages(updates, table, count, count - Math.max(1, Math.floor(count / 100)), count, Number(process.env.VARIANT ?? 1));
   const port = await freePort();
   const config = join(dataDir, 'update-pauses.json');
   writeFileSync(config, JSON.stringify({ dataDir, schedules: { estimate: 'off' }, server: { port, rateLimitPerMinute: 1e9, adminRateLimitPerMinute: 1e6 } }));
