@@ -151,10 +151,6 @@ export async function waitReady(url: string, server: ChildProcess): Promise<void
   }
 }
 
-/**
- * Requests one after another for `seconds`; latencies to a tenth of a millisecond (autocannon's own
- * percentiles are whole milliseconds, too coarse beside a 3 ms target).
- */
 /** An answer over {@link SLOW_MS}: when it came (ms since the epoch), how long it took, what it asked. */
 interface SlowAnswer {
   at: number;
@@ -164,6 +160,11 @@ interface SlowAnswer {
 
 const SLOW_MS = 50;
 
+/**
+ * Requests one after another for `seconds`; latencies to a tenth of a millisecond (autocannon's own
+ * percentiles are whole milliseconds, too coarse beside a 3 ms target), and the answers over
+ * {@link SLOW_MS}.
+ */
 async function load(url: string, paths: readonly string[], seconds: number): Promise<{ p50: number; p99: number; max: number; non2xx: number; slow: SlowAnswer[] }> {
   let next = 0;
   let answered = 0;

@@ -245,8 +245,6 @@ export class StringColumnBuilder {
   }
 }
 
-/** The first `length` entries: a view when at most an eighth of the array is left over, else a copy. */
-
 /** Bytes of `text` in the column's encoding. */
 function encodedLength(text: string): number {
   let bytes = 0;
