@@ -439,9 +439,10 @@ export class TextIndex {
     const known = new Set(previous.segments.map((s) => s.stored));
     const fresh = segments.filter((s) => !known.has(s.stored));
     this.incoming = fresh.map(postingsOf);
+    let next: SegmentSet;
     try {
       await this.warm(segments, fresh, previous.segments, versions);
-      const next = makeSegmentSet(previous.generation + 1, segments);
+      next = makeSegmentSet(previous.generation + 1, segments);
       // A stored segment's pages keep their versions while it lives (a changed page goes to a new
       // segment): its ids and versions are serialised once, its deletions at every commit.
       const header = { format: MANIFEST_FORMAT, generation: next.generation, nextSegmentNumber: this.nextSegmentNumber, maxTextChars: this.maxTextChars } as const;
@@ -454,7 +455,7 @@ export class TextIndex {
     if (versions instanceof VersionTable) this.versions = versions;
     else versions.apply();
     // The previous generation's files stay one more generation: queries may still read its documents.
-    const keep = new Set([...[...this.handle.current.segments, ...previous.segments].map((s) => s.stored.postings.name), ...this.merges.busy]);
+    const keep = new Set([...[...next.segments, ...previous.segments].map((s) => s.stored.postings.name), ...this.merges.busy]);
     await this.removeUnreferencedFiles(keep, false);
   }
 
@@ -479,7 +480,7 @@ export class TextIndex {
 
   /** Warms `freshSegments`, those of `segments` not in `previous`, with what queries asked of `previous`. Best effort: a failure is a warning. */
   private async warm(segments: readonly LiveSegment[], freshSegments: readonly LiveSegment[], previous: readonly LiveSegment[], versions: VersionTable | VersionChanges): Promise<void> {
-    const fresh = this.incoming;
+    const fresh = freshSegments.map(postingsOf);
     try {
       // Segments that lost pages: their live term counts, else the first searches count them.
       await warmLiveFrequencies(segments, previous);
