@@ -247,19 +247,20 @@ export class CrawlStore {
       encoded.push({ type: 'put', key: this.subs.journal.prefix + sequenceKey(sequence), value: JSON.stringify([...pageIds]) });
       encoded.push({ type: 'put', key: this.subs.meta.prefix + PAGE_SEQUENCE_KEY, value: JSON.stringify(sequence) });
     }
-    try {
-      await this.db.batch(encoded as never, { sync, keyEncoding: 'utf8', valueEncoding: 'utf8' });
-    } catch (error) {
-      throw new StoreError(`cannot write to ${this.directory}: ${(error as Error).message}`, { cause: error });
-    }
+    await this.batchWrite(encoded, sync);
     for (const [url] of urls) this.unsavedUrls.delete(url);
     if (urls.length > 0) await this.snapshotWhenBehind();
   }
 
   /** Writes one value on its own, not synced: for what nothing reads until a later {@link write} (a rank vector's pieces). */
   async writeValue(sublevel: Sub<unknown>, key: string, bytes: Uint8Array): Promise<void> {
+    await this.batchWrite([{ type: 'put', key: sublevel.prefix + key, value: bytes, valueEncoding: 'view' }], false);
+  }
+
+  /** One LevelDB batch of encoded operations; a failure is a StoreError naming the directory. */
+  private async batchWrite(encoded: EncodedOp[], sync: boolean): Promise<void> {
     try {
-      await this.db.batch([{ type: 'put', key: sublevel.prefix + key, value: bytes, valueEncoding: 'view' }] as never, { sync: false, keyEncoding: 'utf8' });
+      await this.db.batch(encoded as never, { sync, keyEncoding: 'utf8', valueEncoding: 'utf8' });
     } catch (error) {
       throw new StoreError(`cannot write to ${this.directory}: ${(error as Error).message}`, { cause: error });
     }
@@ -391,19 +392,9 @@ export class CrawlStore {
   async rankHistory(name: string): Promise<RankVersion[]> {
     const rows: RankRow[] = [];
     for await (const value of this.subs.ranks.values({ gte: `${name}/`, lt: `${name}/~` })) rows.push(value as unknown as RankRow);
-    // The bytes of every version in one value in one read; versions in pieces a piece at a time.
-    const whole = rows.filter((row) => row.pieces === undefined);
-    const bytes = (await this.subs.rankData.getMany(whole.map((row) => versionKey(row.name, row.version)))) as Array<Uint8Array | undefined>;
+    // A version at a time: one in pieces is read a piece at a time, and a history holds a version a round.
     const versions: RankVersion[] = [];
-    let next = 0;
-    for (const row of rows) {
-      if (row.pieces !== undefined) {
-        versions.push(await this.rankPieces(row));
-        continue;
-      }
-      const own = bytes[next++];
-      versions.push(decodeRanks(row, rowHasBytes(row) ? own : undefined));
-    }
+    for (const row of rows) versions.push(await this.rankVersion(row));
     return versions;
   }
 
