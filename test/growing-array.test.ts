@@ -21,13 +21,15 @@ describe('GrowingArray', () => {
   });
 
   it('keeps what it handed over when pushed to again', () => {
+    // 1,000 values in the 1,024 it starts with: handed over as a view, and the next pushes write past it.
     const full = new GrowingArray((size) => new Uint16Array(size));
-    full.reserve(4);
-    for (const value of [1, 2, 3, 4]) full.push(value);
+    for (let i = 0; i < 1000; i++) full.push(i + 1);
     const done = full.done();
-    full.push(5);
-    expect(Array.from(done)).toEqual([1, 2, 3, 4]);
-    expect(full.done().length).toBe(5);
+    expect(done.buffer.byteLength).toBe(1024 * 2);
+    for (let i = 1000; i < 1100; i++) full.push(i + 1);
+    expect(done.length).toBe(1000);
+    expect(Array.from(done.subarray(996))).toEqual([997, 998, 999, 1000]);
+    expect(full.done().length).toBe(1100);
   });
 
   it('fits an array to a length: a view up to an eighth unused, else a copy', () => {
