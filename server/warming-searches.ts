@@ -17,15 +17,23 @@ const POPULAR_DAYS = 30;
 /** Frequent words the queries are made of, at most. */
 const FREQUENT_TERMS = 400;
 
+/** The first this many warming queries are also run on a copy of the index with deletions. */
+export const REHEARSED_SEARCHES = 16;
+
 export interface WarmingSources {
   search(query: EngineQuery): Promise<EngineResult>;
   analytics: Pick<SearchAnalytics, 'popularQueries'>;
-  index: Pick<TextIndex, 'frequentTerms'>;
+  index: Pick<TextIndex, 'frequentTerms' | 'rehearseDeletions'>;
 }
 
-/** Warms with the site's popular queries, then the frequent words' queries, until `deadline` (a `performance.now()` time). */
-export function warmWithSearches({ search, analytics, index }: WarmingSources, deadline: number): Promise<SearchesWarmed> {
+/**
+ * Warms with the site's popular queries, then the frequent words' queries, until `deadline` (a
+ * `performance.now()` time). The first few run on a copy of the index whose segments have deleted
+ * pages first (text-index `rehearseDeletions`), as every index has after its first update.
+ */
+export async function warmWithSearches({ search, analytics, index }: WarmingSources, deadline: number): Promise<SearchesWarmed> {
   const queries = warmingQueries(analytics.popularQueries(POPULAR_DAYS, MAX_WARMING_SEARCHES), index.frequentTerms(FREQUENT_TERMS));
+  await index.rehearseDeletions(queries.slice(0, REHEARSED_SEARCHES), deadline);
   return runWarmingSearches(search, queries, deadline);
 }
 

@@ -27,6 +27,7 @@ import { deletedIds, IndexHandle, liveCount, makeSegmentSet, postingsOf, withDel
 import { BodyBlockCache } from './body-block-cache.ts';
 import { frequentTerms, warmLongestLists, warmPostings, type ListsWarmed, type SegmentWarmer } from './segment-warmer.ts';
 import { warmLiveFrequencies } from './live-frequencies.ts';
+import { rehearseDeletions, type DeletionsRehearsed } from './deletion-rehearsal.ts';
 import { VersionTable, versionsJson, type VersionSource } from './version-table.ts';
 
 /** Work between two turns of the event loop while an update prepares its pages. */
@@ -471,6 +472,15 @@ export class TextIndex {
   /** The most frequent terms of the body of the largest segment, at most `count` (segment-warmer.ts). */
   frequentTerms(count: number): string[] {
     return frequentTerms(this.currentSegments(), count);
+  }
+
+  /**
+   * Runs `queries` on a copy of the current snapshot in which every segment has a deleted page,
+   * until `deadline` (deletion-rehearsal.ts): a server's first update then finds the search's code
+   * compiled for segments with deletions.
+   */
+  rehearseDeletions(queries: readonly string[], deadline: number): Promise<DeletionsRehearsed> {
+    return rehearseDeletions(this.handle.current, queries, deadline);
   }
 
   /** Adds work to do on new segments (a merge's, an update's) before they become visible. */

@@ -1,0 +1,59 @@
+/**
+ * Searches on a copy of the snapshot in which every segment has a deleted page, their results
+ * thrown away. A segment with deleted pages takes paths of the search that one without never
+ * takes (its live term counts, the deleted flags of its matches, its statistics), and an index
+ * built whole has none. V8 compiles the search for what it has run: at a server's first update,
+ * the first segments with deletions threw that code away (no type feedback on those paths) and the
+ * searches beside the update ran uncompiled until it was made again, several times slower. Run
+ * once while a server warms, these searches give those paths their feedback before anyone waits.
+ * Nothing is shared with the real snapshot but the segments' stored postings and caches keyed by
+ * them, which deletions do not change.
+ */
+import { MatchCollector } from './match-collector.ts';
+import { searchSnapshot } from './search.ts';
+import { makeSegmentSet, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
+import { nextTurn } from '../stepwise.ts';
+
+/** The snapshot with one page of each segment without deletions marked deleted; null when every segment has some already. */
+export function rehearsalSnapshot(set: SegmentSet): SegmentSet | null {
+  if (set.segments.every((segment) => segment.deleted !== null)) return null;
+  return makeSegmentSet(set.generation, set.segments.map(withOneDeletion));
+}
+
+/** A segment of more than one page with its middle page deleted (a page of one is left whole, so it stays live). */
+function withOneDeletion(segment: LiveSegment): LiveSegment {
+  const { docIds } = segment.stored.postings;
+  if (segment.deleted !== null || docIds.length < 2) return segment;
+  return withDeletions(segment.stored, [docIds[docIds.length >> 1]]);
+}
+
+export interface DeletionsRehearsed {
+  /** Searches run on the copy (those the query syntax refused included). */
+  searches: number;
+  /** Segments given a deleted page for them. */
+  segments: number;
+}
+
+/**
+ * Runs `queries` on {@link rehearsalSnapshot} of `set` (ten hits, every match collected and
+ * filtered, as the engine searches) and looks up the pages found, a turn of the event loop between
+ * two, until `deadline` (a `performance.now()` time).
+ */
+export async function rehearseDeletions(set: SegmentSet, queries: readonly string[], deadline: number): Promise<DeletionsRehearsed> {
+  const copy = rehearsalSnapshot(set);
+  const rehearsed: DeletionsRehearsed = { searches: 0, segments: 0 };
+  if (copy === null) return rehearsed;
+  rehearsed.segments = copy.segments.filter((segment, i) => segment !== set.segments[i]).length;
+  for (const q of queries) {
+    if (performance.now() >= deadline) break;
+    rehearsed.searches++;
+    try {
+      const result = searchSnapshot(copy, q, { limit: 10, collect: new MatchCollector(), accept: (id) => id >= 0 });
+      for (const hit of result.hits) copy.locations.get(hit.id);
+    } catch {
+      // A query the syntax refuses still ran its parse: nothing else to rehearse.
+    }
+    await nextTurn();
+  }
+  return rehearsed;
+}
