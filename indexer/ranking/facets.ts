@@ -4,7 +4,7 @@
  * still show how many results they have), and are counted over every match before paging.
  */
 import { unknownFacetValue } from './errors.ts';
-import { segmentColumn, type SegmentColumn } from './segment-columns.ts';
+import { DerivedColumn, type SegmentColumn } from './segment-columns.ts';
 import type { FacetTuples } from './facet-tuples.ts';
 import { FACET_NAMES, type FacetName, type PageFacts } from './page-facts.ts';
 
@@ -121,7 +121,7 @@ function tallySegment(tally: Tally, facts: PageFacts, { ordinals, docIds, tuples
 
 /** Each segment document's facet combination in the table, as a {@link TupleColumn}. */
 export function facetTupleColumn(facts: PageFacts): SegmentColumn<TupleColumn> {
-  return segmentColumn<TupleColumn>(
+  return new DerivedColumn<TupleColumn>(
     (length) => {
       const count = facts.facetTuples.count;
       return count < 0xff ? new Uint8Array(length) : count < 0xffff ? new Uint16Array(length) : new Int32Array(length);

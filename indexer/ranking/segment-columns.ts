@@ -21,32 +21,39 @@ export const COLUMN_SLICE = 16_384;
 
 /**
  * A column whose values for documents [from, to) of a segment `fill` writes, reading the
- * segment's page ids.
+ * segment's page ids. A class, not an object of closures: a search calls `of` at one place for
+ * every table the engine switches to, and a new closure there was a new call target, for which V8
+ * threw away the search's compiled code at a server's first switch of ranks or page facts.
  */
-export function segmentColumn<Values extends { length: number }>(
-  make: (length: number) => Values,
-  fill: (ids: Int32Array, values: Values, from: number, to: number) => void,
-): SegmentColumn<Values> {
-  const cache = new WeakMap<CompactSegment, Values>();
-  return {
-    of(segment) {
-      let values = cache.get(segment);
-      if (values === undefined) {
-        values = make(segment.docIds.length);
-        fill(segment.docIds, values, 0, values.length);
-        cache.set(segment, values);
-      }
-      return values;
-    },
-    async prepare(segment, slice = COLUMN_SLICE) {
-      if (cache.has(segment)) return;
-      const values = make(segment.docIds.length);
-      for (let from = 0; from < values.length; from += slice) {
-        fill(segment.docIds, values, from, Math.min(values.length, from + slice));
-        await nextTurn();
-      }
-      if (!cache.has(segment)) cache.set(segment, values);
-    },
-    has: (segment) => cache.has(segment),
-  };
+export class DerivedColumn<Values extends { length: number }> implements SegmentColumn<Values> {
+  private readonly cache = new WeakMap<CompactSegment, Values>();
+
+  constructor(
+    private readonly make: (length: number) => Values,
+    private readonly fill: (ids: Int32Array, values: Values, from: number, to: number) => void,
+  ) {}
+
+  of(segment: CompactSegment): Values {
+    let values = this.cache.get(segment);
+    if (values === undefined) {
+      values = this.make(segment.docIds.length);
+      this.fill(segment.docIds, values, 0, values.length);
+      this.cache.set(segment, values);
+    }
+    return values;
+  }
+
+  async prepare(segment: CompactSegment, slice = COLUMN_SLICE): Promise<void> {
+    if (this.cache.has(segment)) return;
+    const values = this.make(segment.docIds.length);
+    for (let from = 0; from < values.length; from += slice) {
+      this.fill(segment.docIds, values, from, Math.min(values.length, from + slice));
+      await nextTurn();
+    }
+    if (!this.cache.has(segment)) this.cache.set(segment, values);
+  }
+
+  has(segment: CompactSegment): boolean {
+    return this.cache.has(segment);
+  }
 }

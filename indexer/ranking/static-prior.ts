@@ -8,7 +8,8 @@
 import type { StaticPrior } from '../text-index/scorer.ts';
 import { logRankPrior, type RankScale } from './blend.ts';
 import type { GroupTable } from './hit-groups.ts';
-import { segmentColumn, COLUMN_SLICE, type SegmentColumn } from './segment-columns.ts';
+import { DerivedColumn, COLUMN_SLICE, type SegmentColumn } from './segment-columns.ts';
+import type { CompactSegment } from '../text-index/compact-segment.ts';
 import { hasPriorLevels, prepareLevels } from '../text-index/prior-levels.ts';
 import { nextTurn } from '../stepwise.ts';
 
@@ -17,22 +18,33 @@ export type PreparedPrior = StaticPrior & SegmentColumn<Float64Array>;
 
 export function blendPrior(table: GroupTable, globalRank: (id: number) => number, globalScale: RankScale, weight: number): PreparedPrior {
   const { facts, groupRank, groupRankScale } = table;
-  const column = segmentColumn(
-    (length) => new Float64Array(length),
-    (ids, values, from, to) => {
-      for (let d = from; d < to; d++) {
-        const row = facts.rowOf(ids[d]);
-        values[d] = weight * (row >= 0 ? logRankPrior(groupRank[row], groupRankScale) : logRankPrior(globalRank(ids[d]), globalScale));
-      }
-    },
+  return new BlendPrior(
+    new DerivedColumn<Float64Array>(
+      (length) => new Float64Array(length),
+      (ids, values, from, to) => {
+        for (let d = from; d < to; d++) {
+          const row = facts.rowOf(ids[d]);
+          values[d] = weight * (row >= 0 ? logRankPrior(groupRank[row], groupRankScale) : logRankPrior(globalRank(ids[d]), globalScale));
+        }
+      },
+    ),
   );
-  return {
-    of: (segment) => column.of(segment),
-    // Top-k reads its bounds from the prior's levels: made ahead too, not by a search.
-    async prepare(segment, slice = COLUMN_SLICE) {
-      await column.prepare(segment, slice);
-      await prepareLevels(column.of(segment), slice, nextTurn);
-    },
-    has: (segment) => column.has(segment) && hasPriorLevels(column.of(segment)),
-  };
+}
+
+/** The prior's column with its levels, which top-k reads its bounds from: made ahead too, not by a search (a class for the reason DerivedColumn is one). */
+class BlendPrior implements PreparedPrior {
+  constructor(private readonly column: DerivedColumn<Float64Array>) {}
+
+  of(segment: CompactSegment): Float64Array {
+    return this.column.of(segment);
+  }
+
+  async prepare(segment: CompactSegment, slice = COLUMN_SLICE): Promise<void> {
+    await this.column.prepare(segment, slice);
+    await prepareLevels(this.column.of(segment), slice, nextTurn);
+  }
+
+  has(segment: CompactSegment): boolean {
+    return this.column.has(segment) && hasPriorLevels(this.column.of(segment));
+  }
 }
