@@ -11,7 +11,7 @@ import { clauseBitmap } from './clause-bitmaps.ts';
 import { clauseMatches, isTermClause } from './clause-matches.ts';
 import { phraseHolders } from './phrase-match.ts';
 import type { QueryBudget } from './query-budget.ts';
-import { emptyBits, intersectSorted, keepSetBits, ordinalsOfBits, scratchWords, seek, setBits, unionSorted } from './ordinal-lists.ts';
+import { emptyBits, keepSetBits, ordinalsOfBits, scratchWords, seek, setBits, unionSorted } from './ordinal-lists.ts';
 import type { ScoredList } from './scored-lists.ts';
 import type { ResolvedClause, ScoringPlan } from './scoring-plan.ts';
 import type { LiveSegment } from './segment-set.ts';
@@ -143,8 +143,9 @@ function heldBy(segment: CompactSegment, candidates: Int32Array, clause: ClauseR
   if (clause.ranges.length === 0) return NONE;
   // A common clause's bitmap is kept, so testing a bit per candidate beats galloping in its lists.
   const common = isCommon(segment, clause);
+  // One range or several, the same loop: a path of its own for one range was first taken by the
+  // small segments of an update, and V8 then threw away the search's compiled code.
   if (!common && candidates.length * GALLOP_RATIO < clause.postings) {
-    if (clause.ranges.length === 1) return intersectSorted(candidates, clause.ranges[0].docs);
     const out = new Int32Array(candidates.length);
     let n = 0;
     for (let i = 0; i < candidates.length; i++) if (anyHas(clause.ranges, candidates[i])) out[n++] = candidates[i];
