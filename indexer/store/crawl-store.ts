@@ -26,7 +26,7 @@
 import type { ClassicLevel } from 'classic-level';
 import { Level } from 'level';
 import { StoreError } from './errors.ts';
-import { decodeRanks, encodeRankPiece, encodeRanks, rankPieceKey, rankRow, readRankPieces, rowHasBytes, type RankRow } from './rank-rows.ts';
+import { decodeRanks, encodeRankPiece, encodeRanks, rankPieceKey, rankRow, readRankPieces, readRankValue, rowHasBytes, type RankRow, type RankVersionValue } from './rank-rows.ts';
 import { writeUrlTableFile } from './url-table-file.ts';
 import { loadUrlTable, urlIdKey, type UrlTableLoad } from './url-table-load.ts';
 import { UrlTable } from './url-table.ts';
@@ -390,23 +390,41 @@ export class CrawlStore {
 
   /** Every version of a rank vector, oldest first. */
   async rankHistory(name: string): Promise<RankVersion[]> {
-    const rows: RankRow[] = [];
-    for await (const value of this.subs.ranks.values({ gte: `${name}/`, lt: `${name}/~` })) rows.push(value as unknown as RankRow);
     // A version at a time: one in pieces is read a piece at a time, and a history holds a version a round.
     const versions: RankVersion[] = [];
-    for (const row of rows) versions.push(await this.rankVersion(row));
+    for (const row of await this.rankRows(name)) versions.push(await this.rankVersion(row));
     return versions;
   }
 
-  private async rankVersion(row: RankRow): Promise<RankVersion> {
-    if (row.pieces !== undefined) return this.rankPieces(row);
-    const bytes = rowHasBytes(row) ? ((await this.subs.rankData.get(versionKey(row.name, row.version))) as Uint8Array | undefined) : undefined;
-    return decodeRanks(row, bytes);
+  /**
+   * The value of one id in every version of a rank vector, oldest first (null where it has none):
+   * only what may hold the id is read, not whole vectors (rank-rows.ts).
+   */
+  async rankValueHistory(name: string, id: number): Promise<RankVersionValue[]> {
+    const history: RankVersionValue[] = [];
+    let near = -1;
+    for (const row of await this.rankRows(name)) {
+      const { value, position } = await readRankValue(row, versionKey(row.name, row.version), id, this.getRankData, near);
+      if (position >= 0) near = position;
+      history.push({ version: row.version, createdAt: row.createdAt, value });
+    }
+    return history;
   }
 
-  private rankPieces(row: RankRow): Promise<RankVersion> {
-    return readRankPieces(row, versionKey(row.name, row.version), async (key) => (await this.subs.rankData.get(key)) as Uint8Array | undefined);
+  /** The rows of every version of a rank vector, oldest first. */
+  private async rankRows(name: string): Promise<RankRow[]> {
+    const rows: RankRow[] = [];
+    for await (const value of this.subs.ranks.values({ gte: `${name}/`, lt: `${name}/~` })) rows.push(value as unknown as RankRow);
+    return rows;
   }
+
+  private async rankVersion(row: RankRow): Promise<RankVersion> {
+    const key = versionKey(row.name, row.version);
+    if (row.pieces !== undefined) return readRankPieces(row, key, this.getRankData);
+    return decodeRanks(row, rowHasBytes(row) ? await this.getRankData(key) : undefined);
+  }
+
+  private readonly getRankData = async (key: string): Promise<Uint8Array | undefined> => (await this.subs.rankData.get(key)) as Uint8Array | undefined;
 }
 
 type EncodedOp = { type: 'put'; key: string; value: string } | { type: 'put'; key: string; value: Uint8Array; valueEncoding: 'view' } | { type: 'del'; key: string };

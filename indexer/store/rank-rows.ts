@@ -13,6 +13,11 @@
  * and about 40 ms beside an update's other work; a piece is 768 KB. Pieces written for a row that
  * never got written (a commit that failed half-way) are never read, and are overwritten with the
  * next vector of the same name and version.
+ *
+ * The value of one id is read without the whole vector ({@link readRankValue}): a piece at a time,
+ * until the one holding it. A vector's ids keep their order from one version to the next (the
+ * rounds write them in URL order), so the piece that held the id in the version before is read
+ * first, and is most often the only one read.
  */
 import { StoreError } from './errors.ts';
 import type { RankVersion } from './records.ts';
@@ -72,23 +77,29 @@ function bytesOf(ids: Int32Array, values: Float64Array): Uint8Array {
 export const rowHasBytes = (row: RankRow): boolean => row.ids === undefined;
 
 /** The rank vector of a row, with its bytes from `rank-data` when it has them there. */
-export function decodeRanks(row: RankRow, bytes: Uint8Array | undefined): RankVersion {
+export function decodeRanks(row: RankRow, read: Uint8Array | undefined): RankVersion {
   const base = { name: row.name, version: row.version, createdAt: row.createdAt, info: row.info };
   if (!rowHasBytes(row)) {
     const ids = new Int32Array(new Uint8Array(Buffer.from(row.ids!, 'base64')).buffer);
     const values = new Float64Array(new Uint8Array(Buffer.from(row.values ?? '', 'base64')).buffer);
     return { ...base, ids, values };
   }
-  const count = row.count ?? -1;
-  if (bytes === undefined || !Number.isSafeInteger(count) || count < 0 || bytes.byteLength !== count * 12) {
-    throw new StoreError(`rank vector ${row.name}/${row.version}: its data is missing or not ${count} entries long`);
-  }
+  const { bytes, count } = checkBytes(row, read);
   // Copies of their own: aligned, and not views of a buffer LevelDB handed over.
   const ids = new Int32Array(count);
   const values = new Float64Array(count);
   new Uint8Array(ids.buffer).set(bytes.subarray(0, count * 4));
   new Uint8Array(values.buffer).set(bytes.subarray(count * 4));
   return { ...base, ids, values };
+}
+
+/** The entries of a row's bytes in one value, checked against its count. */
+function checkBytes(row: RankRow, bytes: Uint8Array | undefined): { bytes: Uint8Array; count: number } {
+  const count = row.count ?? -1;
+  if (bytes === undefined || !Number.isSafeInteger(count) || count < 0 || bytes.byteLength !== count * 12) {
+    throw new StoreError(`rank vector ${row.name}/${row.version}: its data is missing or not ${count} entries long`);
+  }
+  return { bytes, count };
 }
 
 /** The vector of a row in pieces, reading them one at a time with `get` (a piece's key: its bytes as stored). */
@@ -111,12 +122,84 @@ function checkPieces(row: RankRow): { count: number; pieces: number } {
 }
 
 /** Copies piece `piece`'s entries (its bytes as read) into `ids` and `values`, the vector's whole arrays. */
-function decodeRankPiece(row: RankRow, piece: number, bytes: Uint8Array | undefined, ids: Int32Array, values: Float64Array): void {
+function decodeRankPiece(row: RankRow, piece: number, read: Uint8Array | undefined, ids: Int32Array, values: Float64Array): void {
   const from = piece * RANK_PIECE_ENTRIES;
-  const entries = Math.min(ids.length, from + RANK_PIECE_ENTRIES) - from;
+  const { bytes, entries } = checkPiece(row, piece, read, ids.length);
+  new Uint8Array(ids.buffer, from * 4, entries * 4).set(bytes.subarray(0, entries * 4));
+  new Uint8Array(values.buffer, from * 8, entries * 8).set(bytes.subarray(entries * 4));
+}
+
+/** The entries of piece `piece` (its bytes as read) of a vector of `count`, checked against its length. */
+function checkPiece(row: RankRow, piece: number, bytes: Uint8Array | undefined, count: number): { bytes: Uint8Array; entries: number } {
+  const entries = Math.min(count, (piece + 1) * RANK_PIECE_ENTRIES) - piece * RANK_PIECE_ENTRIES;
   if (bytes === undefined || bytes.byteLength !== entries * 12) {
     throw new StoreError(`rank vector ${row.name}/${row.version}: piece ${piece} is missing or not ${entries} entries long`);
   }
-  new Uint8Array(ids.buffer, from * 4, entries * 4).set(bytes.subarray(0, entries * 4));
-  new Uint8Array(values.buffer, from * 8, entries * 8).set(bytes.subarray(entries * 4));
+  return { bytes, entries };
+}
+
+/** One id in one version of a rank vector: its value and its entry's place (null and -1: not in it). */
+export interface RankValue {
+  value: number | null;
+  position: number;
+}
+
+/** One id's value in one version of a rank vector (null: not in it). */
+export interface RankVersionValue {
+  version: number;
+  createdAt: number;
+  value: number | null;
+}
+
+const ABSENT: RankValue = { value: null, position: -1 };
+
+/**
+ * The value of `id` in the vector of a row, reading with `get` only what may hold it: the row's
+ * bytes when in one value; when in pieces, one piece at a time until the one holding it, the piece
+ * of entry `near` and its neighbours first. A row with base64 arrays is decoded whole: they were
+ * read with the row.
+ */
+export async function readRankValue(row: RankRow, key: string, id: number, get: (key: string) => Promise<Uint8Array | undefined>, near = -1): Promise<RankValue> {
+  if (!rowHasBytes(row)) return valueInVector(decodeRanks(row, undefined), id);
+  if (row.pieces === undefined) {
+    const { bytes, count } = checkBytes(row, await get(key));
+    return valueInBytes(bytes, count, 0, id);
+  }
+  const { count, pieces } = checkPieces(row);
+  for (const piece of piecesNearestFirst(pieces, near)) {
+    const { bytes, entries } = checkPiece(row, piece, await get(rankPieceKey(key, piece)), count);
+    const found = valueInBytes(bytes, entries, piece * RANK_PIECE_ENTRIES, id);
+    if (found.position >= 0) return found;
+  }
+  return ABSENT;
+}
+
+/** The pieces in order, or nearest to the piece of entry `near` first when it is one. */
+function piecesNearestFirst(pieces: number, near: number): number[] {
+  const order = Array.from({ length: pieces }, (_, piece) => piece);
+  if (near < 0) return order;
+  const nearPiece = Math.floor(near / RANK_PIECE_ENTRIES);
+  return order.sort((a, b) => Math.abs(a - nearPiece) - Math.abs(b - nearPiece));
+}
+
+/** `id` among the `entries` entries of checked bytes (ids, then values), the first of them entry `first` of the vector. */
+function valueInBytes(bytes: Uint8Array, entries: number, first: number, id: number): RankValue {
+  // A view when the bytes LevelDB handed over are aligned for one, else a copy of the ids.
+  const ids = bytes.byteOffset % 4 === 0 ? new Int32Array(bytes.buffer, bytes.byteOffset, entries) : new Int32Array(copyOf(bytes, 0, entries * 4).buffer);
+  const at = ids.indexOf(id);
+  if (at < 0) return ABSENT;
+  const offset = entries * 4 + at * 8;
+  return { value: new Float64Array(copyOf(bytes, offset, offset + 8).buffer)[0], position: first + at };
+}
+
+/** Bytes `from` to `to` in a buffer of their own (a Buffer's `slice` is a view into its pool). */
+function copyOf(bytes: Uint8Array, from: number, to: number): Uint8Array {
+  const copy = new Uint8Array(to - from);
+  copy.set(bytes.subarray(from, to));
+  return copy;
+}
+
+function valueInVector(version: RankVersion, id: number): RankValue {
+  const at = version.ids.indexOf(id);
+  return at < 0 ? ABSENT : { value: version.values[at], position: at };
 }

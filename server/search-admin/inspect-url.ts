@@ -62,10 +62,7 @@ export async function inspectUrl(url: string, deps: { store: CrawlStore; index: 
   const ranks: UrlInspection['ranks'] = [];
   if (id !== undefined) {
     for (const name of RANK_NAMES) {
-      for (const version of await store.rankHistory(name)) {
-        const at = version.ids.indexOf(id);
-        ranks.push({ name, version: version.version, createdAt: new Date(version.createdAt).toISOString(), value: at >= 0 ? version.values[at] : null });
-      }
+      for (const { version, createdAt, value } of await store.rankValueHistory(name, id)) ranks.push({ name, version, createdAt: new Date(createdAt).toISOString(), value });
     }
   }
   const urlOf = (other: number) => store.urlOf(other);
