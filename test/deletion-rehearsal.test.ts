@@ -1,5 +1,5 @@
 /**
- * Searches rehearsed on a copy of the index whose segments have a deleted page (what a server's
+ * Searches rehearsed on a copy of the index whose segments have deleted pages (what a server's
  * warm-up runs so that its first update finds the search compiled for deletions): on real
  * documentation pages, the copy is what it says and the index is left as it was.
  */
@@ -32,17 +32,20 @@ afterAll(async () => {
 });
 
 describe.skipIf(pages.length < 300)('rehearsing deletions', () => {
-  it('searches a copy in which each segment has one deleted page, and leaves the index as it was', async () => {
+  it('searches a copy in which one page in 64 of each segment is deleted, and leaves the index as it was', async () => {
     const set = snapshot();
     expect(set.segments.length).toBeGreaterThanOrEqual(3);
     expect(set.segments.every((segment) => segment.deleted === null)).toBe(true);
     const copy = rehearsalSnapshot(set)!;
-    expect(copy.segments.map((segment) => segment.deletedCount)).toEqual(set.segments.map(() => 1));
+    // One page in 64 of each segment, the 64th, 128th, …
+    const sizes = set.segments.map((segment) => segment.stored.postings.docIds.length);
+    expect(copy.segments.map((segment) => segment.deletedCount)).toEqual(sizes.map((n) => Math.floor(n / 64)));
     expect(copy.segments.map((segment) => segment.stored)).toEqual(set.segments.map((segment) => segment.stored));
-    expect(copy.documentCount).toBe(set.documentCount - set.segments.length);
+    const deleted = new Set(set.segments.flatMap(({ stored: { postings } }) => [...postings.docIds].filter((_, ordinal) => ordinal % 64 === 63)));
+    expect(copy.documentCount).toBe(set.documentCount - deleted.size);
     // The copy answers as an index without those pages would: none of them is found.
-    const deleted = new Set(copy.segments.map((segment) => segment.stored.postings.docIds[segment.stored.postings.docIds.length >> 1]));
     for (const id of deleted) expect(copy.locations.has(id)).toBe(false);
+    expect(copy.locations.has(set.segments[0].stored.postings.docIds[0])).toBe(true);
 
     const before = answers();
     expect(before.some((hits) => hits.some(([id]) => deleted.has(id as number)))).toBe(true);
@@ -51,6 +54,14 @@ describe.skipIf(pages.length < 300)('rehearsing deletions', () => {
     expect(snapshot()).toBe(set);
     expect(set.segments.every((segment) => segment.deleted === null && segment.liveFrequencies === undefined)).toBe(true);
     expect(answers()).toEqual(before);
+  });
+
+  it('deletes the middle page of a segment of fewer than 64, and none of a segment of one', async () => {
+    const [first, second] = snapshot().segments;
+    const small = (count: number) => ({ ...first, stored: { ...first.stored, postings: { ...first.stored.postings, docIds: first.stored.postings.docIds.subarray(0, count) } } });
+    const copy = rehearsalSnapshot({ ...snapshot(), segments: [small(9), small(1), second] })!;
+    expect(copy.segments.map((segment) => segment.deletedCount)).toEqual([1, 0, Math.floor(second.stored.postings.docIds.length / 64)]);
+    expect(copy.segments[0].deleted![4]).toBe(1);
   });
 
   it('stops at its deadline, and has nothing to rehearse once every segment has deletions', async () => {

@@ -18,6 +18,7 @@ import { TextIndex } from '../indexer/text-index/text-index.ts';
 import { main } from '../server/cli/main.ts';
 import { serveStore } from '../server/cli/serve-command.ts';
 import { SearchAnalytics } from '../server/search-admin/analytics.ts';
+import { REHEARSED_SEARCHES } from '../server/warming-searches.ts';
 
 const root = mkdtempSync(join(tmpdir(), 'lse-serve-warm-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -45,6 +46,7 @@ async function importedSite(): Promise<string> {
 async function servedWith(dataDir: string, warmUntilMs?: number, startedAt?: number, warmSearchesMs?: number) {
   const warm = vi.spyOn(TextIndex.prototype, 'warmLongestLists');
   const search = vi.spyOn(SearchEngine.prototype, 'search');
+  const rehearse = vi.spyOn(TextIndex.prototype, 'rehearseDeletions');
   const index = { ...(warmUntilMs === undefined ? {} : { warmUntilMs }), ...(warmSearchesMs === undefined ? {} : { warmSearchesMs }) };
   const settings = loadSettings({ env: {}, overrides: { dataDir, schedules: { estimate: 'off' }, index } });
   const store = await CrawlStore.open(dataDir);
@@ -52,10 +54,12 @@ async function servedWith(dataDir: string, warmUntilMs?: number, startedAt?: num
   try {
     const warmingSearches = search.mock.calls.map(([query]) => query.q);
     const answer = (await (await fetch(`${serving.url}/api/search?q=manual`)).json()) as { total: number };
-    return { calls: warm.mock.calls, results: await Promise.all(warm.mock.results.map((r) => r.value)), total: answer.total, warmingSearches };
+    const rehearsed = { queries: rehearse.mock.calls.map(([queries]) => queries), results: await Promise.all(rehearse.mock.results.map((r) => r.value)) };
+    return { calls: warm.mock.calls, results: await Promise.all(warm.mock.results.map((r) => r.value)), total: answer.total, warmingSearches, rehearsed };
   } finally {
     warm.mockRestore();
     search.mockRestore();
+    rehearse.mockRestore();
     await serving.close();
     await store.close();
   }
@@ -91,8 +95,11 @@ describe('lse serve warming its index', () => {
     for (const query of ['tool option', 'tool option', 'tool option', 'manual', 'manual', 'once only']) seeded.recordSearch(query, undefined, 3);
     await seeded.flush();
 
-    const { warmingSearches, total } = await servedWith(dataDir);
+    const { warmingSearches, total, rehearsed } = await servedWith(dataDir);
     expect(total).toBe(LONG_LIST + 100);
+    // The first of them also ran first on a copy of the index with a deleted page in each segment.
+    expect(rehearsed.queries).toEqual([warmingSearches.slice(0, REHEARSED_SEARCHES)]);
+    expect(rehearsed.results).toEqual([{ searches: Math.min(warmingSearches.length, REHEARSED_SEARCHES), segments: 1 }]);
     // A query searched once is not a popular one.
     expect(warmingSearches.slice(0, 2)).toEqual(['tool option', 'manual']);
     const rest = warmingSearches.slice(2);
@@ -105,6 +112,7 @@ describe('lse serve warming its index', () => {
     // Off: the lists only.
     const listsOnly = await servedWith(dataDir, undefined, undefined, 0);
     expect(listsOnly.warmingSearches).toEqual([]);
+    expect(listsOnly.rehearsed.queries).toEqual([]);
     expect(listsOnly.calls).toHaveLength(1);
   }, 60_000);
 });

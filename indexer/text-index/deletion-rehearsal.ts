@@ -1,5 +1,5 @@
 /**
- * Searches on a copy of the snapshot in which every segment has a deleted page, their results
+ * Searches on a copy of the snapshot in which every segment has deleted pages, their results
  * thrown away. A segment with deleted pages takes paths of the search that one without never
  * takes (its live term counts, the deleted flags of its matches, its statistics), and an index
  * built whole has none. V8 compiles the search for what it has run: at a server's first update,
@@ -14,17 +14,27 @@ import { searchSnapshot } from './search.ts';
 import { makeSegmentSet, withDeletions, type LiveSegment, type SegmentSet } from './segment-set.ts';
 import { nextTurn } from '../stepwise.ts';
 
-/** The snapshot with one page of each segment without deletions marked deleted; null when every segment has some already. */
+/** One page in this many is deleted in the copy: few enough that lists gallop to them, enough that short lists check them by flag. */
+const DELETED_EVERY = 64;
+
+/** The snapshot with pages of each segment without deletions marked deleted; null when every segment has some already. */
 export function rehearsalSnapshot(set: SegmentSet): SegmentSet | null {
   if (set.segments.every((segment) => segment.deleted !== null)) return null;
-  return makeSegmentSet(set.generation, set.segments.map(withOneDeletion));
+  return makeSegmentSet(set.generation, set.segments.map(withSomeDeleted));
 }
 
-/** A segment of more than one page with its middle page deleted (a page of one is left whole, so it stays live). */
-function withOneDeletion(segment: LiveSegment): LiveSegment {
+/**
+ * A segment with one page in {@link DELETED_EVERY} deleted, or its middle page when it has fewer
+ * (a segment of one page is left whole, so that it stays live). A term's live count takes out the
+ * deleted pages by looking them up in its list when they are few beside it, and by checking each
+ * posting's flag otherwise: an update's deletions take both ways, and so does this.
+ */
+function withSomeDeleted(segment: LiveSegment): LiveSegment {
   const { docIds } = segment.stored.postings;
   if (segment.deleted !== null || docIds.length < 2) return segment;
-  return withDeletions(segment.stored, [docIds[docIds.length >> 1]]);
+  const deleted: number[] = [];
+  for (let ordinal = DELETED_EVERY - 1; ordinal < docIds.length; ordinal += DELETED_EVERY) deleted.push(docIds[ordinal]);
+  return withDeletions(segment.stored, deleted.length > 0 ? deleted : [docIds[docIds.length >> 1]]);
 }
 
 export interface DeletionsRehearsed {
