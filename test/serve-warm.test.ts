@@ -99,7 +99,8 @@ describe('lse serve warming its index', () => {
     expect(total).toBe(LONG_LIST + 100);
     // The first of them also ran first on a copy of the index with a deleted page in each segment.
     expect(rehearsed.queries).toEqual([warmingSearches.slice(0, REHEARSED_SEARCHES)]);
-    expect(rehearsed.results).toEqual([{ searches: Math.min(warmingSearches.length, REHEARSED_SEARCHES), segments: 1 }]);
+    expect(rehearsed.results).toEqual([{ searches: Math.min(warmingSearches.length, REHEARSED_SEARCHES), segments: 1, liveCounts: expect.any(Number) }]);
+    expect(rehearsed.results[0].liveCounts).toBeGreaterThan(0);
     // A query searched once is not a popular one.
     expect(warmingSearches.slice(0, 2)).toEqual(['tool option', 'manual']);
     const rest = warmingSearches.slice(2);

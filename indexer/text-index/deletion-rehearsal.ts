@@ -40,8 +40,10 @@ function withSomeDeleted(segment: LiveSegment): LiveSegment {
 export interface DeletionsRehearsed {
   /** Searches run on the copy (those the query syntax refused included). */
   searches: number;
-  /** Segments given a deleted page for them. */
+  /** Segments given deleted pages for them. */
   segments: number;
+  /** Live term counts the searches made on those segments (the paths of deletions ran). */
+  liveCounts: number;
 }
 
 /**
@@ -51,9 +53,10 @@ export interface DeletionsRehearsed {
  */
 export async function rehearseDeletions(set: SegmentSet, queries: readonly string[], deadline: number): Promise<DeletionsRehearsed> {
   const copy = rehearsalSnapshot(set);
-  const rehearsed: DeletionsRehearsed = { searches: 0, segments: 0 };
+  const rehearsed: DeletionsRehearsed = { searches: 0, segments: 0, liveCounts: 0 };
   if (copy === null) return rehearsed;
-  rehearsed.segments = copy.segments.filter((segment, i) => segment !== set.segments[i]).length;
+  const changed = copy.segments.filter((segment, i) => segment !== set.segments[i]);
+  rehearsed.segments = changed.length;
   for (const q of queries) {
     if (performance.now() >= deadline) break;
     rehearsed.searches++;
@@ -65,5 +68,6 @@ export async function rehearseDeletions(set: SegmentSet, queries: readonly strin
     }
     await nextTurn();
   }
+  for (const segment of changed) rehearsed.liveCounts += segment.liveFrequencies?.size ?? 0;
   return rehearsed;
 }
