@@ -475,7 +475,7 @@ export class TextIndex {
   }
 
   /**
-   * Runs `queries` on a copy of the current snapshot in which every segment has a deleted page,
+   * Runs `queries` on a copy of the current snapshot in which every segment has deleted pages,
    * until `deadline` (deletion-rehearsal.ts): a server's first update then finds the search's code
    * compiled for segments with deletions.
    */
