@@ -15,7 +15,7 @@ export const MAX_WARMING_SEARCHES = 200;
 /** The popular queries are those of the last this many days. */
 const POPULAR_DAYS = 30;
 /** Frequent words the queries are made of, at most. */
-const FREQUENT_TERMS = 400;
+export const FREQUENT_TERMS = 400;
 
 /**
  * The first this many warming queries are also run on a copy of the index with deletions, in at

@@ -10,6 +10,7 @@
  *   node bin/run-ts.js research/scripts/update-pauses.ts ranks COUNT
  *   node bin/run-ts.js research/scripts/update-pauses.ts versions COUNT
  *   node bin/run-ts.js research/scripts/update-pauses.ts private DIR-copy-after-an-update
+ *   node bin/run-ts.js research/scripts/update-pauses.ts rehearsal DIR
  *
  * `serve` starts `lse serve` on the copy (under `--cpu-prof` when PROFILE_DIR is given), warms it
  * with two passes of the 500 scale queries, pushes the scale bench's update of 1 % of COUNT pages
@@ -29,6 +30,7 @@
  * and read back in a fresh store (five rounds). `versions` times an update's changes in the index's page version table (see
  * versionTableTimes). `private` times the private-pages check on a store after `serve` updated it: a
  * pass over every page against the pages the journal names for the last 1 % written.
+ * `rehearsal` times the warm-up's rehearsal of deletions on a store's index (see rehearsalTimes).
  */
 import { spawn } from 'node:child_process';
 import { createReadStream, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,8 +42,10 @@ import { Agent, request } from 'undici';
 import { realWordTable, scaleQueries, writeScalePages } from '../../bench/scale-corpus.ts';
 import { freePort, waitReady } from '../../bench/scale.bench.ts';
 import { CrawlStore } from '../../indexer/store/crawl-store.ts';
+import { TextIndex } from '../../indexer/text-index/text-index.ts';
 import { VersionTable } from '../../indexer/text-index/version-table.ts';
 import { storeHoldsPrivatePages } from '../../server/search-access.ts';
+import { FREQUENT_TERMS, REHEARSED_SEARCHES, warmingQueries } from '../../server/warming-searches.ts';
 import { openSide, percentile } from './search-ab.ts';
 
 const TOKEN = 'update-pauses-admin-token-0123456789';
@@ -232,7 +236,8 @@ const median = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(
 /**
  * The longest the event loop was held (a 1 ms timer that came late) while a rank vector of `count`
  * entries was stored and while it was read back, in a fresh store, five rounds: a vector in pieces
- * is written and read over several turns, so the time of one call says little.
+ * is written and read over several turns, so the time of one call says little. Then the time to
+ * read one page's value in the five versions, whole and a piece at a time.
  */
 async function rankVectorTimes(count: number): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'lse-rank-times-'));
@@ -262,6 +267,20 @@ async function rankVectorTimes(count: number): Promise<void> {
     }
     const list = (times: number[]) => times.map((t) => t.toFixed(1)).join(', ');
     console.log(`${count.toLocaleString('en-US')} entries: the loop held at most ${list(stored)} ms while storing, ${list(read)} ms while reading the newest version`);
+    // One page's value in the five versions, as URL inspection shows it: whole vectors, then a piece at a time.
+    const id = ids[Math.floor(count * 0.7)];
+    const timed = async (lookup: () => Promise<unknown>) => {
+      const times: number[] = [];
+      for (let run = 0; run < 5; run++) {
+        const started = performance.now();
+        await lookup();
+        times.push(performance.now() - started);
+      }
+      return median(times);
+    };
+    const whole = await timed(async () => (await store.rankHistory('local-current')).map((version) => version.values[version.ids.indexOf(id)]));
+    const pieces = await timed(() => store.rankValueHistory('local-current', id));
+    console.log(`one page's value in the 5 versions: ${whole} ms reading them whole, ${pieces} ms a piece at a time (medians of 5)`);
   } finally {
     clearInterval(timer);
     await store.close();
@@ -320,6 +339,25 @@ async function privatePagesTimes(dataDir: string): Promise<void> {
   }
 }
 
+/**
+ * The server's rehearsal of deletions on the index of a data directory, first thing after opening
+ * it, as `lse serve` runs it (its first warming queries), and the same queries searched after it.
+ */
+async function rehearsalTimes(dataDir: string): Promise<void> {
+  const index = await TextIndex.open(dataDir, { autoMerge: false });
+  try {
+    const queries = warmingQueries([], index.frequentTerms(FREQUENT_TERMS)).slice(0, REHEARSED_SEARCHES);
+    let started = performance.now();
+    const rehearsed = await index.rehearseDeletions(queries, Infinity);
+    const rehearsal = performance.now() - started;
+    started = performance.now();
+    for (const q of queries) index.search(q);
+    console.log(`rehearsal of ${queries.length} queries: ${rehearsal.toFixed(1)} ms (${rehearsed.segments} segments, ${rehearsed.liveCounts} live term counts); the same searched after it: ${(performance.now() - started).toFixed(1)} ms`);
+  } finally {
+    await index.close();
+  }
+}
+
 const [mode, ...args] = process.argv.slice(2);
 if (mode === 'serve' && (args.length === 2 || args.length === 3)) await serveAndUpdate(resolve(args[0]), Number(args[1]), args[2] && resolve(args[2]));
 else if (mode === 'runs' && args.length === 3) mainThreadRuns(args[0], Number(args[1]), Number(args[2]));
@@ -327,7 +365,8 @@ else if (mode === 'index' && args.length === 2) await indexUpdate(resolve(args[0
 else if (mode === 'ranks' && args.length === 1) await rankVectorTimes(Number(args[0]));
 else if (mode === 'versions' && args.length === 1) versionTableTimes(Number(args[0]));
 else if (mode === 'private' && args.length === 1) await privatePagesTimes(resolve(args[0]));
+else if (mode === 'rehearsal' && args.length === 1) await rehearsalTimes(resolve(args[0]));
 else {
-  console.error('usage: update-pauses.ts serve DATA_DIR COUNT [PROFILE_DIR] | index DATA_DIR COUNT | runs PROFILE MIN_MS SECONDS | ranks COUNT | versions COUNT | private DATA_DIR');
+  console.error('usage: update-pauses.ts serve DATA_DIR COUNT [PROFILE_DIR] | index DATA_DIR COUNT | runs PROFILE MIN_MS SECONDS | ranks COUNT | versions COUNT | private DATA_DIR | rehearsal DATA_DIR');
   process.exit(2);
 }
