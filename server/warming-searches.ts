@@ -19,7 +19,7 @@ export const FREQUENT_TERMS = 400;
 
 /**
  * The first this many warming queries are also run on a copy of the index with deletions, in at
- * most a quarter of the searches' time (at a million pages, 4 take about 0.2 s, which also reads
+ * most a quarter of the searches' time (at a million pages, 4 take about 0.25 s, which also reads
  * their lists for the searches after them).
  */
 export const REHEARSED_SEARCHES = 4;
