@@ -69,7 +69,7 @@ async function scaleCase(bench: BenchContext, table: WordTable, count: number): 
       const suggest = await load(url, prefixes, 5);
       const update = await updateUnderLoad(dir, url, table, count, queries);
       // When each slow answer came, to place it among the update's steps.
-      const slow = update.slow.map((answer) => `${answer.ms.toFixed(1)} ms ${answer.afterPush.toFixed(1)} s after the push (${decodeURIComponent(answer.path)})`);
+      const slow = update.slow.map((answer) => `${answer.ms.toFixed(1)} ms ${answer.afterPush.toFixed(1)} s after the push (${decodeURIComponent(answer.path)}; ${whereItWaited(answer)})`);
       bench.note(`${count.toLocaleString('en-US')} pages: answers over ${SLOW_MS} ms beside the update (pushed at ${update.pushedAt} ms since the epoch): ${slow.length === 0 ? 'none' : slow.join('; ')}`);
       const serveRss = peakRssMb(server.pid!);
       // A restart after the update: what it reads again of the pages it wrote.
@@ -151,11 +151,23 @@ export async function waitReady(url: string, server: ChildProcess): Promise<void
   }
 }
 
-/** An answer over {@link SLOW_MS}: when it came (ms since the epoch), how long it took, what it asked. */
+/**
+ * An answer over {@link SLOW_MS}: when it came (ms since the epoch), how long it took, what it
+ * asked, and how long of it the server said it spent (its Server-Timing `app`) and waited for a
+ * turn beside the job (`turn`).
+ */
 interface SlowAnswer {
   at: number;
   ms: number;
   path: string;
+  serverMs: number;
+  turnMs: number;
+}
+
+/** The `app` and `turn` durations of a Server-Timing header (NaN where absent). */
+function serverTiming(header: string | undefined): { serverMs: number; turnMs: number } {
+  const duration = (name: string) => Number(new RegExp(`(?:^|,)\\s*${name};dur=([\\d.]+)`).exec(header ?? '')?.[1] ?? NaN);
+  return { serverMs: duration('app'), turnMs: duration('turn') };
 }
 
 const SLOW_MS = 50;
@@ -170,12 +182,19 @@ async function load(url: string, paths: readonly string[], seconds: number): Pro
   let answered = 0;
   const latencies: number[] = [];
   const slow: SlowAnswer[] = [];
+  // Read from each answer's headers just before its 'response' event.
+  let timing = serverTiming(undefined);
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, connections: 1, duration: seconds, requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: paths[next++ % paths.length] }) }] }, (error, done) => (error ? reject(error) : resolve(done)));
+    const request = {
+      method: 'GET' as const,
+      setupRequest: (request: autocannon.Request) => ({ ...request, path: paths[next++ % paths.length] }),
+      onResponse: (_status: number, _body: string, _context: object, headers: autocannon.Request['headers']) => void (timing = serverTiming(String(headers?.['server-timing'] ?? ''))),
+    };
+    const instance = autocannon({ url, connections: 1, duration: seconds, requests: [request] }, (error, done) => (error ? reject(error) : resolve(done)));
     // One connection, one request at a time: the answers come in the order of the requests.
     instance.on('response', (_client, _status, _bytes, milliseconds) => {
       latencies.push(milliseconds);
-      if (milliseconds > SLOW_MS) slow.push({ at: Date.now(), ms: milliseconds, path: paths[answered % paths.length] });
+      if (milliseconds > SLOW_MS) slow.push({ at: Date.now(), ms: milliseconds, path: paths[answered % paths.length], ...timing });
       answered++;
     });
   });
@@ -197,6 +216,7 @@ async function updateUnderLoad(dir: string, url: string, table: WordTable, count
   const admin = { authorization: `Bearer ${TOKEN}` };
   const windows: Array<Promise<Awaited<ReturnType<typeof load>>>> = [];
   let finished = false;
+  const ownLoop = watchOwnLoop();
   const searching = (async () => {
     while (!finished) {
       const window = load(url, queries, 10);
@@ -229,6 +249,7 @@ async function updateUnderLoad(dir: string, url: string, table: WordTable, count
     finished = true;
     await searching;
   }
+  const ownStalls = ownLoop.stop();
   const during = await Promise.all(windows);
   return {
     searchableSeconds,
@@ -237,8 +258,47 @@ async function updateUnderLoad(dir: string, url: string, table: WordTable, count
     max: Math.max(...during.map((w) => w.max)),
     non2xx: during.reduce((sum, w) => sum + w.non2xx, 0),
     pushedAt,
-    slow: during.flatMap((w) => w.slow).map((answer) => ({ ...answer, afterPush: (answer.at - pushedAt) / 1000 })),
+    slow: during.flatMap((w) => w.slow).map((answer) => ({ ...answer, afterPush: (answer.at - pushedAt) / 1000, benchHeldMs: heldDuring(ownStalls, answer) })),
   };
+}
+
+/** A stall of the bench's own event loop: when it ended (ms since the epoch) and how long it was. */
+interface Stall {
+  at: number;
+  ms: number;
+}
+
+/**
+ * The bench's own event loop, watched by a timer every 5 ms: each time it came over 20 ms late.
+ * The latencies are measured here, so a pause of the bench (its garbage collection, a CPU it did
+ * not get) counts in them as if the server had been slow.
+ */
+function watchOwnLoop(): { stop(): Stall[] } {
+  const stalls: Stall[] = [];
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    if (now - last - 5 > 20) stalls.push({ at: Date.now(), ms: now - last });
+    last = now;
+  }, 5);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return stalls;
+    },
+  };
+}
+
+/** How long the bench's loop was held while an answer was awaited (the stalls that overlap it). */
+function heldDuring(stalls: readonly Stall[], answer: SlowAnswer): number {
+  const sent = answer.at - answer.ms;
+  return stalls.filter((stall) => stall.at > sent && stall.at - stall.ms < answer.at).reduce((sum, stall) => sum + stall.ms, 0);
+}
+
+/** Where a slow answer's time went: in the server's handler, waiting for its turn, in the bench. */
+function whereItWaited(answer: SlowAnswer & { benchHeldMs: number }): string {
+  const server = Number.isNaN(answer.serverMs) ? 'no Server-Timing' : `server ${answer.serverMs.toFixed(1)} ms${Number.isNaN(answer.turnMs) ? '' : `, ${answer.turnMs.toFixed(1)} of it waiting its turn`}`;
+  return `${server}; bench loop held ${answer.benchHeldMs.toFixed(0)} ms`;
 }
 
 function peakRssMb(pid: number): number {

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { MetricsRegistry } from './metrics.ts';
 import { registerSearchRoute } from './routes/search-route.ts';
 import { registerSuggestRoute } from './routes/suggest-route.ts';
@@ -66,8 +66,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const metrics = options.metrics ?? new MetricsRegistry();
 
-  app.addHook('onSend', async (_request, reply) => {
+  // How long each answer took inside the server (W3C Server-Timing, shown by browsers' developer
+  // tools): `app` from routing to sending, and `turn`, the part a search waited for its turn beside
+  // a job. A client that measured longer than `app` waited outside the handler: on the network, on
+  // a busy event loop, or on its own side.
+  const turnWaits = new WeakMap<FastifyRequest, number>();
+  app.addHook('onSend', async (request, reply) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) reply.header(name, value);
+    const waited = turnWaits.get(request);
+    reply.header('server-timing', `${waited === undefined ? '' : `turn;dur=${waited.toFixed(2)}, `}app;dur=${reply.elapsedTime.toFixed(2)}`);
   });
   app.addHook('onResponse', async (request, reply) => {
     metrics.requests.inc({ route: request.routeOptions.url ?? 'unmatched', method: request.method, code: String(reply.statusCode) });
@@ -106,7 +113,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // 'close' fires when the answer is sent or the client has gone.
       reply.raw.once('close', turn.leave);
       if (request.raw.socket?.destroyed) turn.leave();
+      if (turn.ready === undefined) return;
+      const waitStarted = performance.now();
       await turn.ready;
+      turnWaits.set(request, performance.now() - waitStarted);
     });
   }
   const analytics = options.analytics;

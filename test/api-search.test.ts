@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_LOCAL_HOST } from '../crawler/demo-web/generate.ts';
 import type { EngineHit, EngineResult } from '../indexer/ranking/search-engine.ts';
+import { buildApp } from '../server/app.ts';
+import { SearchTurns } from '../server/search-turns.ts';
 import { buildDemoSearchSite, type DemoSearchSite } from './helpers/demo-search-site.ts';
 
 let site: DemoSearchSite;
@@ -321,6 +323,28 @@ describe('operational routes and headers', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("style-src 'self'");
+  });
+
+  it.each(['/api/search?q=telescope', '/api/suggest?q=tel', '/healthz'])('says how long the server took on %s (Server-Timing)', async (url) => {
+    const response = await get(url);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['server-timing']).toMatch(/^app;dur=\d+\.\d\d$/);
+  });
+
+  it('names the wait for a turn beside a running job apart from the whole (Server-Timing)', async () => {
+    const app = await buildApp({ search: site.engine, logger: false, searchTurns: new SearchTurns(() => true) });
+    try {
+      for (const url of ['/api/search?q=telescope', '/api/suggest?q=tel']) {
+        const response = await app.inject({ method: 'GET', url });
+        expect(response.statusCode).toBe(200);
+        const [, turn, whole] = /^turn;dur=(\d+\.\d\d), app;dur=(\d+\.\d\d)$/.exec(String(response.headers['server-timing'])) ?? [];
+        expect(Number(turn)).toBeLessThanOrEqual(Number(whole));
+      }
+      // Only searches take turns.
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).headers['server-timing']).toMatch(/^app;dur=/);
+    } finally {
+      await app.close();
+    }
   });
 });
 

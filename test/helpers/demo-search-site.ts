@@ -18,6 +18,8 @@ export interface DemoSearchSite {
   app: FastifyInstance;
   /** `http://127.0.0.1:PORT` when listening. */
   url?: string;
+  /** The engine the app searches (to build another app over it). */
+  engine: SearchEngine;
   store: CrawlStore;
   web: DemoWeb;
   /** Local pages in the index. */
@@ -51,7 +53,7 @@ export async function buildDemoSearchSite(options: DemoSearchSiteOptions = {}): 
       siteInfo: () => ({ ...words.words() }),
     });
     const url = options.listen ? await app.listen({ host: '127.0.0.1', port: 0 }) : undefined;
-    return { app, url, store: data.store, web: data.web, documents: data.documents, close };
+    return { app, url, engine, store: data.store, web: data.web, documents: data.documents, close };
   } catch (error) {
     await close();
     throw error;
