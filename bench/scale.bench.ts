@@ -11,6 +11,7 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -50,7 +51,7 @@ async function scaleCase(bench: BenchContext, table: WordTable, count: number): 
     await writeScalePages(pages, table, count);
     const port = await freePort();
     const config = join(dir, 'lse.json');
-    writeFileSync(config, JSON.stringify({ dataDir, schedules: { estimate: 'off' }, server: { port, rateLimitPerMinute: 1_000_000_000, adminRateLimitPerMinute: 1_000_000 } }));
+    writeFileSync(config, JSON.stringify({ dataDir, schedules: { estimate: 'off' }, server: { port, rateLimitPerMinute: 1_000_000_000, adminRateLimitPerMinute: 1_000_000, slowSearchMs: SLOW_SEARCH_MS } }));
     const imported = timed(['import', '--config', config, pages]);
     bench.note(`${count.toLocaleString('en-US')} pages: ${imported.output.trim().split('\n').slice(-2).join('; ')}`);
     const diskMb = Number(execFileSync('du', ['-sb', dataDir], { encoding: 'utf8' }).split('\t')[0]) / 1e6;
@@ -71,6 +72,9 @@ async function scaleCase(bench: BenchContext, table: WordTable, count: number): 
       // When each slow answer came, to place it among the update's steps.
       const slow = update.slow.map((answer) => `${answer.ms.toFixed(1)} ms ${answer.afterPush.toFixed(1)} s after the push (${decodeURIComponent(answer.path)}; ${whereItWaited(answer)})`);
       bench.note(`${count.toLocaleString('en-US')} pages: answers over ${SLOW_MS} ms beside the update (pushed at ${update.pushedAt} ms since the epoch): ${slow.length === 0 ? 'none' : slow.join('; ')}`);
+      // What the server's slow-search log said of the searches over SLOW_SEARCH_MS since the push.
+      const logged = (slowSearchesOf.get(server) ?? []).filter((entry) => entry.time >= update.pushedAt);
+      if (logged.length > 0) bench.note(`${count.toLocaleString('en-US')} pages: the server's slow-search log beside the update: ${logged.map((entry) => `${((entry.time - update.pushedAt) / 1000).toFixed(1)} s ${decodeURIComponent(entry.url)} ${JSON.stringify(entry.slowSearch)}`).join('; ')}`);
       const serveRss = peakRssMb(server.pid!);
       // A restart after the update: what it reads again of the pages it wrote.
       await stopServer(server);
@@ -103,8 +107,22 @@ async function scaleCase(bench: BenchContext, table: WordTable, count: number): 
   }
 }
 
+/** The slow-search log's entries of each server (its warnings on standard output, JSON lines). */
+const slowSearchesOf = new WeakMap<ChildProcess, Array<{ time: number; url: string; slowSearch: Record<string, unknown> }>>();
+
 function startServer(config: string): ChildProcess {
-  return spawn(process.execPath, [LSE, 'serve', '--config', config], { env: { ...process.env, LSE_ADMIN_TOKEN: TOKEN }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const server = spawn(process.execPath, [LSE, 'serve', '--config', config], { env: { ...process.env, LSE_ADMIN_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const logged: Array<{ time: number; url: string; slowSearch: Record<string, unknown> }> = [];
+  slowSearchesOf.set(server, logged);
+  createInterface({ input: server.stdout! }).on('line', (line) => {
+    if (!line.includes('"slow search"')) return;
+    try {
+      logged.push(JSON.parse(line));
+    } catch {
+      // not a log line of ours
+    }
+  });
+  return server;
 }
 
 async function stopServer(server: ChildProcess): Promise<void> {
@@ -171,6 +189,8 @@ function serverTiming(header: string | undefined): { serverMs: number; turnMs: n
 }
 
 const SLOW_MS = 50;
+/** The server logs searches that took it longer (its slow-search log), below {@link SLOW_MS} to catch what an answer over it spent. */
+const SLOW_SEARCH_MS = 30;
 
 /**
  * Requests one after another for `seconds`; latencies to a tenth of a millisecond (autocannon's own

@@ -189,6 +189,12 @@ export const serverSettingsSchema = z
     /** Requests per minute per client on the search API. */
     rateLimitPerMinute: z.number().int().min(1).default(600),
     adminRateLimitPerMinute: z.number().int().min(1).default(60),
+    /**
+     * A search or suggestion that takes the server longer than this is logged (warn) with where
+     * its time went: on a CPU, waiting for one, reading index files, collecting garbage, waiting
+     * for its turn beside a job. 0: no log.
+     */
+    slowSearchMs: z.number().int().min(0).max(600_000).default(100),
     /** Bytes of one batch of pages pushed to `POST /api/admin/documents` (read as a stream, line by line). */
     documentsBatchBytes: z.number().int().min(1024).default(64 * 1024 * 1024),
     /**

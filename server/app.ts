@@ -18,6 +18,7 @@ import { registerOpenSearchRoute } from './routes/opensearch-route.ts';
 import { registerSignInRoutes } from './routes/signin-route.ts';
 import type { SearchAccess } from './search-access.ts';
 import type { SearchTurns } from './search-turns.ts';
+import { SlowSearchLog, type SearchMark } from './slow-searches.ts';
 
 export const WEB_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', 'web');
 
@@ -44,6 +45,8 @@ export interface AppOptions {
   access?: SearchAccess;
   /** Searches and suggestions take turns with background jobs (see search-turns.ts). */
   searchTurns?: SearchTurns;
+  /** Searches and suggestions that take the server longer are logged with where the time went (0: none). */
+  slowSearchMs?: number;
   /** More routes (the admin API), registered inside the app. */
   plugins?: Array<(app: FastifyInstance) => Promise<void> | void>;
 }
@@ -104,9 +107,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     });
     registerSignInRoutes(app, access);
   }
+  const searching = new Set(['/api/search', '/api/suggest']);
+  if (options.slowSearchMs) logSlowSearches(app, new SlowSearchLog(options.slowSearchMs), searching, turnWaits);
   const turns = options.searchTurns;
   if (turns) {
-    const searching = new Set(['/api/search', '/api/suggest']);
     app.addHook('preHandler', async (request, reply) => {
       if (!searching.has(request.routeOptions.url ?? '')) return;
       const turn = turns.enter();
@@ -133,6 +137,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.get('/admin', (_request, reply) => reply.sendFile('admin.html'));
   }
   return app;
+}
+
+/** Logs the searches over the log's threshold (see slow-searches.ts). */
+function logSlowSearches(app: FastifyInstance, log: SlowSearchLog, routes: ReadonlySet<string>, turnWaits: WeakMap<FastifyRequest, number>): void {
+  const marks = new WeakMap<FastifyRequest, SearchMark>();
+  app.addHook('onRequest', async (request) => {
+    if (routes.has(request.routeOptions.url ?? '')) marks.set(request, log.mark());
+  });
+  app.addHook('onResponse', async (request) => {
+    const mark = marks.get(request);
+    if (mark) log.measure(mark, turnWaits.get(request), (slow) => request.log.warn({ url: request.url, slowSearch: slow }, 'slow search'));
+  });
+  app.addHook('onClose', async () => log.close());
 }
 
 /** The filters and order of a search, as analytics records them. */

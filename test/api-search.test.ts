@@ -7,6 +7,7 @@ import { DEMO_LOCAL_HOST } from '../crawler/demo-web/generate.ts';
 import type { EngineHit, EngineResult } from '../indexer/ranking/search-engine.ts';
 import { buildApp } from '../server/app.ts';
 import { SearchTurns } from '../server/search-turns.ts';
+import type { SlowSearch } from '../server/slow-searches.ts';
 import { buildDemoSearchSite, type DemoSearchSite } from './helpers/demo-search-site.ts';
 
 let site: DemoSearchSite;
@@ -345,6 +346,44 @@ describe('operational routes and headers', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('the slow-search log', () => {
+  async function searchesLogged(slowSearchMs: number, urls: readonly string[]): Promise<Array<{ msg: string; url: string; slowSearch: SlowSearch }>> {
+    const lines: string[] = [];
+    const app = await buildApp({ search: site.engine, slowSearchMs, logger: { level: 'warn', stream: { write: (line: string) => lines.push(line) } } });
+    try {
+      for (const url of urls) expect((await app.inject({ method: 'GET', url })).statusCode).toBe(200);
+      // Logged a moment after the answer, with the collections that ended within it.
+      await new Promise((done) => setTimeout(done, 100));
+    } finally {
+      await app.close();
+    }
+    return lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'slow search');
+  }
+
+  it('logs a search over the threshold with where its time went, and nothing else', async () => {
+    const logged = await searchesLogged(0.001, ['/api/search?q=telescope', '/api/suggest?q=tel', '/healthz', '/']);
+    expect(logged.map((entry) => entry.url)).toEqual(['/api/search?q=telescope', '/api/suggest?q=tel']);
+    for (const { slowSearch } of logged) {
+      expect(slowSearch.ms).toBeGreaterThan(0);
+      expect(slowSearch.gcMs).toBeGreaterThanOrEqual(0);
+      expect(slowSearch.gcMs).toBeLessThanOrEqual(slowSearch.ms);
+      expect(Object.keys(slowSearch.fileReads).sort()).toEqual(['bytes', 'count', 'ms']);
+      expect(slowSearch.turnMs).toBeUndefined();
+      if (process.platform === 'linux') {
+        // The thread's own times, within the search's (it runs on one thread), give or take the
+        // scheduler's tick at which the kernel brings them up to date.
+        expect(slowSearch.cpuMs).toBeGreaterThanOrEqual(0);
+        expect(slowSearch.runQueueMs).toBeGreaterThanOrEqual(0);
+        expect(slowSearch.cpuMs! + slowSearch.runQueueMs!).toBeLessThanOrEqual(slowSearch.ms + 12);
+      }
+    }
+  });
+
+  it('logs nothing under the threshold', async () => {
+    expect(await searchesLogged(60_000, ['/api/search?q=telescope', '/api/suggest?q=tel'])).toEqual([]);
   });
 });
 

@@ -10,7 +10,8 @@
  * descriptor is closed when the segment is collected (FinalizationRegistry), never while a query
  * could still read it, so a descriptor number is never reused under a reader.
  */
-import { closeSync, readSync } from 'node:fs';
+import { closeSync } from 'node:fs';
+import { readCounted } from './file-reads.ts';
 import { IndexCorruptError } from './errors.ts';
 import type { CacheRead, PostingsCache, ReadMemory } from './postings-cache.ts';
 
@@ -39,7 +40,7 @@ export class PostingsFile {
     const bytes = new Uint8Array(memory.buffer, memory.byteOffset + at, byteLength);
     let done = 0;
     while (done < byteLength) {
-      const n = readSync(this.fd, bytes, done, byteLength - done, position + done);
+      const n = readCounted(this.fd, bytes, done, byteLength - done, position + done);
       if (n === 0) throw new IndexCorruptError(`${this.path} is truncated`);
       done += n;
     }

@@ -22,13 +22,14 @@
  * Segments written before this layout keep the body as `text` in the line and checkpoints as
  * [ordinal, offset] pairs; they are read as they are (and rewritten by the next merge).
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TextDocument } from './document.ts';
 import { bodyLayout, encodeBody, encodeDefinitions, readDefinitionBytes, readRawRange, type ReadStored } from './body-blocks.ts';
 import type { BodyBlockCache } from './body-block-cache.ts';
 import { IndexCorruptError } from './errors.ts';
+import { readCounted } from './file-reads.ts';
 import { closeWhenCollected } from './paged-postings.ts';
 
 export const documentsFilePath = (directory: string, name: string) => join(directory, `${name}.docs.jsonl`);
@@ -343,7 +344,7 @@ function openFile(path: string, what: string): number {
 
 export function readExactly(fd: number, position: number, length: number, name: string): Uint8Array {
   const buffer = new Uint8Array(length);
-  const bytesRead = readSync(fd, buffer, 0, length, position);
+  const bytesRead = readCounted(fd, buffer, 0, length, position);
   if (bytesRead !== length) throw new IndexCorruptError(`a file of segment ${name} is truncated`);
   return buffer;
 }

@@ -225,6 +225,7 @@ export async function serveStore(store: CrawlStore, settings: Settings, options:
     analytics: experience.appAnalytics,
     access,
     rateLimitPerMinute: settings.server.rateLimitPerMinute,
+    slowSearchMs: settings.server.slowSearchMs,
     trustProxy: settings.server.trustProxy,
     searchTurns: new SearchTurns(() => runner.running()),
     siteName: settings.server.siteName ?? siteNameOfScope(settings.crawler.scope),
