@@ -8,9 +8,12 @@
  * - `fileReads`: the index's reads of its own files, their number, bytes and time (a read the
  *   page cache could not serve waits for the disk);
  * - `gcMs`: garbage collection pauses of the thread within it;
- * - `turnMs`: the wait for its turn beside a running job (see search-turns.ts).
- * The rest is time the thread was blocked otherwise, or answered other requests between the
- * search's steps. Counting costs two reads of a /proc file a search (about a microsecond each).
+ * - `turnMs`: the wait for its turn beside a running job (see search-turns.ts);
+ * - `searchMs` and `searchCpuMs`: from its turn to its answer made, the search alone: nothing
+ *   else runs on the thread in between (the engine awaits no I/O). The whole's other figures also
+ *   count what the thread ran around it: a job's steps in its turn, or before its answer was sent.
+ * The rest is time the thread was blocked otherwise. Counting costs four reads of a /proc file a
+ * search (about a microsecond each).
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -23,6 +26,8 @@ export interface SlowSearch {
   fileReads: FileReads;
   gcMs: number;
   turnMs?: number;
+  searchMs?: number;
+  searchCpuMs?: number;
 }
 
 /** Where one search's time went so far: taken when it starts, read when it ends. */
@@ -30,6 +35,9 @@ export interface SearchMark {
   at: number;
   thread: ThreadTimes | undefined;
   reads: FileReads;
+  /** When its turn came (its handler began) and when its answer was made. */
+  handler?: { at: number; thread: ThreadTimes | undefined };
+  answered?: { at: number; thread: ThreadTimes | undefined };
 }
 
 interface ThreadTimes {
@@ -62,6 +70,11 @@ export class SlowSearchLog {
     return { at: performance.now(), thread: this.#threadTimes(), reads: fileReadsSoFar() };
   }
 
+  /** Marks the start of the search's handler (after its turn) or the answer it made. */
+  markStep(mark: SearchMark, step: 'handler' | 'answered'): void {
+    mark[step] = { at: performance.now(), thread: this.#threadTimes() };
+  }
+
   /**
    * The search's figures when it took over the threshold, else undefined. Collections are
    * reported to observers after they end, so `done` is called a moment later with them counted.
@@ -82,6 +95,11 @@ export class SlowSearchLog {
       slow.runQueueMs = round(thread.runQueueMs - mark.thread.runQueueMs);
     }
     if (turnMs !== undefined) slow.turnMs = round(turnMs);
+    const { handler, answered } = mark;
+    if (handler && answered) {
+      slow.searchMs = round(answered.at - handler.at);
+      if (handler.thread && answered.thread) slow.searchCpuMs = round(answered.thread.cpuMs - handler.thread.cpuMs);
+    }
     setTimeout(() => {
       let gc = 0;
       for (const { start, end: stop } of this.#collections) gc += Math.max(0, Math.min(stop, end) - Math.max(start, mark.at));

@@ -350,9 +350,9 @@ describe('operational routes and headers', () => {
 });
 
 describe('the slow-search log', () => {
-  async function searchesLogged(slowSearchMs: number, urls: readonly string[]): Promise<Array<{ msg: string; url: string; slowSearch: SlowSearch }>> {
+  async function searchesLogged(slowSearchMs: number, urls: readonly string[], searchTurns?: SearchTurns): Promise<Array<{ msg: string; url: string; slowSearch: SlowSearch }>> {
     const lines: string[] = [];
-    const app = await buildApp({ search: site.engine, slowSearchMs, logger: { level: 'warn', stream: { write: (line: string) => lines.push(line) } } });
+    const app = await buildApp({ search: site.engine, slowSearchMs, searchTurns, logger: { level: 'warn', stream: { write: (line: string) => lines.push(line) } } });
     try {
       for (const url of urls) expect((await app.inject({ method: 'GET', url })).statusCode).toBe(200);
       // Logged a moment after the answer, with the collections that ended within it.
@@ -372,14 +372,28 @@ describe('the slow-search log', () => {
       expect(slowSearch.gcMs).toBeLessThanOrEqual(slowSearch.ms);
       expect(Object.keys(slowSearch.fileReads).sort()).toEqual(['bytes', 'count', 'ms']);
       expect(slowSearch.turnMs).toBeUndefined();
+      // The search's own span is within the whole.
+      expect(slowSearch.searchMs).toBeGreaterThan(0);
+      expect(slowSearch.searchMs).toBeLessThanOrEqual(slowSearch.ms);
       if (process.platform === 'linux') {
         // The thread's own times, within the search's (it runs on one thread), give or take the
         // scheduler's tick at which the kernel brings them up to date.
         expect(slowSearch.cpuMs).toBeGreaterThanOrEqual(0);
         expect(slowSearch.runQueueMs).toBeGreaterThanOrEqual(0);
         expect(slowSearch.cpuMs! + slowSearch.runQueueMs!).toBeLessThanOrEqual(slowSearch.ms + 12);
+        expect(slowSearch.searchCpuMs).toBeGreaterThanOrEqual(0);
+        expect(slowSearch.searchCpuMs).toBeLessThanOrEqual(slowSearch.searchMs! + 12);
       }
     }
+  });
+
+  it('tells the wait for a turn beside a job from the search after it', async () => {
+    const logged = await searchesLogged(0.001, ['/api/search?q=telescope'], new SearchTurns(() => true));
+    expect(logged).toHaveLength(1);
+    const { turnMs, searchMs, ms } = logged[0].slowSearch;
+    expect(turnMs).toBeGreaterThanOrEqual(0);
+    expect(searchMs).toBeGreaterThan(0);
+    expect(turnMs! + searchMs!).toBeLessThanOrEqual(ms + 0.02);
   });
 
   it('logs nothing under the threshold', async () => {
