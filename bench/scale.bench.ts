@@ -182,10 +182,13 @@ interface SlowAnswer {
   turnMs: number;
 }
 
+const APP_DURATION = /(?:^|,)\s*app;dur=([\d.]+)/;
+const TURN_DURATION = /(?:^|,)\s*turn;dur=([\d.]+)/;
+
 /** The `app` and `turn` durations of a Server-Timing header (NaN where absent). */
 function serverTiming(header: string | undefined): { serverMs: number; turnMs: number } {
-  const duration = (name: string) => Number(new RegExp(`(?:^|,)\\s*${name};dur=([\\d.]+)`).exec(header ?? '')?.[1] ?? NaN);
-  return { serverMs: duration('app'), turnMs: duration('turn') };
+  const duration = (pattern: RegExp) => Number(pattern.exec(header ?? '')?.[1] ?? NaN);
+  return { serverMs: duration(APP_DURATION), turnMs: duration(TURN_DURATION) };
 }
 
 const SLOW_MS = 50;

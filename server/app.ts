@@ -108,7 +108,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerSignInRoutes(app, access);
   }
   const searching = new Set(['/api/search', '/api/suggest']);
-  const slowSearches = options.slowSearchMs ? logSlowSearches(app, new SlowSearchLog(options.slowSearchMs), searching, turnWaits) : undefined;
   const turns = options.searchTurns;
   if (turns) {
     app.addHook('preHandler', async (request, reply) => {
@@ -123,8 +122,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       turnWaits.set(request, performance.now() - waitStarted);
     });
   }
-  // After the turn: the search's own span starts here.
-  slowSearches?.markHandlers();
+  // After the turns' hook: a search's own span starts once its turn has come.
+  if (options.slowSearchMs) logSlowSearches(app, new SlowSearchLog(options.slowSearchMs), searching, turnWaits);
   const analytics = options.analytics;
   // A search is recorded once, when its first page is answered (paging is the same search).
   registerSearchRoute(app, options.search, analytics ? (query, result) => query.page === 1 && analytics.store.recordSearch(query.q, filtersOf(query), result.total) : undefined);
@@ -142,10 +141,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 }
 
 /** Logs the searches over the log's threshold (see slow-searches.ts). */
-function logSlowSearches(app: FastifyInstance, log: SlowSearchLog, routes: ReadonlySet<string>, turnWaits: WeakMap<FastifyRequest, number>): { markHandlers(): void } {
+function logSlowSearches(app: FastifyInstance, log: SlowSearchLog, routes: ReadonlySet<string>, turnWaits: WeakMap<FastifyRequest, number>): void {
   const marks = new WeakMap<FastifyRequest, SearchMark>();
   app.addHook('onRequest', async (request) => {
     if (routes.has(request.routeOptions.url ?? '')) marks.set(request, log.mark());
+  });
+  app.addHook('preHandler', async (request) => {
+    const mark = marks.get(request);
+    if (mark) log.markStep(mark, 'handler');
   });
   app.addHook('onSend', async (request) => {
     const mark = marks.get(request);
@@ -156,14 +159,6 @@ function logSlowSearches(app: FastifyInstance, log: SlowSearchLog, routes: Reado
     if (mark) log.measure(mark, turnWaits.get(request), (slow) => request.log.warn({ url: request.url, slowSearch: slow }, 'slow search'));
   });
   app.addHook('onClose', async () => log.close());
-  return {
-    // Registered after the turns' hook, so that it runs once a search's turn has come.
-    markHandlers: () =>
-      app.addHook('preHandler', async (request) => {
-        const mark = marks.get(request);
-        if (mark) log.markStep(mark, 'handler');
-      }),
-  };
 }
 
 /** The filters and order of a search, as analytics records them. */

@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { freePort, waitReady } from '../bench/scale.bench.ts';
 import { loadSettings } from '../config/load-settings.ts';
 import { generateDemoWeb, type DemoWeb } from '../crawler/demo-web/generate.ts';
 import { startDemoWebServer, type DemoWebServer } from '../crawler/demo-web/server.ts';
@@ -169,33 +169,13 @@ describe('estimation rounds through the admin API', () => {
 describe('a round killed with SIGKILL', () => {
   const start = (port: number): ChildProcess =>
     spawn(process.execPath, [lse, 'serve', '--data', dataDir, '--port', String(port)], { env: { ...process.env, LSE_ADMIN_TOKEN: token }, stdio: 'ignore' });
-  const ready = async (base: string, server: ChildProcess) => {
-    // Long enough for a start on a loaded CI machine; a server that exited says so at once.
-    for (let i = 0; i < 1200; i++) {
-      if (server.exitCode !== null) throw new Error(`lse serve exited with ${server.exitCode}`);
-      try {
-        if ((await fetch(`${base}/healthz`)).ok) return;
-      } catch {
-        // not listening yet
-      }
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('lse serve did not start');
-  };
-  /** A port nothing listens on now (a random one could be another test's). */
-  const freePort = async () => {
-    const probe = createServer();
-    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
-    const { port } = probe.address() as AddressInfo;
-    await new Promise((done) => probe.close(done));
-    return port;
-  };
 
   it('resumes after a restart at the iteration it reached, fetching no stored page again', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     let server = start(port);
-    await ready(base, server);
+    // Until it answers (within the test's timeout: a start on a loaded CI machine is slow), or fails at once if it exits.
+    await waitReady(base, server);
     const { body } = await call(base, '/api/admin/rounds', { method: 'POST', body: JSON.stringify({ selector: 'sc', iterations: 8, pagesPerIteration: 12 }) });
     await waitForRound(base, body.id, (r) => r.iteration >= 3 || r.state === 'done' || r.state === 'failed');
     server.kill('SIGKILL');
@@ -210,7 +190,7 @@ describe('a round killed with SIGKILL', () => {
     expect(interrupted!.iteration).toBeGreaterThanOrEqual(3);
 
     server = start(port);
-    await ready(base, server);
+    await waitReady(base, server);
     const round = await waitForRound(base, body.id, (r) => r.state === 'done' || r.state === 'failed');
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));

@@ -97,7 +97,7 @@ describe('lse serve warming its index', () => {
 
     const { warmingSearches, total, rehearsed } = await servedWith(dataDir);
     expect(total).toBe(LONG_LIST + 100);
-    // The first of them also ran first on a copy of the index with a deleted page in each segment.
+    // The first of them also ran first on a copy of the index with deleted pages in each segment.
     expect(rehearsed.queries).toEqual([warmingSearches.slice(0, REHEARSED_SEARCHES)]);
     expect(rehearsed.results).toEqual([{ searches: Math.min(warmingSearches.length, REHEARSED_SEARCHES), segments: 1, liveCounts: expect.any(Number) }]);
     expect(rehearsed.results[0].liveCounts).toBeGreaterThan(0);
